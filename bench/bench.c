@@ -1,0 +1,83 @@
+/* `g16 bench` option parsing and result printing. */
+#include "bench.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void bench_report(const bench_opts *o, const char *name, g16_curve curve, const char *extra,
+                  const char *unit, double value) {
+    if (o->json)
+        printf("{\"bench\":\"%s\",\"curve\":\"%s\",\"backend\":\"%s\",%s%s\"%s\":%.6g}\n", name,
+               g16_curve_name(curve), o->backend, extra, extra[0] ? "," : "", unit, value);
+    else
+        printf("%-18s %-10s %-5s %-40s %12.3f %s\n", name, g16_curve_name(curve), o->backend, extra,
+               value, unit);
+    fflush(stdout);
+}
+
+static int usage(void) {
+    fprintf(stderr,
+            "usage: g16 bench <arith|ntt|msm|prove> [--curve bn254|bls12-381] [--log-n K]\n"
+            "                 [--group g1|g2] [--threads T] [--backend cpu|cuda|auto]\n"
+            "                 [--reps R] [--zkey K --wtns W] [--json]\n");
+    return 2;
+}
+
+int bench_main(int argc, char **argv) {
+    if (argc < 2)
+        return usage();
+    bench_opts o = {.group = "g1", .backend = "cpu", .log_n = -1};
+    const char *what = argv[1];
+    int i;
+    for (i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--json")) {
+            o.json = 1;
+        } else if (!strcmp(a, "--curve") && v) {
+            if (g16_curve_from_name(&o.curve, v) != G16_OK) {
+                fprintf(stderr, "g16 bench: unknown curve '%s'\n", v);
+                return 2;
+            }
+            o.curve_set = 1;
+            i++;
+        } else if (!strcmp(a, "--log-n") && v) {
+            o.log_n = atoi(v);
+            i++;
+        } else if (!strcmp(a, "--group") && v) {
+            o.group = v;
+            i++;
+        } else if (!strcmp(a, "--threads") && v) {
+            o.threads = atoi(v);
+            i++;
+        } else if (!strcmp(a, "--backend") && v) {
+            o.backend = v;
+            i++;
+        } else if (!strcmp(a, "--reps") && v) {
+            o.reps = atoi(v);
+            i++;
+        } else if (!strcmp(a, "--zkey") && v) {
+            o.zkey = v;
+            i++;
+        } else if (!strcmp(a, "--wtns") && v) {
+            o.wtns = v;
+            i++;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "g16 bench: unknown option '%s'\n", a);
+            return usage();
+        } else {
+            break;
+        }
+    }
+    o.argc = argc - i;
+    o.argv = argv + i;
+    if (!strcmp(what, "arith"))
+        return bench_arith(&o);
+    if (!strcmp(what, "ntt"))
+        return bench_ntt(&o);
+    if (!strcmp(what, "msm"))
+        return bench_msm(&o);
+    if (!strcmp(what, "prove"))
+        return bench_prove(&o);
+    return usage();
+}

@@ -1,0 +1,40 @@
+/* Benchmarks run by `g16 bench <what> [options]`. Each prints one JSON object
+ * per figure on stdout (with --json; a readable line otherwise), e.g.
+ *   {"bench":"fp_mul","curve":"bls12-381","backend":"cpu","ns":24.1}
+ * Each bench_* returns a process exit code (0 ok, 2 usage error). */
+#ifndef G16_BENCH_H
+#define G16_BENCH_H
+
+#include <stdio.h>
+
+#include "g16.h"
+
+typedef struct bench_opts {
+    int curve_set;        /* --curve given */
+    g16_curve curve;
+    int log_n;            /* --log-n K (default per bench) */
+    const char *group;    /* --group g1|g2 (default g1) */
+    int threads;          /* --threads T (0 = all) */
+    const char *backend;  /* --backend cpu|cuda|auto (default cpu) */
+    int json;             /* --json */
+    int reps;             /* --reps R (default per bench) */
+    const char *zkey;     /* --zkey path (bench prove) */
+    const char *wtns;     /* --wtns path (bench prove) */
+    int argc;             /* remaining positional arguments */
+    char **argv;
+} bench_opts;
+
+/* Prints one result: name, curve, extra JSON fields (a preformatted
+ * `"k":v,...` fragment or ""), the unit ("ns" or "ms") and the value. */
+void bench_report(const bench_opts *o, const char *name, g16_curve curve, const char *extra,
+                  const char *unit, double value);
+
+int bench_arith(const bench_opts *o);
+int bench_ntt(const bench_opts *o);
+int bench_msm(const bench_opts *o);
+int bench_prove(const bench_opts *o);
+
+/* Entry from the CLI: argv[0] is "bench". */
+int bench_main(int argc, char **argv);
+
+#endif

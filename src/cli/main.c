@@ -1,0 +1,22 @@
+/* g16: command-line front end. */
+#include <stdio.h>
+#include <string.h>
+
+#include "g16.h"
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: g16 <selfcheck|bench|prove|verify|info|setup> ...\n");
+        return 2;
+    }
+    if (!strcmp(argv[1], "selfcheck")) {
+        g16_ctx *ctx = g16_ctx_create(NULL);
+        char buf[2048];
+        g16_err err = g16_selfcheck(ctx, buf, sizeof buf);
+        fputs(buf, stdout);
+        g16_ctx_destroy(ctx);
+        return err == G16_OK ? 0 : 1;
+    }
+    fprintf(stderr, "g16: unknown command '%s'\n", argv[1]);
+    return 2;
+}

@@ -1,0 +1,87 @@
+/* Template: inline operations of one prime field in Montgomery form.
+ * Included by field.h once per field with these macros defined:
+ *   F        the type and function prefix (e.g. bn254_fp)
+ *   F_UP     the upper-case constant prefix (e.g. BN254_FP)
+ *   F_N      limbs
+ * All operations are constant time unless named _vartime. */
+
+#define FN(name) G16_CAT(F, _##name)
+#define FC(name) G16_CAT(F_UP, _##name)
+
+typedef struct F {
+    limb_t l[F_N];
+} F;
+
+static const limb_t FN(p_)[F_N] = FC(P);
+
+static inline void FN(set_zero)(F *r) {
+    for (int i = 0; i < F_N; i++)
+        r->l[i] = 0;
+}
+static inline void FN(set_one)(F *r) {
+    static const limb_t one[F_N] = FC(R);
+    for (int i = 0; i < F_N; i++)
+        r->l[i] = one[i];
+}
+static inline void FN(add)(F *r, const F *a, const F *b) { mod_add(r->l, a->l, b->l, FN(p_), F_N); }
+static inline void FN(sub)(F *r, const F *a, const F *b) { mod_sub(r->l, a->l, b->l, FN(p_), F_N); }
+static inline void FN(dbl)(F *r, const F *a) { mod_add(r->l, a->l, a->l, FN(p_), F_N); }
+static inline void FN(neg)(F *r, const F *a) { mod_neg(r->l, a->l, FN(p_), F_N); }
+static inline void FN(mul)(F *r, const F *a, const F *b) { mont_mul(r->l, a->l, b->l, FN(p_), FC(N0), F_N); }
+static inline void FN(sqr)(F *r, const F *a) { mont_mul(r->l, a->l, a->l, FN(p_), FC(N0), F_N); }
+static inline int FN(eq)(const F *a, const F *b) { return limbs_eq(a->l, b->l, F_N); }
+static inline int FN(is_zero)(const F *a) { return limbs_is_zero(a->l, F_N); }
+static inline int FN(is_one)(const F *a) {
+    static const limb_t one[F_N] = FC(R);
+    return limbs_eq(a->l, one, F_N);
+}
+/* r = flag ? a : r, flag in {0,1}. */
+static inline void FN(cmov)(F *r, const F *a, int flag) {
+    limbs_select(r->l, (limb_t)0 - (limb_t)(flag & 1), a->l, r->l, F_N);
+}
+
+/* Montgomery form <-> canonical integer (little-endian limbs). */
+static inline void FN(to_mont)(F *r, const limb_t *x) {
+    static const limb_t r2[F_N] = FC(R2);
+    mont_mul(r->l, x, r2, FN(p_), FC(N0), F_N);
+}
+static inline void FN(from_mont)(limb_t *x, const F *a) {
+    limb_t one[F_N] = {1};
+    mont_mul(x, a->l, one, FN(p_), FC(N0), F_N);
+}
+/* Returns 1 and sets r if x < p; returns 0 (r untouched) otherwise. */
+static inline int FN(from_canon_vartime)(F *r, const limb_t *x) {
+    if (!limbs_lt_vartime(x, FN(p_), F_N))
+        return 0;
+    FN(to_mont)(r, x);
+    return 1;
+}
+static inline void FN(from_u64)(F *r, uint64_t v) {
+    limb_t x[F_N] = {v};
+    FN(to_mont)(r, x);
+}
+
+/* Non-inline operations, in fields.c. */
+/* r = a^e, e little-endian limbs of length en. Time depends on en only. */
+void FN(pow)(F *r, const F *a, const limb_t *e, size_t en);
+void FN(inv)(F *r, const F *a); /* Fermat a^(p-2); inv(0) = 0. Constant time. */
+/* out[i] = in[i]^-1 (0 -> 0), Montgomery's trick: 3(n-1) mul + 1 inv.
+ * out may alias in; scratch holds n elements. Constant time. */
+void FN(batch_inv)(F *out, const F *in, size_t n, F *scratch);
+int FN(legendre)(const F *a); /* 1 square, -1 non-square, 0 zero */
+/* Returns 1 and r = a square root of a if a is a square, else 0. Constant
+ * time in a (Tonelli-Shanks with a fixed loop count, or (p+1)/4). */
+int FN(sqrt)(F *r, const F *a);
+/* Little-/big-endian canonical bytes (length F_N*8 ... trimmed to n8).
+ * from_* return 0 for values >= p. */
+int FN(from_bytes_le)(F *r, const uint8_t *b, size_t len);
+int FN(from_bytes_be)(F *r, const uint8_t *b, size_t len);
+void FN(to_bytes_le)(uint8_t *b, size_t len, const F *a);
+void FN(to_bytes_be)(uint8_t *b, size_t len, const F *a);
+/* Uniform element: deterministic RNG, or the OS CSPRNG (returns G16_OK or
+ * G16_ERR_IO). */
+void FN(random)(F *r, g16_rng *rng);
+g16_err FN(random_os)(F *r);
+
+#undef FN
+#undef FC

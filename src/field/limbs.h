@@ -1,0 +1,133 @@
+/* Multi-limb Montgomery arithmetic, generic over the modulus.
+ *
+ * Every routine takes the modulus p, its limb count n and, where needed,
+ * n0 = -p^-1 mod 2^64, in the manner of blst's mul_mont_n(). Per-field code
+ * (field.h) calls these with compile-time constants, so the compiler unrolls
+ * each loop for 4 or 6 limbs. Values are little-endian arrays of 64-bit limbs.
+ *
+ * Contract: inputs are fully reduced (< p) and outputs are fully reduced.
+ * All routines run in time independent of the values (no secret branches);
+ * their timing depends only on n. Requires p < 2^(64n-1) with the top limb
+ * below 2^63-1 (true for every field here), which lets the CIOS loop skip the
+ * extra carry word (the "no-carry" optimisation of gnark-crypto).
+ */
+#ifndef G16_FIELD_LIMBS_H
+#define G16_FIELD_LIMBS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint64_t limb_t;
+typedef unsigned __int128 dlimb_t;
+
+#define G16_MAX_LIMBS 6
+
+/* r = a - b over n limbs; returns the borrow (0 or 1). */
+static inline limb_t limbs_sub(limb_t *r, const limb_t *a, const limb_t *b, size_t n) {
+    limb_t borrow = 0;
+    for (size_t i = 0; i < n; i++) {
+        dlimb_t d = (dlimb_t)a[i] - b[i] - borrow;
+        r[i] = (limb_t)d;
+        borrow = (limb_t)(d >> 64) & 1;
+    }
+    return borrow;
+}
+
+/* r = a + b over n limbs; returns the carry. */
+static inline limb_t limbs_add(limb_t *r, const limb_t *a, const limb_t *b, size_t n) {
+    limb_t carry = 0;
+    for (size_t i = 0; i < n; i++) {
+        dlimb_t s = (dlimb_t)a[i] + b[i] + carry;
+        r[i] = (limb_t)s;
+        carry = (limb_t)(s >> 64);
+    }
+    return carry;
+}
+
+/* r = mask ? a : b, mask all-ones or zero. */
+static inline void limbs_select(limb_t *r, limb_t mask, const limb_t *a, const limb_t *b, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        r[i] = (a[i] & mask) | (b[i] & ~mask);
+}
+
+/* r = a if a < p, else a - p. Requires a < 2p. */
+static inline void limbs_reduce_once(limb_t *r, const limb_t *a, const limb_t *p, size_t n) {
+    limb_t t[G16_MAX_LIMBS];
+    limb_t borrow = limbs_sub(t, a, p, n);
+    limbs_select(r, (limb_t)0 - borrow, a, t, n);
+}
+
+/* r = a + b mod p. */
+static inline void mod_add(limb_t *r, const limb_t *a, const limb_t *b, const limb_t *p, size_t n) {
+    limb_t t[G16_MAX_LIMBS];
+    limbs_add(t, a, b, n); /* no carry out: a + b < 2p < 2^(64n) */
+    limbs_reduce_once(r, t, p, n);
+}
+
+/* r = a - b mod p. */
+static inline void mod_sub(limb_t *r, const limb_t *a, const limb_t *b, const limb_t *p, size_t n) {
+    limb_t t[G16_MAX_LIMBS], u[G16_MAX_LIMBS];
+    limb_t borrow = limbs_sub(t, a, b, n);
+    limbs_add(u, t, p, n);
+    limbs_select(r, (limb_t)0 - borrow, u, t, n);
+}
+
+/* r = -a mod p (0 maps to 0). */
+static inline void mod_neg(limb_t *r, const limb_t *a, const limb_t *p, size_t n) {
+    limb_t t[G16_MAX_LIMBS], nz = 0;
+    for (size_t i = 0; i < n; i++)
+        nz |= a[i];
+    limb_t mask = (limb_t)0 - (limb_t)(nz != 0);
+    limbs_sub(t, p, a, n);
+    for (size_t i = 0; i < n; i++)
+        r[i] = t[i] & mask;
+}
+
+/* r = a * b * R^-1 mod p, R = 2^(64n). CIOS (Koc, Acar, Kaliski 1996) with
+ * the no-carry variant: t never exceeds n limbs because p's top bit is free. */
+static inline void mont_mul(limb_t *r, const limb_t *a, const limb_t *b, const limb_t *p, limb_t n0,
+                            size_t n) {
+    limb_t t[G16_MAX_LIMBS] = {0};
+    for (size_t i = 0; i < n; i++) {
+        dlimb_t ab = (dlimb_t)a[0] * b[i] + t[0];
+        limb_t A = (limb_t)(ab >> 64);
+        limb_t lo = (limb_t)ab;
+        limb_t m = lo * n0;
+        dlimb_t mp = (dlimb_t)m * p[0] + lo;
+        limb_t C = (limb_t)(mp >> 64);
+        for (size_t j = 1; j < n; j++) {
+            ab = (dlimb_t)a[j] * b[i] + t[j] + A;
+            A = (limb_t)(ab >> 64);
+            mp = (dlimb_t)m * p[j] + (limb_t)ab + C;
+            C = (limb_t)(mp >> 64);
+            t[j - 1] = (limb_t)mp;
+        }
+        t[n - 1] = C + A;
+    }
+    limbs_reduce_once(r, t, p, n);
+}
+
+/* a == b over n limbs, constant time; returns 1 or 0. */
+static inline int limbs_eq(const limb_t *a, const limb_t *b, size_t n) {
+    limb_t d = 0;
+    for (size_t i = 0; i < n; i++)
+        d |= a[i] ^ b[i];
+    return d == 0;
+}
+
+static inline int limbs_is_zero(const limb_t *a, size_t n) {
+    limb_t d = 0;
+    for (size_t i = 0; i < n; i++)
+        d |= a[i];
+    return d == 0;
+}
+
+/* a < b as integers (variable time is fine: used on public encodings). */
+static inline int limbs_lt_vartime(const limb_t *a, const limb_t *b, size_t n) {
+    for (size_t i = n; i-- > 0;)
+        if (a[i] != b[i])
+            return a[i] < b[i];
+    return 0;
+}
+
+#endif

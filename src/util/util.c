@@ -1,0 +1,101 @@
+/* Errors, RNGs, wipe, time. */
+#define _GNU_SOURCE
+#include "util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+g16_err g16_fail(g16_status *st, g16_err code, const char *fmt, ...) {
+    if (st) {
+        va_list ap;
+        va_start(ap, fmt);
+        st->code = code;
+        vsnprintf(st->msg, sizeof st->msg, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+const char *g16_err_str(g16_err err) {
+    switch (err) {
+    case G16_OK: return "ok";
+    case G16_ERR_INVALID_ARG: return "invalid argument";
+    case G16_ERR_NOMEM: return "out of memory";
+    case G16_ERR_IO: return "i/o error";
+    case G16_ERR_TRUNCATED: return "truncated input";
+    case G16_ERR_FORMAT: return "malformed input";
+    case G16_ERR_NOT_CANONICAL: return "non-canonical field element";
+    case G16_ERR_NOT_ON_CURVE: return "point not on curve";
+    case G16_ERR_NOT_IN_SUBGROUP: return "point not in prime-order subgroup";
+    case G16_ERR_WRONG_CURVE: return "wrong curve";
+    case G16_ERR_SIZE_MISMATCH: return "size mismatch";
+    case G16_ERR_UNSUPPORTED: return "unsupported";
+    case G16_ERR_INVALID_PROOF: return "invalid proof";
+    case G16_ERR_DEVICE: return "device error";
+    case G16_ERR_NO_DEVICE: return "no usable device";
+    case G16_ERR_CANCELLED: return "cancelled";
+    case G16_ERR_TIMEOUT: return "timed out";
+    case G16_ERR_INTERNAL: return "internal error";
+    }
+    return "unknown error";
+}
+
+static uint64_t splitmix64(uint64_t *x) {
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void g16_rng_seed(g16_rng *rng, uint64_t seed) {
+    for (int i = 0; i < 4; i++)
+        rng->s[i] = splitmix64(&seed);
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+/* xoshiro256** (Blackman, Vigna 2018). */
+uint64_t g16_rng_next(g16_rng *rng) {
+    uint64_t *s = rng->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+g16_err g16_os_random(void *buf, size_t len) {
+    uint8_t *p = buf;
+    while (len > 0) {
+        ssize_t got = getrandom(p, len, 0);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            return G16_ERR_IO;
+        }
+        p += got;
+        len -= (size_t)got;
+    }
+    return G16_OK;
+}
+
+void g16_wipe(void *p, size_t len) {
+    volatile uint8_t *v = p;
+    while (len--)
+        *v++ = 0;
+    __asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+double g16_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}

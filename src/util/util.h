@@ -1,0 +1,52 @@
+/* Base utilities below the field layer: errors, deterministic and OS
+ * randomness, a small thread pool, byte helpers. Included by every layer. */
+#ifndef G16_UTIL_H
+#define G16_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "g16.h"
+
+/* ---- errors --------------------------------------------------------------
+ * Internal code returns g16_err and fills an optional g16_status with a
+ * message; the API boundary copies it into the context (see ctx.c). */
+typedef struct g16_status {
+    g16_err code;
+    char msg[256];
+} g16_status;
+
+/* Sets st (if non-NULL) and returns code. printf-style message. */
+g16_err g16_fail(g16_status *st, g16_err code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ---- deterministic RNG (tests, benches, insecure test setup) -------------
+ * xoshiro256** seeded through splitmix64. Not for secrets. */
+typedef struct g16_rng {
+    uint64_t s[4];
+} g16_rng;
+
+void g16_rng_seed(g16_rng *rng, uint64_t seed);
+uint64_t g16_rng_next(g16_rng *rng);
+
+/* Fills buf from the OS CSPRNG (getrandom). Returns G16_OK or G16_ERR_IO. */
+g16_err g16_os_random(void *buf, size_t len);
+
+/* Zeroes memory in a way the compiler may not elide (for secrets). */
+void g16_wipe(void *p, size_t len);
+
+/* ---- thread pool ----------------------------------------------------------
+ * Owned by a context; never global. g16_pool_run calls fn(arg, i) for i in
+ * [0, ntasks) across the pool's threads plus the caller, and returns when all
+ * tasks are done. Calls from inside a task run serially on the caller. */
+typedef struct g16_pool g16_pool;
+
+g16_pool *g16_pool_create(int nthreads);
+void g16_pool_destroy(g16_pool *pool);
+int g16_pool_threads(const g16_pool *pool); /* workers + caller, >= 1 */
+void g16_pool_run(g16_pool *pool, size_t ntasks, void (*fn)(void *arg, size_t task), void *arg);
+
+/* ---- time -------------------------------------------------------------- */
+double g16_now_ms(void); /* monotonic clock in milliseconds */
+
+#endif
