@@ -1,0 +1,52 @@
+/* g16 bench arith: single-thread latency of field, group and pairing ops. */
+#include <string.h>
+
+#include "bench.h"
+#include "field/field.h"
+
+/* Times `iters` dependent iterations of stmt and reports ns per iteration. */
+#define TIME_NS(o, name, curve, iters, stmt)                                   \
+    do {                                                                       \
+        double best = 1e300;                                                   \
+        for (int rep = 0; rep < 3; rep++) {                                    \
+            double t0 = g16_now_ms();                                          \
+            for (long it = 0; it < (iters); it++) {                            \
+                stmt;                                                          \
+            }                                                                  \
+            double ns = (g16_now_ms() - t0) * 1e6 / (double)(iters);           \
+            if (ns < best)                                                     \
+                best = ns;                                                     \
+        }                                                                      \
+        bench_report(o, name, curve, "\"threads\":1", "ns", best);             \
+    } while (0)
+
+#define BENCH_FIELDS(o, curve, FP, FR)                                         \
+    do {                                                                       \
+        g16_rng rng;                                                           \
+        g16_rng_seed(&rng, 42);                                                \
+        FP a, b;                                                               \
+        FR c, d;                                                               \
+        FP##_random(&a, &rng);                                                 \
+        FP##_random(&b, &rng);                                                 \
+        FR##_random(&c, &rng);                                                 \
+        FR##_random(&d, &rng);                                                 \
+        TIME_NS(o, "fp_mul", curve, 2000000, FP##_mul(&a, &a, &b));            \
+        TIME_NS(o, "fp_sqr", curve, 2000000, FP##_sqr(&a, &a));                \
+        TIME_NS(o, "fp_inv", curve, 2000, FP##_inv(&a, &a));                   \
+        TIME_NS(o, "fr_mul", curve, 2000000, FR##_mul(&c, &c, &d));            \
+        if (FP##_is_zero(&a) && FR##_is_zero(&c))                              \
+            printf("#\n"); /* keep results live */                             \
+    } while (0)
+
+int bench_arith(const bench_opts *o) {
+    for (int k = 0; k < 2; k++) {
+        g16_curve curve = k == 0 ? G16_CURVE_BN254 : G16_CURVE_BLS12_381;
+        if (o->curve_set && o->curve != curve)
+            continue;
+        if (curve == G16_CURVE_BN254)
+            BENCH_FIELDS(o, curve, bn254_fp, bn254_fr);
+        else
+            BENCH_FIELDS(o, curve, bls381_fp, bls381_fr);
+    }
+    return 0;
+}
