@@ -1,0 +1,285 @@
+/* GPU field arithmetic: Fp and Fr of BN254 and BLS12-381, and Fp2, in
+ * Montgomery form with 32-bit limbs. One template over a constants struct
+ * (the modulus, -p^-1 mod 2^32, R mod p), instantiated per field.
+ *
+ * Representation: the CPU stores little-endian 64-bit limbs with R = 2^256
+ * (4 limbs) or 2^384 (6 limbs). Here the same bytes are N = 8 or 12
+ * little-endian 32-bit limbs with the same R = 2^(32N), so a CPU buffer is a
+ * GPU buffer and results compare bit for bit.
+ *
+ * Everything is __host__ __device__: the host instance is the portable
+ * reference the device code is tested against (and is used for the last few
+ * point operations of an MSM). On the device, add/sub use PTX carry chains
+ * (add.cc/addc, sub.cc/subc); the product uses 32x32->64 multiply-adds
+ * ((uint64_t)a*b + c), which compile to IMAD.WIDE.U32, measured at the full
+ * rate on the H200 (IMAD.HI runs at half rate).
+ *
+ * Contract (as limbs.h): inputs fully reduced (< p), outputs fully reduced.
+ * The modulus must leave the top bit of the top 32-bit limb free and the top
+ * limb below 2^31 - 1 (true for all four fields), for the no-carry CIOS. */
+#ifndef G16_GPU_FIELD_CUH
+#define G16_GPU_FIELD_CUH
+
+#include <stdint.h>
+
+#include "../field/field_constants.h"
+
+#ifdef __CUDACC__
+#define G16_UNROLL _Pragma("unroll")
+#else
+/* Plain C++ host build (tests of the templates without nvcc). */
+#define __host__
+#define __device__
+#define __forceinline__ inline
+#define G16_UNROLL
+#endif
+
+#define G16_HD __host__ __device__ __forceinline__
+
+namespace g16gpu {
+
+/* Constants struct per field: N limbs, p(i), one(i) = R mod p, n0. Loops over
+ * limbs are fully unrolled, so p(i) folds to an immediate. */
+#define G16_FIELD_CFG(NAME, UP, NL)                                                  \
+    struct NAME##_cfg {                                                              \
+        static constexpr int N = NL;                                                 \
+        static G16_HD uint32_t p(int i) {                                            \
+            const uint64_t v[] = UP##_P;                                             \
+            return (i & 1) ? (uint32_t)(v[i >> 1] >> 32) : (uint32_t)v[i >> 1];      \
+        }                                                                            \
+        static G16_HD uint32_t one(int i) {                                          \
+            const uint64_t v[] = UP##_R;                                             \
+            return (i & 1) ? (uint32_t)(v[i >> 1] >> 32) : (uint32_t)v[i >> 1];      \
+        }                                                                            \
+        static constexpr uint32_t n0 = (uint32_t)(UP##_N0 & 0xffffffffu);            \
+    };
+
+G16_FIELD_CFG(bn254_fp, BN254_FP, 8)
+G16_FIELD_CFG(bn254_fr, BN254_FR, 8)
+G16_FIELD_CFG(bls381_fp, BLS381_FP, 12)
+G16_FIELD_CFG(bls381_fr, BLS381_FR, 8)
+
+template <class C> struct fp_t {
+    static constexpr int N = C::N;
+    uint32_t l[N];
+
+    static G16_HD fp_t zero() {
+        fp_t r;
+G16_UNROLL
+        for (int i = 0; i < N; i++)
+            r.l[i] = 0;
+        return r;
+    }
+    static G16_HD fp_t one() {
+        fp_t r;
+G16_UNROLL
+        for (int i = 0; i < N; i++)
+            r.l[i] = C::one(i);
+        return r;
+    }
+    G16_HD bool is_zero() const {
+        uint32_t d = 0;
+G16_UNROLL
+        for (int i = 0; i < N; i++)
+            d |= l[i];
+        return d == 0;
+    }
+    G16_HD bool operator==(const fp_t &b) const {
+        uint32_t d = 0;
+G16_UNROLL
+        for (int i = 0; i < N; i++)
+            d |= l[i] ^ b.l[i];
+        return d == 0;
+    }
+    G16_HD bool operator!=(const fp_t &b) const { return !(*this == b); }
+
+    /* t = t - p if t >= p (t < 2p). */
+    static G16_HD void reduce_once(uint32_t t[N]) {
+        uint32_t s[N];
+#if defined(__CUDA_ARCH__)
+        uint32_t borrow;
+        asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(t[0]), "r"(C::p(0)));
+G16_UNROLL
+        for (int i = 1; i < N; i++)
+            asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(s[i]) : "r"(t[i]), "r"(C::p(i)));
+        asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
+        /* borrow is 0xffffffff when t < p: keep t. */
+G16_UNROLL
+        for (int i = 0; i < N; i++)
+            t[i] = borrow ? t[i] : s[i];
+#else
+        uint64_t b = 0;
+        for (int i = 0; i < N; i++) {
+            uint64_t d = (uint64_t)t[i] - C::p(i) - b;
+            s[i] = (uint32_t)d;
+            b = (d >> 32) & 1;
+        }
+        for (int i = 0; i < N; i++)
+            t[i] = b ? t[i] : s[i];
+#endif
+    }
+
+    friend G16_HD fp_t operator+(const fp_t &a, const fp_t &b) {
+        fp_t r;
+#if defined(__CUDA_ARCH__)
+        asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
+G16_UNROLL
+        for (int i = 1; i < N; i++)
+            asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
+#else
+        uint64_t c = 0;
+        for (int i = 0; i < N; i++) {
+            uint64_t s = (uint64_t)a.l[i] + b.l[i] + c;
+            r.l[i] = (uint32_t)s;
+            c = s >> 32;
+        }
+#endif
+        /* a + b < 2p < 2^(32N): no carry out. */
+        reduce_once(r.l);
+        return r;
+    }
+
+    friend G16_HD fp_t operator-(const fp_t &a, const fp_t &b) {
+        fp_t r;
+#if defined(__CUDA_ARCH__)
+        uint32_t borrow;
+        asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
+G16_UNROLL
+        for (int i = 1; i < N; i++)
+            asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
+        asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
+        /* if a < b, add p back (masked by the borrow). */
+        asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(r.l[0]) : "r"(C::p(0) & borrow));
+G16_UNROLL
+        for (int i = 1; i < N; i++)
+            asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(r.l[i]) : "r"(C::p(i) & borrow));
+#else
+        uint64_t bw = 0;
+        for (int i = 0; i < N; i++) {
+            uint64_t d = (uint64_t)a.l[i] - b.l[i] - bw;
+            r.l[i] = (uint32_t)d;
+            bw = (d >> 32) & 1;
+        }
+        uint32_t mask = (uint32_t)0 - (uint32_t)bw;
+        uint64_t c = 0;
+        for (int i = 0; i < N; i++) {
+            uint64_t s = (uint64_t)r.l[i] + (C::p(i) & mask) + c;
+            r.l[i] = (uint32_t)s;
+            c = s >> 32;
+        }
+#endif
+        return r;
+    }
+
+    G16_HD fp_t &operator+=(const fp_t &b) { return *this = *this + b; }
+    G16_HD fp_t &operator-=(const fp_t &b) { return *this = *this - b; }
+
+    G16_HD fp_t dbl() const { return *this + *this; }
+    G16_HD fp_t neg() const { return zero() - *this; }
+
+    /* a * b * R^-1 mod p: CIOS (Koc, Acar, Kaliski 1996), no-carry variant,
+     * with 32x32+64 -> 64 multiply-adds. Each inner step computes
+     * a_j*b_i + t_j + A and m*p_j + lo + C, both < 2^64. */
+    friend G16_HD fp_t operator*(const fp_t &a, const fp_t &b) {
+        uint32_t t[N];
+G16_UNROLL
+        for (int i = 0; i < N; i++)
+            t[i] = 0;
+G16_UNROLL
+        for (int i = 0; i < N; i++) {
+            uint64_t ab = (uint64_t)a.l[0] * b.l[i] + t[0];
+            uint32_t A = (uint32_t)(ab >> 32);
+            uint32_t lo = (uint32_t)ab;
+            uint32_t m = lo * C::n0;
+            uint64_t mp = (uint64_t)m * C::p(0) + lo;
+            uint32_t Cc = (uint32_t)(mp >> 32);
+G16_UNROLL
+            for (int j = 1; j < N; j++) {
+                ab = (uint64_t)a.l[j] * b.l[i] + t[j] + A;
+                A = (uint32_t)(ab >> 32);
+                mp = (uint64_t)m * C::p(j) + (uint32_t)ab + Cc;
+                Cc = (uint32_t)(mp >> 32);
+                t[j - 1] = (uint32_t)mp;
+            }
+            t[N - 1] = Cc + A;
+        }
+        reduce_once(t);
+        fp_t r;
+G16_UNROLL
+        for (int i = 0; i < N; i++)
+            r.l[i] = t[i];
+        return r;
+    }
+    G16_HD fp_t &operator*=(const fp_t &b) { return *this = *this * b; }
+    G16_HD fp_t sqr() const { return *this * *this; }
+
+    /* a^e for a small public exponent list (host use: inversion). */
+    G16_HD fp_t pow_vartime(const uint32_t *e, int en) const {
+        fp_t r = one();
+        for (int i = en * 32 - 1; i >= 0; i--) {
+            r = r.sqr();
+            if ((e[i >> 5] >> (i & 31)) & 1)
+                r = r * *this;
+        }
+        return r;
+    }
+    /* Fermat inverse a^(p-2); 0 -> 0. Variable time in nothing secret: the
+     * exponent is public (used on the host for results only). */
+    G16_HD fp_t inv() const {
+        uint32_t e[N];
+        uint32_t bw = 2;
+        for (int i = 0; i < N; i++) { /* e = p - 2 */
+            uint64_t d = (uint64_t)C::p(i) - bw;
+            e[i] = (uint32_t)d;
+            bw = (uint32_t)(d >> 63);
+        }
+        return pow_vartime(e, N);
+    }
+};
+
+/* Fp2 = Fp[u]/(u^2 + 1) for both curves (as src/field/fp2_impl.h). */
+template <class F> struct fp2_t {
+    F c0, c1;
+    static constexpr int N = 2 * F::N;
+
+    static G16_HD fp2_t zero() { return fp2_t{F::zero(), F::zero()}; }
+    static G16_HD fp2_t one() { return fp2_t{F::one(), F::zero()}; }
+    G16_HD bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
+    G16_HD bool operator==(const fp2_t &b) const { return c0 == b.c0 && c1 == b.c1; }
+    G16_HD bool operator!=(const fp2_t &b) const { return !(*this == b); }
+    friend G16_HD fp2_t operator+(const fp2_t &a, const fp2_t &b) { return fp2_t{a.c0 + b.c0, a.c1 + b.c1}; }
+    friend G16_HD fp2_t operator-(const fp2_t &a, const fp2_t &b) { return fp2_t{a.c0 - b.c0, a.c1 - b.c1}; }
+    G16_HD fp2_t &operator+=(const fp2_t &b) { return *this = *this + b; }
+    G16_HD fp2_t &operator-=(const fp2_t &b) { return *this = *this - b; }
+    G16_HD fp2_t dbl() const { return fp2_t{c0.dbl(), c1.dbl()}; }
+    G16_HD fp2_t neg() const { return fp2_t{c0.neg(), c1.neg()}; }
+    /* Karatsuba, 3M: (a0b0 - a1b1) + ((a0+a1)(b0+b1) - a0b0 - a1b1) u */
+    friend G16_HD fp2_t operator*(const fp2_t &a, const fp2_t &b) {
+        F t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
+        F s = (a.c0 + a.c1) * (b.c0 + b.c1);
+        return fp2_t{t0 - t1, s - t0 - t1};
+    }
+    G16_HD fp2_t &operator*=(const fp2_t &b) { return *this = *this * b; }
+    /* Complex squaring, 2M: (a0+a1)(a0-a1) + 2 a0 a1 u */
+    G16_HD fp2_t sqr() const {
+        F m = c0 * c1;
+        return fp2_t{(c0 + c1) * (c0 - c1), m.dbl()};
+    }
+    /* 1/(a0 + a1 u) = (a0 - a1 u) / (a0^2 + a1^2) */
+    G16_HD fp2_t inv() const {
+        F d = (c0.sqr() + c1.sqr()).inv();
+        return fp2_t{c0 * d, (c1 * d).neg()};
+    }
+};
+
+/* Device types, named like the CPU ones (src/field/field.h). */
+typedef fp_t<bn254_fp_cfg> bn254_fp;
+typedef fp_t<bn254_fr_cfg> bn254_fr;
+typedef fp_t<bls381_fp_cfg> bls381_fp;
+typedef fp_t<bls381_fr_cfg> bls381_fr;
+typedef fp2_t<bn254_fp> bn254_fp2;
+typedef fp2_t<bls381_fp> bls381_fp2;
+
+} /* namespace g16gpu */
+
+#endif

@@ -1,0 +1,104 @@
+/* GPU backend (CUDA), beside the CPU ntt/msm layer. Plain C: no CUDA header
+ * is needed to use it, and a build without CUDA links gpu_nocuda.c, whose
+ * functions all return G16_ERR_NO_DEVICE (g16_gpu_count() returns 0).
+ *
+ * Execution model (docs DESIGN.md, "The GPU execution model"):
+ *   - one g16_gpu per device, created once: it owns a stream, events and all
+ *     scratch memory, sized up front for MSMs of up to max_points points;
+ *   - bases are uploaded once (g16_gpu_bases_upload) and stay resident;
+ *   - an MSM synchronizes only on the context's stream; it never calls
+ *     cudaDeviceSynchronize, cudaMemGetInfo or cudaMalloc/cudaFree.
+ * A g16_gpu is not thread-safe: one caller at a time (a worker owns it).
+ *
+ * Data layout is the CPU's (src/field, src/curve): field elements in
+ * Montgomery form, little-endian 64-bit limbs, R = 2^256 or 2^384; on the GPU
+ * the same bytes are read as 8 or 12 little-endian 32-bit limbs with the same
+ * R, so buffers are exchanged without conversion and compare bit for bit.
+ * Affine bases use (0, 0) for infinity. Scalars are canonical integers
+ * (g16_scalar, below 2^254 for BN254 and 2^255 for BLS12-381: any value
+ * below r is fine).
+ *
+ * Errors: every CUDA call is checked; a failure returns G16_ERR_DEVICE with
+ * "call@file:line: cuda error string" in st->msg. Nothing aborts. */
+#ifndef G16_GPU_H
+#define G16_GPU_H
+
+#include "../curve/curve.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct g16_gpu g16_gpu;             /* device context */
+typedef struct g16_gpu_bases g16_gpu_bases; /* resident affine bases */
+
+typedef enum g16_gpu_group { G16_GPU_G1 = 1, G16_GPU_G2 = 2 } g16_gpu_group;
+
+/* Number of usable CUDA devices (0 without CUDA, or if the driver fails). */
+int g16_gpu_count(void);
+
+/* Creates the context for device `device`, with scratch for MSMs of up to
+ * max_points points in G1 (and in G2 as well if with_g2). */
+g16_err g16_gpu_create(g16_gpu **out, int device, size_t max_points, int with_g2, g16_status *st);
+void g16_gpu_destroy(g16_gpu *g);
+/* One line describing the device (name, SMs, memory). */
+const char *g16_gpu_name(const g16_gpu *g);
+
+/* Uploads n affine points of `group` on `curve` (the CPU's G_affine array)
+ * and keeps them on the device until g16_gpu_bases_free. */
+g16_err g16_gpu_bases_upload(g16_gpu *g, g16_gpu_bases **out, g16_curve curve, g16_gpu_group group,
+                             const void *points, size_t n, g16_status *st);
+void g16_gpu_bases_free(g16_gpu *g, g16_gpu_bases *b);
+size_t g16_gpu_bases_count(const g16_gpu_bases *b);
+
+/* Timings of the last MSM on a context, from CUDA events (milliseconds). */
+typedef struct g16_gpu_timing {
+    float total_ms;  /* scalar upload + all kernels + result download */
+    float kernel_ms; /* from the first kernel to the last */
+} g16_gpu_timing;
+
+/* r = sum_i scalars[i] * bases[i] for i < n (n <= the bases' count and
+ * <= max_points). out_jac points to the CPU's G_jac of the bases' group
+ * (bn254_g1_jac, ...); infinity is returned with z = 0. timing may be NULL. */
+g16_err g16_gpu_msm(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, const g16_scalar *scalars,
+                    size_t n, g16_gpu_timing *timing, g16_status *st);
+
+/* Typed wrappers. */
+static inline g16_err g16_gpu_msm_bn254_g1(g16_gpu *g, bn254_g1_jac *r, const g16_gpu_bases *b,
+                                           const g16_scalar *k, size_t n, g16_status *st) {
+    return g16_gpu_msm(g, r, b, k, n, NULL, st);
+}
+static inline g16_err g16_gpu_msm_bls381_g1(g16_gpu *g, bls381_g1_jac *r, const g16_gpu_bases *b,
+                                            const g16_scalar *k, size_t n, g16_status *st) {
+    return g16_gpu_msm(g, r, b, k, n, NULL, st);
+}
+static inline g16_err g16_gpu_msm_bn254_g2(g16_gpu *g, bn254_g2_jac *r, const g16_gpu_bases *b,
+                                           const g16_scalar *k, size_t n, g16_status *st) {
+    return g16_gpu_msm(g, r, b, k, n, NULL, st);
+}
+static inline g16_err g16_gpu_msm_bls381_g2(g16_gpu *g, bls381_g2_jac *r, const g16_gpu_bases *b,
+                                            const g16_scalar *k, size_t n, g16_status *st) {
+    return g16_gpu_msm(g, r, b, k, n, NULL, st);
+}
+
+/* ---- test hooks -------------------------------------------------------------
+ * Element-wise field arithmetic on the device, to compare with the CPU field
+ * layer: out[i] = a[i] op b[i] for i < n (for SQR, b is ignored). Elements are
+ * the CPU's types (bn254_fp, ..., bls381_fp2). Allocates device memory per
+ * call: for tests only, not for the proving path. */
+typedef enum g16_gpu_field {
+    G16_GPU_BN254_FP,
+    G16_GPU_BN254_FR,
+    G16_GPU_BLS381_FP,
+    G16_GPU_BLS381_FR,
+    G16_GPU_BN254_FP2,
+    G16_GPU_BLS381_FP2
+} g16_gpu_field;
+typedef enum g16_gpu_op { G16_GPU_ADD, G16_GPU_SUB, G16_GPU_MUL, G16_GPU_SQR } g16_gpu_op;
+g16_err g16_gpu_field_op(g16_gpu *g, g16_gpu_field f, g16_gpu_op op, void *out, const void *a,
+                         const void *b, size_t n, g16_status *st);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
