@@ -44,6 +44,11 @@ void g16_gpu_destroy(g16_gpu *g);
 /* One line describing the device (name, SMs, memory). */
 const char *g16_gpu_name(const g16_gpu *g);
 
+/* The context's pinned host buffer for max_points scalars. Scalars written
+ * here go to the device at full PCIe speed (g16_gpu_msm notices); other
+ * (pageable) scalar arrays are copied 2-4 times slower. */
+g16_scalar *g16_gpu_scalar_buffer(g16_gpu *g);
+
 /* Uploads n affine points of `group` on `curve` (the CPU's G_affine array)
  * and keeps them on the device until g16_gpu_bases_free. */
 g16_err g16_gpu_bases_upload(g16_gpu *g, g16_gpu_bases **out, g16_curve curve, g16_gpu_group group,

@@ -1,0 +1,138 @@
+/* `g16 bench msm --backend cuda`: the GPU MSM with bases resident on the
+ * device and scalars in the context's pinned buffer. Times come from CUDA
+ * events (g16_gpu_timing), after two warm-up runs, as the median of --reps
+ * runs (default 7): "total" includes the scalar upload and the result
+ * download, "kernels" is the device work alone (the figure comparable with
+ * sppark's, which starts with the scalars on the device).
+ * Bases: 2^16 distinct points A + iD (A, D random multiples of the
+ * generator), repeated to fill n (the timing does not depend on the bases'
+ * values); scalars uniform below r. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "curve/curve.h"
+#include "gpu/gpu.h"
+
+static int cmp_float(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+#define BENCH_GROUP(G, E, FR, CURVE, GROUP)                                                     \
+    static void *G##_bench_bases(size_t n, g16_rng *rng) {                                      \
+        size_t d = n < ((size_t)1 << 16) ? n : ((size_t)1 << 16);                               \
+        G##_affine *p = malloc(n * sizeof *p);                                                  \
+        G##_jac *j = malloc(d * sizeof *j);                                                     \
+        E *scratch = malloc(d * sizeof *scratch);                                               \
+        if (!p || !j || !scratch) {                                                             \
+            free(p), free(j), free(scratch);                                                    \
+            return NULL;                                                                        \
+        }                                                                                       \
+        G##_affine gen;                                                                         \
+        G##_jac genj, D;                                                                        \
+        FR f;                                                                                   \
+        g16_scalar a;                                                                           \
+        G##_generator(&gen);                                                                    \
+        G##_jac_from_affine(&genj, &gen);                                                       \
+        FR##_random(&f, rng);                                                                   \
+        FR##_from_mont(a.l, &f);                                                                \
+        G##_jac_mul_vartime(&j[0], &genj, &a);                                                  \
+        FR##_random(&f, rng);                                                                   \
+        FR##_from_mont(a.l, &f);                                                                \
+        G##_jac_mul_vartime(&D, &genj, &a);                                                     \
+        for (size_t i = 1; i < d; i++)                                                          \
+            G##_jac_add_vartime(&j[i], &j[i - 1], &D);                                          \
+        G##_jac_batch_to_affine(p, j, d, scratch);                                              \
+        for (size_t i = d; i < n; i++)                                                          \
+            p[i] = p[i % d];                                                                    \
+        free(j), free(scratch);                                                                 \
+        return p;                                                                               \
+    }
+
+BENCH_GROUP(bn254_g1, bn254_fp, bn254_fr, G16_CURVE_BN254, G16_GPU_G1)
+BENCH_GROUP(bn254_g2, bn254_fp2, bn254_fr, G16_CURVE_BN254, G16_GPU_G2)
+BENCH_GROUP(bls381_g1, bls381_fp, bls381_fr, G16_CURVE_BLS12_381, G16_GPU_G1)
+BENCH_GROUP(bls381_g2, bls381_fp2, bls381_fr, G16_CURVE_BLS12_381, G16_GPU_G2)
+
+int bench_msm_cuda(const bench_opts *o) {
+    g16_curve curve = o->curve_set ? o->curve : G16_CURVE_BLS12_381;
+    int lg = o->log_n >= 0 ? o->log_n : 20;
+    int g2 = o->group && !strcmp(o->group, "g2");
+    int reps = o->reps > 0 ? o->reps : 7;
+    if (lg < 0 || lg > 28 || (o->group && strcmp(o->group, "g1") && !g2)) {
+        fprintf(stderr, "g16 bench msm: bad --log-n or --group\n");
+        return 2;
+    }
+    size_t n = (size_t)1 << lg;
+    if (g16_gpu_count() == 0) {
+        fprintf(stderr, "g16 bench msm: no GPU\n");
+        return 1;
+    }
+    g16_status st = {0};
+    g16_gpu *gpu = NULL;
+    if (g16_gpu_create(&gpu, 0, n, g2, &st) != G16_OK) {
+        fprintf(stderr, "g16 bench msm: %s\n", st.msg);
+        return 1;
+    }
+    g16_rng rng;
+    g16_rng_seed(&rng, 0x6d736d);
+    int bn = curve == G16_CURVE_BN254;
+    void *bases = bn ? (g2 ? bn254_g2_bench_bases(n, &rng) : bn254_g1_bench_bases(n, &rng))
+                     : (g2 ? bls381_g2_bench_bases(n, &rng) : bls381_g1_bench_bases(n, &rng));
+    g16_scalar *k = g16_gpu_scalar_buffer(gpu);
+    g16_gpu_bases *gb = NULL;
+    int rc = 1;
+    float *tot = calloc((size_t)reps, sizeof *tot), *ker = calloc((size_t)reps, sizeof *ker);
+    if (!bases || !tot || !ker) {
+        fprintf(stderr, "g16 bench msm: out of memory\n");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (bn) {
+            bn254_fr f;
+            bn254_fr_random(&f, &rng);
+            bn254_fr_from_mont(k[i].l, &f);
+        } else {
+            bls381_fr f;
+            bls381_fr_random(&f, &rng);
+            bls381_fr_from_mont(k[i].l, &f);
+        }
+    }
+    if (g16_gpu_bases_upload(gpu, &gb, curve, g2 ? G16_GPU_G2 : G16_GPU_G1, bases, n, &st) != G16_OK) {
+        fprintf(stderr, "g16 bench msm: %s\n", st.msg);
+        goto done;
+    }
+    union {
+        bls381_g2_jac a;
+        bn254_g2_jac b;
+        bls381_g1_jac c;
+        bn254_g1_jac d;
+    } out;
+    for (int r = -2; r < reps; r++) {
+        g16_gpu_timing tm;
+        if (g16_gpu_msm(gpu, &out, gb, k, n, &tm, &st) != G16_OK) {
+            fprintf(stderr, "g16 bench msm: %s\n", st.msg);
+            goto done;
+        }
+        if (r >= 0)
+            tot[r] = tm.total_ms, ker[r] = tm.kernel_ms;
+    }
+    qsort(tot, (size_t)reps, sizeof *tot, cmp_float);
+    qsort(ker, (size_t)reps, sizeof *ker, cmp_float);
+    char extra[160];
+    snprintf(extra, sizeof extra, "\"group\":\"%s\",\"log_n\":%d,\"reps\":%d,\"what\":\"kernels\"",
+             g2 ? "g2" : "g1", lg, reps);
+    bench_report(o, "msm", curve, extra, "ms", ker[reps / 2]);
+    snprintf(extra, sizeof extra, "\"group\":\"%s\",\"log_n\":%d,\"reps\":%d,\"what\":\"total\"",
+             g2 ? "g2" : "g1", lg, reps);
+    bench_report(o, "msm", curve, extra, "ms", tot[reps / 2]);
+    rc = 0;
+done:
+    g16_gpu_bases_free(gpu, gb);
+    g16_gpu_destroy(gpu);
+    free(bases);
+    free(tot);
+    free(ker);
+    return rc;
+}

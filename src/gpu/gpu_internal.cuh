@@ -1,0 +1,85 @@
+/* Internal view of the GPU backend: the device context, error macros and the
+ * per-curve entry points (msm_bn254.cu, msm_bls381.cu). */
+#ifndef G16_GPU_INTERNAL_CUH
+#define G16_GPU_INTERNAL_CUH
+
+#include <cuda_runtime.h>
+
+#include "gpu.h"
+
+/* Every CUDA call goes through CU(); a failure returns G16_ERR_DEVICE with
+ * "call@file:line: message" (the call's text cut to 80 characters). */
+#define CU(call)                                                                               \
+    do {                                                                                       \
+        cudaError_t e_ = (call);                                                               \
+        if (e_ != cudaSuccess)                                                                 \
+            return g16_fail(st, G16_ERR_DEVICE, "%.80s@%s:%d: %s", #call, __FILE__, __LINE__, \
+                            cudaGetErrorString(e_));                                           \
+    } while (0)
+/* After a kernel launch: launch-configuration errors. */
+#define CU_LAUNCH(name) CU(((void)(name), cudaGetLastError()))
+
+/* MSM parameters for n points (see msm.cuh). */
+struct g16gpu_msm_plan {
+    int c;            /* window bits */
+    int windows;      /* nbits / c + 1 */
+    uint32_t nb;      /* buckets per window, 2^(c-1) */
+    uint32_t zero_key; /* windows * nb: the key of a zero digit */
+    int key_bits;     /* bits to sort */
+    size_t entries;   /* n * windows */
+    uint32_t seg_len; /* L: sorted entries per accumulating thread */
+    size_t segs;      /* ceil(entries / L) */
+    uint32_t chunk;   /* C0: buckets per reducing thread */
+};
+g16gpu_msm_plan g16gpu_plan(size_t n, int nbits);
+
+struct g16_gpu {
+    int device;
+    char name[192];
+    int sms;
+    cudaStream_t stream;
+    cudaEvent_t ev[4]; /* start, kernels start, kernels end, end */
+    size_t max_points;
+    size_t pt_bytes; /* largest XYZZ point served */
+    /* scratch, sized at create for max_points */
+    uint64_t *d_scalars;   /* max_points * 4 */
+    g16_scalar *h_scalars; /* pinned staging, max_points */
+    uint32_t *d_keys[2], *d_vals[2];
+    size_t max_entries;
+    void *d_cub;
+    size_t cub_bytes;
+    uint32_t *d_bucket_end;
+    void *d_buckets;
+    size_t max_buckets;
+    void *d_tree; /* segment partials H and their sum tree: 2*max_segs + 64 points */
+    void *d_tail; /* tail partials: max_segs points */
+    uint32_t *d_tkey;
+    size_t max_segs;
+    void *d_red; /* (R, W) per bucket chunk: 2 * max_buckets / chunk points */
+    size_t max_red;
+    void *d_win, *h_win; /* window sums: up to 64 points */
+    g16_gpu_timing last;
+};
+
+struct g16_gpu_bases {
+    g16_curve curve;
+    g16_gpu_group group;
+    size_t n;
+    void *d_points;
+};
+
+/* Per-curve entry points. */
+g16_err g16gpu_msm_bn254_g1(g16_gpu *g, void *out, const g16_gpu_bases *b, const g16_scalar *k, size_t n,
+                            g16_status *st);
+g16_err g16gpu_msm_bn254_g2(g16_gpu *g, void *out, const g16_gpu_bases *b, const g16_scalar *k, size_t n,
+                            g16_status *st);
+g16_err g16gpu_msm_bls381_g1(g16_gpu *g, void *out, const g16_gpu_bases *b, const g16_scalar *k, size_t n,
+                             g16_status *st);
+g16_err g16gpu_msm_bls381_g2(g16_gpu *g, void *out, const g16_gpu_bases *b, const g16_scalar *k, size_t n,
+                             g16_status *st);
+g16_err g16gpu_field_op_bn254(g16_gpu *g, g16_gpu_field f, g16_gpu_op op, void *out, const void *a,
+                              const void *b, size_t n, g16_status *st);
+g16_err g16gpu_field_op_bls381(g16_gpu *g, g16_gpu_field f, g16_gpu_op op, void *out, const void *a,
+                               const void *b, size_t n, g16_status *st);
+
+#endif

@@ -1,0 +1,51 @@
+/* The GPU interface in a build without CUDA: no devices, every call fails
+ * with G16_ERR_NO_DEVICE. */
+#include "gpu.h"
+
+int g16_gpu_count(void) { return 0; }
+
+g16_err g16_gpu_create(g16_gpu **out, int device, size_t max_points, int with_g2, g16_status *st) {
+    (void)device, (void)max_points, (void)with_g2;
+    if (out)
+        *out = NULL;
+    return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");
+}
+
+void g16_gpu_destroy(g16_gpu *g) { (void)g; }
+
+const char *g16_gpu_name(const g16_gpu *g) {
+    (void)g;
+    return "none";
+}
+
+g16_scalar *g16_gpu_scalar_buffer(g16_gpu *g) {
+    (void)g;
+    return NULL;
+}
+
+g16_err g16_gpu_bases_upload(g16_gpu *g, g16_gpu_bases **out, g16_curve curve, g16_gpu_group group,
+                             const void *points, size_t n, g16_status *st) {
+    (void)g, (void)curve, (void)group, (void)points, (void)n;
+    if (out)
+        *out = NULL;
+    return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");
+}
+
+void g16_gpu_bases_free(g16_gpu *g, g16_gpu_bases *b) { (void)g, (void)b; }
+
+size_t g16_gpu_bases_count(const g16_gpu_bases *b) {
+    (void)b;
+    return 0;
+}
+
+g16_err g16_gpu_msm(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, const g16_scalar *scalars, size_t n,
+                    g16_gpu_timing *timing, g16_status *st) {
+    (void)g, (void)out_jac, (void)b, (void)scalars, (void)n, (void)timing;
+    return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");
+}
+
+g16_err g16_gpu_field_op(g16_gpu *g, g16_gpu_field f, g16_gpu_op op, void *out, const void *a, const void *b,
+                         size_t n, g16_status *st) {
+    (void)g, (void)f, (void)op, (void)out, (void)a, (void)b, (void)n;
+    return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");
+}

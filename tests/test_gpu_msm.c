@@ -1,0 +1,335 @@
+/* GPU backend against the CPU: field add/sub/mul/sqr on random elements (Fp,
+ * Fr, Fp2 of both curves), then MSMs in G1 and G2 of both curves compared
+ * exactly (affine, bit for bit) with CPU references built on the curve layer:
+ *   - naive sum of [k_i] P_i (jac_mul_vartime) for small n;
+ *   - for large n, bases in arithmetic progression P_i = A + i*D with
+ *     A = [a]G, D = [d]G, where sum k_i P_i = [sum k_i] A + [sum i k_i] D, the
+ *     two scalars computed in Fr. This allows any scalars at 2^16 and 2^20.
+ * Without a usable GPU it prints "skipped: no GPU" and exits 77 (ctest:
+ * skipped). G16_GPU_TEST_MAX_LOG (default 20) caps the largest size. */
+#include <string.h>
+
+#include "curve/curve.h"
+#include "gpu/gpu.h"
+#include "testutil.h"
+
+static g16_gpu *gpu;
+static g16_rng rng;
+
+/* ---- field ---------------------------------------------------------------- */
+
+#define FIELD_N 100000
+
+#define FIELD_TEST(E, RAND, GF)                                                                 \
+    static void field_test_##E(void) {                                                          \
+        size_t n = FIELD_N;                                                                     \
+        E *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *r = malloc(n * sizeof *r);    \
+        E *g = malloc(n * sizeof *g);                                                           \
+        CHECK(a && b && r && g);                                                                \
+        if (!a || !b || !r || !g)                                                               \
+            return;                                                                             \
+        for (size_t i = 0; i < n; i++) {                                                        \
+            RAND(&a[i], &rng);                                                                  \
+            RAND(&b[i], &rng);                                                                  \
+        }                                                                                       \
+        E##_set_zero(&a[0]);                                                                    \
+        E##_set_one(&b[1]);                                                                     \
+        E##_set_one(&a[2]);                                                                     \
+        E##_neg(&a[2], &a[2]); /* p - 1 */                                                      \
+        b[2] = a[2];                                                                            \
+        b[3] = a[3];                                                                            \
+        E##_set_zero(&b[4]);                                                                    \
+        for (int op = G16_GPU_ADD; op <= G16_GPU_SQR; op++) {                                   \
+            g16_status st = {0};                                                                \
+            memset(g, 0x5a, n * sizeof *g); /* poison */                                        \
+            g16_err rc = g16_gpu_field_op(gpu, GF, (g16_gpu_op)op, g, a, b, n, &st);             \
+            CHECK_MSG(rc == G16_OK, "%s op %d: %s", #E, op, st.msg);                            \
+            size_t bad = 0;                                                                     \
+            for (size_t i = 0; i < n; i++) {                                                    \
+                switch (op) {                                                                   \
+                case G16_GPU_ADD: E##_add(&r[i], &a[i], &b[i]); break;                          \
+                case G16_GPU_SUB: E##_sub(&r[i], &a[i], &b[i]); break;                          \
+                case G16_GPU_MUL: E##_mul(&r[i], &a[i], &b[i]); break;                          \
+                default: E##_sqr(&r[i], &a[i]); break;                                          \
+                }                                                                               \
+                bad += memcmp(&r[i], &g[i], sizeof r[i]) != 0;                                  \
+            }                                                                                   \
+            CHECK_MSG(bad == 0, "%s op %d: %zu of %zu differ", #E, op, bad, n);                 \
+        }                                                                                       \
+        printf("  field %-11s add/sub/mul/sqr x %d: ok\n", #E, FIELD_N);                       \
+        free(a), free(b), free(r), free(g);                                                     \
+    }
+
+static void bn254_fp2_rand(bn254_fp2 *r, g16_rng *g) { bn254_fp2_random(r, g); }
+static void bls381_fp2_rand(bls381_fp2 *r, g16_rng *g) { bls381_fp2_random(r, g); }
+
+FIELD_TEST(bn254_fp, bn254_fp_random, G16_GPU_BN254_FP)
+FIELD_TEST(bn254_fr, bn254_fr_random, G16_GPU_BN254_FR)
+FIELD_TEST(bls381_fp, bls381_fp_random, G16_GPU_BLS381_FP)
+FIELD_TEST(bls381_fr, bls381_fr_random, G16_GPU_BLS381_FR)
+FIELD_TEST(bn254_fp2, bn254_fp2_rand, G16_GPU_BN254_FP2)
+FIELD_TEST(bls381_fp2, bls381_fp2_rand, G16_GPU_BLS381_FP2)
+
+/* ---- MSM -------------------------------------------------------------------- */
+
+enum { SC_RANDOM, SC_ZERO, SC_ONE, SC_EDGE, SC_01_HEAVY, SC_EQUAL };
+static const char *sc_name[] = {"random", "all-zero", "all-one", "edge", "0/1-heavy", "all-equal"};
+
+/* G: group prefix, E: coordinate field, FR: scalar field, CURVE/GROUP: enums. */
+#define MSM_TEST(G, E, FR, CURVE, GROUP)                                                        \
+    /* Uniform scalar below r, as a canonical integer (and its Fr form). */                     \
+    static void G##_rand_scalar(g16_scalar *k, FR *kf) {                                        \
+        FR##_random(kf, &rng);                                                                  \
+        FR##_from_mont(k->l, kf);                                                               \
+    }                                                                                           \
+    static void G##_set_scalar_u64(g16_scalar *k, FR *kf, uint64_t v) {                         \
+        memset(k, 0, sizeof *k);                                                                \
+        k->l[0] = v;                                                                            \
+        FR##_from_u64(kf, v);                                                                   \
+    }                                                                                           \
+    static void G##_scalars(g16_scalar *k, FR *kf, size_t n, int kind) {                        \
+        g16_scalar eq;                                                                          \
+        FR eqf;                                                                                 \
+        G##_rand_scalar(&eq, &eqf);                                                             \
+        for (size_t i = 0; i < n; i++) {                                                        \
+            switch (kind) {                                                                     \
+            case SC_RANDOM: G##_rand_scalar(&k[i], &kf[i]); break;                              \
+            case SC_ZERO: G##_set_scalar_u64(&k[i], &kf[i], 0); break;                          \
+            case SC_ONE: G##_set_scalar_u64(&k[i], &kf[i], 1); break;                           \
+            case SC_EQUAL: k[i] = eq, kf[i] = eqf; break;                                       \
+            case SC_01_HEAVY: {                                                                 \
+                uint64_t x = g16_rng_next(&rng) % 10;                                           \
+                if (x < 9)                                                                      \
+                    G##_set_scalar_u64(&k[i], &kf[i], x & 1);                                   \
+                else                                                                            \
+                    G##_rand_scalar(&k[i], &kf[i]);                                             \
+                break;                                                                          \
+            }                                                                                   \
+            default: { /* 0, 1, 2, r-1, r-2, 2^j, 2^j - 1, random */                            \
+                uint64_t x = g16_rng_next(&rng) % 8;                                            \
+                FR one;                                                                         \
+                FR##_set_one(&one);                                                             \
+                if (x <= 2) {                                                                   \
+                    G##_set_scalar_u64(&k[i], &kf[i], x);                                       \
+                } else if (x <= 4) {                                                            \
+                    FR##_from_u64(&kf[i], x - 2);                                               \
+                    FR##_neg(&kf[i], &kf[i]);                                                   \
+                    FR##_from_mont(k[i].l, &kf[i]);                                             \
+                } else if (x <= 6) {                                                            \
+                    unsigned j = (unsigned)(g16_rng_next(&rng) % 253);                          \
+                    memset(&k[i], 0, sizeof k[i]);                                              \
+                    k[i].l[j / 64] = (uint64_t)1 << (j % 64);                                   \
+                    if (x == 6) { /* 2^j - 1 */                                                 \
+                        for (unsigned t = 0; t < 4; t++)                                        \
+                            k[i].l[t] = t < j / 64 ? ~(uint64_t)0                               \
+                                                   : t == j / 64 ? k[i].l[t] - 1 : 0;           \
+                    }                                                                           \
+                    FR##_from_canon_vartime(&kf[i], k[i].l);                                    \
+                } else {                                                                        \
+                    G##_rand_scalar(&k[i], &kf[i]);                                             \
+                }                                                                               \
+            }                                                                                   \
+            }                                                                                   \
+        }                                                                                       \
+    }                                                                                           \
+    /* P_i = A + i*D in affine (i < n). */                                                      \
+    static void G##_progression(G##_affine *out, size_t n, const G##_jac *A, const G##_jac *D) { \
+        G##_jac *j = malloc(n * sizeof *j);                                                     \
+        E *scratch = malloc(n * sizeof *scratch);                                               \
+        j[0] = *A;                                                                              \
+        for (size_t i = 1; i < n; i++)                                                          \
+            G##_jac_add_vartime(&j[i], &j[i - 1], D);                                           \
+        G##_jac_batch_to_affine(out, j, n, scratch);                                            \
+        free(j), free(scratch);                                                                 \
+    }                                                                                           \
+    static void G##_rand_mult(G##_jac *r, const G##_jac *gen, g16_scalar *a) {                  \
+        FR af;                                                                                  \
+        G##_rand_scalar(a, &af);                                                                \
+        G##_jac_mul_vartime(r, gen, a);                                                         \
+    }                                                                                           \
+    /* Runs the GPU MSM and compares with ref (Jacobian). */                                    \
+    static void G##_compare(const char *what, size_t n, const G##_affine *bases, const g16_scalar *k, \
+                            const G##_jac *ref) {                                               \
+        g16_status st = {0};                                                                    \
+        g16_gpu_bases *gb = NULL;                                                               \
+        g16_err rc = g16_gpu_bases_upload(gpu, &gb, CURVE, GROUP, bases, n, &st);               \
+        CHECK_MSG(rc == G16_OK, "%s upload: %s", #G, st.msg);                                   \
+        if (rc != G16_OK)                                                                       \
+            return;                                                                             \
+        G##_jac out;                                                                            \
+        memset(&out, 0x77, sizeof out);                                                         \
+        g16_gpu_timing tm = {0, 0};                                                             \
+        rc = g16_gpu_msm(gpu, &out, gb, k, n, &tm, &st);                                        \
+        CHECK_MSG(rc == G16_OK, "%s msm: %s", #G, st.msg);                                      \
+        G##_affine ga, ra;                                                                      \
+        G##_jac_to_affine(&ga, &out);                                                           \
+        G##_jac_to_affine(&ra, ref);                                                            \
+        int ok = rc == G16_OK && memcmp(&ga, &ra, sizeof ga) == 0 &&                           \
+                 G##_jac_is_inf(&out) == G##_jac_is_inf(ref);                                   \
+        CHECK_MSG(ok, "%s msm n=%zu %s: GPU result differs from the CPU", #G, n, what);         \
+        printf("  %-9s n=%-8zu %-22s %s (gpu %.3f ms, kernels %.3f ms)\n", #G, n, what,         \
+               ok ? "ok" : "MISMATCH", tm.total_ms, tm.kernel_ms);                              \
+        g16_gpu_bases_free(gpu, gb);                                                            \
+    }                                                                                           \
+    /* Naive reference over independent random bases [a_i]G (some repeated or infinity). */    \
+    static void G##_naive(size_t n, int kind, int repeat, int with_inf) {                       \
+        G##_affine *bases = malloc(n * sizeof *bases);                                          \
+        G##_jac *bj = malloc(n * sizeof *bj);                                                   \
+        E *scratch = malloc(n * sizeof *scratch);                                               \
+        g16_scalar *k = malloc(n * sizeof *k);                                                  \
+        FR *kf = malloc(n * sizeof *kf);                                                        \
+        G##_affine gen;                                                                         \
+        G##_jac genj, acc, t;                                                                   \
+        G##_generator(&gen);                                                                    \
+        G##_jac_from_affine(&genj, &gen);                                                       \
+        for (size_t i = 0; i < n; i++) {                                                        \
+            g16_scalar a;                                                                       \
+            if (repeat && i >= (size_t)repeat)                                                  \
+                bj[i] = bj[i % (size_t)repeat];                                                 \
+            else                                                                                \
+                G##_rand_mult(&bj[i], &genj, &a);                                               \
+        }                                                                                       \
+        G##_jac_batch_to_affine(bases, bj, n, scratch);                                         \
+        if (with_inf)                                                                           \
+            for (size_t i = 0; i < n; i += 7)                                                   \
+                G##_affine_set_inf(&bases[i]);                                                  \
+        G##_scalars(k, kf, n, kind);                                                            \
+        if (repeat) /* equal bases with equal scalars meet in one bucket: doubling */           \
+            for (size_t i = (size_t)repeat; i < n; i += 3)                                      \
+                k[i] = k[i % (size_t)repeat];                                                   \
+        G##_jac_set_inf(&acc);                                                                  \
+        for (size_t i = 0; i < n; i++) {                                                        \
+            G##_jac p;                                                                          \
+            G##_jac_from_affine(&p, &bases[i]);                                                 \
+            G##_jac_mul_vartime(&t, &p, &k[i]);                                                 \
+            G##_jac_add_vartime(&acc, &acc, &t);                                                \
+        }                                                                                       \
+        char what[64];                                                                          \
+        snprintf(what, sizeof what, "%s%s%s", sc_name[kind], repeat ? " rep-bases" : "",        \
+                 with_inf ? " inf-bases" : "");                                                 \
+        G##_compare(what, n, bases, k, &acc);                                                   \
+        free(bases), free(bj), free(scratch), free(k), free(kf);                                \
+    }                                                                                           \
+    /* Progression reference: sum k_i (A + iD) = [sum k_i]A + [sum i k_i]D. */                  \
+    static void G##_progression_test(size_t n, int kind) {                                      \
+        G##_affine *bases = malloc(n * sizeof *bases);                                          \
+        g16_scalar *k = malloc(n * sizeof *k);                                                  \
+        FR *kf = malloc(n * sizeof *kf);                                                        \
+        CHECK(bases && k && kf);                                                                \
+        if (!bases || !k || !kf)                                                                \
+            return;                                                                             \
+        G##_affine gen;                                                                         \
+        G##_jac genj, A, D, r1, r2;                                                             \
+        g16_scalar a, s1, s2;                                                                   \
+        G##_generator(&gen);                                                                    \
+        G##_jac_from_affine(&genj, &gen);                                                       \
+        G##_rand_mult(&A, &genj, &a);                                                           \
+        G##_rand_mult(&D, &genj, &a);                                                           \
+        double t0 = g16_now_ms();                                                               \
+        G##_progression(bases, n, &A, &D);                                                      \
+        G##_scalars(k, kf, n, kind);                                                            \
+        FR sum1, sum2, fi, t;                                                                   \
+        FR##_set_zero(&sum1);                                                                   \
+        FR##_set_zero(&sum2);                                                                   \
+        for (size_t i = 0; i < n; i++) {                                                        \
+            FR##_add(&sum1, &sum1, &kf[i]);                                                     \
+            FR##_from_u64(&fi, (uint64_t)i);                                                    \
+            FR##_mul(&t, &fi, &kf[i]);                                                          \
+            FR##_add(&sum2, &sum2, &t);                                                         \
+        }                                                                                       \
+        FR##_from_mont(s1.l, &sum1);                                                            \
+        FR##_from_mont(s2.l, &sum2);                                                            \
+        G##_jac_mul_vartime(&r1, &A, &s1);                                                      \
+        G##_jac_mul_vartime(&r2, &D, &s2);                                                      \
+        G##_jac_add_vartime(&r1, &r1, &r2);                                                     \
+        double t1 = g16_now_ms();                                                               \
+        char what[64];                                                                          \
+        snprintf(what, sizeof what, "%s progression", sc_name[kind]);                           \
+        G##_compare(what, n, bases, k, &r1);                                                    \
+        printf("  (cpu setup %.0f ms)\n", t1 - t0);                                             \
+        free(bases), free(k), free(kf);                                                         \
+    }                                                                                           \
+    static void G##_msm_tests(int max_log) {                                                    \
+        static const size_t small[] = {1, 2, 3, 100, 1000};                                     \
+        for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)                             \
+            G##_naive(small[i], SC_RANDOM, 0, 0);                                               \
+        G##_naive(100, SC_EDGE, 0, 0);                                                          \
+        G##_naive(300, SC_EDGE, 0, 1);                                                          \
+        G##_naive(1000, SC_ZERO, 0, 0);                                                         \
+        G##_naive(1000, SC_ONE, 0, 0);                                                          \
+        G##_naive(1000, SC_01_HEAVY, 0, 0);                                                     \
+        G##_naive(1000, SC_RANDOM, 5, 0);                                                       \
+        G##_naive(1000, SC_ONE, 3, 1);                                                          \
+        G##_naive(200, SC_EQUAL, 0, 0);                                                         \
+        for (int lg = 16; lg <= max_log; lg += 4) {                                             \
+            G##_progression_test((size_t)1 << lg, SC_RANDOM);                                   \
+            if (lg == 16) {                                                                     \
+                G##_progression_test((size_t)1 << lg, SC_01_HEAVY);                            \
+                G##_progression_test((size_t)1 << lg, SC_EQUAL);                                \
+                G##_progression_test((size_t)1 << lg, SC_EDGE);                                 \
+                G##_progression_test(((size_t)1 << lg) + 17, SC_RANDOM);                       \
+            }                                                                                   \
+        }                                                                                       \
+    }
+
+MSM_TEST(bn254_g1, bn254_fp, bn254_fr, G16_CURVE_BN254, G16_GPU_G1)
+MSM_TEST(bls381_g1, bls381_fp, bls381_fr, G16_CURVE_BLS12_381, G16_GPU_G1)
+MSM_TEST(bn254_g2, bn254_fp2, bn254_fr, G16_CURVE_BN254, G16_GPU_G2)
+MSM_TEST(bls381_g2, bls381_fp2, bls381_fr, G16_CURVE_BLS12_381, G16_GPU_G2)
+
+/* Argument and size errors come back as codes, never aborts. */
+static void api_errors(void) {
+    g16_status st = {0};
+    bn254_g1_jac out;
+    g16_scalar k = {{1, 0, 0, 0}};
+    CHECK(g16_gpu_msm(gpu, &out, NULL, &k, 1, NULL, &st) == G16_ERR_INVALID_ARG);
+    g16_gpu_bases *gb = NULL;
+    bn254_g1_affine p;
+    bn254_g1_generator(&p);
+    CHECK(g16_gpu_bases_upload(gpu, &gb, G16_CURVE_BN254, G16_GPU_G1, &p, 1, &st) == G16_OK);
+    CHECK(g16_gpu_msm(gpu, &out, gb, &k, 2, NULL, &st) == G16_ERR_SIZE_MISMATCH);
+    CHECK(g16_gpu_msm(gpu, &out, gb, &k, 1, NULL, &st) == G16_OK);
+    bn254_g1_affine a;
+    bn254_g1_jac_to_affine(&a, &out);
+    CHECK(bn254_g1_affine_eq(&a, &p));
+    g16_gpu_bases_free(gpu, gb);
+    g16_gpu *bad = NULL;
+    CHECK(g16_gpu_create(&bad, 1000, 16, 0, &st) == G16_ERR_NO_DEVICE && bad == NULL);
+}
+
+int main(void) {
+    uint64_t seed = t_seed("test_gpu_msm");
+    g16_rng_seed(&rng, seed);
+    int count = g16_gpu_count();
+    if (count == 0) {
+        printf("test_gpu_msm: skipped: no GPU\n");
+        return 77;
+    }
+    int max_log = 20;
+    const char *env = getenv("G16_GPU_TEST_MAX_LOG");
+    if (env)
+        max_log = atoi(env);
+    g16_status st = {0};
+    g16_err rc = g16_gpu_create(&gpu, 0, ((size_t)1 << (max_log > 16 ? max_log : 16)) + 64, 1, &st);
+    if (rc == G16_ERR_NO_DEVICE) {
+        printf("test_gpu_msm: skipped: no GPU (%s)\n", st.msg);
+        return 77;
+    }
+    CHECK_MSG(rc == G16_OK, "create: %s", st.msg);
+    if (rc != G16_OK)
+        return t_done("test_gpu_msm");
+    printf("device: %s\n", g16_gpu_name(gpu));
+    api_errors();
+    field_test_bn254_fp();
+    field_test_bn254_fr();
+    field_test_bls381_fp();
+    field_test_bls381_fr();
+    field_test_bn254_fp2();
+    field_test_bls381_fp2();
+    bn254_g1_msm_tests(max_log);
+    bls381_g1_msm_tests(max_log);
+    bn254_g2_msm_tests(max_log < 16 ? max_log : 16);
+    bls381_g2_msm_tests(max_log < 16 ? max_log : 16);
+    g16_gpu_destroy(gpu);
+    return t_done("test_gpu_msm");
+}
