@@ -62,6 +62,13 @@ typedef struct g16_scalar {
     void G##_xyzz_dbl(G##_xyzz *r, const G##_xyzz *p);                                       \
     void G##_xyzz_add(G##_xyzz *r, const G##_xyzz *a, const G##_xyzz *b); /* any inputs */   \
     void G##_xyzz_add_affine(G##_xyzz *r, const G##_xyzz *a, const G##_affine *b); /* any */ \
+    /* Branching variants of the additions above (any inputs, same results),               \
+     * for public points only, e.g. MSM buckets: the complete versions always              \
+     * also compute a doubling and select; these only double when P == Q. */                \
+    void G##_jac_add_vartime(G##_jac *r, const G##_jac *a, const G##_jac *b);               \
+    void G##_jac_add_affine_vartime(G##_jac *r, const G##_jac *a, const G##_affine *b);     \
+    void G##_xyzz_add_vartime(G##_xyzz *r, const G##_xyzz *a, const G##_xyzz *b);           \
+    void G##_xyzz_add_affine_vartime(G##_xyzz *r, const G##_xyzz *a, const G##_affine *b);  \
     /* snarkjs .zkey layout: x || y, each coordinate little-endian Montgomery,               \
      * n8 = 32 (BN254) or 48 (BLS12-381) bytes per base-field element (G2: c0||c1).           \
      * Infinity is all zero bytes. Decode checks canonical, on curve, then (if               \
