@@ -254,9 +254,45 @@ static void scalar_from_mpz(g16_scalar *k, const mpz_t z) { t_mpz_to_limbs(k->l,
                 CHECK(G##_from_zkey(&back, buf2, 0) == G16_ERR_NOT_ON_CURVE);                \
             }                                                                                \
         }                                                                                    \
+        /* subgroup checks: fast == slow on curve points in and out of the                \
+         * subgroup: random lifts Q, their cofactor parts [r]Q, P + [r]Q. */               \
+        int outside = 0;                                                                     \
+        for (int it = 0; it < 3 * N_ITER; it++) {                                            \
+            E x; G##_affine q, q2, sub; G##_jac qj, pj;                                       \
+            do { E##_random(&x, &rng); } while (!G##_affine_from_x_vartime(&q, &x));         \
+            CHECK(G##_affine_is_on_curve(&q) && E##_eq(&q.x, &x));                           \
+            int slow = G##_affine_in_subgroup_slow(&q);                                      \
+            CHECK_MSG(G##_affine_in_subgroup(&q) == slow, "%s subgroup it=%d", #G, it);       \
+            outside += !slow;                                                                \
+            {                                                                                \
+                uint8_t zb[192]; G##_affine back;                                            \
+                G##_to_zkey(zb, &q);                                                         \
+                CHECK(G##_from_zkey(&back, zb, 1) == (slow ? G16_OK : G16_ERR_NOT_IN_SUBGROUP)); \
+                CHECK(G##_from_zkey(&back, zb, 0) == G16_OK && G##_affine_eq(&back, &q));    \
+            }                                                                                \
+            g16_scalar kr_ = {ORDER}, k;                                                     \
+            G##_jac_from_affine(&qj, &q);                                                    \
+            G##_jac_mul(&qj, &qj, &kr_); G##_jac_to_affine(&q2, &qj);                        \
+            CHECK(G##_affine_in_subgroup(&q2) == G##_affine_in_subgroup_slow(&q2));          \
+            CHECK(G##_affine_in_subgroup(&q2) == G##_affine_is_inf(&q2));                    \
+            G##_rand_scalar(&k, &rng);                                                       \
+            G##_jac_mul(&pj, &gj, &k); G##_jac_add(&pj, &pj, &qj); G##_jac_to_affine(&sub, &pj); \
+            CHECK(G##_affine_in_subgroup(&sub) == G##_affine_in_subgroup_slow(&sub));        \
+            CHECK(G##_affine_in_subgroup(&sub) == G##_affine_is_inf(&q2));                   \
+            /* off the curve: neither check accepts */                                       \
+            E##_add(&q.y, &q.y, &q.x);                                                       \
+            CHECK(!G##_affine_in_subgroup(&q) && !G##_affine_in_subgroup_slow(&q));          \
+        }                                                                                    \
+        if (!HAS_COFACTOR_##G) CHECK(outside == 0);                                          \
+        else CHECK(outside > 0);                                                             \
         mpz_clears(r, a, b, c, NULL);                                                        \
         printf("%s: %s\n", #G, t_failures == f0 ? "ok" : "FAILED");                          \
     }
+
+#define HAS_COFACTOR_bn254_g1 0
+#define HAS_COFACTOR_bn254_g2 1
+#define HAS_COFACTOR_bls381_g1 1
+#define HAS_COFACTOR_bls381_g2 1
 
 GROUP_TEST(bn254_g1, bn254_fp, bn254_fr, BN254_FR_P)
 GROUP_TEST(bn254_g2, bn254_fp2, bn254_fr, BN254_FR_P)

@@ -45,6 +45,7 @@ G16_FP2_RAW_IO(bls381_fp2, bls381_fp)
 #define E_BYTES 32
 #define E_READ bn254_fp_read_raw
 #define E_WRITE bn254_fp_write_raw
+#define E_SQRT bn254_fp_sqrt
 #include "curve_impl.h"
 #undef G
 #undef E
@@ -55,6 +56,7 @@ G16_FP2_RAW_IO(bls381_fp2, bls381_fp)
 #undef E_BYTES
 #undef E_READ
 #undef E_WRITE
+#undef E_SQRT
 
 /* ---- BN254 G2 --------------------------------------------------------------- */
 #define G bn254_g2
@@ -66,6 +68,7 @@ G16_FP2_RAW_IO(bls381_fp2, bls381_fp)
 #define E_BYTES 64
 #define E_READ bn254_fp2_read_raw
 #define E_WRITE bn254_fp2_write_raw
+#define E_SQRT bn254_fp2_sqrt_vartime
 #include "curve_impl.h"
 #undef G
 #undef E
@@ -76,6 +79,7 @@ G16_FP2_RAW_IO(bls381_fp2, bls381_fp)
 #undef E_BYTES
 #undef E_READ
 #undef E_WRITE
+#undef E_SQRT
 
 /* ---- BLS12-381 G1 ----------------------------------------------------------- */
 #define G bls381_g1
@@ -87,6 +91,7 @@ G16_FP2_RAW_IO(bls381_fp2, bls381_fp)
 #define E_BYTES 48
 #define E_READ bls381_fp_read_raw
 #define E_WRITE bls381_fp_write_raw
+#define E_SQRT bls381_fp_sqrt
 #include "curve_impl.h"
 #undef G
 #undef E
@@ -97,6 +102,7 @@ G16_FP2_RAW_IO(bls381_fp2, bls381_fp)
 #undef E_BYTES
 #undef E_READ
 #undef E_WRITE
+#undef E_SQRT
 
 /* ---- BLS12-381 G2 ----------------------------------------------------------- */
 #define G bls381_g2
@@ -108,6 +114,7 @@ G16_FP2_RAW_IO(bls381_fp2, bls381_fp)
 #define E_BYTES 96
 #define E_READ bls381_fp2_read_raw
 #define E_WRITE bls381_fp2_write_raw
+#define E_SQRT bls381_fp2_sqrt_vartime
 #include "curve_impl.h"
 #undef G
 #undef E
@@ -118,9 +125,72 @@ G16_FP2_RAW_IO(bls381_fp2, bls381_fp)
 #undef E_BYTES
 #undef E_READ
 #undef E_WRITE
+#undef E_SQRT
 
-/* ---- subgroup checks ---------------------------------------------------------- */
-int bn254_g1_affine_in_subgroup(const bn254_g1_affine *p) { return bn254_g1_affine_in_subgroup_slow(p); }
-int bn254_g2_affine_in_subgroup(const bn254_g2_affine *p) { return bn254_g2_affine_in_subgroup_slow(p); }
-int bls381_g1_affine_in_subgroup(const bls381_g1_affine *p) { return bls381_g1_affine_in_subgroup_slow(p); }
-int bls381_g2_affine_in_subgroup(const bls381_g2_affine *p) { return bls381_g2_affine_in_subgroup_slow(p); }
+/* ---- subgroup checks ----------------------------------------------------------
+ * Each returns 1 iff P is on the curve and in the order-r subgroup (infinity
+ * included). Time depends only on the public constants, not on P. */
+
+/* BN254 G1: #E(Fp) = r (cofactor 1), so every curve point is in G1. */
+int bn254_g1_affine_in_subgroup(const bn254_g1_affine *p) { return bn254_g1_affine_is_on_curve(p); }
+
+/* psi = twist^-1 o Frobenius o twist on E'(Fp2): (conj(x) cx, conj(y) cy). */
+#define G16_PSI(G, F2, CX, CY)                                                     \
+    static void G##_psi(G##_affine *r, const G##_affine *p) {                     \
+        static const F2 cx = CX, cy = CY;                                         \
+        F2##_conj(&r->x, &p->x);                                                  \
+        F2##_mul(&r->x, &r->x, &cx);                                              \
+        F2##_conj(&r->y, &p->y);                                                  \
+        F2##_mul(&r->y, &r->y, &cy);                                              \
+    }
+G16_PSI(bn254_g2, bn254_fp2, BN254_G2_PSI_X, BN254_G2_PSI_Y)
+G16_PSI(bls381_g2, bls381_fp2, BLS381_G2_PSI_X, BLS381_G2_PSI_Y)
+
+/* BN254 G2 (El Housni, Guillevic, Piellard, "Co-factor clearing and subgroup
+ * membership testing on pairing-friendly curves", AFRICACRYPT 2022, sec. 4):
+ * psi acts on G2 as multiplication by p = [6u^2] mod r, and Q in E'(Fp2) is
+ * in G2 iff psi(Q) == [6u^2]Q. 127-bit scalar instead of 254 bits. */
+int bn254_g2_affine_in_subgroup(const bn254_g2_affine *p) {
+    static const limb_t k[2] = BN254_G2_SIX_U2;
+    bn254_g2_affine ps;
+    bn254_g2_jac pj, a, b;
+    bn254_g2_psi(&ps, p);
+    bn254_g2_jac_from_affine(&pj, p);
+    bn254_g2_jac_mul_const(&a, &pj, k, BN254_G2_SIX_U2_BITS);
+    bn254_g2_jac_from_affine(&b, &ps);
+    return bn254_g2_affine_is_on_curve(p) & bn254_g2_jac_eq(&a, &b);
+}
+
+/* BLS12-381 G1 (Scott, "A note on group membership tests for G1, G2 and GT
+ * on BLS pairing-friendly curves", ePrint 2021/1130): with the GLV
+ * endomorphism sigma(x, y) = (beta x, y), P is in G1 iff
+ * sigma(P) == -[x^2]P; beta is the cube root of unity for which sigma acts as
+ * [-x^2] on G1 (chosen and checked by the generator script). */
+int bls381_g1_affine_in_subgroup(const bls381_g1_affine *p) {
+    static const limb_t xa[1] = BLS381_X_ABS;
+    static const bls381_fp beta = BLS381_G1_BETA;
+    bls381_g1_affine s;
+    bls381_g1_jac pj, a, b;
+    bls381_fp_mul(&s.x, &p->x, &beta);
+    s.y = p->y;
+    bls381_g1_jac_from_affine(&pj, p);
+    bls381_g1_jac_mul_const(&a, &pj, xa, BLS381_X_ABS_BITS);
+    bls381_g1_jac_mul_const(&a, &a, xa, BLS381_X_ABS_BITS); /* [x^2]P */
+    bls381_g1_jac_neg(&a, &a);
+    bls381_g1_jac_from_affine(&b, &s);
+    return bls381_g1_affine_is_on_curve(p) & bls381_g1_jac_eq(&a, &b);
+}
+
+/* BLS12-381 G2 (Scott 2021, same note): Q is in G2 iff psi(Q) == [x]Q,
+ * x = -0xd201000000010000. */
+int bls381_g2_affine_in_subgroup(const bls381_g2_affine *p) {
+    static const limb_t xa[1] = BLS381_X_ABS;
+    bls381_g2_affine ps;
+    bls381_g2_jac pj, a, b;
+    bls381_g2_psi(&ps, p);
+    bls381_g2_jac_from_affine(&pj, p);
+    bls381_g2_jac_mul_const(&a, &pj, xa, BLS381_X_ABS_BITS);
+    bls381_g2_jac_neg(&a, &a);
+    bls381_g2_jac_from_affine(&b, &ps);
+    return bls381_g2_affine_is_on_curve(p) & bls381_g2_jac_eq(&a, &b);
+}

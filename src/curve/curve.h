@@ -38,6 +38,8 @@ typedef struct g16_scalar {
     int G##_affine_is_on_curve(const G##_affine *p); /* infinity counts as on curve */       \
     int G##_affine_in_subgroup(const G##_affine *p); /* fast (endomorphism) check */         \
     int G##_affine_in_subgroup_slow(const G##_affine *p); /* [r]P == O, reference */         \
+    /* r = (x, y) on the curve for one root y; 0 if x^3 + b is not a square. */              \
+    int G##_affine_from_x_vartime(G##_affine *r, const E *x);                                \
     /* Jacobian */                                                                           \
     void G##_jac_set_inf(G##_jac *r);                                                        \
     int G##_jac_is_inf(const G##_jac *p);                                                    \

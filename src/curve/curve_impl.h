@@ -10,6 +10,7 @@
  *   E_READ   int E_READ(E *r, const uint8_t *b): raw little-endian
  *            Montgomery limbs, returns 0 if not below p (non-canonical)
  *   E_WRITE  void E_WRITE(uint8_t *b, const E *a)
+ *   E_SQRT   int E_SQRT(E *r, const E *a): a square root, 0 if none
  * Formula names refer to the Explicit-Formulas Database (EFD,
  * hyperelliptic.org/EFD/g1p/auto-shortw-jacobian-0.html and
  * auto-shortw-xyzz.html); costs count field M(ultiplications) and
@@ -69,6 +70,21 @@ int GN(affine_is_on_curve)(const GA *p) {
     EF(mul)(&t, &t, &p->x);
     EF(add)(&t, &t, &GN(b_));
     return EF(eq)(&l, &t) | GN(affine_is_inf)(p);
+}
+
+/* Sets r = (x, y) with y^2 = x^3 + b for one of the two roots y (which one
+ * is up to E_SQRT); returns 0 (r untouched) if x^3 + b is not a square.
+ * Variable time: used on public encodings and in tests. */
+int GN(affine_from_x_vartime)(GA *r, const E *x) {
+    E t, y;
+    EF(sqr)(&t, x);
+    EF(mul)(&t, &t, x);
+    EF(add)(&t, &t, &GN(b_));
+    if (!E_SQRT(&y, &t))
+        return 0;
+    r->x = *x;
+    r->y = y;
+    return 1;
 }
 
 /* ---- Jacobian ----------------------------------------------------------- */
@@ -408,7 +424,7 @@ int GN(affine_in_subgroup_slow)(const GA *p) {
     GJ pj, t;
     GN(jac_from_affine)(&pj, p);
     GN(jac_mul_const)(&t, &pj, order, 256);
-    return GN(jac_is_inf)(&t);
+    return GN(affine_is_on_curve)(p) & GN(jac_is_inf)(&t);
 }
 
 /* ---- XYZZ ---------------------------------------------------------------- */
