@@ -85,8 +85,10 @@ G16_CURVE_DECLARE(bls381_g1, bls381_fp)
 G16_CURVE_DECLARE(bls381_g2, bls381_fp2)
 
 /* ---- decimal strings (snarkjs JSON) ---------------------------------------
- * Parses a decimal integer (no sign, no leading '+', at most 100 digits) into
- * a field element; G16_ERR_FORMAT if malformed, G16_ERR_NOT_CANONICAL if >= p.
+ * Parses a decimal integer (digits only: no sign, no leading '+', no spaces;
+ * leading zeros allowed; at most 100 digits, or 120 for bls381_fp whose p has
+ * 115 digits) into a field element; G16_ERR_FORMAT if malformed (empty,
+ * non-digit, too long), G16_ERR_NOT_CANONICAL if >= p.
  * Writes the canonical decimal form into buf (>= 80 bytes for 254-bit fields,
  * >= 120 for 381-bit fields). */
 #define G16_DEC_DECLARE(E)                                   \
