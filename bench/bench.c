@@ -76,7 +76,7 @@ int bench_main(int argc, char **argv) {
     if (!strcmp(what, "ntt"))
         return bench_ntt(&o);
     if (!strcmp(what, "msm"))
-        return bench_msm(&o);
+        return !strcmp(o.backend, "cuda") ? bench_msm_cuda(&o) : bench_msm(&o);
     if (!strcmp(what, "prove"))
         return bench_prove(&o);
     return usage();

@@ -32,6 +32,7 @@ void bench_report(const bench_opts *o, const char *name, g16_curve curve, const 
 int bench_arith(const bench_opts *o);
 int bench_ntt(const bench_opts *o);
 int bench_msm(const bench_opts *o);
+int bench_msm_cuda(const bench_opts *o); /* bench_gpu.c: --backend cuda */
 int bench_prove(const bench_opts *o);
 
 /* Entry from the CLI: argv[0] is "bench". */
