@@ -72,10 +72,9 @@ template <class E> struct xyzz_t {
             *this = xyzz_t{ax, ay, E::one(), E::one()};
             return;
         }
-        E U2 = ax * zz;   /* U2 = X2*ZZ1 */
-        E S2 = ay * zzz;  /* S2 = Y2*ZZZ1 */
-        E P = U2 - x;     /* P = U2 - X1 */
-        E R = S2 - y;     /* R = S2 - Y1 */
+        /* Ordered to keep few temporaries live (register pressure). */
+        E P = ax * zz - x;  /* P = U2 - X1, U2 = X2*ZZ1 */
+        E R = ay * zzz - y; /* R = S2 - Y1, S2 = Y2*ZZZ1 */
         if (P.is_zero()) {
             if (R.is_zero())
                 *this = dbl_affine(ax, ay); /* same point */
@@ -83,15 +82,13 @@ template <class E> struct xyzz_t {
                 *this = inf(); /* opposite points */
             return;
         }
-        E PP = P.sqr();   /* PP = P^2 */
-        E PPP = P * PP;   /* PPP = P*PP */
-        E Q = x * PP;     /* Q = X1*PP */
-        E X3 = R.sqr() - PPP - Q.dbl(); /* X3 = R^2 - PPP - 2*Q */
-        E Y3 = R * (Q - X3) - y * PPP;  /* Y3 = R*(Q-X3) - Y1*PPP */
-        zz = zz * PP;     /* ZZ3 = ZZ1*PP */
-        zzz = zzz * PPP;  /* ZZZ3 = ZZZ1*PPP */
-        x = X3;
-        y = Y3;
+        E PP = P.sqr();     /* PP = P^2 */
+        E PPP = P * PP;     /* PPP = P*PP */
+        zz = zz * PP;       /* ZZ3 = ZZ1*PP */
+        zzz = zzz * PPP;    /* ZZZ3 = ZZZ1*PPP */
+        E Q = x * PP;       /* Q = X1*PP */
+        x = R.sqr() - PPP - Q.dbl();  /* X3 = R^2 - PPP - 2*Q */
+        y = R * (Q - x) - y * PPP;    /* Y3 = R*(Q-X3) - Y1*PPP */
     }
     G16_HD void add_affine(const affine_t<E> &a) { add_affine(a.x, a.y); }
 
@@ -103,12 +100,10 @@ template <class E> struct xyzz_t {
             *this = q;
             return;
         }
-        E U1 = x * q.zz;    /* U1 = X1*ZZ2 */
-        E U2 = q.x * zz;    /* U2 = X2*ZZ1 */
-        E S1 = y * q.zzz;   /* S1 = Y1*ZZZ2 */
-        E S2 = q.y * zzz;   /* S2 = Y2*ZZZ1 */
-        E P = U2 - U1;      /* P = U2 - U1 */
-        E R = S2 - S1;      /* R = S2 - S1 */
+        E U1 = x * q.zz;         /* U1 = X1*ZZ2 */
+        E S1 = y * q.zzz;        /* S1 = Y1*ZZZ2 */
+        E P = q.x * zz - U1;     /* P = U2 - U1, U2 = X2*ZZ1 */
+        E R = q.y * zzz - S1;    /* R = S2 - S1, S2 = Y2*ZZZ1 */
         if (P.is_zero()) {
             if (R.is_zero())
                 *this = dbl();
@@ -116,16 +111,20 @@ template <class E> struct xyzz_t {
                 *this = inf();
             return;
         }
-        E PP = P.sqr();     /* PP = P^2 */
-        E PPP = P * PP;     /* PPP = P*PP */
-        E Q = U1 * PP;      /* Q = U1*PP */
-        E X3 = R.sqr() - PPP - Q.dbl(); /* X3 = R^2 - PPP - 2*Q */
-        E Y3 = R * (Q - X3) - S1 * PPP; /* Y3 = R*(Q-X3) - S1*PPP */
-        zz = zz * q.zz * PP;    /* ZZ3 = ZZ1*ZZ2*PP */
+        E PP = P.sqr();          /* PP = P^2 */
+        E PPP = P * PP;          /* PPP = P*PP */
+        zz = zz * q.zz * PP;     /* ZZ3 = ZZ1*ZZ2*PP */
         zzz = zzz * q.zzz * PPP; /* ZZZ3 = ZZZ1*ZZZ2*PPP */
-        x = X3;
-        y = Y3;
+        E Q = U1 * PP;           /* Q = U1*PP */
+        x = R.sqr() - PPP - Q.dbl();  /* X3 = R^2 - PPP - 2*Q */
+        y = R * (Q - x) - S1 * PPP;   /* Y3 = R*(Q-X3) - S1*PPP */
     }
+
+    /* Out-of-line copies for the kernels off the hot path (tree, fix-up,
+     * bucket reduction): one body per kernel instead of one per call site
+     * keeps nvcc's compile time and the code size down. */
+    G16_NOINLINE G16_HD_NI void add_cold(const xyzz_t &q) { add(q); }
+    G16_NOINLINE G16_HD_NI void dbl_cold() { *this = dbl(); }
 
     /* Jacobian (X, Y, Z) with Z = ZZZ: X = x*ZZ^2... precisely, with
      * x = X/ZZ and ZZZ^2 = ZZ^3: Xj = X*ZZ^2, Yj = Y*ZZZ^2, Zj = ZZZ (then

@@ -25,8 +25,14 @@
 #include "../field/field_constants.h"
 
 #ifdef __CUDACC__
+#ifdef __CUDA_ARCH__
 #define G16_UNROLL _Pragma("unroll")
 #else
+#define G16_UNROLL /* host pass: gcc warns on unknown pragmas */
+#endif
+#define G16_NOINLINE __noinline__
+#else
+#define G16_NOINLINE
 /* Plain C++ host build (tests of the templates without nvcc). */
 #define __host__
 #define __device__
@@ -35,6 +41,7 @@
 #endif
 
 #define G16_HD __host__ __device__ __forceinline__
+#define G16_HD_NI __host__ __device__
 
 namespace g16gpu {
 

@@ -1,5 +1,5 @@
 /* GPU backend: device context, resident bases, the extern "C" interface of
- * gpu.h. Per-curve kernels live in msm_bn254.cu and msm_bls381.cu. */
+ * gpu.h. Per-curve kernels live in msm_<curve>_<group>.cu. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +84,9 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
     for (int i = 0; i < 4; i++)
         CU(cudaEventCreate(&g->ev[i]));
 
+    /* Tuning knob while the choice is measured (docs/gpu-notes.md). */
+    const char *minb = getenv("G16_GPU_ACC_MINB");
+    g->acc_minb = minb && atoi(minb) == 3 ? 3 : 1;
     g->max_points = max_points ? max_points : 1;
     g->pt_bytes = with_g2 ? sizeof(g16gpu::xyzz_t<g16gpu::bls381_fp2>) : sizeof(g16gpu::xyzz_t<g16gpu::bls381_fp>);
     /* Scratch for the largest plan over every n <= max_points (BLS12-381's

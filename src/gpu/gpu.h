@@ -23,11 +23,13 @@
 #ifndef G16_GPU_H
 #define G16_GPU_H
 
-#include "../curve/curve.h"
-
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Inside extern "C": the .cu files include this header as C++, and the
+ * layers below (util.h's g16_fail, ...) are C. */
+#include "../curve/curve.h"
 
 typedef struct g16_gpu g16_gpu;             /* device context */
 typedef struct g16_gpu_bases g16_gpu_bases; /* resident affine bases */

@@ -1,5 +1,5 @@
 /* Internal view of the GPU backend: the device context, error macros and the
- * per-curve entry points (msm_bn254.cu, msm_bls381.cu). */
+ * per-curve entry points (msm_<curve>_<group>.cu). */
 #ifndef G16_GPU_INTERNAL_CUH
 #define G16_GPU_INTERNAL_CUH
 
@@ -59,6 +59,7 @@ struct g16_gpu {
     size_t max_red;
     void *d_win, *h_win; /* window sums: up to 64 points */
     g16_gpu_timing last;
+    int acc_minb; /* accumulation kernel variant for 12-limb fields (msm.cuh) */
 };
 
 struct g16_gpu_bases {
@@ -68,7 +69,7 @@ struct g16_gpu_bases {
     void *d_points;
 };
 
-/* Per-curve entry points. */
+/* Per-curve entry points (msm_<curve>_g1.cu / _g2.cu). */
 g16_err g16gpu_msm_bn254_g1(g16_gpu *g, void *out, const g16_gpu_bases *b, const g16_scalar *k, size_t n,
                             g16_status *st);
 g16_err g16gpu_msm_bn254_g2(g16_gpu *g, void *out, const g16_gpu_bases *b, const g16_scalar *k, size_t n,
@@ -81,5 +82,9 @@ g16_err g16gpu_field_op_bn254(g16_gpu *g, g16_gpu_field f, g16_gpu_op op, void *
                               const void *b, size_t n, g16_status *st);
 g16_err g16gpu_field_op_bls381(g16_gpu *g, g16_gpu_field f, g16_gpu_op op, void *out, const void *a,
                                const void *b, size_t n, g16_status *st);
+g16_err g16gpu_field_op_bn254_fp2(g16_gpu *g, g16_gpu_op op, void *out, const void *a, const void *b, size_t n,
+                                  g16_status *st);
+g16_err g16gpu_field_op_bls381_fp2(g16_gpu *g, g16_gpu_op op, void *out, const void *a, const void *b, size_t n,
+                                   g16_status *st);
 
 #endif

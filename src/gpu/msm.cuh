@@ -95,8 +95,14 @@ static __global__ void msm_bucket_end_kernel(const uint32_t *__restrict__ keys, 
 }
 
 /* 3. Segment accumulation (see the header comment). */
-template <class E>
-__global__ void __launch_bounds__(MSM_THREADS)
+/* MINB: minimum resident 128-thread blocks per SM for the accumulation
+ * kernel (__launch_bounds__). For 12-limb fields, MINB 1 lets ptxas use 184
+ * registers (2 blocks/SM, no spills) and MINB 3 caps them at 168 (3 blocks,
+ * 72 bytes of spills): the context picks (g16_gpu.acc_minb, from
+ * $G16_GPU_ACC_MINB at create) until measurements settle it. 8-limb fields
+ * use 4 (128 registers, no spills). */
+template <class E, int MINB>
+__global__ void __launch_bounds__(MSM_THREADS, MINB)
     msm_accumulate_kernel(const uint32_t *__restrict__ keys, const uint32_t *__restrict__ vals, uint32_t m,
                           uint32_t seg_len, uint32_t segs, uint32_t zero_key,
                           const affine_t<E> *__restrict__ bases, xyzz_t<E> *__restrict__ buckets,
@@ -146,7 +152,7 @@ __global__ void msm_tree_kernel(xyzz_t<E> *tree, uint32_t off_prev, uint32_t siz
         return;
     xyzz_t<E> a = tree[off_prev + 2 * i];
     if (2 * i + 1 < size_prev)
-        a.add(tree[off_prev + 2 * i + 1]);
+        a.add_cold(tree[off_prev + 2 * i + 1]);
     tree[off_cur + i] = a;
 }
 
@@ -181,7 +187,7 @@ __global__ void __launch_bounds__(MSM_THREADS)
                 idx = --r;
             else
                 continue;
-            acc.add(tree[lv.off[level] + idx]);
+            acc.add_cold(tree[lv.off[level] + idx]);
         }
         l >>= 1;
         r >>= 1;
@@ -203,9 +209,9 @@ __global__ void __launch_bounds__(MSM_THREADS)
 #pragma unroll 1
     for (int s = 2 * (int)chunk - 1; s >= 0; s--) {
         if (s & 1)
-            R.add(b[s >> 1]);
+            R.add_cold(b[s >> 1]);
         else
-            W.add(R);
+            W.add_cold(R);
     }
     red[2 * (size_t)id] = R;
     red[2 * (size_t)id + 1] = W;
@@ -228,14 +234,14 @@ __global__ void __launch_bounds__(MSM_THREADS)
     xyzz_t<E> Rs = Rb;
 #pragma unroll 1
     for (int d = 0; d < lg_left; d++)
-        Rs = Rs.dbl();
+        Rs.dbl_cold();
     xyzz_t<E> x = Wa;
 #pragma unroll 1
     for (int q = 0; q < 3; q++) {
         xyzz_t<E> y = q == 0 ? Wb : q == 1 ? Rs : Rb;
         if (q == 2)
             x = Ra;
-        x.add(y);
+        x.add_cold(y);
         if (q == 1)
             red[2 * ia + 1] = x;
     }
@@ -300,9 +306,17 @@ g16_err msm_run(g16_gpu *g, void *out, const g16_gpu_bases *b, const g16_scalar 
     msm_bucket_end_kernel<<<blocks_for(m, 256), 256, 0, s>>>(keys, m, pl.zero_key, g->d_bucket_end);
     CU_LAUNCH("msm_bucket_end_kernel");
 
-    msm_accumulate_kernel<E><<<blocks_for(S, MSM_THREADS), MSM_THREADS, 0, s>>>(
-        keys, vals, m, pl.seg_len, S, pl.zero_key, (const affine_t<E> *)b->d_points, buckets, tree, tail,
-        g->d_tkey);
+    const affine_t<E> *bases = (const affine_t<E> *)b->d_points;
+    unsigned acc_blocks = blocks_for(S, MSM_THREADS);
+    if constexpr (E::N < 12)
+        msm_accumulate_kernel<E, 4><<<acc_blocks, MSM_THREADS, 0, s>>>(keys, vals, m, pl.seg_len, S, pl.zero_key,
+                                                                       bases, buckets, tree, tail, g->d_tkey);
+    else if (g->acc_minb == 3)
+        msm_accumulate_kernel<E, 3><<<acc_blocks, MSM_THREADS, 0, s>>>(keys, vals, m, pl.seg_len, S, pl.zero_key,
+                                                                       bases, buckets, tree, tail, g->d_tkey);
+    else
+        msm_accumulate_kernel<E, 1><<<acc_blocks, MSM_THREADS, 0, s>>>(keys, vals, m, pl.seg_len, S, pl.zero_key,
+                                                                       bases, buckets, tree, tail, g->d_tkey);
     CU_LAUNCH("msm_accumulate_kernel");
 
     tree_levels lv;

@@ -1,0 +1,11 @@
+/* BN254 G2 instance of the GPU MSM, and the BN254 Fp2 test hook. */
+#include "msm.cuh"
+
+g16_err g16gpu_msm_bn254_g2(g16_gpu *g, void *out, const g16_gpu_bases *b, const g16_scalar *k, size_t n,
+                            g16_status *st) {
+    return g16gpu::msm_run<g16gpu::bn254_fp2>(g, out, b, k, n, 254, st);
+}
+g16_err g16gpu_field_op_bn254_fp2(g16_gpu *g, g16_gpu_op op, void *out, const void *a, const void *b, size_t n,
+                                  g16_status *st) {
+    return g16gpu::field_op_run<g16gpu::bn254_fp2>(g, op, out, a, b, n, st);
+}
