@@ -84,9 +84,12 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
     for (int i = 0; i < 4; i++)
         CU(cudaEventCreate(&g->ev[i]));
 
-    /* Tuning knob while the choice is measured (docs/gpu-notes.md). */
+    /* Accumulation variant for 12-limb fields (msm.cuh): 3 blocks per SM
+     * measured 19-25% faster than 1 on the H200 (docs/gpu-notes.md, run 2);
+     * $G16_GPU_ACC_MINB=1 selects the other for comparison. */
     const char *minb = getenv("G16_GPU_ACC_MINB");
-    g->acc_minb = minb && atoi(minb) == 3 ? 3 : 1;
+    g->acc_minb = minb && atoi(minb) == 1 ? 1 : 3;
+
     g->max_points = max_points ? max_points : 1;
     g->pt_bytes = with_g2 ? sizeof(g16gpu::xyzz_t<g16gpu::bls381_fp2>) : sizeof(g16gpu::xyzz_t<g16gpu::bls381_fp>);
     /* Scratch for the largest plan over every n <= max_points (BLS12-381's

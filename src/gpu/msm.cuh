@@ -45,6 +45,25 @@ namespace g16gpu {
 static const uint32_t NO_KEY = 0xffffffffu;
 static const int MSM_THREADS = 128;
 
+/* Point additions in the kernels off the hot path (tree, fix-up, bucket
+ * reduction). G1 calls the out-of-line add_cold/dbl_cold (small code, fast
+ * compiles; verified on the H200). G2 inlines them: with the out-of-line
+ * versions, msm_chunk_kernel for BN254 G2 faulted on the H200 (2026-11-30,
+ * compute-sanitizer: invalid __local__ read in add_cold's doubling branch,
+ * cause not found yet), while the inlined G2 code passed every test. */
+template <class E> G16_HD void red_add(xyzz_t<E> &a, const xyzz_t<E> &b) {
+    if constexpr (E::N <= 12)
+        a.add_cold(b);
+    else
+        a.add(b);
+}
+template <class E> G16_HD void red_dbl(xyzz_t<E> &a) {
+    if constexpr (E::N <= 12)
+        a.dbl_cold();
+    else
+        a = a.dbl();
+}
+
 static inline unsigned blocks_for(size_t n, int threads) { return (unsigned)((n + threads - 1) / threads); }
 
 /* 1. Signed digits. keys/vals[w*n + i]. */
@@ -98,9 +117,10 @@ static __global__ void msm_bucket_end_kernel(const uint32_t *__restrict__ keys, 
 /* MINB: minimum resident 128-thread blocks per SM for the accumulation
  * kernel (__launch_bounds__). For 12-limb fields, MINB 1 lets ptxas use 184
  * registers (2 blocks/SM, no spills) and MINB 3 caps them at 168 (3 blocks,
- * 72 bytes of spills): the context picks (g16_gpu.acc_minb, from
- * $G16_GPU_ACC_MINB at create) until measurements settle it. 8-limb fields
- * use 4 (128 registers, no spills). */
+ * 72 bytes of spills). Measured on the H200 (run 2): MINB 3 is 19-25%
+ * faster for BLS12-381 G1 and 7% for G2, so the context uses 3 unless
+ * $G16_GPU_ACC_MINB=1 (g16_gpu.acc_minb). 8-limb fields use 4 (128
+ * registers, no spills). */
 template <class E, int MINB>
 __global__ void __launch_bounds__(MSM_THREADS, MINB)
     msm_accumulate_kernel(const uint32_t *__restrict__ keys, const uint32_t *__restrict__ vals, uint32_t m,
@@ -152,7 +172,7 @@ __global__ void msm_tree_kernel(xyzz_t<E> *tree, uint32_t off_prev, uint32_t siz
         return;
     xyzz_t<E> a = tree[off_prev + 2 * i];
     if (2 * i + 1 < size_prev)
-        a.add_cold(tree[off_prev + 2 * i + 1]);
+        red_add(a, tree[off_prev + 2 * i + 1]);
     tree[off_cur + i] = a;
 }
 
@@ -187,7 +207,7 @@ __global__ void __launch_bounds__(MSM_THREADS)
                 idx = --r;
             else
                 continue;
-            acc.add_cold(tree[lv.off[level] + idx]);
+            red_add(acc, tree[lv.off[level] + idx]);
         }
         l >>= 1;
         r >>= 1;
@@ -209,9 +229,9 @@ __global__ void __launch_bounds__(MSM_THREADS)
 #pragma unroll 1
     for (int s = 2 * (int)chunk - 1; s >= 0; s--) {
         if (s & 1)
-            R.add_cold(b[s >> 1]);
+            red_add(R, b[s >> 1]);
         else
-            W.add_cold(R);
+            red_add(W, R);
     }
     red[2 * (size_t)id] = R;
     red[2 * (size_t)id + 1] = W;
@@ -234,14 +254,14 @@ __global__ void __launch_bounds__(MSM_THREADS)
     xyzz_t<E> Rs = Rb;
 #pragma unroll 1
     for (int d = 0; d < lg_left; d++)
-        Rs.dbl_cold();
+        red_dbl(Rs);
     xyzz_t<E> x = Wa;
 #pragma unroll 1
     for (int q = 0; q < 3; q++) {
         xyzz_t<E> y = q == 0 ? Wb : q == 1 ? Rs : Rb;
         if (q == 2)
             x = Ra;
-        x.add_cold(y);
+        red_add(x, y);
         if (q == 1)
             red[2 * ia + 1] = x;
     }
