@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include "groth16.h"
+#include "fmt_internal.h"
 
 /* The file layout (x || y, Montgomery LE limbs; G2 coordinates c0 || c1)
  * must be the in-memory layout of our affine structs. */
@@ -58,18 +58,6 @@ static const curve_desc CURVES[2] = {
     {G16_CURVE_BLS12_381, "bls12-381", 48, BLS381_FP_P, BLS381_FR_P, sizeof(bls381_g1_affine),
      sizeof(bls381_g2_affine), dec_bls381_g1, dec_bls381_g2, BLS381_FR_TS_S},
 };
-
-/* b[0..n) (little-endian) == the integer p (plimbs limbs)? */
-static int le_bytes_equal(const uint8_t *b, size_t n, const limb_t *p, size_t plimbs) {
-    size_t pn = plimbs * 8, m = n > pn ? n : pn;
-    for (size_t i = 0; i < m; i++) {
-        uint8_t pb = i < pn ? (uint8_t)(p[i / 8] >> (8 * (i % 8))) : 0;
-        uint8_t bb = i < n ? b[i] : 0;
-        if (pb != bb)
-            return 0;
-    }
-    return 1;
-}
 
 /* b[0..32) little-endian < r (4 limbs)? */
 static int le32_below(const uint8_t *b, const limb_t *r) {
@@ -302,7 +290,7 @@ static g16_err parse_groth_header(g16_zkey *key, const curve_desc **cdp, g16_sta
 #undef NEED
     const curve_desc *cd = NULL;
     for (int i = 0; i < 2; i++)
-        if (le_bytes_equal(q, n8q, CURVES[i].q, CURVES[i].n8q / 8))
+        if (g16_le_bytes_equal(q, n8q, CURVES[i].q, CURVES[i].n8q / 8))
             cd = &CURVES[i];
     if (!cd)
         return g16_fail(st, G16_ERR_WRONG_CURVE,
@@ -310,7 +298,7 @@ static g16_err parse_groth_header(g16_zkey *key, const curve_desc **cdp, g16_sta
     if (n8q != cd->n8q)
         return g16_fail(st, G16_ERR_FORMAT, "%s: n8q = %u inconsistent with %s (%u)", nm, n8q,
                         cd->name, cd->n8q);
-    if (!le_bytes_equal(r, n8r, cd->r, 4))
+    if (!g16_le_bytes_equal(r, n8r, cd->r, 4))
         return g16_fail(st, G16_ERR_WRONG_CURVE, "%s: group order r is not %s's", nm, cd->name);
     if (n8r != 32)
         return g16_fail(st, G16_ERR_FORMAT, "%s: n8r = %u inconsistent with %s (32)", nm, n8r,
