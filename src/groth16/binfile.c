@@ -50,14 +50,14 @@ static g16_err index_sections(g16_binfile *bf, const char *magic, uint32_t max_v
                         magic, bf->version, max_version);
     uint32_t ns = g16_le32(p + 8);
     size_t left = len - 12;
-    if (ns > G16_BINFILE_MAX_SECTIONS)
-        return g16_fail(st, G16_ERR_FORMAT, "%s: %u sections declared (at most %u accepted)",
-                        bf->name, ns, G16_BINFILE_MAX_SECTIONS);
     /* Each section needs at least its 12-byte header: bounds the allocation. */
     if ((uint64_t)ns * 12 > left)
         return g16_fail(st, G16_ERR_TRUNCATED,
                         "%s: %u sections declared but only %zu bytes follow the header", bf->name, ns,
                         left);
+    if (ns > G16_BINFILE_MAX_SECTIONS)
+        return g16_fail(st, G16_ERR_FORMAT, "%s: %u sections declared (at most %u accepted)",
+                        bf->name, ns, G16_BINFILE_MAX_SECTIONS);
     bf->sec = calloc(ns ? ns : 1, sizeof *bf->sec);
     if (!bf->sec)
         return g16_fail(st, G16_ERR_NOMEM, "%s: out of memory indexing sections", bf->name);
