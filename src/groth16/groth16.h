@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../curve/curve.h"
+#include "../pairing/pairing.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "g16's file formats assume a little-endian host (zero-copy key points)"
@@ -267,29 +268,28 @@ typedef struct g16_proof {
 typedef struct g16_vk {
     g16_curve curve;
     uint32_t nPublic;
-    int has_alphabeta; /* alphabeta set (read from JSON, or by the caller) */
+    int has_alphabeta; /* alphabeta set (from the key, from JSON, or by the caller) */
     union {
         struct {
             bn254_g1_affine alpha1;
             bn254_g2_affine beta2, gamma2, delta2;
             bn254_g1_affine *IC; /* nPublic + 1, malloc'd */
-            /* e(alpha1, beta2) in Fp12 = Fp6[w]/(w^2 - v), Fp6 = Fp2[v]/(v^3 - xi):
-             * the JSON order [[c0.c0, c0.c1, c0.c2], [c1.c0, c1.c1, c1.c2]]
-             * with each Fp2 as (c0, c1), flattened: 12 Fp elements. */
-            bn254_fp alphabeta[12];
+            /* e(alpha1, beta2) in Fp12 = Fp6[w]/(w^2 - v), Fp6 = Fp2[v]/(v^3 - xi);
+             * JSON: [[c0.c0, c0.c1, c0.c2], [c1.c0, c1.c1, c1.c2]], Fp2 as [c0, c1]. */
+            bn254_fp12 alphabeta;
         } bn254;
         struct {
             bls381_g1_affine alpha1;
             bls381_g2_affine beta2, gamma2, delta2;
             bls381_g1_affine *IC;
-            bls381_fp alphabeta[12];
+            bls381_fp12 alphabeta;
         } bls381;
     };
 } g16_vk;
 void g16_vk_free(g16_vk *vk);
-/* Copies the verification part of a key (IC is copied, malloc'd). The
- * pairing e(alpha1, beta2) is not computed here: has_alphabeta = 0, and the
- * caller (who has the pairing layer) fills alphabeta before writing. */
+/* Copies the verification part of a key (IC is copied, malloc'd) and
+ * computes alphabeta = e(alpha1, beta2) (has_alphabeta = 1), as snarkjs's
+ * "zkey export verificationkey" does. */
 g16_err g16_vk_from_zkey(g16_vk *vk, const g16_zkey *key, g16_status *st);
 
 /* curve: the expected curve, or -1 to take it from the file (proof.json and

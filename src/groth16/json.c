@@ -13,6 +13,11 @@
 
 #include "fmt_internal.h"
 
+/* vk_alphabeta_12 is read and written as the 12 Fp coefficients of the
+ * tower, in memory order (c0.c0.c0, c0.c0.c1, c0.c1.c0, ..., c1.c2.c1). */
+_Static_assert(sizeof(bn254_fp12) == 12 * sizeof(bn254_fp), "bn254 fp12 layout");
+_Static_assert(sizeof(bls381_fp12) == 12 * sizeof(bls381_fp), "bls381 fp12 layout");
+
 const char *g16_snarkjs_curve_name(g16_curve curve) {
     return curve == G16_CURVE_BN254 ? "bn128" : "bls12381";
 }
@@ -237,11 +242,12 @@ g16_err g16_public_json_str(char **out, const g16_frvec *v, size_t first, size_t
         o = obj_add(o, "vk_gamma_2", json_##C##_g2(&vk->C.gamma2));                          \
         o = obj_add(o, "vk_delta_2", json_##C##_g2(&vk->C.delta2));                          \
         json_t *ab = json_array();                                                            \
+        const C##_fp *ab12 = (const C##_fp *)(const void *)&vk->C.alphabeta;                  \
         for (int i = 0; i < 2; i++) {                                                         \
             json_t *f6 = json_array();                                                        \
             for (int j = 0; j < 3; j++)                                                       \
-                f6 = arr_add(f6, json_pair_##C(json_##C##_fp(&vk->C.alphabeta[6 * i + 2 * j]), \
-                                               json_##C##_fp(&vk->C.alphabeta[6 * i + 2 * j + 1]))); \
+                f6 = arr_add(f6, json_pair_##C(json_##C##_fp(&ab12[6 * i + 2 * j]),                  \
+                                               json_##C##_fp(&ab12[6 * i + 2 * j + 1])));             \
             ab = arr_add(ab, f6);                                                             \
         }                                                                                     \
         o = obj_add(o, "vk_alphabeta_12", ab);                                                \
@@ -311,6 +317,8 @@ g16_err g16_vk_from_zkey(g16_vk *vk, const g16_zkey *key, g16_status *st) {
         if (!vk->C.IC)                                                             \
             return g16_fail(st, G16_ERR_NOMEM, "out of memory for %zu IC points", n); \
         memcpy(vk->C.IC, key->C.IC, n * sizeof *vk->C.IC);                         \
+        C##_pairing(&vk->C.alphabeta, &vk->C.alpha1, &vk->C.beta2);                \
+        vk->has_alphabeta = 1;                                                     \
     } while (0)
     if (key->curve == G16_CURVE_BN254)
         COPY_VK(bn254);
@@ -573,6 +581,7 @@ static g16_err public_from_json(g16_frvec *v, json_t *root, const char *nm, g16_
         if (ab) {                                                                              \
             if (!is_arr(ab, 2))                                                                \
                 return g16_fail(st, G16_ERR_FORMAT, "%s: vk_alphabeta_12: expected [[c0,c1]x3]x2", nm); \
+            C##_fp *ab12 = (C##_fp *)(void *)&vk->C.alphabeta;                                 \
             for (int i = 0; i < 2; i++) {                                                      \
                 json_t *f6 = json_array_get(ab, (size_t)i);                                    \
                 if (!is_arr(f6, 3))                                                            \
@@ -581,8 +590,7 @@ static g16_err public_from_json(g16_frvec *v, json_t *root, const char *nm, g16_
                 for (int j = 0; j < 3; j++) {                                                  \
                     char path[64];                                                             \
                     snprintf(path, sizeof path, "vk_alphabeta_12[%d][%d]", i, j);              \
-                    if ((e = parse_fp2_##C(&vk->C.alphabeta[6 * i + 2 * j],                    \
-                                           &vk->C.alphabeta[6 * i + 2 * j + 1],                \
+                    if ((e = parse_fp2_##C(&ab12[6 * i + 2 * j], &ab12[6 * i + 2 * j + 1],     \
                                            json_array_get(f6, (size_t)j), nm, path, st)))      \
                         return e;                                                              \
                 }                                                                              \
