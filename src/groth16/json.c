@@ -403,10 +403,10 @@ static int is_arr(json_t *v, size_t n) { return json_is_array(v) && json_array_s
         g16_err e;                                                                             \
         if (!is_arr(v, 2))                                                                     \
             return g16_fail(st, G16_ERR_FORMAT, "%s: %s: expected an array of 2 strings", nm, path); \
-        snprintf(sub, sizeof sub, "%s[0]", path);                                              \
+        snprintf(sub, sizeof sub, "%.80s[0]", path);                                              \
         if ((e = parse_##B(c0, json_array_get(v, 0), nm, sub, st)))                            \
             return e;                                                                          \
-        snprintf(sub, sizeof sub, "%s[1]", path);                                              \
+        snprintf(sub, sizeof sub, "%.80s[1]", path);                                              \
         return parse_##B(c1, json_array_get(v, 1), nm, sub, st);                               \
     }                                                                                          \
     static g16_err check_pt_##C(int on, int sub_ok, const char *nm, const char *path,          \
@@ -426,7 +426,7 @@ static int is_arr(json_t *v, size_t n) { return json_is_array(v) && json_array_s
         if (!is_arr(v, 3))                                                                     \
             return g16_fail(st, G16_ERR_FORMAT, "%s: %s: expected a G1 point [x, y, z]", nm, path); \
         for (int i = 0; i < 3; i++) {                                                          \
-            snprintf(sub, sizeof sub, "%s[%d]", path, i);                                      \
+            snprintf(sub, sizeof sub, "%.80s[%d]", path, i);                                      \
             if ((e = parse_##B(&c[i], json_array_get(v, (size_t)i), nm, sub, st)))           \
                 return e;                                                                      \
         }                                                                                      \
@@ -453,7 +453,7 @@ static int is_arr(json_t *v, size_t n) { return json_is_array(v) && json_array_s
         if (!is_arr(v, 3))                                                                     \
             return g16_fail(st, G16_ERR_FORMAT, "%s: %s: expected a G2 point [x, y, z]", nm, path); \
         for (int i = 0; i < 3; i++) {                                                          \
-            snprintf(sub, sizeof sub, "%s[%d]", path, i);                                      \
+            snprintf(sub, sizeof sub, "%.80s[%d]", path, i);                                      \
             if ((e = parse_fp2_##C(&c[2 * i], &c[2 * i + 1], json_array_get(v, (size_t)i), nm, sub, st))) \
                 return e;                                                                      \
         }                                                                                      \
