@@ -94,6 +94,24 @@ static void write_file(const char *path, const void *d, size_t n) {
     fclose(f);
 }
 
+static void save_out(const char *name, const char *text) {
+    const char *dir = getenv("G16_FORMATS_OUT");
+    if (!dir)
+        return;
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    write_file(p, text, strlen(text));
+}
+
+static void save_out_bin(const char *name, const void *d, size_t n) {
+    const char *dir = getenv("G16_FORMATS_OUT");
+    if (!dir)
+        return;
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    write_file(p, d, n);
+}
+
 static const char *nz(const char *s) { return s ? s : ""; }
 static int has_needle(const char *msg, const char *needle) { return !needle || strstr(msg, needle); }
 
@@ -692,6 +710,15 @@ static void test_wtns_curve(g16_curve curve) {
     g16_frvec w2;
     CHECK(g16_wtns_read(&w2, p, &st0) == G16_OK && w2.n == N);
     g16_frvec_free(&w2);
+    if (getenv("G16_FORMATS_OUT")) { /* for the snarkjs comparison (wtns export json) */
+        char *js = NULL, name[64];
+        snprintf(name, sizeof name, "%s.wtns", g16_snarkjs_curve_name(curve));
+        save_out_bin(name, b.p, b.len);
+        CHECK(g16_public_json_str(&js, &w, 0, w.n, &st0) == G16_OK);
+        snprintf(name, sizeof name, "%s_wtns.json", g16_snarkjs_curve_name(curve));
+        save_out(name, js);
+        free(js);
+    }
     /* size check against a key (only the fields it reads) */
     {
         g16_zkey key;
@@ -959,15 +986,6 @@ static char *subst(const char *s, const char *from, const char *to) {
     return o;
 }
 
-static void save_out(const char *name, const char *text) {
-    const char *dir = getenv("G16_FORMATS_OUT");
-    if (!dir)
-        return;
-    char p[512];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    write_file(p, text, strlen(text));
-}
-
 static void appendf(char **s, size_t *n, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -1169,6 +1187,7 @@ static void appendf(char **s, size_t *n, const char *fmt, ...) {
             vk.has_alphabeta = 1;                                                               \
             CHECK(g16_vk_json_str(&s, &vk, &st0) == G16_OK);                                    \
             save_out(#C "_vk.json", s);                                                         \
+            save_out_bin(#C "_vk.zkey", b.p, b.len);                                            \
             CHECK(s && strncmp(s, "{\n \"protocol\": \"groth16\",\n \"curve\": \"" CNAME "\",\n \"nPublic\": 2,\n \"vk_alpha_1\": [\n", \
                                strlen("{\n \"protocol\": \"groth16\",\n \"curve\": \"" CNAME "\",\n \"nPublic\": 2,\n \"vk_alpha_1\": [\n")) == 0); \
             g16_vk v2;                                                                          \
