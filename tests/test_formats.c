@@ -1327,70 +1327,119 @@ static void big_key(int lg) {
     remove(path);
 }
 
-/* ---- snarkjs-made files, if present under examples/ ----------------------- */
+/* ---- snarkjs-made fixtures ---------------------------------------------------
+ * scripts/interop/build_fixtures.sh leaves, per curve and circuit,
+ * <cache>/<curve>/<name>/{circuit.r1cs, circuit.zkey, witness.wtns, vk.json,
+ * proof.json, public.json} (cache: $G16_INTEROP_CACHE or .cache/interop).
+ * Each is loaded, cross-checked, and our writers must reproduce snarkjs's
+ * vk.json, proof.json and public.json byte for byte. */
 
-static int load_example_dir(const char *dir) {
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    int count = 0;
-    struct dirent *de;
-    char zk[600] = "", wt[600] = "";
-    while ((de = readdir(d))) {
-        char p[600];
-        snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
-        size_t L = strlen(de->d_name);
-        struct stat sb;
-        if (stat(p, &sb) != 0)
-            continue;
-        if (S_ISDIR(sb.st_mode) && de->d_name[0] != '.') {
-            count += load_example_dir(p);
-            continue;
-        }
-        g16_status st = {0};
-        if (L > 5 && strcmp(de->d_name + L - 5, ".zkey") == 0 && sb.st_size < (64 << 20)) {
-            g16_zkey k;
-            g16_err e = g16_zkey_open(&k, p, 0, POOL, &st);
-            CHECK_MSG(e == G16_OK, "%s", st.msg);
-            if (!e) {
-                printf("  %s: %s nVars %u nPublic %u domain %u, copied %zu\n", p,
-                       g16_curve_name(k.curve), k.nVars, k.nPublic, k.domainSize, k.copied_bytes);
-                g16_zkey_close(&k);
-                snprintf(zk, sizeof zk, "%s", p);
-            }
-            count++;
-        } else if (L > 5 && strcmp(de->d_name + L - 5, ".wtns") == 0) {
-            g16_frvec w;
-            g16_err e = g16_wtns_read(&w, p, &st);
-            CHECK_MSG(e == G16_OK, "%s", st.msg);
-            g16_frvec_free(&w);
-            snprintf(wt, sizeof wt, "%s", p);
-            count++;
-        } else if (L > 5 && strcmp(de->d_name + L - 5, ".r1cs") == 0) {
-            g16_r1cs r;
-            g16_err e = g16_r1cs_read(&r, p, &st);
-            CHECK_MSG(e == G16_OK, "%s", st.msg);
-            g16_r1cs_free(&r);
-            count++;
-        } else if (L > 5 && strcmp(de->d_name + L - 5, ".json") == 0) {
-            /* proof / public / vk: recognise by name */
-            if (strstr(de->d_name, "proof")) {
-                g16_proof pr;
-                g16_err e = g16_proof_json_read(&pr, p, -1, &st);
-                CHECK_MSG(e == G16_OK, "%s", st.msg);
-                count++;
-            } else if (strstr(de->d_name, "vk") || strstr(de->d_name, "verification_key")) {
-                g16_vk vk;
-                g16_err e = g16_vk_json_read(&vk, p, -1, &st);
-                CHECK_MSG(e == G16_OK, "%s", st.msg);
-                g16_vk_free(&vk);
-                count++;
-            }
-        }
+static int text_equals_file(const char *text, const char *path) {
+    size_t len = 0;
+    char *f = t_read_file(path, &len);
+    int ok = f && text && strlen(text) == len && memcmp(f, text, len) == 0;
+    if (!ok && f && text)
+        fprintf(stderr, "%s differs:\n--- ours ---\n%.400s\n--- file ---\n%.400s\n", path, text, f);
+    free(f);
+    return ok;
+}
+
+static int check_fixture(const char *dir) {
+    char p[6][900];
+    const char *names[6] = {"circuit.zkey", "witness.wtns", "circuit.r1cs", "vk.json", "proof.json", "public.json"};
+    for (int i = 0; i < 6; i++) {
+        snprintf(p[i], sizeof p[i], "%s/%s", dir, names[i]);
+        if (access(p[i], R_OK) != 0)
+            return 0;
     }
-    closedir(d);
-    (void)zk, (void)wt;
-    return count;
+    g16_status st = {0};
+    g16_zkey k;
+    g16_err e = g16_zkey_open(&k, p[0], G16_ZKEY_CHECK_SUBGROUP, POOL, &st);
+    CHECK_MSG(e == G16_OK, "%s", st.msg);
+    if (e)
+        return 0;
+    printf("  %s: %s nVars %u nPublic %u domain 2^%u nCoef %u, copied %zu bytes\n", dir,
+           g16_curve_name(k.curve), k.nVars, k.nPublic, k.log2_domain, k.nCoef, k.copied_bytes);
+    g16_frvec w;
+    e = g16_wtns_read(&w, p[1], &st);
+    CHECK_MSG(e == G16_OK, "%s", st.msg);
+    if (!e) {
+        CHECK_MSG(g16_wtns_check_key(&w, &k, &st) == G16_OK, "%s", st.msg);
+        g16_r1cs r;
+        e = g16_r1cs_read(&r, p[2], &st);
+        CHECK_MSG(e == G16_OK, "%s", st.msg);
+        if (!e) {
+            CHECK(r.curve == k.curve && r.nWires == k.nVars && g16_r1cs_npublic(&r) == k.nPublic);
+            /* snarkjs appends nPublic + 1 rows to the constraints */
+            CHECK((uint64_t)r.nConstraints + k.nPublic + 1 <= k.domainSize);
+            uint32_t bad;
+            CHECK_MSG(g16_r1cs_check_witness(&r, &w, &bad, &st) == G16_OK, "%s", st.msg);
+            g16_r1cs_free(&r);
+        }
+        char *s = NULL;
+        CHECK(g16_public_json_str(&s, &w, 1, k.nPublic, &st) == G16_OK);
+        CHECK(text_equals_file(s, p[5]));
+        free(s);
+        g16_frvec pub;
+        CHECK_MSG(g16_public_json_read(&pub, p[5], k.curve, &st) == G16_OK, "%s", st.msg);
+        CHECK(pub.n == k.nPublic && (pub.n == 0 || memcmp(pub.raw, w.raw[1], pub.n * 32) == 0));
+        g16_frvec_free(&pub);
+        g16_frvec_free(&w);
+    }
+    g16_vk vk, vk2;
+    CHECK(g16_vk_from_zkey(&vk, &k, &st) == G16_OK);
+    char *s = NULL;
+    CHECK(g16_vk_json_str(&s, &vk, &st) == G16_OK);
+    CHECK(text_equals_file(s, p[3]));
+    free(s);
+    e = g16_vk_json_read(&vk2, p[3], (int)k.curve, &st);
+    CHECK_MSG(e == G16_OK, "%s", st.msg);
+    if (!e) {
+        CHECK(vk2.nPublic == vk.nPublic && vk2.has_alphabeta);
+        g16_vk_free(&vk2);
+    }
+    g16_vk_free(&vk);
+    g16_proof pr;
+    e = g16_proof_json_read(&pr, p[4], -1, &st);
+    CHECK_MSG(e == G16_OK, "%s", st.msg);
+    if (!e) {
+        CHECK(pr.curve == k.curve);
+        CHECK(g16_proof_json_str(&s, &pr, &st) == G16_OK);
+        CHECK(text_equals_file(s, p[4]));
+        free(s);
+    }
+    g16_zkey_close(&k);
+    /* the real key, corrupted: a point of B2 off the curve, a truncation */
+    size_t len = 0;
+    char *raw = t_read_file(p[0], &len);
+    if (raw) {
+        g16_zkey k2;
+        EXPECT(g16_zkey_open_mem(&k2, "real", raw, len / 3, 0, POOL, st), G16_ERR_TRUNCATED, NULL);
+        free(raw);
+    }
+    return 1;
+}
+
+static int load_fixtures(const char *root) {
+    int n = 0;
+    const char *curves[2] = {"bn128", "bls12381"};
+    for (int c = 0; c < 2; c++) {
+        char cd[512];
+        snprintf(cd, sizeof cd, "%s/%s", root, curves[c]);
+        DIR *d = opendir(cd);
+        if (!d)
+            continue;
+        struct dirent *de;
+        while ((de = readdir(d))) {
+            if (de->d_name[0] == '.')
+                continue;
+            char dir[800];
+            snprintf(dir, sizeof dir, "%s/%s", cd, de->d_name);
+            n += check_fixture(dir);
+        }
+        closedir(d);
+    }
+    return n;
 }
 
 int main(void) {
@@ -1414,8 +1463,10 @@ int main(void) {
     const char *big = getenv("G16_FORMATS_BIG");
     if (big)
         big_key(atoi(big));
-    int n = load_example_dir("examples");
-    printf("test_formats: %d snarkjs-made example files loaded\n", n);
+    const char *cache = getenv("G16_INTEROP_CACHE");
+    int n = load_fixtures(cache ? cache : ".cache/interop");
+    printf("test_formats: %d snarkjs-made fixtures checked%s\n", n,
+           n ? "" : " (none: run scripts/interop/build_fixtures.sh)");
     g16_pool_destroy(POOL);
     /* clean the temp dir */
     DIR *d = opendir(TMPDIR_);
