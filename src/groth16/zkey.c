@@ -193,7 +193,8 @@ static g16_err load_points(g16_zkey *key, int id, int slot, size_t n, int g2, in
     free(j.err);
     if (key->copy[slot])
         mprotect(key->copy[slot], key->copy_len[slot], PROT_READ);
-    *out = j.dst ? (const void *)j.dst : (const void *)sec->data;
+    /* An empty section yields NULL rather than a possibly misaligned pointer. */
+    *out = n == 0 ? NULL : j.dst ? (const void *)j.dst : (const void *)sec->data;
     return G16_OK;
 }
 
