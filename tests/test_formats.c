@@ -1420,6 +1420,19 @@ static int check_fixture(const char *dir) {
     if (raw) {
         g16_zkey k2;
         EXPECT(g16_zkey_open_mem(&k2, "real", raw, len / 3, 0, POOL, st), G16_ERR_TRUNCATED, NULL);
+        g16_binfile bf;
+        if (g16_binfile_open_mem(&bf, "real", raw, len, "zkey", 2, &st) == G16_OK) {
+            const g16_binfile_section *b2;
+            if (g16_binfile_find(&bf, G16_ZKEY_SEC_B2, &b2, &st) == G16_OK && b2->size > 0) {
+                size_t off = (size_t)(b2->data - (const uint8_t *)raw) + b2->size / 2 + 1;
+                raw[off] ^= 0x01; /* inside the middle point's coordinates */
+                g16_err e2 = g16_zkey_open_mem(&k2, "real", raw, len, 0, POOL, &st);
+                CHECK_MSG(e2 == G16_ERR_NOT_ON_CURVE || e2 == G16_ERR_NOT_CANONICAL, "%d %s", e2, st.msg);
+                CHECK(strstr(st.msg, "B2") != NULL);
+                raw[off] ^= 0x01;
+            }
+            g16_binfile_close(&bf);
+        }
         free(raw);
     }
     return 1;
