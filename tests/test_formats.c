@@ -1252,6 +1252,138 @@ static int nonsub_bls381(g16_vk *vk) { return bls381_g1_nonsub(&vk->bls381.alpha
 JSON_TEST(bn254, bn254_fp, "bn128")
 JSON_TEST(bls381, bls381_fp, "bls12381")
 
+/* ---- mutation smoke fuzz ----------------------------------------------------
+ * Random byte flips, u32/u64 field overwrites (0, 1, -1, 2^31, random) and
+ * truncations of valid files: every reader must return a known code (and
+ * free everything: ASan/LSan watch), never crash or hang. */
+
+static int reader_code_ok(g16_err e) {
+    return e == G16_OK || e == G16_ERR_TRUNCATED || e == G16_ERR_FORMAT ||
+           e == G16_ERR_NOT_CANONICAL || e == G16_ERR_NOT_ON_CURVE || e == G16_ERR_NOT_IN_SUBGROUP ||
+           e == G16_ERR_WRONG_CURVE || e == G16_ERR_UNSUPPORTED;
+}
+
+static size_t mutate(uint8_t *m, const uint8_t *src, size_t len, int text) {
+    memcpy(m, src, len);
+    int nmut = 1 + (int)(g16_rng_next(&RNG) % 3);
+    for (int i = 0; i < nmut && len > 0; i++) {
+        size_t at = (size_t)(g16_rng_next(&RNG) % len);
+        switch (g16_rng_next(&RNG) % (text ? 3 : 5)) {
+        case 0: m[at] ^= (uint8_t)(1u << (g16_rng_next(&RNG) % 8)); break;
+        case 1: m[at] = (uint8_t)g16_rng_next(&RNG); break;
+        case 2:
+            if (text) { /* a structural character */
+                static const char cs[] = "[]{}\",:0-1\\ ";
+                m[at] = (uint8_t)cs[g16_rng_next(&RNG) % (sizeof cs - 1)];
+            } else {
+                len = at; /* truncate */
+            }
+            break;
+        default: { /* overwrite an aligned-ish integer field with an extreme value */
+            static const uint64_t ext[] = {0, 1, 0xffffffffull, 0x80000000ull, ~0ull, 1ull << 40};
+            uint64_t v = ext[g16_rng_next(&RNG) % 6];
+            size_t w = (g16_rng_next(&RNG) & 1) ? 8 : 4;
+            at &= ~(size_t)3;
+            if (at + w <= len)
+                memcpy(m + at, &v, w);
+        }
+        }
+    }
+    return len;
+}
+
+static void fuzz_formats(void) {
+    enum { ITERS = 400 };
+    /* binary inputs */
+    zparams zp = {.nvars = 6, .npub = 2, .domain = 8};
+    zk_bn254 zb;
+    zk_bls381 zl;
+    zk_make_bn254(&zb, &zp);
+    zk_make_bls381(&zl, &zp);
+    bbuf kb, kl, wb, rb;
+    zk_build_bn254(&kb, &zb, &zp);
+    zk_build_bls381(&kl, &zl, &zp);
+    uint8_t vals[3 * 32] = {1};
+    static const limb_t r[4] = BN254_FR_P;
+    build_wtns(&wb, r, 32, 3, vals, 2);
+    rparams rp = {.prime = r, .n8 = 32, .nwires = 5, .npubin = 1, .nprvin = 1};
+    build_r1cs(&rb, &rp);
+    const bbuf *bins[4] = {&kb, &kl, &wb, &rb};
+    size_t ok = 0, total = 0;
+    for (int f = 0; f < 4; f++) {
+        uint8_t *m = malloc(bins[f]->len);
+        for (int it = 0; it < ITERS; it++) {
+            size_t len = mutate(m, bins[f]->p, bins[f]->len, 0);
+            g16_status st = {0};
+            g16_err e;
+            if (f < 2) {
+                g16_zkey k;
+                e = g16_zkey_open_mem(&k, "fz", m, len, it & 1 ? G16_ZKEY_CHECK_SUBGROUP : 0, POOL, &st);
+                if (!e)
+                    g16_zkey_close(&k);
+            } else if (f == 2) {
+                g16_frvec w;
+                e = g16_wtns_read_mem(&w, "fz", m, len, &st);
+                if (!e)
+                    g16_frvec_free(&w);
+            } else {
+                g16_r1cs rc;
+                e = g16_r1cs_read_mem(&rc, "fz", m, len, &st);
+                if (!e)
+                    g16_r1cs_free(&rc);
+            }
+            CHECK_MSG(reader_code_ok(e) && (e == G16_OK || st.msg[0]), "file %d iter %d: %d %s", f, it,
+                      e, st.msg);
+            ok += e == G16_OK;
+            total++;
+        }
+        free(m);
+    }
+    /* JSON inputs */
+    g16_proof p = {.curve = G16_CURVE_BN254};
+    g1s_bn254(&p.bn254.a, 1, 3);
+    g2s_bn254(&p.bn254.b, 1, 4);
+    g1s_bn254(&p.bn254.c, 1, 5);
+    g16_vk vk;
+    g16_zkey k;
+    g16_status st0 = {0};
+    CHECK(g16_zkey_open_mem(&k, "fz", kl.p, kl.len, 0, NULL, &st0) == G16_OK);
+    CHECK(g16_vk_from_zkey(&vk, &k, &st0) == G16_OK);
+    g16_zkey_close(&k);
+    char *js[2] = {NULL, NULL};
+    CHECK(g16_proof_json_str(&js[0], &p, &st0) == G16_OK);
+    CHECK(g16_vk_json_str(&js[1], &vk, &st0) == G16_OK);
+    g16_vk_free(&vk);
+    for (int f = 0; f < 2; f++) {
+        size_t L = strlen(js[f]);
+        uint8_t *m = malloc(L + 1);
+        for (int it = 0; it < ITERS; it++) {
+            size_t len = mutate(m, (const uint8_t *)js[f], L, 1);
+            g16_status st = {0};
+            g16_err e;
+            if (f == 0) {
+                g16_proof q;
+                e = g16_proof_json_parse(&q, (const char *)m, len, -1, &st);
+            } else {
+                g16_vk v;
+                e = g16_vk_json_parse(&v, (const char *)m, len, -1, &st);
+                if (!e)
+                    g16_vk_free(&v);
+            }
+            CHECK_MSG(reader_code_ok(e) && (e == G16_OK || st.msg[0]), "json %d iter %d: %d %s", f, it,
+                      e, st.msg);
+            ok += e == G16_OK;
+            total++;
+        }
+        free(m);
+        free(js[f]);
+    }
+    printf("fuzz: %zu mutated inputs, %zu accepted\n", total, ok);
+    free(kb.p), free(kl.p), free(wb.p), free(rb.p);
+    zk_free_bn254(&zb);
+    zk_free_bls381(&zl);
+}
+
 /* ---- a big key: load time ---------------------------------------------------
  * G16_FORMATS_BIG=k builds a BN254 key with 2^k vars/constraints (the same
  * valid points repeated) and times g16_zkey_open (checked and trusted). */
@@ -1478,6 +1610,7 @@ int main(void) {
     test_r1cs_curve(G16_CURVE_BLS12_381);
     test_json_bn254();
     test_json_bls381();
+    fuzz_formats();
     const char *big = getenv("G16_FORMATS_BIG");
     if (big)
         big_key(atoi(big));
