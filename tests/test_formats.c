@@ -701,6 +701,39 @@ static void test_wtns_curve(g16_curve curve) {
     CHECK(w.curve == curve && w.n == N);
     for (int i = 0; i < N && w.raw; i++)
         CHECK(memcmp(w.raw[i], mont[i], 32) == 0);
+    /* standard form: the file's integers, same JSON, same file when written back */
+    {
+        g16_frvec ws;
+        CHECK(g16_wtns_read_mem_ex(&ws, "t.wtns", b.p, b.len, G16_WTNS_STANDARD, &st0) == G16_OK);
+        CHECK(ws.standard == 1 && ws.n == N && ws.curve == curve);
+        CHECK(ws.raw && memcmp(ws.raw, vals, sizeof vals) == 0);
+        char *j1 = NULL, *j2 = NULL;
+        CHECK(g16_public_json_str(&j1, &ws, 0, N, &st0) == G16_OK);
+        CHECK(g16_public_json_str(&j2, &w, 0, N, &st0) == G16_OK);
+        CHECK(j1 && j2 && strcmp(j1, j2) == 0);
+        free(j1), free(j2);
+        const char *ps = tpath("std.wtns");
+        CHECK(g16_wtns_write(ps, &ws, &st0) == G16_OK);
+        size_t sl = 0;
+        char *sb = t_read_file(ps, &sl);
+        CHECK(sb && sl == b.len && memcmp(sb, b.p, sl) == 0);
+        free(sb);
+        g16_zkey key;
+        memset(&key, 0, sizeof key);
+        key.curve = curve;
+        key.nVars = N;
+        EXPECT(g16_wtns_check_key(&ws, &key, st), G16_OK, NULL);
+        ws.raw[0][0] = 2;
+        EXPECT(g16_wtns_check_key(&ws, &key, st), G16_ERR_FORMAT, "value 0");
+        g16_frvec_free(&ws);
+        uint8_t big[N * 32];
+        memcpy(big, vals, sizeof big);
+        limbs_to_le(big + 32 * 7, r, 32);
+        bbuf bb;
+        build_wtns(&bb, r, 32, N, big, 2);
+        EXPECT(g16_wtns_read_mem_ex(&ws, "t", bb.p, bb.len, G16_WTNS_STANDARD, st), G16_ERR_NOT_CANONICAL, "value 7");
+        free(bb.p);
+    }
     /* writer round trip, byte-identical to the hand-built file */
     const char *p = tpath("rt.wtns");
     CHECK(g16_wtns_write(p, &w, &st0) == G16_OK);
@@ -922,6 +955,21 @@ static void test_r1cs_curve(g16_curve curve) {
     EXPECT(g16_r1cs_check_witness(&rc, &w, &bad, st), G16_OK, NULL);
     CHECK(bad == UINT32_MAX);
     limb_t save[4];
+    {   /* the same witness in standard form */
+        g16_frvec ws = {.curve = curve, .standard = 1, .n = 5};
+        ws.raw = malloc(5 * 32);
+        for (int i = 0; i < 5; i++) {
+            if (curve == G16_CURVE_BN254)
+                bn254_fr_from_mont(ws.raw[i], &w.bn254[i]);
+            else
+                bls381_fr_from_mont(ws.raw[i], &w.bls381[i]);
+        }
+        EXPECT(g16_r1cs_check_witness(&rc, &ws, &bad, st), G16_OK, NULL);
+        ws.raw[4][0] ^= 2; /* z wrong: row 0 fails first */
+        EXPECT(g16_r1cs_check_witness(&rc, &ws, &bad, st), G16_ERR_INVALID_ARG, "constraint 0");
+        CHECK(bad == 0);
+        g16_frvec_free(&ws);
+    }
     memcpy(save, w.raw[1], 32);
     w.raw[1][0] ^= 1; /* out wrong: row 1 fails */
     EXPECT(g16_r1cs_check_witness(&rc, &w, &bad, st), G16_ERR_INVALID_ARG, "constraint 1");

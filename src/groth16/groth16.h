@@ -81,10 +81,14 @@ static inline uint64_t g16_le64(const uint8_t *p) {
 }
 
 /* ---- Fr vectors (witness, public signals) ------------------------------
- * Both curves' Fr have 4 limbs; values are in Montgomery form of the curve's
- * Fr (bn254_fr or bls381_fr). */
+ * Both curves' Fr have 4 limbs. Values are in Montgomery form of the curve's
+ * Fr (bn254_fr or bls381_fr), unless `standard` is set: then each is the
+ * canonical integer (< r) as little-endian limbs, i.e. a g16_scalar, which
+ * is what the MSMs take and what snarkjs's synthesis multiplies (Montgomery)
+ * with the key's c*R^2 coefficients. */
 typedef struct g16_frvec {
     g16_curve curve;
+    int standard; /* 0: Montgomery (default), 1: standard form */
     size_t n;
     union {
         bn254_fr *bn254;
@@ -196,10 +200,16 @@ static inline uint32_t g16_zkey_nC(const g16_zkey *key) { return key->nVars - ke
 g16_err g16_wtns_read(g16_frvec *w, const char *path, g16_status *st);
 g16_err g16_wtns_read_mem(g16_frvec *w, const char *name, const void *data, size_t len,
                           g16_status *st);
+/* The same with flags: G16_WTNS_STANDARD keeps the values in standard form
+ * (w->standard = 1; a canonical check and a copy, no conversion). */
+enum { G16_WTNS_STANDARD = 1 };
+g16_err g16_wtns_read_ex(g16_frvec *w, const char *path, unsigned flags, g16_status *st);
+g16_err g16_wtns_read_mem_ex(g16_frvec *w, const char *name, const void *data, size_t len,
+                             unsigned flags, g16_status *st);
 /* Checks a witness against a key: same curve (WRONG_CURVE), nWitness ==
  * nVars (SIZE_MISMATCH), w[0] == 1 (FORMAT). */
 g16_err g16_wtns_check_key(const g16_frvec *w, const g16_zkey *key, g16_status *st);
-/* Writes a .wtns (version 2) file: standard-form values (tests, tools). */
+/* Writes a .wtns (version 2) file from either form (tests, tools). */
 g16_err g16_wtns_write(const char *path, const g16_frvec *w, g16_status *st);
 
 /* ---- .r1cs (version 1) -------------------------------------------------
@@ -231,7 +241,8 @@ g16_err g16_r1cs_read_mem(g16_r1cs *r, const char *name, const void *data, size_
                           g16_status *st);
 void g16_r1cs_free(g16_r1cs *r);
 static inline uint32_t g16_r1cs_npublic(const g16_r1cs *r) { return r->nPubOut + r->nPubIn; }
-/* Checks <A_i,w> * <B_i,w> == <C_i,w> for every row, and w[0] == 1.
+/* Checks <A_i,w> * <B_i,w> == <C_i,w> for every row, and w[0] == 1 (w in
+ * either form).
  * Returns G16_OK; WRONG_CURVE / SIZE_MISMATCH (nWitness != nWires);
  * G16_ERR_INVALID_ARG with *bad_row (if non-NULL) = the first failing row
  * (w[0] != 1 reports UINT32_MAX). */

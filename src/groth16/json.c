@@ -225,9 +225,19 @@ g16_err g16_public_json_str(char **out, const g16_frvec *v, size_t first, size_t
         return g16_fail(st, G16_ERR_INVALID_ARG, "public signals [%zu, %zu) outside a vector of %zu",
                         first, first + count, v->n);
     json_t *a = json_array();
-    for (size_t i = first; i < first + count; i++)
-        a = arr_add(a, v->curve == G16_CURVE_BN254 ? json_bn254_fr(&v->bn254[i])
-                                                   : json_bls381_fr(&v->bls381[i]));
+    for (size_t i = first; i < first + count; i++) {
+        if (v->curve == G16_CURVE_BN254) {
+            bn254_fr x = v->bn254[i];
+            if (v->standard)
+                bn254_fr_to_mont(&x, v->raw[i]);
+            a = arr_add(a, json_bn254_fr(&x));
+        } else {
+            bls381_fr x = v->bls381[i];
+            if (v->standard)
+                bls381_fr_to_mont(&x, v->raw[i]);
+            a = arr_add(a, json_bls381_fr(&x));
+        }
+    }
     return finish(out, a, st);
 }
 

@@ -16,7 +16,7 @@ void g16_frvec_free(g16_frvec *v) {
 
 /* ---- .wtns --------------------------------------------------------------- */
 
-static g16_err wtns_load(g16_frvec *w, g16_binfile *bf, g16_status *st) {
+static g16_err wtns_load(g16_frvec *w, g16_binfile *bf, unsigned flags, g16_status *st) {
     const char *nm = bf->name;
     const g16_binfile_section *s1, *s2;
     g16_err e;
@@ -49,40 +49,66 @@ static g16_err wtns_load(g16_frvec *w, g16_binfile *bf, g16_status *st) {
     w->raw = malloc(n ? (size_t)n * 32 : 1);
     if (!w->raw)
         return g16_fail(st, G16_ERR_NOMEM, "%s: out of memory for %u witness values", nm, n);
-    for (uint32_t i = 0; i < n; i++)
-        if (!g16_fr_from_le32(w->curve, w->raw[i], s2->data + (size_t)i * 32))
+    w->standard = (flags & G16_WTNS_STANDARD) != 0;
+    const limb_t *r = g16_curve_r(w->curve);
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *src = s2->data + (size_t)i * 32;
+        int ok;
+        if (w->standard) {
+            memcpy(w->raw[i], src, 32);
+            ok = limbs_lt_vartime(w->raw[i], r, 4);
+        } else {
+            ok = g16_fr_from_le32(w->curve, w->raw[i], src);
+        }
+        if (!ok)
             return g16_fail(st, G16_ERR_NOT_CANONICAL, "%s: witness value %u is >= r", nm, i);
+    }
     return G16_OK;
 }
 
-g16_err g16_wtns_read_mem(g16_frvec *w, const char *name, const void *data, size_t len,
-                          g16_status *st) {
+g16_err g16_wtns_read_mem_ex(g16_frvec *w, const char *name, const void *data, size_t len,
+                             unsigned flags, g16_status *st) {
     memset(w, 0, sizeof *w);
     g16_binfile bf;
     g16_err e = g16_binfile_open_mem(&bf, name, data, len, "wtns", 2, st);
     if (e)
         return e;
-    if ((e = wtns_load(w, &bf, st)))
+    if ((e = wtns_load(w, &bf, flags, st)))
         g16_frvec_free(w);
     g16_binfile_close(&bf);
     return e;
 }
 
-g16_err g16_wtns_read(g16_frvec *w, const char *path, g16_status *st) {
+g16_err g16_wtns_read_ex(g16_frvec *w, const char *path, unsigned flags, g16_status *st) {
     memset(w, 0, sizeof *w);
     g16_binfile bf;
     g16_err e = g16_binfile_open(&bf, path, "wtns", 2, st);
     if (e)
         return e;
-    if ((e = wtns_load(w, &bf, st)))
+    if ((e = wtns_load(w, &bf, flags, st)))
         g16_frvec_free(w);
     g16_binfile_close(&bf);
     return e;
 }
 
-static int fr_is_one(g16_curve c, const limb_t v[4]) {
-    return c == G16_CURVE_BN254 ? bn254_fr_is_one((const bn254_fr *)(const void *)v)
-                                : bls381_fr_is_one((const bls381_fr *)(const void *)v);
+g16_err g16_wtns_read_mem(g16_frvec *w, const char *name, const void *data, size_t len,
+                          g16_status *st) {
+    return g16_wtns_read_mem_ex(w, name, data, len, 0, st);
+}
+
+g16_err g16_wtns_read(g16_frvec *w, const char *path, g16_status *st) {
+    return g16_wtns_read_ex(w, path, 0, st);
+}
+
+/* w[i] == 1 in w's form. */
+static int frvec_is_one(const g16_frvec *w, size_t i) {
+    const limb_t *v = w->raw[i];
+    if (w->standard) {
+        static const limb_t one[4] = {1, 0, 0, 0};
+        return limbs_eq(v, one, 4);
+    }
+    return w->curve == G16_CURVE_BN254 ? bn254_fr_is_one((const bn254_fr *)(const void *)v)
+                                       : bls381_fr_is_one((const bls381_fr *)(const void *)v);
 }
 
 g16_err g16_wtns_check_key(const g16_frvec *w, const g16_zkey *key, g16_status *st) {
@@ -92,7 +118,7 @@ g16_err g16_wtns_check_key(const g16_frvec *w, const g16_zkey *key, g16_status *
     if (w->n != key->nVars)
         return g16_fail(st, G16_ERR_SIZE_MISMATCH, "witness has %zu values, key %s has nVars = %u",
                         w->n, key->file.name, key->nVars);
-    if (!fr_is_one(w->curve, w->raw[0]))
+    if (!frvec_is_one(w, 0))
         return g16_fail(st, G16_ERR_FORMAT, "witness value 0 is not 1");
     return G16_OK;
 }
@@ -118,7 +144,10 @@ g16_err g16_wtns_write(const char *path, const g16_frvec *w, g16_status *st) {
     int ok = fwrite(hdr, 1, sizeof hdr, f) == sizeof hdr;
     for (size_t i = 0; ok && i < w->n; i++) {
         uint8_t b[32];
-        g16_fr_to_le32(w->curve, b, w->raw[i]);
+        if (w->standard)
+            memcpy(b, w->raw[i], 32);
+        else
+            g16_fr_to_le32(w->curve, b, w->raw[i]);
         ok = fwrite(b, 1, 32, f) == 32;
     }
     if (fclose(f) != 0)
@@ -321,9 +350,24 @@ g16_err g16_r1cs_check_witness(const g16_r1cs *r, const g16_frvec *w, uint32_t *
     if (w->n != r->nWires)
         return g16_fail(st, G16_ERR_SIZE_MISMATCH, "witness has %zu values, r1cs has %u wires", w->n,
                         r->nWires);
-    if (!fr_is_one(w->curve, w->raw[0]))
+    if (!frvec_is_one(w, 0))
         return g16_fail(st, G16_ERR_INVALID_ARG, "witness value 0 is not 1");
-    uint32_t bad = w->curve == G16_CURVE_BN254 ? rows_bn254_fr(r, w->bn254) : rows_bls381_fr(r, w->bls381);
+    g16_frvec m = *w; /* Montgomery view (converted copy for a standard-form witness) */
+    if (w->standard) {
+        m.standard = 0;
+        m.raw = malloc(w->n * sizeof *m.raw);
+        if (!m.raw)
+            return g16_fail(st, G16_ERR_NOMEM, "out of memory for %zu witness values", w->n);
+        for (size_t i = 0; i < w->n; i++) {
+            if (w->curve == G16_CURVE_BN254)
+                bn254_fr_to_mont(&m.bn254[i], w->raw[i]);
+            else
+                bls381_fr_to_mont(&m.bls381[i], w->raw[i]);
+        }
+    }
+    uint32_t bad = w->curve == G16_CURVE_BN254 ? rows_bn254_fr(r, m.bn254) : rows_bls381_fr(r, m.bls381);
+    if (w->standard)
+        free(m.raw);
     if (bad != UINT32_MAX) {
         if (bad_row)
             *bad_row = bad;
