@@ -94,8 +94,8 @@ g16_err g16_binfile_open_mem(g16_binfile *bf, const char *name, const void *data
                              const char *magic, uint32_t max_version, g16_status *st) {
     memset(bf, 0, sizeof *bf);
     set_name(bf, name);
-    if (!data && len)
-        return g16_fail(st, G16_ERR_INVALID_ARG, "%s: NULL buffer", bf->name);
+    if ((!data && len) || !magic)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "%s: NULL buffer or magic", bf->name);
     bf->base = data;
     bf->len = len;
     g16_err e = index_sections(bf, magic, max_version, st);
@@ -108,6 +108,8 @@ g16_err g16_binfile_open(g16_binfile *bf, const char *path, const char *magic, u
                          g16_status *st) {
     memset(bf, 0, sizeof *bf);
     set_name(bf, path);
+    if (!path || !magic)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "binfile: NULL path or magic");
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return g16_fail(st, G16_ERR_IO, "%s: cannot open: %s", bf->name, strerror(errno));

@@ -554,6 +554,8 @@ static g16_err proof_from_json(g16_proof *p, json_t *root, const char *nm, int w
 static g16_err public_from_json(g16_frvec *v, json_t *root, const char *nm, g16_curve curve,
                                 g16_status *st) {
     memset(v, 0, sizeof *v);
+    if (curve != G16_CURVE_BN254 && curve != G16_CURVE_BLS12_381)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "%s: unknown curve %d", nm, (int)curve);
     v->curve = curve;
     if (!json_is_array(root))
         return g16_fail(st, G16_ERR_FORMAT, "%s: expected a JSON array of decimal strings", nm);
