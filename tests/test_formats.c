@@ -654,6 +654,52 @@ static void test_zkey_subgroup(void) {
     }
 }
 
+/* Several validation tasks per section: the error must name the lowest bad
+ * index, whichever task finishes first; a copy of a misaligned key spans
+ * the tasks correctly. */
+static void test_zkey_chunks(void) {
+    zparams small = {.nvars = 8, .npub = 1, .domain = 8};
+    zk_bn254 z;
+    zk_make_bn254(&z, &small);
+    zparams zp = {.nvars = 3 * 4096 + 7, .npub = 1, .domain = 8};
+    zk_bn254 big = z;
+    big.a = malloc(zp.nvars * sizeof *big.a);
+    big.b1 = malloc(zp.nvars * sizeof *big.b1);
+    big.b2 = malloc(zp.nvars * sizeof *big.b2);
+    big.c = malloc(zp.nvars * sizeof *big.c);
+    for (uint32_t i = 0; i < zp.nvars; i++) {
+        big.a[i] = z.a[i % 8];
+        big.b1[i] = z.b1[(i + 3) % 8];
+        big.b2[i] = z.b2[i % 8];
+        big.c[i] = z.c[i % 6];
+    }
+    bbuf b;
+    zk_build_bn254(&b, &big, &zp);
+    ZK_LOAD(bn254, b.p, b.len, 0, G16_OK, NULL, &big, &zp);
+    uint8_t *mis = malloc(b.len + 4);
+    memcpy(mis + 4, b.p, b.len); /* +4: sections move to the other alignment */
+    {
+        g16_zkey k;
+        g16_status st = {0};
+        CHECK(g16_zkey_open_mem(&k, "mis", mis + 4, b.len, 0, POOL, &st) == G16_OK);
+        CHECK(zk_matches_bn254(&k, &big, &zp));
+        g16_zkey_close(&k);
+    }
+    uint8_t *m = malloc(b.len);
+    memcpy(m, b.p, b.len);
+    m[b.sec_off[6] + 9000 * 64 + 40] ^= 4;  /* B1 point 9000 (task 2) */
+    m[b.sec_off[6] + 12290 * 64 + 40] ^= 4; /* B1 point 12290 (task 3) */
+    m[b.sec_off[6] + 4100 * 64 + 40] ^= 4;  /* B1 point 4100 (task 1) */
+    g16_zkey k;
+    EXPECT(g16_zkey_open_mem(&k, "t", m, b.len, 0, POOL, st), G16_ERR_NOT_ON_CURVE, "(B1), point 4100 of 12295");
+    EXPECT(g16_zkey_open_mem(&k, "t", m, b.len, 0, NULL, st), G16_ERR_NOT_ON_CURVE, "(B1), point 4100 of 12295");
+    EXPECT(g16_zkey_open_mem(&k, "t", m, b.len, G16_ZKEY_TRUSTED, POOL, st), G16_OK, NULL);
+    g16_zkey_close(&k);
+    free(m), free(mis), free(b.p);
+    free(big.a), free(big.b1), free(big.b2), free(big.c);
+    zk_free_bn254(&z);
+}
+
 /* ---- wtns ------------------------------------------------------------------ */
 
 static void build_wtns(bbuf *b, const limb_t *prime, uint32_t n8, uint32_t n, const uint8_t *vals,
@@ -1652,6 +1698,7 @@ int main(void) {
     test_zkey_bn254();
     test_zkey_bls381();
     test_zkey_subgroup();
+    test_zkey_chunks();
     test_wtns_curve(G16_CURVE_BN254);
     test_wtns_curve(G16_CURVE_BLS12_381);
     test_r1cs_curve(G16_CURVE_BN254);
