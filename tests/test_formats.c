@@ -435,6 +435,16 @@ static void patch(uint8_t *p, const void *v, size_t n) { memcpy(p, v, n); }
             CHECK(k.copied_bytes > 0);                                                          \
             CHECK(((uintptr_t)k.C.A & 7) == 0 && ((uintptr_t)k.C.H & 7) == 0);                  \
             g16_zkey_close(&k);                                                                 \
+            /* NO_COPY: the misaligned sections stay in place, bytes only */                    \
+            CHECK(g16_zkey_open_mem(&k, "nocopy", mis + 4, b2.len, G16_ZKEY_NO_COPY, POOL, &st) == G16_OK); \
+            CHECK(k.C.A == NULL && k.C.B2 == NULL && k.C.H == NULL && k.C.IC != NULL);          \
+            CHECK(k.raw[1] == mis + 4 + b2.sec_off[5] && k.raw[3] == mis + 4 + b2.sec_off[7]);  \
+            CHECK(k.copied_bytes == (zp.npub + 1) * (size_t)G1S); /* IC only */                 \
+            CHECK(memcmp(k.raw[5], &z.h[0], G1S) == 0);                                         \
+            g16_zkey_close(&k);                                                                 \
+            CHECK(g16_zkey_open_mem(&k, "nocopy", al, b2.len, G16_ZKEY_NO_COPY, POOL, &st) == G16_OK); \
+            CHECK(zk_matches_##C(&k, &z, &zp) && k.copied_bytes == 0);                          \
+            g16_zkey_close(&k);                                                                 \
             free(al);                                                                           \
             free(mis);                                                                          \
             free(b2.p);                                                                         \

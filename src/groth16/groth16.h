@@ -108,7 +108,12 @@ enum {
      * (costly: ~a scalar multiplication's worth per point on BLS12-381 G1
      * and on G2; BN254 G1 is prime order so it is free there). Ignored with
      * G16_ZKEY_TRUSTED. */
-    G16_ZKEY_CHECK_SUBGROUP = 2
+    G16_ZKEY_CHECK_SUBGROUP = 2,
+    /* Never copy: a misaligned point section gets a NULL typed pointer and
+     * is reachable only through key->raw[] (bytes in the mapping), e.g. for
+     * a GPU upload that does not care about host alignment. Keeps a big key
+     * entirely in the (reclaimable, shareable) file mapping. */
+    G16_ZKEY_NO_COPY = 4
 };
 
 /* One entry of section 4: value = c * R^2 mod r with R = 2^256, i.e. the
@@ -152,7 +157,8 @@ enum {
  * Montgomery limbs, which is exactly our affine struct layout (checked by
  * static asserts in zkey.c). A misaligned section (snarkjs's layout leaves
  * about half of them at offset 4 mod 8) is copied, fused with its validation
- * pass, into an aligned anonymous mapping; copied_bytes reports how much. */
+ * pass, into an aligned anonymous mapping; copied_bytes reports how much
+ * (G16_ZKEY_NO_COPY leaves it in place, reachable through raw[] only). */
 typedef struct g16_zkey {
     g16_curve curve;
     uint32_t n8q, n8r;
@@ -164,6 +170,9 @@ typedef struct g16_zkey {
         g16_zkey_bls381 bls381;
     };
     size_t copied_bytes;
+    /* The point sections' bytes in the mapping, in the order IC, A, B1, B2,
+     * C, H (index = section id - 3, skipping 4): always set, any alignment. */
+    const uint8_t *raw[6];
     /* private */
     g16_binfile file;
     void *copy[6];

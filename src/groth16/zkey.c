@@ -159,15 +159,17 @@ static const char *sec_name(int id) {
 /* Validates (per flags) the n points of section id and sets *out to an
  * aligned array of them (in place or copied). slot indexes key->copy. */
 static g16_err load_points(g16_zkey *key, int id, int slot, size_t n, int g2, int check,
-                           int subgroup, const curve_desc *cd, g16_pool *pool, const void **out,
-                           g16_status *st) {
+                           int subgroup, int no_copy, const curve_desc *cd, g16_pool *pool,
+                           const void **out, g16_status *st) {
     const g16_binfile_section *sec = NULL;
     g16_err e = g16_binfile_find(&key->file, (uint32_t)id, &sec, st);
     if (e)
         return e;
     size_t psize = g2 ? cd->g2 : cd->g1;
     pts_job j = {sec->data, NULL, n, psize, g2 ? cd->dec2 : cd->dec1, check, subgroup, NULL};
-    if (((uintptr_t)sec->data & 7) != 0 && n > 0) {
+    key->raw[slot] = sec->data;
+    int misaligned = ((uintptr_t)sec->data & 7) != 0;
+    if (misaligned && n > 0 && !no_copy) {
         size_t len = n * psize;
         void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m == MAP_FAILED)
@@ -194,7 +196,7 @@ static g16_err load_points(g16_zkey *key, int id, int slot, size_t n, int g2, in
     if (key->copy[slot])
         mprotect(key->copy[slot], key->copy_len[slot], PROT_READ);
     /* An empty section yields NULL rather than a possibly misaligned pointer. */
-    *out = n == 0 ? NULL : j.dst ? (const void *)j.dst : (const void *)sec->data;
+    *out = n == 0 ? NULL : j.dst ? (const void *)j.dst : misaligned ? NULL : (const void *)sec->data;
     return G16_OK;
 }
 
@@ -389,16 +391,17 @@ static g16_err zkey_load(g16_zkey *key, unsigned flags, g16_pool *pool, g16_stat
         (e = check_size(key, G16_ZKEY_SEC_H, (uint64_t)key->domainSize * cd->g1, st)))
         return e;
     const void *ic, *a, *b1, *b2, *c, *h;
-    if ((e = load_points(key, G16_ZKEY_SEC_IC, 0, npub + 1, 0, 1, 1, cd, pool, &ic, st)))
+    int nc = (flags & G16_ZKEY_NO_COPY) != 0;
+    if ((e = load_points(key, G16_ZKEY_SEC_IC, 0, npub + 1, 0, 1, 1, 0, cd, pool, &ic, st)))
         return e;
     if ((e = load_coefs(key, cd, pool, st)))
         return e;
     int check = !(flags & G16_ZKEY_TRUSTED), sub = check && (flags & G16_ZKEY_CHECK_SUBGROUP);
-    if ((e = load_points(key, G16_ZKEY_SEC_A, 1, nv, 0, check, sub, cd, pool, &a, st)) ||
-        (e = load_points(key, G16_ZKEY_SEC_B1, 2, nv, 0, check, sub, cd, pool, &b1, st)) ||
-        (e = load_points(key, G16_ZKEY_SEC_B2, 3, nv, 1, check, sub, cd, pool, &b2, st)) ||
-        (e = load_points(key, G16_ZKEY_SEC_C, 4, nv - npub - 1, 0, check, sub, cd, pool, &c, st)) ||
-        (e = load_points(key, G16_ZKEY_SEC_H, 5, key->domainSize, 0, check, sub, cd, pool, &h, st)))
+    if ((e = load_points(key, G16_ZKEY_SEC_A, 1, nv, 0, check, sub, nc, cd, pool, &a, st)) ||
+        (e = load_points(key, G16_ZKEY_SEC_B1, 2, nv, 0, check, sub, nc, cd, pool, &b1, st)) ||
+        (e = load_points(key, G16_ZKEY_SEC_B2, 3, nv, 1, check, sub, nc, cd, pool, &b2, st)) ||
+        (e = load_points(key, G16_ZKEY_SEC_C, 4, nv - npub - 1, 0, check, sub, nc, cd, pool, &c, st)) ||
+        (e = load_points(key, G16_ZKEY_SEC_H, 5, key->domainSize, 0, check, sub, nc, cd, pool, &h, st)))
         return e;
 #define SET_PTRS(CV)                      \
     do {                                  \
