@@ -1,0 +1,166 @@
+/* Instantiates the MSM template (msm_impl.c.h) for the four groups, plus the
+ * shared pieces: the window/range cost model, Booth digits, Fr -> scalar. */
+#include "msm.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- plan: window c and point ranges per window ----------------------------
+ * Cost model, in mixed-addition units, of the critical path with W workers:
+ *   ceil(nw * P / W) * (m / P + R * 2^(c-1)),   nw = ceil((bits + 1) / c),
+ * where P is the number of point ranges per window (each a job with its own
+ * bucket reduction) and R = 3 accounts for the 2 full additions per bucket of
+ * the running-sum reduction (a full XYZZ addition, 12M+2S, costs ~1.4 mixed
+ * ones, 8M+2S). c is capped at 16 (the buckets, 2^(c-1) per worker, must stay
+ * near the caches); docs/ntt-msm.md lists the measurements. */
+#define MSM_AUTO_MAX_WINDOW 16
+
+typedef struct msm_plan {
+    unsigned c, nw, P;
+    int workers;
+    size_t jobs;
+} msm_plan;
+
+static void msm_make_plan(msm_plan *pl, size_t m, int threads, unsigned bits, unsigned c_force) {
+    int W = threads < 1 ? 1 : threads;
+    if (m < 512) /* too small to pay for threads */
+        W = 1;
+    else if ((size_t)W > m / 256)
+        W = (int)(m / 256);
+    double best = -1;
+    unsigned cmin = c_force ? c_force : 1, cmax = c_force ? c_force : MSM_AUTO_MAX_WINDOW;
+    pl->c = cmin;
+    pl->P = 1;
+    for (unsigned c = cmin; c <= cmax; c++) {
+        unsigned nw = (bits + 1 + c - 1) / c;
+        unsigned pmax = (unsigned)((4 * (unsigned)W + nw - 1) / nw);
+        if (pmax < 1)
+            pmax = 1;
+        for (unsigned P = 1; P <= pmax; P++) {
+            double jobs = (double)nw * P;
+            double rounds = (double)(size_t)((jobs + W - 1) / W);
+            double cost = rounds * ((double)m / P + 3.0 * (double)((size_t)1 << (c - 1)));
+            if (best < 0 || cost < best) {
+                best = cost;
+                pl->c = c;
+                pl->P = P;
+            }
+        }
+    }
+    pl->nw = (bits + 1 + pl->c - 1) / pl->c;
+    pl->jobs = (size_t)pl->nw * pl->P;
+    pl->workers = (size_t)W < pl->jobs ? W : (int)pl->jobs;
+}
+
+unsigned msm_window_for(size_t m, int workers, unsigned bits) {
+    msm_plan pl;
+    msm_make_plan(&pl, m, workers, bits, 0);
+    return pl.c;
+}
+
+/* Largest window the automatic plan picks for any m <= n (sizes scratch). */
+static unsigned msm_max_auto_window(size_t n, int threads, unsigned bits) {
+    unsigned c = 1;
+    for (size_t m = n; m > 0; m >>= 1) {
+        unsigned cm = msm_window_for(m, threads, bits);
+        if (cm > c)
+            c = cm;
+    }
+    return c;
+}
+
+/* Booth digit of window w: bits [wc-1, wc+c) of k (bit -1 = 0) give
+ * d = bits[wc, wc+c) + bit[wc-1] - 2^c bit[wc+c-1], in [-2^(c-1), 2^(c-1)].
+ * sum_w d_w 2^(wc) = k telescopes; c <= MSM_MAX_WINDOW < 32. */
+static inline int32_t msm_booth(const g16_scalar *k, unsigned lo, unsigned c) {
+    uint64_t x;
+    unsigned pos = lo ? lo - 1 : 0, len = lo ? c + 1 : c;
+    unsigned li = pos / 64, off = pos % 64;
+    if (li >= 4)
+        return 0;
+    x = k->l[li] >> off;
+    if (off + len > 64 && li + 1 < 4)
+        x |= k->l[li + 1] << (64 - off);
+    x &= ((uint64_t)1 << len) - 1;
+    if (!lo)
+        x <<= 1;
+    int32_t d = (int32_t)((x >> 1) + (x & 1));
+    if (x >> c)
+        d -= (int32_t)1 << c;
+    return d;
+}
+
+static inline int msm_is_zero(const g16_scalar *k) { return (k->l[0] | k->l[1] | k->l[2] | k->l[3]) == 0; }
+static inline int msm_is_one(const g16_scalar *k) {
+    return k->l[0] == 1 && (k->l[1] | k->l[2] | k->l[3]) == 0;
+}
+
+static size_t msm_nchunks(size_t n, int threads) {
+    size_t t = (size_t)(threads < 1 ? 1 : threads) * 4, max = (n + 1023) / 1024;
+    if (t > max)
+        t = max;
+    return t ? t : 1;
+}
+
+static size_t msm_align(size_t x) { return (x + 63) & ~(size_t)63; }
+
+static inline int msm_bit(const uint8_t *bits, size_t i) { return (bits[i / 8] >> (i % 8)) & 1; }
+
+/* ---- Fr (Montgomery) -> g16_scalar ------------------------------------------ */
+#define MSM_TO_SCALARS(FR)                                                                 \
+    typedef struct {                                                                       \
+        g16_scalar *out;                                                                   \
+        const FR *in;                                                                      \
+        size_t n, chunk;                                                                   \
+    } msm_conv_##FR;                                                                       \
+    static void msm_conv_task_##FR(void *arg, size_t t) {                                  \
+        const msm_conv_##FR *cv = arg;                                                     \
+        size_t i1 = (t + 1) * cv->chunk < cv->n ? (t + 1) * cv->chunk : cv->n;             \
+        for (size_t i = t * cv->chunk; i < i1; i++) {                                      \
+            limb_t x[4];                                                                   \
+            FR##_from_mont(x, &cv->in[i]);                                                 \
+            memcpy(cv->out[i].l, x, sizeof x);                                             \
+        }                                                                                  \
+    }                                                                                      \
+    void msm_##FR##_to_scalars(g16_ctx *ctx, g16_scalar *out, const FR *in, size_t n) {    \
+        size_t nt = msm_nchunks(n, ctx ? g16_pool_threads(ctx->pool) : 1);                 \
+        msm_conv_##FR cv = {.out = out, .in = in, .n = n, .chunk = (n + nt - 1) / nt};     \
+        if (n == 0)                                                                        \
+            return;                                                                        \
+        g16_pool_run(ctx ? ctx->pool : NULL, nt, msm_conv_task_##FR, &cv);                \
+    }
+MSM_TO_SCALARS(bn254_fr)
+MSM_TO_SCALARS(bls381_fr)
+
+#define G bn254_g1
+#define E bn254_fp
+#define M_BITS 254
+#include "msm_impl.c.h"
+#undef G
+#undef E
+#undef M_BITS
+
+#define G bn254_g2
+#define E bn254_fp2
+#define M_BITS 254
+#include "msm_impl.c.h"
+#undef G
+#undef E
+#undef M_BITS
+
+#define G bls381_g1
+#define E bls381_fp
+#define M_BITS 255
+#include "msm_impl.c.h"
+#undef G
+#undef E
+#undef M_BITS
+
+#define G bls381_g2
+#define E bls381_fp2
+#define M_BITS 255
+#include "msm_impl.c.h"
+#undef G
+#undef E
+#undef M_BITS
