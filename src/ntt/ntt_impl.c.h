@@ -216,19 +216,30 @@ static void NN(row_task)(void *arg, size_t task) {
 typedef struct NN(scale_job) {
     F *a;
     size_t n, chunk;
-    unsigned k;
+    unsigned k, b;
     const F *g;     /* ratio; NULL for a constant factor */
     const F *extra; /* optional constant factor */
     int rev;        /* the element of index j sits at position rev_k(j) */
+    const F *t1, *t2; /* rev: factor at position p = t1[p mod 2^b] * t2[p >> b] */
 } NN(scale_job);
 
-/* a[pos(j)] *= extra * g^j for j in this task's chunk. */
+/* Natural: a[j] *= extra * g^j. Bit-reversed: a[p] *= extra * g^rev_k(p),
+ * walking p in memory order with rev_k(hi 2^b + lo) = rev_b(lo) 2^(k-b) +
+ * rev_(k-b)(hi), so g^rev_k(p) = t1[lo] * t2[hi] (two sqrt(n) tables). */
 static void NN(scale_task)(void *arg, size_t task) {
     const NN(scale_job) *sj = arg;
     size_t j0 = task * sj->chunk, j1 = j0 + sj->chunk;
     if (j1 > sj->n)
         j1 = sj->n;
     F cur;
+    if (sj->rev) {
+        size_t mask = ((size_t)1 << sj->b) - 1;
+        for (size_t p = j0; p < j1; p++) {
+            FN(mul)(&cur, &sj->t1[p & mask], &sj->t2[p >> sj->b]);
+            FN(mul)(&sj->a[p], &sj->a[p], &cur);
+        }
+        return;
+    }
     if (sj->g) {
         limb_t e[1] = {(limb_t)j0};
         FN(pow)(&cur, sj->g, e, 1);
@@ -238,8 +249,7 @@ static void NN(scale_task)(void *arg, size_t task) {
         cur = *sj->extra;
     }
     for (size_t j = j0; j < j1; j++) {
-        F *x = &sj->a[sj->rev ? ntt_bitrev32((uint32_t)j, sj->k) : j];
-        FN(mul)(x, x, &cur);
+        FN(mul)(&sj->a[j], &sj->a[j], &cur);
         if (sj->g)
             FN(mul)(&cur, &cur, sj->g);
     }
@@ -253,14 +263,43 @@ static size_t NN(ntasks_)(g16_ctx *ctx, size_t n, size_t min_chunk) {
     return t ? t : 1;
 }
 
-static void NN(scale_pass)(g16_ctx *ctx, F *a, unsigned k, const F *g, const F *extra, int rev) {
+static g16_err NN(scale_pass)(g16_ctx *ctx, F *a, unsigned k, const F *g, const F *extra,
+                              int rev) {
     size_t n = (size_t)1 << k;
     if (!g && !extra)
-        return;
+        return G16_OK;
+    F one;
+    FN(set_one)(&one);
     size_t nt = NN(ntasks_)(ctx, n, 4096);
     NN(scale_job) sj = {.a = a, .n = n, .chunk = (n + nt - 1) / nt, .k = k, .g = g, .extra = extra,
-                        .rev = rev};
+                        .rev = rev && g};
+    F *tabs = NULL;
+    if (sj.rev) {
+        sj.b = k / 2;
+        size_t n1 = (size_t)1 << sj.b, n2 = (size_t)1 << (k - sj.b);
+        tabs = malloc((2 * (n1 + n2)) * sizeof(F));
+        if (!tabs)
+            return G16_ERR_NOMEM;
+        F *p1 = tabs, *p2 = tabs + n1, *t1 = tabs + n1 + n2, *t2 = t1 + n1;
+        F g1 = *g; /* g^(2^(k-b)) */
+        for (unsigned i = sj.b; i < k; i++)
+            FN(sqr)(&g1, &g1);
+        p1[0] = extra ? *extra : one;
+        for (size_t i = 1; i < n1; i++)
+            FN(mul)(&p1[i], &p1[i - 1], &g1);
+        p2[0] = one;
+        for (size_t i = 1; i < n2; i++)
+            FN(mul)(&p2[i], &p2[i - 1], g);
+        for (size_t i = 0; i < n1; i++)
+            t1[i] = p1[ntt_bitrev32((uint32_t)i, sj.b)];
+        for (size_t i = 0; i < n2; i++)
+            t2[i] = p2[ntt_bitrev32((uint32_t)i, k - sj.b)];
+        sj.t1 = t1;
+        sj.t2 = t2;
+    }
     g16_pool_run(ctx->pool, nt, NN(scale_task), &sj);
+    free(tabs);
+    return G16_OK;
 }
 
 /* The unpermuted transform: DIF (natural -> bit-reversed) or DIT (bit-
@@ -399,7 +438,8 @@ g16_err NN(coset_forward)(g16_ctx *ctx, F *a, unsigned log_n, const F *g, ntt_or
     if (!g)
         return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "ntt: NULL coset shift");
     F gg = *g; /* g may alias a */
-    NN(scale_pass)(ctx, a, log_n, &gg, NULL, (int)ord >> 1);
+    if ((err = NN(scale_pass)(ctx, a, log_n, &gg, NULL, (int)ord >> 1)))
+        return NN(done_)(ctx, err);
     return NN(done_)(ctx, NN(transform)(ctx, a, log_n, 0, ord, NULL));
 }
 
@@ -414,8 +454,7 @@ g16_err NN(coset_inverse)(g16_ctx *ctx, F *a, unsigned log_n, const F *g, ntt_or
     NN(load_)(&ninv, NN(inv2pow_)[log_n]);
     if ((err = NN(transform)(ctx, a, log_n, 1, ord, NULL)))
         return NN(done_)(ctx, err);
-    NN(scale_pass)(ctx, a, log_n, &ginv, &ninv, (int)ord & 1);
-    return G16_OK;
+    return NN(done_)(ctx, NN(scale_pass)(ctx, a, log_n, &ginv, &ninv, (int)ord & 1));
 }
 
 g16_err NN(odd_coset_from_evals)(g16_ctx *ctx, F *a, unsigned log_n) {
@@ -429,7 +468,8 @@ g16_err NN(odd_coset_from_evals)(g16_ctx *ctx, F *a, unsigned log_n) {
     if ((err = NN(core)(ctx, a, log_n, 1, 0, NULL)))
         return NN(done_)(ctx, err);
     /* coefficient j (at position rev(j)) times n^-1 g^j */
-    NN(scale_pass)(ctx, a, log_n, &g, &ninv, 1);
+    if ((err = NN(scale_pass)(ctx, a, log_n, &g, &ninv, 1)))
+        return NN(done_)(ctx, err);
     /* coefficients (bit-reversed) -> values at g*omega^i (natural) */
     return NN(done_)(ctx, NN(core)(ctx, a, log_n, 0, 1, NULL));
 }
