@@ -89,7 +89,8 @@ int bench_ntt(const bench_opts *o) {
 /* Bases: 2^k points P_i = P_{i-1} + S_(i mod 64) in 256-point segments, each
  * segment starting from a random multiple of the generator; then batch
  * normalized. Not uniform, but distinct and cheap. Scalars: uniform in Fr.
- * G16_MSM_WINDOW=c (env) forces the window (tuning runs). */
+ * G16_MSM_WINDOW=c (env) forces the window and G16_MSM_FLAGS the msm.h flags
+ * (tuning runs; flags default to MSM_SPLIT). */
 #define BENCH_MSM(G, FR, BITS)                                                                     \
     typedef struct {                                                                           \
         G##_affine *P;                                                                         \
@@ -148,11 +149,13 @@ int bench_ntt(const bench_opts *o) {
         }                                                                                      \
         const char *wenv = getenv("G16_MSM_WINDOW");                                           \
         unsigned c = wenv ? (unsigned)atoi(wenv) : 0;                                          \
+        const char *fenv = getenv("G16_MSM_FLAGS"); /* MSM_* flags with G16_MSM_WINDOW */      \
+        int aflags = fenv ? atoi(fenv) : MSM_SPLIT;                                            \
         int reps = o->reps > 0 ? o->reps : (k >= 18 ? 1 : 3);                                  \
         double best = 1e300, best_cpu = 0;                                                     \
         for (int rep = 0; rep < reps; rep++) {                                                 \
             double t0 = g16_now_ms(), c0 = cpu_ms();                                           \
-            g16_err err = c ? msm_##G##_tuned(ctx, &r, P, sc, n, c, 1)                         \
+            g16_err err = c ? msm_##G##_tuned(ctx, &r, P, sc, n, c, aflags)                         \
                             : msm_##G(ctx, &r, P, sc, n, NULL, 0);                             \
             double ms = g16_now_ms() - t0, cms = cpu_ms() - c0;                                \
             if (err != G16_OK) {                                                               \

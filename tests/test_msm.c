@@ -147,10 +147,14 @@ static int slow;
             CHECK_MSG(G##_jac_eq(&r, &ref), "%s n=%zu mix=%d", #G, n, mix);                      \
             CHECK(msm_##G(ctx, &r, P, k, n, scr, ss / 2) == G16_ERR_INVALID_ARG);                \
             free(scr);                                                                           \
-            for (unsigned c = 1; c <= 10; c += (c < 4 ? 1 : 3)) {                                \
-                CHECK(msm_##G##_tuned(ctx, &r, P, k, n, c, (int)c & 1) == G16_OK);               \
-                CHECK_MSG(G##_jac_eq(&r, &ref), "%s n=%zu mix=%d c=%u", #G, n, mix, c);          \
-            }                                                                                    \
+            for (unsigned c = 1; c <= 10; c += (c < 4 ? 1 : 3))                                  \
+                for (int fl = 0; fl < 2; fl++) {                                                 \
+                    int flags = fl && c >= 4 ? MSM_FORCE_AFFINE | ((int)c & MSM_SPLIT)          \
+                                              : MSM_NO_AFFINE | ((int)c & MSM_SPLIT);          \
+                    CHECK(msm_##G##_tuned(ctx, &r, P, k, n, c, flags) == G16_OK);                \
+                    CHECK_MSG(G##_jac_eq(&r, &ref), "%s n=%zu mix=%d c=%u fl=%d", #G, n, mix, c, \
+                              flags);                                                            \
+                }                                                                                \
         }                                                                                        \
         /* all scalars r-1: sum = -(sum of bases) */                                             \
         for (size_t i = 0; i < n; i++)                                                           \

@@ -7,13 +7,16 @@
 #include <string.h>
 
 /* ---- plan: window c and point ranges per window ----------------------------
- * Cost model, in mixed-addition units, of the critical path with W workers:
- *   ceil(nw * P / W) * (m / P + R * 2^(c-1)),   nw = ceil((bits + 1) / c),
- * where P is the number of point ranges per window (each a job with its own
- * bucket reduction) and R = 3 accounts for the 2 full additions per bucket of
- * the running-sum reduction (a full XYZZ addition, 12M+2S, costs ~1.4 mixed
- * ones, 8M+2S). c is capped at 16 (the buckets, 2^(c-1) per worker, must stay
- * near the caches); docs/ntt-msm.md lists the measurements. */
+ * Cost model, in XYZZ mixed-addition units, of the critical path with W
+ * workers:
+ *   ceil(nw * P / W) * (A(c) * m / P + R(c) * 2^(c-1)),   nw = ceil((bits + 1) / c),
+ * P = point ranges per window (each a job with its own bucket reduction).
+ * A = cost of one bucket addition: 1 for XYZZ buckets, 0.65 for batch-affine
+ * ones (c >= MSM_AFFINE_MIN_C; measured 296 vs 460 ms at 2^16, c = 13, BN254
+ * G1, one thread). R = cost of reducing one bucket by running sums: two XYZZ
+ * additions (12M+2S, ~1.4 mixed each) = 2.8, or for affine buckets one mixed
+ * plus one full addition = 2.4. c is capped at 16 (2^(c-1) buckets per worker
+ * must stay near the caches). docs/ntt-msm.md lists the measurements. */
 #define MSM_AUTO_MAX_WINDOW 16
 
 typedef struct msm_plan {
@@ -40,7 +43,9 @@ static void msm_make_plan(msm_plan *pl, size_t m, int threads, unsigned bits, un
         for (unsigned P = 1; P <= pmax; P++) {
             double jobs = (double)nw * P;
             double rounds = (double)(size_t)((jobs + W - 1) / W);
-            double cost = rounds * ((double)m / P + 3.0 * (double)((size_t)1 << (c - 1)));
+            int aff = c >= MSM_AFFINE_MIN_C;
+            double cost = rounds * ((aff ? 0.65 : 1.0) * (double)m / P +
+                                    (aff ? 2.4 : 2.8) * (double)((size_t)1 << (c - 1)));
             if (best < 0 || cost < best) {
                 best = cost;
                 pl->c = c;

@@ -5,9 +5,10 @@
  * k < 2^b (b = 254 BN254, 255 BLS12-381) is written k = sum_w d_w 2^(wc),
  *   d_w = bits[wc, wc+c) + bit[wc-1] - 2^c * bit[wc+c-1]  in [-2^(c-1), 2^(c-1)],
  * over ceil((b+1)/c) windows; each digit is computed on the fly from the
- * scalar (no digit array). Each window adds +-P_i into one of 2^(c-1) XYZZ
- * buckets with mixed (affine) additions, then reduces the buckets with running
- * sums (2 additions per bucket); windows are combined by Horner (c doublings
+ * scalar (no digit array). Each window adds +-P_i into one of 2^(c-1)
+ * buckets: XYZZ buckets with mixed additions for small c, affine buckets with
+ * batched inversions (Montgomery's trick) for c >= 10, where that is cheaper;
+ * then reduces the buckets with running sums (2 additions per bucket); windows are combined by Horner (c doublings
  * each). Work items are (window, point range) pairs pulled by the context's
  * pool threads, each with its own buckets; (c, ranges) minimize a cost model
  * of the critical path (docs/ntt-msm.md has the measurements behind it).
@@ -58,12 +59,16 @@
     g16_err msm_##G##_sum(g16_ctx *ctx, G##_jac *out, const G##_affine *bases, size_t n,        \
                           const uint8_t *select);                                               \
     /* Tuning/testing entry: window c (0 = automatic, else 1..MSM_MAX_WINDOW)                   \
-     * and split (1: the {0,1} split above; 0: every nonzero scalar through                     \
-     * Pippenger). Allocates its own scratch. */                                                \
+     * and flags: MSM_SPLIT (the {0,1} split above; without it every nonzero                    \
+     * scalar goes through Pippenger), MSM_NO_AFFINE (XYZZ buckets even where                   \
+     * batch-affine ones would be used), MSM_FORCE_AFFINE (batch-affine at any                 \
+     * c). Allocates its own scratch. */                                                                                  \
     g16_err msm_##G##_tuned(g16_ctx *ctx, G##_jac *out, const G##_affine *bases,                \
-                            const g16_scalar *scalars, size_t n, unsigned c, int split);
+                            const g16_scalar *scalars, size_t n, unsigned c, int flags);
 
 #define MSM_MAX_WINDOW 20
+#define MSM_AFFINE_MIN_C 10 /* batch-affine buckets from this window size on */
+enum { MSM_SPLIT = 1, MSM_NO_AFFINE = 2, MSM_FORCE_AFFINE = 4 };
 
 G16_MSM_DECLARE(bn254_g1)
 G16_MSM_DECLARE(bn254_g2)
