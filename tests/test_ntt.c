@@ -7,6 +7,8 @@
  *  - round trips (inverse o forward, coset pairs, all orders) and linearity
  *    up to 2^16 (2^20 with G16_SLOW set), and one forward/inverse round trip
  *    at 2^20 (2^22 with G16_SLOW) for BN254;
+ *  - the same on a context with the cached twiddle matrix off (the path of
+ *    sizes above 2^NTT_FULL_TW_MAX_LOG);
  *  - errors: sizes above the two-adicity, NULL arguments. */
 #include <string.h>
 
@@ -277,6 +279,14 @@ int main(void) {
     bls381_fr_test_roundtrip(ctx, &rng, slow ? 20 : 15);
     bn254_fr_test_big(ctx, &rng, slow ? 22 : 20);
     bls381_fr_test_big(ctx, &rng, slow ? 22 : 17);
+    /* the per-column twiddle path (used above 2^NTT_FULL_TW_MAX_LOG) */
+    g16_ctx *ctx2 = g16_ctx_create(&opts);
+    CHECK(ctx2 && ntt_set_full_twiddles(ctx2, 0) == G16_OK);
+    bn254_fr_test_spot(ctx2, &rng, 12);
+    bls381_fr_test_spot(ctx2, &rng, 12);
+    bn254_fr_test_roundtrip(ctx2, &rng, 13);
+    bls381_fr_test_roundtrip(ctx2, &rng, 12);
+    g16_ctx_destroy(ctx2);
     bn254_fr_test_errors(ctx);
     bls381_fr_test_errors(ctx);
     g16_ctx_destroy(ctx);

@@ -17,10 +17,15 @@
  *   sub[f][d][j]  = (w[j]^{+-1})^i for i < 2^(j-1): radix-2 twiddles of a
  *                   transform of size 2^j (j <= NTT_MAX_SUB);
  *   col[f][d][k]  = (w[k]^{+-1})^c for c < n2 = 2^(k/2): the per-column base
- *                   of the four-step twiddle omega^(i1*c) at size 2^k. */
+ *                   of the four-step twiddle omega^(i1*c) at size 2^k;
+ *   full[f][d][k] = the whole four-step twiddle matrix for k <= NTT_FULL_TW_MAX_LOG:
+ *                   entry c*n1 + r is s * omega^(c * rev_k1(r)), s = 1 (dir 0) or
+ *                   2^-k (dir 1, the inverse's scale), n elements. */
 typedef struct ntt_cache {
     void *sub[2][2][NTT_MAX_SUB + 1];
     void *col[2][2][NTT_MAX_LOG + 1];
+    void *full[2][2][NTT_FULL_TW_MAX_LOG + 1];
+    int no_full; /* ntt_set_full_twiddles(ctx, 0): per-column twiddles only */
 } ntt_cache;
 
 static void ntt_cache_free(void *p) {
@@ -33,6 +38,8 @@ static void ntt_cache_free(void *p) {
                 free(c->sub[f][d][j]);
             for (int k = 0; k <= NTT_MAX_LOG; k++)
                 free(c->col[f][d][k]);
+            for (int k = 0; k <= NTT_FULL_TW_MAX_LOG; k++)
+                free(c->full[f][d][k]);
         }
     free(c);
 }
@@ -47,6 +54,17 @@ static ntt_cache *ntt_cache_get_locked(g16_ctx *ctx) {
         ctx->cache_free[G16_CACHE_NTT] = ntt_cache_free;
     }
     return ctx->cache[G16_CACHE_NTT];
+}
+
+g16_err ntt_set_full_twiddles(g16_ctx *ctx, int on) {
+    if (!ctx)
+        return G16_ERR_INVALID_ARG;
+    pthread_mutex_lock(&ctx->lock);
+    ntt_cache *c = ntt_cache_get_locked(ctx);
+    if (c)
+        c->no_full = !on;
+    pthread_mutex_unlock(&ctx->lock);
+    return c ? G16_OK : G16_ERR_NOMEM;
 }
 
 #define F bn254_fr

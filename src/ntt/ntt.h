@@ -22,8 +22,8 @@
  * Algorithm: radix-2 in place for n <= 2^NTT_DIRECT_LOG; above that the
  * four-step (Bailey) split n = n1*n2 with column transforms of size n1 run in
  * a gathered per-task buffer, the twiddle omega^(i1*i2) folded into the
- * column pass (with the inverse's n^-1), and in-place row transforms of size
- * n2. The DIF form outputs exactly the bit-reversed order, so no transpose is
+ * column pass (with the inverse's n^-1; the n-element twiddle matrix is cached
+ * for n <= 2^NTT_FULL_TW_MAX_LOG), and in-place row transforms of size n2. The DIF form outputs exactly the bit-reversed order, so no transpose is
  * needed. Work is spread over the context's pool. Twiddle tables (O(sqrt n)
  * per domain) are cached in ctx->cache[G16_CACHE_NTT], built under ctx->lock;
  * concurrent calls on one context are safe.
@@ -42,6 +42,10 @@ typedef enum ntt_order { NTT_NN = 0, NTT_NR = 1, NTT_RN = 2, NTT_RR = 3 } ntt_or
 /* Transforms of size <= 2^NTT_DIRECT_LOG run as one radix-2 pass on the
  * calling thread (see docs/ntt-msm.md for the measurement). */
 #define NTT_DIRECT_LOG 10
+/* Up to this size the four-step twiddle matrix (n elements) is cached per
+ * domain and direction, saving one multiplication per element per transform;
+ * above it the twiddles are generated per column (O(sqrt n) memory). */
+#define NTT_FULL_TW_MAX_LOG 22
 
 #define G16_NTT_DECLARE(F)                                                                     \
     /* Largest supported log2 domain size (the two-adicity s). */                              \
@@ -62,6 +66,10 @@ typedef enum ntt_order { NTT_NN = 0, NTT_NR = 1, NTT_RN = 2, NTT_RR = 3 } ntt_or
     g16_err ntt_##F##_odd_coset_from_evals(g16_ctx *ctx, F *a, unsigned log_n);                \
     /* In-place bit-reversal permutation of 2^log_n elements (its own inverse). */             \
     g16_err ntt_##F##_bitrev(g16_ctx *ctx, F *a, unsigned log_n);
+
+/* Enables (default) or disables the cached twiddle matrix on ctx (tests use
+ * it to exercise the per-column path of large sizes). */
+g16_err ntt_set_full_twiddles(g16_ctx *ctx, int on);
 
 G16_NTT_DECLARE(bn254_fr)
 G16_NTT_DECLARE(bls381_fr)

@@ -87,7 +87,7 @@ static F *NN(powers_)(const limb_t *base, size_t count) {
  * direction dir: sub1/sub2 for the column/row sizes k1/k2 (or sub1 for the
  * direct size), col for the four-step twiddle base. */
 typedef struct NN(tabs) {
-    const F *sub1, *sub2, *col;
+    const F *sub1, *sub2, *col, *full;
 } NN(tabs);
 
 static const F *NN(sub_locked_)(ntt_cache *c, int dir, unsigned j) {
@@ -111,6 +111,7 @@ static g16_err NN(get_tabs)(g16_ctx *ctx, NN(tabs) *t, int dir, unsigned k, unsi
     t->sub1 = NN(sub_locked_)(c, dir, k1);
     t->sub2 = NN(sub_locked_)(c, dir, k2);
     t->col = NULL;
+    t->full = NULL;
     if ((k1 && !t->sub1) || (k2 && !t->sub2)) {
         err = G16_ERR_NOMEM;
         goto out;
@@ -120,8 +121,31 @@ static g16_err NN(get_tabs)(g16_ctx *ctx, NN(tabs) *t, int dir, unsigned k, unsi
             c->col[F_IDX][dir][k] =
                 NN(powers_)(dir ? NN(roots_inv_)[k] : NN(roots_)[k], (size_t)1 << k2);
         t->col = c->col[F_IDX][dir][k];
-        if (!t->col)
+        if (!t->col) {
             err = G16_ERR_NOMEM;
+            goto out;
+        }
+        if (k <= NTT_FULL_TW_MAX_LOG && !c->no_full) {
+            if (!c->full[F_IDX][dir][k]) {
+                size_t n1 = (size_t)1 << k1, n2 = (size_t)1 << k2;
+                F *T = malloc(n1 * n2 * sizeof(F));
+                if (T) {
+                    for (size_t cc = 0; cc < n2; cc++) {
+                        F cur;
+                        if (dir)
+                            NN(load_)(&cur, NN(inv2pow_)[k]);
+                        else
+                            FN(set_one)(&cur);
+                        for (size_t i = 0; i < n1; i++) {
+                            T[cc * n1 + ntt_bitrev32((uint32_t)i, k1)] = cur;
+                            FN(mul)(&cur, &cur, &t->col[cc]);
+                        }
+                    }
+                }
+                c->full[F_IDX][dir][k] = T; /* NULL: fall back to per-column powers */
+            }
+            t->full = c->full[F_IDX][dir][k];
+        }
     }
 out:
     pthread_mutex_unlock(&ctx->lock);
@@ -136,7 +160,7 @@ typedef struct NN(job) {
     F *a;
     unsigned k, k1, k2;
     int dit;
-    const F *scale; /* optional factor folded into the twiddles */
+    const F *scale; /* n^-1 for the inverse direction, folded into the twiddles */
     NN(tabs) tb;
     F *scratch;       /* ntasks * NN_COLS * n1 elements */
     size_t per_task;  /* column batches per task */
@@ -148,6 +172,13 @@ typedef struct NN(job) {
  * column c (positions are bit-reversed because the column transform is). */
 static void NN(twiddle_col)(const NN(job) *jb, F *col, size_t c) {
     size_t n1 = (size_t)1 << jb->k1;
+    if (jb->tb.full) { /* cached matrix, scale included */
+        const F *T = jb->tb.full + c * n1;
+        if (c || jb->scale)
+            for (size_t r = 0; r < n1; r++)
+                FN(mul)(&col[r], &col[r], &T[r]);
+        return;
+    }
     if (c == 0) {
         if (jb->scale)
             for (size_t i = 0; i < n1; i++)
@@ -303,9 +334,12 @@ static g16_err NN(scale_pass)(g16_ctx *ctx, F *a, unsigned k, const F *g, const 
 }
 
 /* The unpermuted transform: DIF (natural -> bit-reversed) or DIT (bit-
- * reversed -> natural) of size 2^k with root w[k] (dir 0) or w[k]^-1 (dir 1),
- * every output multiplied by *scale if scale is non-NULL. */
-static g16_err NN(core)(g16_ctx *ctx, F *a, unsigned k, int dir, int dit, const F *scale) {
+ * reversed -> natural) of size 2^k with root w[k] (dir 0), or with root
+ * w[k]^-1 and every output times 2^-k (dir 1: the inverse). */
+static g16_err NN(core)(g16_ctx *ctx, F *a, unsigned k, int dir, int dit) {
+    F ninv;
+    NN(load_)(&ninv, NN(inv2pow_)[k]);
+    const F *scale = dir ? &ninv : NULL;
     NN(job) jb = {.a = a, .k = k, .dit = dit, .scale = scale};
     if (k <= NTT_DIRECT_LOG) {
         g16_err err = NN(get_tabs)(ctx, &jb.tb, dir, k, k, 0);
@@ -375,23 +409,22 @@ static void NN(bitrev_)(g16_ctx *ctx, F *a, unsigned k) {
     g16_pool_run(ctx->pool, nt, NN(rev_task), &rj);
 }
 
-/* Transform in the given order; scale as in core. */
-static g16_err NN(transform)(g16_ctx *ctx, F *a, unsigned k, int dir, ntt_order ord,
-                             const F *scale) {
+/* Transform in the given order; dir as in core. */
+static g16_err NN(transform)(g16_ctx *ctx, F *a, unsigned k, int dir, ntt_order ord) {
     g16_err err;
     switch (ord) {
     case NTT_NR:
-        return NN(core)(ctx, a, k, dir, 0, scale);
+        return NN(core)(ctx, a, k, dir, 0);
     case NTT_RN:
-        return NN(core)(ctx, a, k, dir, 1, scale);
+        return NN(core)(ctx, a, k, dir, 1);
     case NTT_NN:
-        if ((err = NN(core)(ctx, a, k, dir, 0, scale)))
+        if ((err = NN(core)(ctx, a, k, dir, 0)))
             return err;
         NN(bitrev_)(ctx, a, k);
         return G16_OK;
     case NTT_RR:
         NN(bitrev_)(ctx, a, k);
-        return NN(core)(ctx, a, k, dir, 0, scale);
+        return NN(core)(ctx, a, k, dir, 0);
     }
     return G16_ERR_INVALID_ARG;
 }
@@ -419,16 +452,14 @@ g16_err NN(forward)(g16_ctx *ctx, F *a, unsigned log_n, ntt_order ord) {
     g16_err err = NN(check_)(ctx, a, log_n, (int)ord, NC(S));
     if (err)
         return err;
-    return NN(done_)(ctx, NN(transform)(ctx, a, log_n, 0, ord, NULL));
+    return NN(done_)(ctx, NN(transform)(ctx, a, log_n, 0, ord));
 }
 
 g16_err NN(inverse)(g16_ctx *ctx, F *a, unsigned log_n, ntt_order ord) {
     g16_err err = NN(check_)(ctx, a, log_n, (int)ord, NC(S));
     if (err)
         return err;
-    F ninv;
-    NN(load_)(&ninv, NN(inv2pow_)[log_n]);
-    return NN(done_)(ctx, NN(transform)(ctx, a, log_n, 1, ord, &ninv));
+    return NN(done_)(ctx, NN(transform)(ctx, a, log_n, 1, ord));
 }
 
 g16_err NN(coset_forward)(g16_ctx *ctx, F *a, unsigned log_n, const F *g, ntt_order ord) {
@@ -440,7 +471,7 @@ g16_err NN(coset_forward)(g16_ctx *ctx, F *a, unsigned log_n, const F *g, ntt_or
     F gg = *g; /* g may alias a */
     if ((err = NN(scale_pass)(ctx, a, log_n, &gg, NULL, (int)ord >> 1)))
         return NN(done_)(ctx, err);
-    return NN(done_)(ctx, NN(transform)(ctx, a, log_n, 0, ord, NULL));
+    return NN(done_)(ctx, NN(transform)(ctx, a, log_n, 0, ord));
 }
 
 g16_err NN(coset_inverse)(g16_ctx *ctx, F *a, unsigned log_n, const F *g, ntt_order ord) {
@@ -449,29 +480,27 @@ g16_err NN(coset_inverse)(g16_ctx *ctx, F *a, unsigned log_n, const F *g, ntt_or
         return err;
     if (!g)
         return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "ntt: NULL coset shift");
-    F ginv, ninv;
+    F ginv;
     FN(inv)(&ginv, g);
-    NN(load_)(&ninv, NN(inv2pow_)[log_n]);
-    if ((err = NN(transform)(ctx, a, log_n, 1, ord, NULL)))
+    if ((err = NN(transform)(ctx, a, log_n, 1, ord)))
         return NN(done_)(ctx, err);
-    return NN(done_)(ctx, NN(scale_pass)(ctx, a, log_n, &ginv, &ninv, (int)ord & 1));
+    return NN(done_)(ctx, NN(scale_pass)(ctx, a, log_n, &ginv, NULL, (int)ord & 1));
 }
 
 g16_err NN(odd_coset_from_evals)(g16_ctx *ctx, F *a, unsigned log_n) {
     g16_err err = NN(check_)(ctx, a, log_n, 0, NC(S) - 1);
     if (err)
         return err;
-    F g, ninv;
+    F g;
     NN(load_)(&g, NN(roots_)[log_n + 1]);
-    NN(load_)(&ninv, NN(inv2pow_)[log_n]);
-    /* values (natural) -> n * coefficients (bit-reversed) */
-    if ((err = NN(core)(ctx, a, log_n, 1, 0, NULL)))
+    /* values (natural) -> coefficients (bit-reversed) */
+    if ((err = NN(core)(ctx, a, log_n, 1, 0)))
         return NN(done_)(ctx, err);
-    /* coefficient j (at position rev(j)) times n^-1 g^j */
-    if ((err = NN(scale_pass)(ctx, a, log_n, &g, &ninv, 1)))
+    /* coefficient j (at position rev(j)) times g^j */
+    if ((err = NN(scale_pass)(ctx, a, log_n, &g, NULL, 1)))
         return NN(done_)(ctx, err);
     /* coefficients (bit-reversed) -> values at g*omega^i (natural) */
-    return NN(done_)(ctx, NN(core)(ctx, a, log_n, 0, 1, NULL));
+    return NN(done_)(ctx, NN(core)(ctx, a, log_n, 0, 1));
 }
 
 g16_err NN(bitrev)(g16_ctx *ctx, F *a, unsigned log_n) {
