@@ -105,8 +105,8 @@ static void MN(accumulate)(const MN(job) *jb, GX *B, unsigned w, size_t i0, size
  * 8M + 2S for the XYZZ mixed addition. A point whose bucket already has an
  * addition queued waits in a deferred list until the next flush. Used for
  * c >= MSM_AFFINE_MIN_C, where the buckets are many and collisions rare. */
-#define MN_PCAP 512
-#define MN_QCAP 512
+#define MN_PCAP 1024 /* most additions queued at once (nb/4 if smaller) */
+#define MN_QCAP 1024
 
 typedef struct MN(ws) {
     GA *bk;      /* bucket points */
@@ -115,18 +115,22 @@ typedef struct MN(ws) {
     GA *pq;
     E *den, *pre;
     uint8_t *pdbl;
-    size_t np;
+    size_t np, pcap;
     uint32_t *qb[2]; /* deferred points (list 0 active) */
     GA *qq[2];
     size_t nq;
     int draining;
+    GX *small; /* XYZZ buckets for the top windows (few digits, see worker) */
 } MN(ws);
+
+#define MN_SMALL_LOG (MSM_AFFINE_MIN_C - 1) /* top windows with <= this many bits */
 
 static size_t MN(ws_bytes_)(size_t nb) {
     return msm_align(nb * sizeof(GA)) + msm_align(nb) + msm_align(MN_PCAP * sizeof(uint32_t)) +
            msm_align(MN_PCAP * sizeof(GA)) + 2 * msm_align(MN_PCAP * sizeof(E)) +
            msm_align(MN_PCAP) + 2 * msm_align(MN_QCAP * sizeof(uint32_t)) +
-           2 * msm_align(MN_QCAP * sizeof(GA));
+           2 * msm_align(MN_QCAP * sizeof(GA)) +
+           msm_align(((size_t)1 << MN_SMALL_LOG) * sizeof(GX));
 }
 
 static void MN(ws_init_)(MN(ws) *s, uint8_t *p, size_t nb) {
@@ -142,7 +146,11 @@ static void MN(ws_init_)(MN(ws) *s, uint8_t *p, size_t nb) {
         s->qb[i] = (uint32_t *)p, p += msm_align(MN_QCAP * sizeof(uint32_t));
         s->qq[i] = (GA *)p, p += msm_align(MN_QCAP * sizeof(GA));
     }
+    s->small = (GX *)p;
+    for (size_t b = 0; b < ((size_t)1 << MN_SMALL_LOG); b++)
+        GN(xyzz_set_inf)(&s->small[b]);
     memset(s->st, 0, nb);
+    s->pcap = nb / 4 < MN_PCAP ? (nb / 4 ? nb / 4 : 1) : MN_PCAP;
 }
 
 /* Performs the queued additions: one inversion for all denominators. */
@@ -156,7 +164,7 @@ static void MN(flush_)(MN(ws) *s) {
         s->pre[i] = acc;
         EN(mul)(&acc, &acc, &s->den[i]);
     }
-    EN(inv)(&acc, &acc);
+    G16_CAT(msm_inv_, E)(&acc, &acc);
     for (size_t i = n; i-- > 0;) {
         EN(mul)(&inv, &acc, &s->pre[i]); /* 1 / den[i] */
         EN(mul)(&acc, &acc, &s->den[i]);
@@ -182,7 +190,7 @@ static void MN(flush_)(MN(ws) *s) {
     s->np = 0;
 }
 
-static void MN(drain_)(MN(ws) *s);
+static void MN(requeue_)(MN(ws) *s);
 
 /* Bucket b += q (q not infinity). */
 static void MN(schedule_)(MN(ws) *s, const GA *q, uint32_t b) {
@@ -195,8 +203,10 @@ static void MN(schedule_)(MN(ws) *s, const GA *q, uint32_t b) {
     if (st & 2) { /* an addition into b is queued: defer */
         s->qb[0][s->nq] = b;
         s->qq[0][s->nq] = *q;
-        if (++s->nq == MN_QCAP && !s->draining)
-            MN(drain_)(s);
+        if (++s->nq == MN_QCAP && !s->draining) { /* rare: flush a partial batch */
+            MN(flush_)(s);
+            MN(requeue_)(s);
+        }
         return;
     }
     const GA *B = &s->bk[b];
@@ -215,26 +225,36 @@ static void MN(schedule_)(MN(ws) *s, const GA *q, uint32_t b) {
     s->pb[i] = b;
     s->pq[i] = *q;
     s->st[b] = 3;
-    if (++s->np == MN_PCAP)
+    if (++s->np == s->pcap) {
         MN(flush_)(s);
+        if (!s->draining) /* the deferred points go first into the next batch */
+            MN(requeue_)(s);
+    }
 }
 
-/* Flushes until nothing is queued or deferred. Each round schedules at
- * least the first deferred point of every bucket, so it terminates. */
-static void MN(drain_)(MN(ws) *s) {
+/* Reschedules the deferred points once (after a flush freed their buckets);
+ * those that collide again stay deferred: at most all but one of them, so
+ * the list cannot overflow while it is walked. */
+static void MN(requeue_)(MN(ws) *s) {
     s->draining = 1;
+    size_t n = s->nq;
+    uint32_t *tb = s->qb[0];
+    GA *tq = s->qq[0];
+    s->qb[0] = s->qb[1], s->qq[0] = s->qq[1];
+    s->qb[1] = tb, s->qq[1] = tq;
+    s->nq = 0;
+    for (size_t j = 0; j < n; j++)
+        MN(schedule_)(s, &tq[j], tb[j]);
+    s->draining = 0;
+}
+
+/* End of a job: until nothing is queued or deferred. Each round schedules
+ * at least the first deferred point of every bucket, so it terminates. */
+static void MN(drain_)(MN(ws) *s) {
     while (s->np || s->nq) {
         MN(flush_)(s);
-        size_t n = s->nq;
-        uint32_t *tb = s->qb[0];
-        GA *tq = s->qq[0];
-        s->qb[0] = s->qb[1], s->qq[0] = s->qq[1];
-        s->qb[1] = tb, s->qq[1] = tq;
-        s->nq = 0;
-        for (size_t j = 0; j < n; j++)
-            MN(schedule_)(s, &tq[j], tb[j]);
+        MN(requeue_)(s);
     }
-    s->draining = 0;
 }
 
 static void MN(accumulate_affine)(const MN(job) *jb, MN(ws) *s, unsigned w, size_t i0,
@@ -297,7 +317,25 @@ static void MN(worker)(void *arg, size_t t) {
         GX run, acc;
         GN(xyzz_set_inf)(&run);
         GN(xyzz_set_inf)(&acc);
-        if (jb->affine) {
+        /* Top window: only bits [wc, M_BITS) are set, so digits lie in
+         * [0, 2^eb], eb = M_BITS - wc. With few buckets, batch-affine additions
+         * would mostly collide: use XYZZ buckets there. */
+        unsigned lo = w * jb->pl.c;
+        unsigned eb = M_BITS > lo ? M_BITS - lo : 0;
+        if (jb->affine && eb < MN_SMALL_LOG) {
+            size_t ns = (size_t)1 << eb; /* digits 1..2^eb -> buckets 0..2^eb-1 */
+            MN(accumulate)(jb, ws.small, w, i0, i1);
+            for (size_t j = ns; j-- > 0;) {
+                GN(xyzz_add_vartime)(&run, &run, &ws.small[j]);
+                GN(xyzz_set_inf)(&ws.small[j]);
+                GN(xyzz_add_vartime)(&acc, &acc, &run);
+            }
+        } else if (jb->affine) {
+            ws.pcap = (size_t)1 << (eb < jb->pl.c ? eb : jb->pl.c - 1) >> 2;
+            if (ws.pcap > MN_PCAP)
+                ws.pcap = MN_PCAP;
+            if (ws.pcap < 1)
+                ws.pcap = 1;
             MN(accumulate_affine)(jb, &ws, w, i0, i1);
             for (size_t j = jb->nb; j-- > 0;) {
                 if (ws.st[j] & 1)
@@ -504,4 +542,5 @@ g16_err MN(sum)(g16_ctx *ctx, GJ *out, const GA *bases, size_t n, const uint8_t 
 #undef GJ
 #undef MN_BLOCK
 #undef MN_PCAP
+#undef MN_SMALL_LOG
 #undef MN_QCAP
