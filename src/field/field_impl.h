@@ -13,6 +13,10 @@ typedef struct F {
 } F;
 
 static const limb_t FN(p_)[F_N] = FC(P);
+/* {p, n0, 0}: the constant block read by the asm kernels (limbs_x86.h). */
+static const struct {
+    limb_t p[F_N], n0, zero;
+} FN(pm_) = {FC(P), FC(N0), 0};
 
 static inline void FN(set_zero)(F *r) {
     for (int i = 0; i < F_N; i++)
@@ -27,8 +31,35 @@ static inline void FN(add)(F *r, const F *a, const F *b) { mod_add(r->l, a->l, b
 static inline void FN(sub)(F *r, const F *a, const F *b) { mod_sub(r->l, a->l, b->l, FN(p_), F_N); }
 static inline void FN(dbl)(F *r, const F *a) { mod_add(r->l, a->l, a->l, FN(p_), F_N); }
 static inline void FN(neg)(F *r, const F *a) { mod_neg(r->l, a->l, FN(p_), F_N); }
-static inline void FN(mul)(F *r, const F *a, const F *b) { mont_mul(r->l, a->l, b->l, FN(p_), FC(N0), F_N); }
-static inline void FN(sqr)(F *r, const F *a) { mont_mul(r->l, a->l, a->l, FN(p_), FC(N0), F_N); }
+/* Portable multiplication and squaring (limbs.h), always available. */
+static inline void FN(mul_portable)(F *r, const F *a, const F *b) {
+    mont_mul(r->l, a->l, b->l, FN(p_), FC(N0), F_N);
+}
+static inline void FN(sqr_portable)(F *r, const F *a) { mont_mul(r->l, a->l, a->l, FN(p_), FC(N0), F_N); }
+/* Dispatched: the asm kernel when g16_field_adx is set (one predictable
+ * branch on a load-time constant), else the portable code. */
+static inline void FN(mul)(F *r, const F *a, const F *b) {
+#if G16_FIELD_ASM_X86
+    if (__builtin_expect(g16_field_adx, 1)) {
+        G16_CAT(mont_mul_adx_, F_N)(r->l, a->l, b->l, FN(pm_).p);
+        return;
+    }
+#endif
+    FN(mul_portable)(r, a, b);
+}
+static inline void FN(sqr)(F *r, const F *a) {
+#if G16_FIELD_ASM_X86
+    if (__builtin_expect(g16_field_adx, 1)) {
+#if F_N == 4
+        mont_sqr_adx_4(r->l, a->l, FN(pm_).p);
+#else
+        G16_CAT(mont_mul_adx_, F_N)(r->l, a->l, a->l, FN(pm_).p);
+#endif
+        return;
+    }
+#endif
+    FN(sqr_portable)(r, a);
+}
 static inline int FN(eq)(const F *a, const F *b) { return limbs_eq(a->l, b->l, F_N); }
 static inline int FN(is_zero)(const F *a) { return limbs_is_zero(a->l, F_N); }
 static inline int FN(is_one)(const F *a) {
@@ -41,13 +72,20 @@ static inline void FN(cmov)(F *r, const F *a, int flag) {
 }
 
 /* Montgomery form <-> canonical integer (little-endian limbs). */
+/* Requires x < p. */
 static inline void FN(to_mont)(F *r, const limb_t *x) {
-    static const limb_t r2[F_N] = FC(R2);
-    mont_mul(r->l, x, r2, FN(p_), FC(N0), F_N);
+    static const F r2 = {FC(R2)};
+    F t;
+    for (int i = 0; i < F_N; i++)
+        t.l[i] = x[i];
+    FN(mul)(r, &t, &r2);
 }
 static inline void FN(from_mont)(limb_t *x, const F *a) {
-    limb_t one[F_N] = {1};
-    mont_mul(x, a->l, one, FN(p_), FC(N0), F_N);
+    static const F one = {{1}};
+    F t;
+    FN(mul)(&t, a, &one);
+    for (int i = 0; i < F_N; i++)
+        x[i] = t.l[i];
 }
 /* Returns 1 and sets r if x < p; returns 0 (r untouched) otherwise. */
 static inline int FN(from_canon_vartime)(F *r, const limb_t *x) {
