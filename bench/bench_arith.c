@@ -39,6 +39,7 @@
         TIME_NS(o, "fp_mul", curve, 300000, FP##_mul(&a, &a, &b));             \
         TIME_NS(o, "fp_sqr", curve, 300000, FP##_sqr(&a, &a));                 \
         TIME_NS(o, "fp_inv", curve, 300, FP##_inv(&a, &a));                    \
+        TIME_NS(o, "fp_inv_vartime", curve, 300, FP##_inv_vartime(&a, &a));    \
         TIME_NS(o, "fr_mul", curve, 300000, FR##_mul(&c, &c, &d));             \
         if (FP##_is_zero(&a) && FR##_is_zero(&c))                              \
             printf("#\n"); /* keep results live */                             \

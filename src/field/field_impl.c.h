@@ -42,10 +42,8 @@ void FN(pow)(F *r, const F *a, const limb_t *e, size_t en) {
     *r = acc;
 }
 
-void FN(inv)(F *r, const F *a) {
-    static const limb_t e[F_N] = FC(P_MINUS_2);
-    FN(pow)(r, a, e, F_N);
-}
+/* inv and inv_vartime: Bernstein-Yang safegcd. */
+#include "inv_impl.c.h"
 
 void FN(batch_inv)(F *out, const F *in, size_t n, F *scratch) {
     if (n == 0)

@@ -116,7 +116,10 @@ static inline void FN(from_u64)(F *r, uint64_t v) {
 /* Non-inline operations, in fields.c. */
 /* r = a^e, e little-endian limbs of length en. Time depends on en only. */
 void FN(pow)(F *r, const F *a, const limb_t *e, size_t en);
-void FN(inv)(F *r, const F *a); /* Fermat a^(p-2); inv(0) = 0. Constant time. */
+/* a^-1, inv(0) = 0. Bernstein-Yang safegcd (inv_impl.c.h); constant time. */
+void FN(inv)(F *r, const F *a);
+/* The same, variable time (skips zero runs, stops early): public data only. */
+void FN(inv_vartime)(F *r, const F *a);
 /* out[i] = in[i]^-1 (0 -> 0), Montgomery's trick: 3(n-1) mul + 1 inv.
  * out may alias in; scratch holds n elements. Constant time. */
 void FN(batch_inv)(F *out, const F *in, size_t n, F *scratch);
