@@ -5,16 +5,17 @@
 #include "bench.h"
 #include "field/field.h"
 
-/* Times `iters` dependent iterations of stmt, o->reps times (default 11),
- * and reports the fastest run in ns per iteration: the minimum filters out
- * interference from other processes on a shared machine. */
+/* Times `iters` dependent iterations of stmt, o->reps times (default 50),
+ * and reports the fastest run in ns per iteration. Many short runs and the
+ * minimum filter out interference from other processes on a shared machine
+ * (a run is ~0.5 ms for the field figures). */
 #define TIME_NS(o, name, curve, iters, stmt)                                   \
     do {                                                                       \
         double best = 1e300;                                                   \
         char extra_[64];                                                       \
         snprintf(extra_, sizeof extra_, "\"threads\":1,\"field_asm\":%d",     \
                  g16_field_asm_active());                                      \
-        for (int rep = 0; rep < ((o)->reps > 0 ? (o)->reps : 11); rep++) {     \
+        for (int rep = 0; rep < ((o)->reps > 0 ? (o)->reps : 50); rep++) {     \
             double t0 = g16_now_ms();                                          \
             for (long it = 0; it < (iters); it++) {                            \
                 stmt;                                                          \
@@ -36,11 +37,11 @@
         FP##_random(&b, &rng);                                                 \
         FR##_random(&c, &rng);                                                 \
         FR##_random(&d, &rng);                                                 \
-        TIME_NS(o, "fp_mul", curve, 300000, FP##_mul(&a, &a, &b));             \
-        TIME_NS(o, "fp_sqr", curve, 300000, FP##_sqr(&a, &a));                 \
-        TIME_NS(o, "fp_inv", curve, 300, FP##_inv(&a, &a));                    \
-        TIME_NS(o, "fp_inv_vartime", curve, 300, FP##_inv_vartime(&a, &a));    \
-        TIME_NS(o, "fr_mul", curve, 300000, FR##_mul(&c, &c, &d));             \
+        TIME_NS(o, "fp_mul", curve, 20000, FP##_mul(&a, &a, &b));              \
+        TIME_NS(o, "fp_sqr", curve, 20000, FP##_sqr(&a, &a));                  \
+        TIME_NS(o, "fp_inv", curve, 200, FP##_inv(&a, &a));                    \
+        TIME_NS(o, "fp_inv_vartime", curve, 500, FP##_inv_vartime(&a, &a));    \
+        TIME_NS(o, "fr_mul", curve, 20000, FR##_mul(&c, &c, &d));              \
         if (FP##_is_zero(&a) && FR##_is_zero(&c))                              \
             printf("#\n"); /* keep results live */                             \
     } while (0)

@@ -137,8 +137,9 @@ static inline int limbs_lt_vartime(const limb_t *a, const limb_t *b, size_t n) {
  * synchronisation. 0 means the portable code above is used, so the library
  * stays correct even if something runs before the constructor. Setting the
  * environment variable G16_FIELD_ASM=0 keeps it 0 (tests of the portable
- * path). Build with -DG16_NO_ASM to leave the asm out entirely. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(G16_NO_ASM)
+ * path). Build with -DG16_NO_ASM to leave the asm out entirely; CUDA
+ * translation units (nvcc) always use the portable code. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(G16_NO_ASM) && !defined(__CUDACC__)
 #define G16_FIELD_ASM_X86 1
 extern int g16_field_adx;
 #include "limbs_x86.h"
