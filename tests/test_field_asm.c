@@ -1,8 +1,10 @@
-/* The x86-64 asm Montgomery kernels (limbs_x86.h) against the portable CIOS
- * code (limbs.h) and GMP, on the same inputs, for all four prime fields,
- * whatever path the dispatcher picked. Inputs: edge values (0, 1, 2, p-1,
+/* The x86-64 asm kernels (limbs_x86.h: Montgomery mul/sqr, add, sub, neg)
+ * against the portable code (limbs.h: CIOS mul, add, sub, neg) and GMP, on
+ * the same inputs, for all four prime fields, whatever path the dispatcher
+ * picked. Inputs: edge values (0, 1, 2, p-1,
  * p-2, (p+-1)/2, 2^k +- 1 mod p, values with all-ones limbs below p) and
- * random values from a logged seed. Expected: a * b * 2^(-64n) mod p. */
+ * random values from a logged seed. Expected: a * b * 2^(-64n) mod p,
+ * a + b, a - b, -a mod p. */
 #include <string.h>
 
 #include "testutil.h"
@@ -48,6 +50,12 @@ static void edge(mpz_t z, int k, const mpz_t p, gmp_randstate_t rs) {
 typedef void (*mul_fn)(limb_t *r, const limb_t *a, const limb_t *b);
 typedef void (*sqr_fn)(limb_t *r, const limb_t *a);
 
+/* add/sub/neg, portable (limbs.h) and asm (limbs_x86.h), on raw limbs. */
+typedef struct {
+    mul_fn port_add, port_sub, asm_add, asm_sub;
+    sqr_fn port_neg, asm_neg;
+} addsub_fns;
+
 /* Per-field wrappers: each path called explicitly. */
 #define WRAP(F, NL)                                                                       \
     static void F##_port_mul(limb_t *r, const limb_t *a, const limb_t *b) {               \
@@ -65,6 +73,36 @@ typedef void (*sqr_fn)(limb_t *r, const limb_t *a);
         F##_sqr(&z, &x);                                                                  \
         memcpy(r, z.l, sizeof z.l);                                                       \
     }
+#define WRAP_ADD(F, NL)                                                                   \
+    static void F##_port_add(limb_t *r, const limb_t *a, const limb_t *b) {               \
+        mod_add(r, a, b, F##_p_, NL);                                                     \
+    }                                                                                     \
+    static void F##_port_sub(limb_t *r, const limb_t *a, const limb_t *b) {               \
+        mod_sub(r, a, b, F##_p_, NL);                                                     \
+    }                                                                                     \
+    static void F##_port_neg(limb_t *r, const limb_t *a) { mod_neg(r, a, F##_p_, NL); }
+WRAP_ADD(bn254_fp, 4)
+WRAP_ADD(bn254_fr, 4)
+WRAP_ADD(bls381_fp, 6)
+WRAP_ADD(bls381_fr, 4)
+#if G16_FIELD_ASM_X86
+#define WRAP_ADD_ASM(F, NL)                                                               \
+    static void F##_asm_add(limb_t *r, const limb_t *a, const limb_t *b) {                \
+        mod_add_x86_##NL(r, a, b, F##_pm_.p);                                             \
+    }                                                                                     \
+    static void F##_asm_sub(limb_t *r, const limb_t *a, const limb_t *b) {                \
+        mod_sub_x86_##NL(r, a, b, F##_pm_.p);                                             \
+    }                                                                                     \
+    static void F##_asm_neg(limb_t *r, const limb_t *a) { mod_neg_x86_##NL(r, a, F##_pm_.p); }
+WRAP_ADD_ASM(bn254_fp, 4)
+WRAP_ADD_ASM(bn254_fr, 4)
+WRAP_ADD_ASM(bls381_fp, 6)
+WRAP_ADD_ASM(bls381_fr, 4)
+#define ADDSUB(F) {F##_port_add, F##_port_sub, F##_asm_add, F##_asm_sub, F##_port_neg, F##_asm_neg}
+#else
+#define ADDSUB(F) {F##_port_add, F##_port_sub, NULL, NULL, F##_port_neg, NULL}
+#endif
+
 WRAP(bn254_fp, 4)
 WRAP(bn254_fr, 4)
 WRAP(bls381_fp, 6)
@@ -91,6 +129,7 @@ typedef struct {
     const limb_t *p;
     mul_fn port_mul, disp_mul, asm_mul;
     sqr_fn disp_sqr, asm_sqr;
+    addsub_fns as;
 } field_case;
 
 static void test_field(const field_case *fc, uint64_t seed, int have_asm) {
@@ -157,7 +196,40 @@ static void test_field(const field_case *fc, uint64_t seed, int have_asm) {
                 CHECK(limbs_eq(rp, ra, n));
             }
         }
+        /* add, sub, neg: portable vs GMP, asm (baseline x86-64, no dispatch
+         * flag) vs portable */
+        {
+            const addsub_fns *f = &fc->as;
+            limb_t q[G16_MAX_LIMBS];
+            f->port_add(rp, al, bl);
+            f->port_sub(rd, al, bl);
+            f->port_neg(q, al);
+            if (it < N_GMP) {
+                mpz_add(c, a, b); mpz_mod(c, c, p); t_mpz_to_limbs(el, n, c);
+                CHECK_MSG(limbs_eq(rp, el, n), "%s portable add != GMP, it=%ld", fc->name, it);
+                mpz_sub(c, a, b); mpz_mod(c, c, p); t_mpz_to_limbs(el, n, c);
+                CHECK_MSG(limbs_eq(rd, el, n), "%s portable sub != GMP, it=%ld", fc->name, it);
+                mpz_neg(c, a); mpz_mod(c, c, p); t_mpz_to_limbs(el, n, c);
+                CHECK_MSG(limbs_eq(q, el, n), "%s portable neg != GMP, it=%ld", fc->name, it);
+            }
+            if (f->asm_add) {
+                f->asm_add(ra, al, bl);
+                CHECK_MSG(limbs_eq(ra, rp, n), "%s asm add != portable, it=%ld", fc->name, it);
+                f->asm_sub(ra, al, bl);
+                CHECK_MSG(limbs_eq(ra, rd, n), "%s asm sub != portable, it=%ld", fc->name, it);
+                f->asm_neg(ra, al);
+                CHECK_MSG(limbs_eq(ra, q, n), "%s asm neg != portable, it=%ld", fc->name, it);
+                memcpy(ra, al, sizeof ra); /* aliasing */
+                f->asm_add(ra, ra, ra);
+                f->port_add(rp, al, al);
+                CHECK(limbs_eq(ra, rp, n));
+                memcpy(ra, bl, sizeof ra);
+                f->asm_sub(ra, al, ra);
+                CHECK(limbs_eq(ra, rd, n));
+            }
+        }
         if (it < N_GMP) {
+            fc->port_mul(rp, al, al);
             mpz_mul(c, a, a);
             mpz_mul(c, c, rinv);
             mpz_mod(c, c, p);
@@ -191,13 +263,13 @@ int main(void) {
            g16_field_asm_active() ? "asm" : "portable");
     const field_case cases[] = {
         {"bn254_fp", 4, bn254_fp_p_, bn254_fp_port_mul, bn254_fp_disp_mul, ASM(bn254_fp),
-         bn254_fp_disp_sqr, ASMSQ(bn254_fp)},
+         bn254_fp_disp_sqr, ASMSQ(bn254_fp), ADDSUB(bn254_fp)},
         {"bn254_fr", 4, bn254_fr_p_, bn254_fr_port_mul, bn254_fr_disp_mul, ASM(bn254_fr),
-         bn254_fr_disp_sqr, ASMSQ(bn254_fr)},
+         bn254_fr_disp_sqr, ASMSQ(bn254_fr), ADDSUB(bn254_fr)},
         {"bls381_fp", 6, bls381_fp_p_, bls381_fp_port_mul, bls381_fp_disp_mul, ASM(bls381_fp),
-         bls381_fp_disp_sqr, NULL},
+         bls381_fp_disp_sqr, NULL, ADDSUB(bls381_fp)},
         {"bls381_fr", 4, bls381_fr_p_, bls381_fr_port_mul, bls381_fr_disp_mul, ASM(bls381_fr),
-         bls381_fr_disp_sqr, ASMSQ(bls381_fr)},
+         bls381_fr_disp_sqr, ASMSQ(bls381_fr), ADDSUB(bls381_fr)},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         test_field(&cases[i], seed, have_asm);

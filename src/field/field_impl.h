@@ -27,10 +27,30 @@ static inline void FN(set_one)(F *r) {
     for (int i = 0; i < F_N; i++)
         r->l[i] = one[i];
 }
-static inline void FN(add)(F *r, const F *a, const F *b) { mod_add(r->l, a->l, b->l, FN(p_), F_N); }
-static inline void FN(sub)(F *r, const F *a, const F *b) { mod_sub(r->l, a->l, b->l, FN(p_), F_N); }
-static inline void FN(dbl)(F *r, const F *a) { mod_add(r->l, a->l, a->l, FN(p_), F_N); }
-static inline void FN(neg)(F *r, const F *a) { mod_neg(r->l, a->l, FN(p_), F_N); }
+/* Addition and subtraction: on x86-64 the asm of limbs_x86.h (baseline
+ * instructions only, so no run-time dispatch), else the portable code. */
+static inline void FN(add)(F *r, const F *a, const F *b) {
+#if G16_FIELD_ASM_X86
+    G16_CAT(mod_add_x86_, F_N)(r->l, a->l, b->l, FN(pm_).p);
+#else
+    mod_add(r->l, a->l, b->l, FN(p_), F_N);
+#endif
+}
+static inline void FN(sub)(F *r, const F *a, const F *b) {
+#if G16_FIELD_ASM_X86
+    G16_CAT(mod_sub_x86_, F_N)(r->l, a->l, b->l, FN(pm_).p);
+#else
+    mod_sub(r->l, a->l, b->l, FN(p_), F_N);
+#endif
+}
+static inline void FN(dbl)(F *r, const F *a) { FN(add)(r, a, a); }
+static inline void FN(neg)(F *r, const F *a) {
+#if G16_FIELD_ASM_X86
+    G16_CAT(mod_neg_x86_, F_N)(r->l, a->l, FN(pm_).p);
+#else
+    mod_neg(r->l, a->l, FN(p_), F_N);
+#endif
+}
 /* Portable multiplication and squaring (limbs.h), always available. */
 static inline void FN(mul_portable)(F *r, const F *a, const F *b) {
     mont_mul(r->l, a->l, b->l, FN(p_), FC(N0), F_N);

@@ -131,7 +131,8 @@ static inline int limbs_lt_vartime(const limb_t *a, const limb_t *b, size_t n) {
 }
 
 /* x86-64 fast path (limbs_x86.h): MULX/ADCX/ADOX Montgomery multiplication
- * for 4 and 6 limbs, used when the CPU has BMI2 and ADX. g16_field_adx is
+ * for 4 and 6 limbs, used when the CPU has BMI2 and ADX; modular addition
+ * and subtraction in baseline x86-64 asm, always used on x86-64. g16_field_adx is
  * the one CPU-feature flag: 0 until a load-time constructor (cpu.c) sets it
  * from CPUID, written once, read-only afterwards, so reading it needs no
  * synchronisation. 0 means the portable code above is used, so the library

@@ -607,4 +607,258 @@ static inline void mont_sqr_adx_4(limb_t *r, const limb_t *a, const limb_t *pm) 
     r[3] = t7;
 }
 
+/* r = a + b mod p (4 limbs), pm = {p, n0, 0}. */
+static inline void mod_add_x86_4(limb_t *r, const limb_t *a, const limb_t *b, const limb_t *pm) {
+    limb_t t0, t1, t2, t3, s0, s1;
+    const limb_t *ap = a, *bp = b;
+    __asm__ __inline__(
+        /* t = a + b */
+        "movq 0(%[a]), %[t0]\n\t"
+        "movq 8(%[a]), %[t1]\n\t"
+        "movq 16(%[a]), %[t2]\n\t"
+        "movq 24(%[a]), %[t3]\n\t"
+        "addq 0(%[b]), %[t0]\n\t"
+        "adcq 8(%[b]), %[t1]\n\t"
+        "adcq 16(%[b]), %[t2]\n\t"
+        "adcq 24(%[b]), %[t3]\n\t"
+        /* r = t >= p ? t - p : t */
+        "movq %[t0], %[s0]\n\t"
+        "subq 0(%[pm]), %[s0]\n\t"
+        "movq %[t1], %[s1]\n\t"
+        "sbbq 8(%[pm]), %[s1]\n\t"
+        "movq %[t2], %[a]\n\t"
+        "sbbq 16(%[pm]), %[a]\n\t"
+        "movq %[t3], %[b]\n\t"
+        "sbbq 24(%[pm]), %[b]\n\t"
+        "cmovncq %[s0], %[t0]\n\t"
+        "cmovncq %[s1], %[t1]\n\t"
+        "cmovncq %[a], %[t2]\n\t"
+        "cmovncq %[b], %[t3]\n\t"
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [s0] "=&r"(s0), [s1] "=&r"(s1), [a] "+&r"(ap), [b] "+&r"(bp)
+        : [pm] "r"(pm)
+        : "cc", "memory");
+    (void)s0;
+    (void)s1;
+    r[0] = t0;
+    r[1] = t1;
+    r[2] = t2;
+    r[3] = t3;
+}
+
+/* r = a - b mod p (4 limbs), pm = {p, n0, 0}. */
+static inline void mod_sub_x86_4(limb_t *r, const limb_t *a, const limb_t *b, const limb_t *pm) {
+    limb_t t0, t1, t2, t3, s0, s1;
+    const limb_t *ap = a, *bp = b;
+    __asm__ __inline__(
+        /* t = a - b; t += borrow ? p : 0 */
+        "movq 0(%[a]), %[t0]\n\t"
+        "movq 8(%[a]), %[t1]\n\t"
+        "movq 16(%[a]), %[t2]\n\t"
+        "movq 24(%[a]), %[t3]\n\t"
+        "subq 0(%[b]), %[t0]\n\t"
+        "sbbq 8(%[b]), %[t1]\n\t"
+        "sbbq 16(%[b]), %[t2]\n\t"
+        "sbbq 24(%[b]), %[t3]\n\t"
+        "movl $0, %k[s0]\n\t"
+        "cmovcq 0(%[pm]), %[s0]\n\t"
+        "movl $0, %k[s1]\n\t"
+        "cmovcq 8(%[pm]), %[s1]\n\t"
+        "movl $0, %k[a]\n\t"
+        "cmovcq 16(%[pm]), %[a]\n\t"
+        "movl $0, %k[b]\n\t"
+        "cmovcq 24(%[pm]), %[b]\n\t"
+        "addq %[s0], %[t0]\n\t"
+        "adcq %[s1], %[t1]\n\t"
+        "adcq %[a], %[t2]\n\t"
+        "adcq %[b], %[t3]\n\t"
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [s0] "=&r"(s0), [s1] "=&r"(s1), [a] "+&r"(ap), [b] "+&r"(bp)
+        : [pm] "r"(pm)
+        : "cc", "memory");
+    (void)s0;
+    (void)s1;
+    r[0] = t0;
+    r[1] = t1;
+    r[2] = t2;
+    r[3] = t3;
+}
+
+/* r = -a mod p (4 limbs), pm = {p, n0, 0}. */
+static inline void mod_neg_x86_4(limb_t *r, const limb_t *a, const limb_t *pm) {
+    limb_t t0, t1, t2, t3, z;
+    __asm__ __inline__(
+        /* t = p - a; z = -(a != 0); r = t & z */
+        "movq 0(%[pm]), %[t0]\n\t"
+        "movq 8(%[pm]), %[t1]\n\t"
+        "movq 16(%[pm]), %[t2]\n\t"
+        "movq 24(%[pm]), %[t3]\n\t"
+        "subq 0(%[a]), %[t0]\n\t"
+        "sbbq 8(%[a]), %[t1]\n\t"
+        "sbbq 16(%[a]), %[t2]\n\t"
+        "sbbq 24(%[a]), %[t3]\n\t"
+        "movq 0(%[a]), %[z]\n\t"
+        "orq 8(%[a]), %[z]\n\t"
+        "orq 16(%[a]), %[z]\n\t"
+        "orq 24(%[a]), %[z]\n\t"
+        "negq %[z]\n\t"
+        "sbbq %[z], %[z]\n\t"
+        "andq %[z], %[t0]\n\t"
+        "andq %[z], %[t1]\n\t"
+        "andq %[z], %[t2]\n\t"
+        "andq %[z], %[t3]\n\t"
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [z] "=&r"(z)
+        : [pm] "r"(pm), [a] "r"(a), "m"(*(const limb_t(*)[4])a)
+        : "cc");
+    (void)z;
+    r[0] = t0;
+    r[1] = t1;
+    r[2] = t2;
+    r[3] = t3;
+}
+
+/* r = a + b mod p (6 limbs), pm = {p, n0, 0}. */
+static inline void mod_add_x86_6(limb_t *r, const limb_t *a, const limb_t *b, const limb_t *pm) {
+    limb_t t0, t1, t2, t3, t4, t5, s0, s1, s2, s3;
+    const limb_t *ap = a, *bp = b;
+    __asm__ __inline__(
+        /* t = a + b */
+        "movq 0(%[a]), %[t0]\n\t"
+        "movq 8(%[a]), %[t1]\n\t"
+        "movq 16(%[a]), %[t2]\n\t"
+        "movq 24(%[a]), %[t3]\n\t"
+        "movq 32(%[a]), %[t4]\n\t"
+        "movq 40(%[a]), %[t5]\n\t"
+        "addq 0(%[b]), %[t0]\n\t"
+        "adcq 8(%[b]), %[t1]\n\t"
+        "adcq 16(%[b]), %[t2]\n\t"
+        "adcq 24(%[b]), %[t3]\n\t"
+        "adcq 32(%[b]), %[t4]\n\t"
+        "adcq 40(%[b]), %[t5]\n\t"
+        /* r = t >= p ? t - p : t */
+        "movq %[t0], %[s0]\n\t"
+        "subq 0(%[pm]), %[s0]\n\t"
+        "movq %[t1], %[s1]\n\t"
+        "sbbq 8(%[pm]), %[s1]\n\t"
+        "movq %[t2], %[s2]\n\t"
+        "sbbq 16(%[pm]), %[s2]\n\t"
+        "movq %[t3], %[s3]\n\t"
+        "sbbq 24(%[pm]), %[s3]\n\t"
+        "movq %[t4], %[a]\n\t"
+        "sbbq 32(%[pm]), %[a]\n\t"
+        "movq %[t5], %[b]\n\t"
+        "sbbq 40(%[pm]), %[b]\n\t"
+        "cmovncq %[s0], %[t0]\n\t"
+        "cmovncq %[s1], %[t1]\n\t"
+        "cmovncq %[s2], %[t2]\n\t"
+        "cmovncq %[s3], %[t3]\n\t"
+        "cmovncq %[a], %[t4]\n\t"
+        "cmovncq %[b], %[t5]\n\t"
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [a] "+&r"(ap), [b] "+&r"(bp)
+        : [pm] "r"(pm)
+        : "cc", "memory");
+    (void)s0;
+    (void)s1;
+    (void)s2;
+    (void)s3;
+    r[0] = t0;
+    r[1] = t1;
+    r[2] = t2;
+    r[3] = t3;
+    r[4] = t4;
+    r[5] = t5;
+}
+
+/* r = a - b mod p (6 limbs), pm = {p, n0, 0}. */
+static inline void mod_sub_x86_6(limb_t *r, const limb_t *a, const limb_t *b, const limb_t *pm) {
+    limb_t t0, t1, t2, t3, t4, t5, s0, s1, s2, s3;
+    const limb_t *ap = a, *bp = b;
+    __asm__ __inline__(
+        /* t = a - b; t += borrow ? p : 0 */
+        "movq 0(%[a]), %[t0]\n\t"
+        "movq 8(%[a]), %[t1]\n\t"
+        "movq 16(%[a]), %[t2]\n\t"
+        "movq 24(%[a]), %[t3]\n\t"
+        "movq 32(%[a]), %[t4]\n\t"
+        "movq 40(%[a]), %[t5]\n\t"
+        "subq 0(%[b]), %[t0]\n\t"
+        "sbbq 8(%[b]), %[t1]\n\t"
+        "sbbq 16(%[b]), %[t2]\n\t"
+        "sbbq 24(%[b]), %[t3]\n\t"
+        "sbbq 32(%[b]), %[t4]\n\t"
+        "sbbq 40(%[b]), %[t5]\n\t"
+        "movl $0, %k[s0]\n\t"
+        "cmovcq 0(%[pm]), %[s0]\n\t"
+        "movl $0, %k[s1]\n\t"
+        "cmovcq 8(%[pm]), %[s1]\n\t"
+        "movl $0, %k[s2]\n\t"
+        "cmovcq 16(%[pm]), %[s2]\n\t"
+        "movl $0, %k[s3]\n\t"
+        "cmovcq 24(%[pm]), %[s3]\n\t"
+        "movl $0, %k[a]\n\t"
+        "cmovcq 32(%[pm]), %[a]\n\t"
+        "movl $0, %k[b]\n\t"
+        "cmovcq 40(%[pm]), %[b]\n\t"
+        "addq %[s0], %[t0]\n\t"
+        "adcq %[s1], %[t1]\n\t"
+        "adcq %[s2], %[t2]\n\t"
+        "adcq %[s3], %[t3]\n\t"
+        "adcq %[a], %[t4]\n\t"
+        "adcq %[b], %[t5]\n\t"
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [a] "+&r"(ap), [b] "+&r"(bp)
+        : [pm] "r"(pm)
+        : "cc", "memory");
+    (void)s0;
+    (void)s1;
+    (void)s2;
+    (void)s3;
+    r[0] = t0;
+    r[1] = t1;
+    r[2] = t2;
+    r[3] = t3;
+    r[4] = t4;
+    r[5] = t5;
+}
+
+/* r = -a mod p (6 limbs), pm = {p, n0, 0}. */
+static inline void mod_neg_x86_6(limb_t *r, const limb_t *a, const limb_t *pm) {
+    limb_t t0, t1, t2, t3, t4, t5, z;
+    __asm__ __inline__(
+        /* t = p - a; z = -(a != 0); r = t & z */
+        "movq 0(%[pm]), %[t0]\n\t"
+        "movq 8(%[pm]), %[t1]\n\t"
+        "movq 16(%[pm]), %[t2]\n\t"
+        "movq 24(%[pm]), %[t3]\n\t"
+        "movq 32(%[pm]), %[t4]\n\t"
+        "movq 40(%[pm]), %[t5]\n\t"
+        "subq 0(%[a]), %[t0]\n\t"
+        "sbbq 8(%[a]), %[t1]\n\t"
+        "sbbq 16(%[a]), %[t2]\n\t"
+        "sbbq 24(%[a]), %[t3]\n\t"
+        "sbbq 32(%[a]), %[t4]\n\t"
+        "sbbq 40(%[a]), %[t5]\n\t"
+        "movq 0(%[a]), %[z]\n\t"
+        "orq 8(%[a]), %[z]\n\t"
+        "orq 16(%[a]), %[z]\n\t"
+        "orq 24(%[a]), %[z]\n\t"
+        "orq 32(%[a]), %[z]\n\t"
+        "orq 40(%[a]), %[z]\n\t"
+        "negq %[z]\n\t"
+        "sbbq %[z], %[z]\n\t"
+        "andq %[z], %[t0]\n\t"
+        "andq %[z], %[t1]\n\t"
+        "andq %[z], %[t2]\n\t"
+        "andq %[z], %[t3]\n\t"
+        "andq %[z], %[t4]\n\t"
+        "andq %[z], %[t5]\n\t"
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [z] "=&r"(z)
+        : [pm] "r"(pm), [a] "r"(a), "m"(*(const limb_t(*)[6])a)
+        : "cc");
+    (void)z;
+    r[0] = t0;
+    r[1] = t1;
+    r[2] = t2;
+    r[3] = t3;
+    r[4] = t4;
+    r[5] = t5;
+}
+
 #endif
