@@ -226,8 +226,10 @@ def emit_addsub(n, op, out):
          from memory (the load always happens)."""
     a = Asm()
     T = [R(f"t{k}") for k in range(n)]
-    # scratch: s0..s(n-3) plus the a and b pointer registers once free
-    S = [R(f"s{k}") for k in range(n - 2)] + [R("a"), R("b")]
+    # scratch: s0..s(n-1) for n <= 4; for n = 6, s0..s3 plus the a and b
+    # pointer registers once free (15 registers would be too many at -O0)
+    ns = n if n <= 4 else n - 2
+    S = [R(f"s{k}") for k in range(ns)] + ([] if n <= 4 else [R("a"), R("b")])
     if op == "add":
         a("/* t = a + b */")
         for j in range(n):
@@ -246,15 +248,20 @@ def emit_addsub(n, op, out):
             a(f"cmovcq {mem('pm', j)}, {S[j]}")
         for j in range(n):
             a(f"{'addq' if j == 0 else 'adcq'} {S[j]}, {T[j]}")
-    outs = [f'[t{k}] "=&r"(t{k})' for k in range(n)] + [f'[s{k}] "=&r"(s{k})' for k in range(n - 2)]
-    outs += ['[a] "+&r"(ap)', '[b] "+&r"(bp)']
+    outs = [f'[t{k}] "=&r"(t{k})' for k in range(n)] + [f'[s{k}] "=&r"(s{k})' for k in range(ns)]
     ins = ['[pm] "r"(pm)']
-    # a and b are clobbered (scratch), so their limbs cannot be declared as
-    # memory inputs without another base register: memory clobber instead.
-    clob = '"cc", "memory"'
+    if n <= 4:
+        # a and b stay intact; their limbs are declared as memory inputs.
+        ins += ['[a] "r"(ap)', '[b] "r"(bp)', f'"m"(*(const limb_t(*)[{n}])a)', f'"m"(*(const limb_t(*)[{n}])b)']
+        clob = '"cc"'
+    else:
+        # a and b are clobbered (scratch), so their limbs cannot be declared
+        # as memory inputs without another base register: memory clobber.
+        outs += ['[a] "+&r"(ap)', '[b] "+&r"(bp)']
+        clob = '"cc", "memory"'
     out.append(f"""/* r = a {'+' if op == 'add' else '-'} b mod p ({n} limbs), pm = {{p, n0, 0}}. */
 static inline void mod_{op}_x86_{n}(limb_t *r, const limb_t *a, const limb_t *b, const limb_t *pm) {{
-    limb_t {', '.join([f't{k}' for k in range(n)] + [f's{k}' for k in range(n - 2)])};
+    limb_t {', '.join([f't{k}' for k in range(n)] + [f's{k}' for k in range(ns)])};
     const limb_t *ap = a, *bp = b;
     __asm__ __inline__(""")
     for l in a.lines:
@@ -262,7 +269,7 @@ static inline void mod_{op}_x86_{n}(limb_t *r, const limb_t *a, const limb_t *b,
     out.append(f"        : {', '.join(outs)}")
     out.append(f"        : {', '.join(ins)}")
     out.append(f'        : {clob});')
-    for j in range(n - 2):
+    for j in range(ns):
         out.append(f"    (void)s{j};")
     for j in range(n):
         out.append(f"    r[{j}] = t{j};")

@@ -609,7 +609,7 @@ static inline void mont_sqr_adx_4(limb_t *r, const limb_t *a, const limb_t *pm) 
 
 /* r = a + b mod p (4 limbs), pm = {p, n0, 0}. */
 static inline void mod_add_x86_4(limb_t *r, const limb_t *a, const limb_t *b, const limb_t *pm) {
-    limb_t t0, t1, t2, t3, s0, s1;
+    limb_t t0, t1, t2, t3, s0, s1, s2, s3;
     const limb_t *ap = a, *bp = b;
     __asm__ __inline__(
         /* t = a + b */
@@ -626,19 +626,21 @@ static inline void mod_add_x86_4(limb_t *r, const limb_t *a, const limb_t *b, co
         "subq 0(%[pm]), %[s0]\n\t"
         "movq %[t1], %[s1]\n\t"
         "sbbq 8(%[pm]), %[s1]\n\t"
-        "movq %[t2], %[a]\n\t"
-        "sbbq 16(%[pm]), %[a]\n\t"
-        "movq %[t3], %[b]\n\t"
-        "sbbq 24(%[pm]), %[b]\n\t"
+        "movq %[t2], %[s2]\n\t"
+        "sbbq 16(%[pm]), %[s2]\n\t"
+        "movq %[t3], %[s3]\n\t"
+        "sbbq 24(%[pm]), %[s3]\n\t"
         "cmovncq %[s0], %[t0]\n\t"
         "cmovncq %[s1], %[t1]\n\t"
-        "cmovncq %[a], %[t2]\n\t"
-        "cmovncq %[b], %[t3]\n\t"
-        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [s0] "=&r"(s0), [s1] "=&r"(s1), [a] "+&r"(ap), [b] "+&r"(bp)
-        : [pm] "r"(pm)
-        : "cc", "memory");
+        "cmovncq %[s2], %[t2]\n\t"
+        "cmovncq %[s3], %[t3]\n\t"
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3)
+        : [pm] "r"(pm), [a] "r"(ap), [b] "r"(bp), "m"(*(const limb_t(*)[4])a), "m"(*(const limb_t(*)[4])b)
+        : "cc");
     (void)s0;
     (void)s1;
+    (void)s2;
+    (void)s3;
     r[0] = t0;
     r[1] = t1;
     r[2] = t2;
@@ -647,7 +649,7 @@ static inline void mod_add_x86_4(limb_t *r, const limb_t *a, const limb_t *b, co
 
 /* r = a - b mod p (4 limbs), pm = {p, n0, 0}. */
 static inline void mod_sub_x86_4(limb_t *r, const limb_t *a, const limb_t *b, const limb_t *pm) {
-    limb_t t0, t1, t2, t3, s0, s1;
+    limb_t t0, t1, t2, t3, s0, s1, s2, s3;
     const limb_t *ap = a, *bp = b;
     __asm__ __inline__(
         /* t = a - b; t += borrow ? p : 0 */
@@ -663,19 +665,21 @@ static inline void mod_sub_x86_4(limb_t *r, const limb_t *a, const limb_t *b, co
         "cmovcq 0(%[pm]), %[s0]\n\t"
         "movl $0, %k[s1]\n\t"
         "cmovcq 8(%[pm]), %[s1]\n\t"
-        "movl $0, %k[a]\n\t"
-        "cmovcq 16(%[pm]), %[a]\n\t"
-        "movl $0, %k[b]\n\t"
-        "cmovcq 24(%[pm]), %[b]\n\t"
+        "movl $0, %k[s2]\n\t"
+        "cmovcq 16(%[pm]), %[s2]\n\t"
+        "movl $0, %k[s3]\n\t"
+        "cmovcq 24(%[pm]), %[s3]\n\t"
         "addq %[s0], %[t0]\n\t"
         "adcq %[s1], %[t1]\n\t"
-        "adcq %[a], %[t2]\n\t"
-        "adcq %[b], %[t3]\n\t"
-        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [s0] "=&r"(s0), [s1] "=&r"(s1), [a] "+&r"(ap), [b] "+&r"(bp)
-        : [pm] "r"(pm)
-        : "cc", "memory");
+        "adcq %[s2], %[t2]\n\t"
+        "adcq %[s3], %[t3]\n\t"
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3)
+        : [pm] "r"(pm), [a] "r"(ap), [b] "r"(bp), "m"(*(const limb_t(*)[4])a), "m"(*(const limb_t(*)[4])b)
+        : "cc");
     (void)s0;
     (void)s1;
+    (void)s2;
+    (void)s3;
     r[0] = t0;
     r[1] = t1;
     r[2] = t2;
