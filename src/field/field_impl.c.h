@@ -8,13 +8,13 @@
 void FN(mul_portable_call)(F *r, const F *a, const F *b) { FN(mul_portable)(r, a, b); }
 void FN(sqr_portable_call)(F *r, const F *a) { FN(sqr_portable)(r, a); }
 void FN(mul_dispatch)(F *r, const F *a, const F *b) {
-    if (__builtin_expect(g16_field_adx, 1))
+    if (G16_FIELD_USE_ADX())
         G16_CAT(mont_mul_adx_, F_N)(r->l, a->l, b->l, FN(pm_).p);
     else
         FN(mul_portable)(r, a, b);
 }
 void FN(sqr_dispatch)(F *r, const F *a) {
-    if (__builtin_expect(g16_field_adx, 1))
+    if (G16_FIELD_USE_ADX())
         G16_CAT(mont_mul_adx_, F_N)(r->l, a->l, a->l, FN(pm_).p);
     else
         FN(sqr_portable)(r, a);

@@ -72,7 +72,7 @@ void FN(sqr_dispatch)(F *r, const F *a);
  * else the portable code. */
 static inline void FN(mul)(F *r, const F *a, const F *b) {
 #if G16_FIELD_ASM_X86 && F_N == 4
-    if (__builtin_expect(g16_field_adx, 1))
+    if (G16_FIELD_USE_ADX())
         mont_mul_adx_4(r->l, a->l, b->l, FN(pm_).p);
     else
         FN(mul_portable_call)(r, a, b);
@@ -84,7 +84,7 @@ static inline void FN(mul)(F *r, const F *a, const F *b) {
 }
 static inline void FN(sqr)(F *r, const F *a) {
 #if G16_FIELD_ASM_X86 && F_N == 4
-    if (__builtin_expect(g16_field_adx, 1))
+    if (G16_FIELD_USE_ADX())
         mont_sqr_adx_4(r->l, a->l, FN(pm_).p);
     else
         FN(sqr_portable_call)(r, a);

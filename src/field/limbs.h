@@ -143,6 +143,13 @@ static inline int limbs_lt_vartime(const limb_t *a, const limb_t *b, size_t n) {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(G16_NO_ASM) && !defined(__CUDACC__)
 #define G16_FIELD_ASM_X86 1
 extern int g16_field_adx;
+/* -DG16_FIELD_ASSUME_ADX compiles the check out (for machines known to have
+ * BMI2+ADX; measured gain in docs/field.md). */
+#ifdef G16_FIELD_ASSUME_ADX
+#define G16_FIELD_USE_ADX() 1
+#else
+#define G16_FIELD_USE_ADX() __builtin_expect(g16_field_adx, 1)
+#endif
 #include "limbs_x86.h"
 #else
 #define G16_FIELD_ASM_X86 0
