@@ -254,8 +254,8 @@ def main(out):
     emit("BLS381_G2_PSI_X", bls_psi_x, BLS_P, n, 2, "psi x coefficient: 1/(1+u)^((p-1)/3)")
     emit("BLS381_G2_PSI_Y", bls_psi_y, BLS_P, n, 2, "psi y coefficient: 1/(1+u)^((p-1)/2)")
     L.append("/* |x| = 0x%x (x is negative) */" % (-BLS_X))
-    L.append("#define BLS381_X_ABS %s" % carr(-BLS_X, 1))
-    L.append("#define BLS381_X_ABS_BITS %d" % (-BLS_X).bit_length())
+    L.append("#define BLS381_SG_X_ABS %s" % carr(-BLS_X, 1))
+    L.append("#define BLS381_SG_X_ABS_BITS %d" % (-BLS_X).bit_length())
     L.append("")
     L.append("#endif")
     with open(out, "w") as f:

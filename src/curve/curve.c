@@ -167,15 +167,15 @@ int bn254_g2_affine_in_subgroup(const bn254_g2_affine *p) {
  * sigma(P) == -[x^2]P; beta is the cube root of unity for which sigma acts as
  * [-x^2] on G1 (chosen and checked by the generator script). */
 int bls381_g1_affine_in_subgroup(const bls381_g1_affine *p) {
-    static const limb_t xa[1] = BLS381_X_ABS;
+    static const limb_t xa[1] = BLS381_SG_X_ABS;
     static const bls381_fp beta = BLS381_G1_BETA;
     bls381_g1_affine s;
     bls381_g1_jac pj, a, b;
     bls381_fp_mul(&s.x, &p->x, &beta);
     s.y = p->y;
     bls381_g1_jac_from_affine(&pj, p);
-    bls381_g1_jac_mul_const(&a, &pj, xa, BLS381_X_ABS_BITS);
-    bls381_g1_jac_mul_const(&a, &a, xa, BLS381_X_ABS_BITS); /* [x^2]P */
+    bls381_g1_jac_mul_const(&a, &pj, xa, BLS381_SG_X_ABS_BITS);
+    bls381_g1_jac_mul_const(&a, &a, xa, BLS381_SG_X_ABS_BITS); /* [x^2]P */
     bls381_g1_jac_neg(&a, &a);
     bls381_g1_jac_from_affine(&b, &s);
     return bls381_g1_affine_is_on_curve(p) & bls381_g1_jac_eq(&a, &b);
@@ -184,12 +184,12 @@ int bls381_g1_affine_in_subgroup(const bls381_g1_affine *p) {
 /* BLS12-381 G2 (Scott 2021, same note): Q is in G2 iff psi(Q) == [x]Q,
  * x = -0xd201000000010000. */
 int bls381_g2_affine_in_subgroup(const bls381_g2_affine *p) {
-    static const limb_t xa[1] = BLS381_X_ABS;
+    static const limb_t xa[1] = BLS381_SG_X_ABS;
     bls381_g2_affine ps;
     bls381_g2_jac pj, a, b;
     bls381_g2_psi(&ps, p);
     bls381_g2_jac_from_affine(&pj, p);
-    bls381_g2_jac_mul_const(&a, &pj, xa, BLS381_X_ABS_BITS);
+    bls381_g2_jac_mul_const(&a, &pj, xa, BLS381_SG_X_ABS_BITS);
     bls381_g2_jac_neg(&a, &a);
     bls381_g2_jac_from_affine(&b, &ps);
     return bls381_g2_affine_is_on_curve(p) & bls381_g2_jac_eq(&a, &b);

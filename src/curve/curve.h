@@ -36,6 +36,7 @@ typedef struct g16_scalar {
     int G##_affine_eq(const G##_affine *a, const G##_affine *b);                             \
     void G##_affine_neg(G##_affine *r, const G##_affine *p);                                 \
     int G##_affine_is_on_curve(const G##_affine *p); /* infinity counts as on curve */       \
+    /* Both return 1 iff P is on the curve and in the order-r subgroup (O included). */   \
     int G##_affine_in_subgroup(const G##_affine *p); /* fast (endomorphism) check */         \
     int G##_affine_in_subgroup_slow(const G##_affine *p); /* [r]P == O, reference */         \
     /* r = (x, y) on the curve for one root y; 0 if x^3 + b is not a square. */              \

@@ -58,7 +58,7 @@
  *   psi y coefficient: 1/(1+u)^((p-1)/2) */
 #define BLS381_G2_PSI_Y {{{0x3e2f585da55c9ad1ULL, 0x4294213d86c18183ULL, 0x382844c88b623732ULL, 0x92ad2afd19103e18ULL, 0x1d794e4fac7cf0b9ULL, 0x0bd592fc7d825ec8ULL}}, {{0x7bcfa7a25aa30fdaULL, 0xdc17dec12a927e7cULL, 0x2f088dd86b4ebef1ULL, 0xd1ca2087da74d4a7ULL, 0x2da2596696cebc1dULL, 0x0e2b7eedbbfd87d2ULL}}}
 /* |x| = 0xd201000000010000 (x is negative) */
-#define BLS381_X_ABS {0xd201000000010000ULL}
-#define BLS381_X_ABS_BITS 64
+#define BLS381_SG_X_ABS {0xd201000000010000ULL}
+#define BLS381_SG_X_ABS_BITS 64
 
 #endif
