@@ -297,7 +297,7 @@ def emit_neg(n, out):
     out.append(f"""/* r = -a mod p ({n} limbs), pm = {{p, n0, 0}}. */
 static inline void mod_neg_x86_{n}(limb_t *r, const limb_t *a, const limb_t *pm) {{
     limb_t {', '.join([f't{k}' for k in range(n)])}, z;
-    __asm__(""")
+    __asm__ __inline__(""")
     for l in a.lines:
         out.append(f'        "{l}\\n\\t"' if not l.startswith("/*") else f"        {l}")
     out.append(f"        : {', '.join(outs)}")
