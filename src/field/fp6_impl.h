@@ -13,7 +13,7 @@
 
 /* ---- Fp2 helpers ---------------------------------------------------------- */
 
-/* r = k*a for a small public constant k (unrolled by the compiler). */
+/* r = k*a for a small public constant k, by doubling and adding. */
 static inline void FB(mul_small)(F *r, const F *a, unsigned k) {
     F acc = *a;
     int top = 31;
@@ -25,6 +25,15 @@ static inline void FB(mul_small)(F *r, const F *a, unsigned k) {
             FB(add)(&acc, &acc, a);
     }
     *r = acc;
+}
+
+/* r = 9a = 8a + a: 3 doublings and an addition. */
+static inline void FB(mul9_)(F *r, const F *a) {
+    F t;
+    FB(dbl)(&t, a);
+    FB(dbl)(&t, &t);
+    FB(dbl)(&t, &t);
+    FB(add)(r, &t, a);
 }
 
 /* r = a/2 mod p: add p when a is odd, then shift (constant time). Halving
@@ -53,6 +62,12 @@ static inline void FN2(mul_by_xi)(F2 *r, const F2 *a) {
     if (TC(XI_A) == 1) {
         FB(sub)(&t0, &a->c0, &a->c1);
         FB(add)(&r->c1, &a->c0, &a->c1);
+        r->c0 = t0;
+    } else if (TC(XI_A) == 9) {
+        FB(mul9_)(&t0, &a->c0);
+        FB(mul9_)(&t1, &a->c1);
+        FB(sub)(&t0, &t0, &a->c1);
+        FB(add)(&r->c1, &t1, &a->c0);
         r->c0 = t0;
     } else {
         FB(mul_small)(&t0, &a->c0, TC(XI_A));
