@@ -57,6 +57,42 @@ static inline void limbs_reduce_once(limb_t *r, const limb_t *a, const limb_t *p
     limbs_select(r, (limb_t)0 - borrow, a, t, n);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(G16_NO_ASM)
+#include <x86intrin.h>
+/* x86-64: explicit carry chains (_addcarry_u64/_subborrow_u64 compile to
+ * add/adc and sub/sbb). GCC 12 turns the portable __int128 loops below into
+ * ~100 instructions per 4-limb addition; this form takes about a third, and
+ * made a BN254 pairing 27% faster (docs/pairing.md). */
+typedef unsigned long long limb_cc_t; /* the intrinsics' operand type */
+
+/* r = a + b mod p. */
+static inline void mod_add(limb_t *r, const limb_t *a, const limb_t *b, const limb_t *p, size_t n) {
+    limb_cc_t t[G16_MAX_LIMBS], u[G16_MAX_LIMBS];
+    unsigned char c = 0, bo = 0;
+    for (size_t i = 0; i < n; i++)
+        c = _addcarry_u64(c, a[i], b[i], &t[i]); /* no carry out: a + b < 2p */
+    (void)c;
+    for (size_t i = 0; i < n; i++)
+        bo = _subborrow_u64(bo, t[i], p[i], &u[i]);
+    limb_t mask = (limb_t)0 - (limb_t)bo; /* all-ones: a + b < p, keep t */
+    for (size_t i = 0; i < n; i++)
+        r[i] = (t[i] & mask) | (u[i] & ~mask);
+}
+
+/* r = a - b mod p. */
+static inline void mod_sub(limb_t *r, const limb_t *a, const limb_t *b, const limb_t *p, size_t n) {
+    limb_cc_t t[G16_MAX_LIMBS], u[G16_MAX_LIMBS];
+    unsigned char c = 0, bo = 0;
+    for (size_t i = 0; i < n; i++)
+        bo = _subborrow_u64(bo, a[i], b[i], &t[i]);
+    limb_t mask = (limb_t)0 - (limb_t)bo; /* all-ones: a < b, add p back */
+    for (size_t i = 0; i < n; i++)
+        c = _addcarry_u64(c, t[i], p[i] & mask, &u[i]);
+    (void)c;
+    for (size_t i = 0; i < n; i++)
+        r[i] = u[i];
+}
+#else
 /* r = a + b mod p. */
 static inline void mod_add(limb_t *r, const limb_t *a, const limb_t *b, const limb_t *p, size_t n) {
     limb_t t[G16_MAX_LIMBS];
@@ -71,6 +107,8 @@ static inline void mod_sub(limb_t *r, const limb_t *a, const limb_t *b, const li
     limbs_add(u, t, p, n);
     limbs_select(r, (limb_t)0 - borrow, u, t, n);
 }
+
+#endif
 
 /* r = -a mod p (0 maps to 0). */
 static inline void mod_neg(limb_t *r, const limb_t *a, const limb_t *p, size_t n) {
