@@ -119,6 +119,7 @@ def main(out):
         xi = Fp2(p, xa, 1)
         L.append("/* ---- %s: xi = %d + u, %s-type sextic twist ---- */" % (C, xa, twist))
         L.append("#define %s_XI_A %d /* xi = XI_A + u */" % (C, xa))
+        L.append("#define %s_XI_A_MONT %s /* XI_A in Montgomery form */" % (C, fp_init(xa, n, p)))
         # Sanity: xi is neither a square nor a cube in Fp2 (so v^3 - xi and
         # w^6 - xi are irreducible); p = 1 mod 6.
         assert p % 6 == 1

@@ -27,15 +27,6 @@ static inline void FB(mul_small)(F *r, const F *a, unsigned k) {
     *r = acc;
 }
 
-/* r = 9a = 8a + a: 3 doublings and an addition. */
-static inline void FB(mul9_)(F *r, const F *a) {
-    F t;
-    FB(dbl)(&t, a);
-    FB(dbl)(&t, &t);
-    FB(dbl)(&t, &t);
-    FB(add)(r, &t, a);
-}
-
 /* r = a/2 mod p: add p when a is odd, then shift (constant time). Halving
  * commutes with the Montgomery map, so it works on Montgomery values. */
 static inline void FB(half)(F *r, const F *a) {
@@ -63,15 +54,13 @@ static inline void FN2(mul_by_xi)(F2 *r, const F2 *a) {
         FB(sub)(&t0, &a->c0, &a->c1);
         FB(add)(&r->c1, &a->c0, &a->c1);
         r->c0 = t0;
-    } else if (TC(XI_A) == 9) {
-        FB(mul9_)(&t0, &a->c0);
-        FB(mul9_)(&t1, &a->c1);
-        FB(sub)(&t0, &t0, &a->c1);
-        FB(add)(&r->c1, &t1, &a->c0);
-        r->c0 = t0;
     } else {
-        FB(mul_small)(&t0, &a->c0, TC(XI_A));
-        FB(mul_small)(&t1, &a->c1, TC(XI_A));
+        /* One Montgomery multiplication by the constant A: measured faster
+         * than 8a + a by doublings (4 dependent modular additions) for
+         * A = 9 once multiplication uses MULX (docs/pairing.md). */
+        static const F A = TC(XI_A_MONT);
+        FB(mul)(&t0, &a->c0, &A);
+        FB(mul)(&t1, &a->c1, &A);
         FB(sub)(&t0, &t0, &a->c1);
         FB(add)(&r->c1, &t1, &a->c0);
         r->c0 = t0;

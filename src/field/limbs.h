@@ -65,18 +65,24 @@ static inline void limbs_reduce_once(limb_t *r, const limb_t *a, const limb_t *p
  * made a BN254 pairing 27% faster (docs/pairing.md). */
 typedef unsigned long long limb_cc_t; /* the intrinsics' operand type */
 
-/* r = a + b mod p. */
+/* r = a + b mod p: t = a + b, u = t - p, r = u + (p if that borrowed).
+ * Three serial carry chains and no select: a masked select of t and u gets
+ * vectorized by GCC through the stack, and the 16-byte reloads of 8-byte
+ * stores stall store forwarding (measured: 13 ns instead of ~3 ns). */
 static inline void mod_add(limb_t *r, const limb_t *a, const limb_t *b, const limb_t *p, size_t n) {
     limb_cc_t t[G16_MAX_LIMBS], u[G16_MAX_LIMBS];
     unsigned char c = 0, bo = 0;
     for (size_t i = 0; i < n; i++)
         c = _addcarry_u64(c, a[i], b[i], &t[i]); /* no carry out: a + b < 2p */
-    (void)c;
     for (size_t i = 0; i < n; i++)
         bo = _subborrow_u64(bo, t[i], p[i], &u[i]);
-    limb_t mask = (limb_t)0 - (limb_t)bo; /* all-ones: a + b < p, keep t */
+    limb_t mask = (limb_t)0 - (limb_t)bo; /* all-ones: a + b < p, add p back */
+    c = 0;
     for (size_t i = 0; i < n; i++)
-        r[i] = (t[i] & mask) | (u[i] & ~mask);
+        c = _addcarry_u64(c, u[i], p[i] & mask, &t[i]);
+    (void)c;
+    for (size_t i = 0; i < n; i++)
+        r[i] = t[i];
 }
 
 /* r = a - b mod p. */
