@@ -152,7 +152,7 @@ def main(out):
                  " * ('+' = 1, '-' = -1, '0'); %d digits, %d nonzero. */"
                  % (doc, ate, len(d), sum(1 for t in d if t)))
         L.append("#define %s_ATE_DIGITS \"%s\"" % (C, digit_str(d)))
-        L.append("#define %s_X_ABS 0x%xULL /* |x|, the curve parameter */" % (C, abs(x)))
+        L.append("#define %s_TOWER_X_ABS 0x%xULL /* |x|, the curve parameter */" % (C, abs(x)))
         dx = signed_digits(abs(x))
         L.append("/* Signed digits (binary or NAF, the cheaper) of |x| (cyclotomic\n"
                  " * exponentiation), %d digits, %d nonzero */" % (len(dx), sum(1 for t in dx if t)))

@@ -55,7 +55,7 @@ static int t_reps(void) {
 #define FR_P BN254_FR_P
 #define FP_P BN254_FP_P
 #define XI_A_VALUE BN254_XI_A
-#define X_ABS_VALUE BN254_X_ABS
+#define X_ABS_VALUE BN254_TOWER_X_ABS
 #include "pairing_test_impl.h"
 #undef C
 #undef CS
@@ -79,7 +79,7 @@ static int t_reps(void) {
 #define FR_P BLS381_FR_P
 #define FP_P BLS381_FP_P
 #define XI_A_VALUE BLS381_XI_A
-#define X_ABS_VALUE BLS381_X_ABS
+#define X_ABS_VALUE BLS381_TOWER_X_ABS
 #include "pairing_test_impl.h"
 #undef C
 #undef CS

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../../bench/bench.h"
+#include "cli.h"
 #include "g16.h"
 
 int main(int argc, char **argv) {
@@ -18,6 +19,8 @@ int main(int argc, char **argv) {
         g16_ctx_destroy(ctx);
         return err == G16_OK ? 0 : 1;
     }
+    if (!strcmp(argv[1], "synth"))
+        return cmd_synth(argc - 1, argv + 1);
     if (!strcmp(argv[1], "bench"))
         return bench_main(argc - 1, argv + 1);
     fprintf(stderr, "g16: unknown command '%s'\n", argv[1]);

@@ -36,8 +36,11 @@ typedef struct g16_scalar {
     int G##_affine_eq(const G##_affine *a, const G##_affine *b);                             \
     void G##_affine_neg(G##_affine *r, const G##_affine *p);                                 \
     int G##_affine_is_on_curve(const G##_affine *p); /* infinity counts as on curve */       \
+    /* Both return 1 iff P is on the curve and in the order-r subgroup (O included). */   \
     int G##_affine_in_subgroup(const G##_affine *p); /* fast (endomorphism) check */         \
     int G##_affine_in_subgroup_slow(const G##_affine *p); /* [r]P == O, reference */         \
+    /* r = (x, y) on the curve for one root y; 0 if x^3 + b is not a square. */              \
+    int G##_affine_from_x_vartime(G##_affine *r, const E *x);                                \
     /* Jacobian */                                                                           \
     void G##_jac_set_inf(G##_jac *r);                                                        \
     int G##_jac_is_inf(const G##_jac *p);                                                    \
@@ -62,6 +65,13 @@ typedef struct g16_scalar {
     void G##_xyzz_dbl(G##_xyzz *r, const G##_xyzz *p);                                       \
     void G##_xyzz_add(G##_xyzz *r, const G##_xyzz *a, const G##_xyzz *b); /* any inputs */   \
     void G##_xyzz_add_affine(G##_xyzz *r, const G##_xyzz *a, const G##_affine *b); /* any */ \
+    /* Branching variants of the additions above (any inputs, same results),               \
+     * for public points only, e.g. MSM buckets: the complete versions always              \
+     * also compute a doubling and select; these only double when P == Q. */                \
+    void G##_jac_add_vartime(G##_jac *r, const G##_jac *a, const G##_jac *b);               \
+    void G##_jac_add_affine_vartime(G##_jac *r, const G##_jac *a, const G##_affine *b);     \
+    void G##_xyzz_add_vartime(G##_xyzz *r, const G##_xyzz *a, const G##_xyzz *b);           \
+    void G##_xyzz_add_affine_vartime(G##_xyzz *r, const G##_xyzz *a, const G##_affine *b);  \
     /* snarkjs .zkey layout: x || y, each coordinate little-endian Montgomery,               \
      * n8 = 32 (BN254) or 48 (BLS12-381) bytes per base-field element (G2: c0||c1).           \
      * Infinity is all zero bytes. Decode checks canonical, on curve, then (if               \
@@ -76,8 +86,10 @@ G16_CURVE_DECLARE(bls381_g1, bls381_fp)
 G16_CURVE_DECLARE(bls381_g2, bls381_fp2)
 
 /* ---- decimal strings (snarkjs JSON) ---------------------------------------
- * Parses a decimal integer (no sign, no leading '+', at most 100 digits) into
- * a field element; G16_ERR_FORMAT if malformed, G16_ERR_NOT_CANONICAL if >= p.
+ * Parses a decimal integer (digits only: no sign, no leading '+', no spaces;
+ * leading zeros allowed; at most 100 digits, or 120 for bls381_fp whose p has
+ * 115 digits) into a field element; G16_ERR_FORMAT if malformed (empty,
+ * non-digit, too long), G16_ERR_NOT_CANONICAL if >= p.
  * Writes the canonical decimal form into buf (>= 80 bytes for 254-bit fields,
  * >= 120 for 381-bit fields). */
 #define G16_DEC_DECLARE(E)                                   \

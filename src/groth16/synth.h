@@ -1,0 +1,41 @@
+/* Synthetic R1CS circuits and satisfying witnesses (for benchmarks and
+ * engine tests at sizes circom cannot reach), written as circom .r1cs and
+ * .wtns files. Part of the groth16 layer. */
+#ifndef G16_SYNTH_H
+#define G16_SYNTH_H
+
+#include "../field/field.h"
+
+typedef enum synth_profile {
+    SYNTH_DENSE = 0,  /* random full-width witness values */
+    SYNTH_FILECOIN,   /* mostly 0/1 values (boolean gadgets), A dense, B ~25% */
+    SYNTH_SPARSE_B    /* B is touched by few wires (mostly constant B rows) */
+} synth_profile;
+
+typedef struct synth_opts {
+    g16_curve curve;
+    int log_n;             /* domain 2^log_n; constraints = 2^log_n - nPublic - 1 */
+    synth_profile profile;
+    int partitions;        /* number of witnesses (>= 1) */
+    uint64_t seed;
+    const char *r1cs_path;
+    const char *wtns_path; /* with partitions > 1: "<stem>.<i>.wtns" per partition */
+} synth_opts;
+
+typedef struct synth_stats {
+    uint32_t n_constraints, n_wires, n_public;
+    uint64_t a_terms, b_terms, c_terms;
+    double a_wire_density, b_wire_density; /* fraction of wires used in A / B */
+    double zero_one_fraction;              /* fraction of witness values in {0,1} */
+} synth_stats;
+
+/* Generates the circuit and witnesses and writes the files. Every row is
+ * checked ((A.w)(B.w) = C.w) as it is generated. */
+g16_err synth_generate(const synth_opts *opts, synth_stats *stats, g16_status *st);
+
+g16_err synth_profile_from_name(synth_profile *p, const char *name);
+
+/* Path of partition i's witness file (see synth_opts.wtns_path). */
+void synth_wtns_path(char *buf, size_t len, const char *wtns_path, int partitions, int i);
+
+#endif

@@ -1,0 +1,308 @@
+/* Template for synth.c: the generator over one scalar field FR (with its
+ * constant prefix FR_UP). Defines synth_<FR>(). */
+
+#define SN(name) G16_CAT(G16_CAT(synth_, FR), _##name)
+#define FO(name) G16_CAT(FR, _##name)
+
+typedef struct SN(lc) {
+    int n;
+    uint32_t wire[SYNTH_MAX_TERMS];
+    FR c[SYNTH_MAX_TERMS];
+} SN(lc);
+
+static void SN(lc_add)(SN(lc) *l, uint32_t wire, const FR *c) {
+    for (int i = 0; i < l->n; i++)
+        if (l->wire[i] == wire) {
+            FO(add)(&l->c[i], &l->c[i], c);
+            return;
+        }
+    l->wire[l->n] = wire;
+    l->c[l->n] = *c;
+    l->n++;
+}
+
+static void SN(lc_eval)(FR *out, const SN(lc) *l, const FR *w) {
+    FR t;
+    FO(set_zero)(out);
+    for (int i = 0; i < l->n; i++) {
+        FO(mul)(&t, &l->c[i], &w[l->wire[i]]);
+        FO(add)(out, out, &t);
+    }
+}
+
+static void SN(lc_write)(writer *wr, const SN(lc) *l) {
+    w_u32(wr, (uint32_t)l->n);
+    for (int i = 0; i < l->n; i++) {
+        uint8_t b[32];
+        FO(to_bytes_le)(b, 32, &l->c[i]);
+        w_u32(wr, l->wire[i]);
+        w_bytes(wr, b, 32);
+    }
+}
+
+static void SN(small)(FR *r, uint64_t v) { FO(from_u64)(r, v); }
+
+/* Picks an operand: the oldest wire of the queue not yet used in A, else a
+ * random element of the list. */
+typedef struct SN(pool) {
+    uint32_t *v;
+    size_t n, head;
+} SN(pool);
+
+static uint32_t SN(take)(SN(pool) *p, g16_rng *rng, int from_queue) {
+    if (from_queue && p->head < p->n)
+        return p->v[p->head++];
+    return p->v[g16_rng_next(rng) % p->n];
+}
+
+static g16_err SN(write_wtns)(const char *path, const FR *w, uint32_t n_wires, g16_status *st) {
+    static const limb_t prime[4] = G16_CAT(FR_UP, _P);
+    writer wr;
+    g16_err err = w_open(&wr, path, "wtns", 2, st);
+    if (err)
+        return err;
+    long s1 = w_section_begin(&wr, 1);
+    w_u32(&wr, 32);
+    for (int i = 0; i < 4; i++)
+        w_u64(&wr, prime[i]);
+    w_u32(&wr, n_wires);
+    w_section_end(&wr, s1);
+    long s2 = w_section_begin(&wr, 2);
+    for (uint32_t i = 0; i < n_wires; i++) {
+        uint8_t b[32];
+        FO(to_bytes_le)(b, 32, &w[i]);
+        w_bytes(&wr, b, 32);
+    }
+    w_section_end(&wr, s2);
+    return w_close(&wr, st);
+}
+
+static g16_err SN(run)(const synth_opts *o, synth_stats *stats, g16_status *st) {
+    static const limb_t prime[4] = G16_CAT(FR_UP, _P);
+    const uint32_t n_public = N_PUB_OUT + N_PUB_IN;
+    const uint32_t m = (1u << o->log_n) - n_public - 1; /* rows */
+    const uint32_t n_wires = FIRST_FREE_WIRE + m - 1;
+    const int np = o->partitions;
+    g16_err err = G16_OK;
+    FR **w = calloc((size_t)np, sizeof *w);
+    g16_rng *vrng = calloc((size_t)np, sizeof *vrng);
+    uint8_t *used = calloc(n_wires, 1); /* bit 0: in A, bit 1: in B */
+    SN(pool) bits = {0}, bits_b = {0}, full = {0};
+    bits.v = malloc(n_wires * sizeof(uint32_t));
+    bits_b.v = malloc(n_wires * sizeof(uint32_t));
+    full.v = malloc(n_wires * sizeof(uint32_t));
+    writer wr = {0};
+    if (!w || !vrng || !used || !bits.v || !bits_b.v || !full.v) {
+        err = g16_fail(st, G16_ERR_NOMEM, "synth: out of memory");
+        goto done;
+    }
+    for (int p = 0; p < np; p++) {
+        w[p] = malloc((size_t)n_wires * sizeof(FR));
+        if (!w[p]) {
+            err = g16_fail(st, G16_ERR_NOMEM, "synth: out of memory for %u wires", n_wires);
+            goto done;
+        }
+        g16_rng_seed(&vrng[p], o->seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(p + 1)));
+        FO(set_one)(&w[p][0]);
+        for (uint32_t i = 2; i < FIRST_FREE_WIRE; i++)
+            FO(random)(&w[p][i], &vrng[p]);
+    }
+    g16_rng srng;
+    g16_rng_seed(&srng, o->seed);
+    for (uint32_t i = 2; i < FIRST_FREE_WIRE; i++)
+        full.v[full.n++] = i;
+
+    err = w_open(&wr, o->r1cs_path, "r1cs", 3, st);
+    if (err)
+        goto done;
+    long s1 = w_section_begin(&wr, 1);
+    w_u32(&wr, 32);
+    for (int i = 0; i < 4; i++)
+        w_u64(&wr, prime[i]);
+    w_u32(&wr, n_wires);
+    w_u32(&wr, N_PUB_OUT);
+    w_u32(&wr, N_PUB_IN);
+    w_u32(&wr, N_PRV_IN);
+    w_u64(&wr, n_wires);
+    w_u32(&wr, m);
+    w_section_end(&wr, s1);
+    long s2 = w_section_begin(&wr, 2);
+
+    FR one, minus_one, two;
+    FO(set_one)(&one);
+    FO(neg)(&minus_one, &one);
+    FO(add)(&two, &one, &one);
+    for (uint32_t row = 0; row < m; row++) {
+        const int last = row == m - 1;
+        const uint32_t v = last ? 1 : FIRST_FREE_WIRE + row;
+        SN(lc) A = {0}, B = {0}, C = {0};
+        int fresh_bit = 0, is_bit = 0, gamma_neg = 0; /* C = Cpart + (gamma_neg ? -1 : 1) v */
+        uint32_t r = (uint32_t)(g16_rng_next(&srng) % 100);
+        FR k, k2;
+        if (last) {
+            SN(lc_add)(&A, FIRST_FREE_WIRE + m - 2, &one);
+            SN(lc_add)(&B, 0, &one);
+        } else if (row == 0) { /* uses the public input: (w2 + w3) * w4 = v */
+            SN(lc_add)(&A, 2, &one);
+            SN(lc_add)(&A, 3, &one);
+            SN(lc_add)(&B, 4, &one);
+        } else if (o->profile == SYNTH_FILECOIN) {
+            if ((v % 4 == 0 && (bits.n < 2 || r < 40)) || bits.n < 2) {
+                fresh_bit = is_bit = 1; /* v (v - 1) = 0 */
+                SN(lc_add)(&A, v, &one);
+                SN(lc_add)(&B, v, &one);
+                SN(lc_add)(&B, 0, &minus_one);
+            } else if (r < 94 || full.n < 2) {
+                uint32_t a = SN(take)(&bits, &srng, 1);
+                uint32_t b = bits_b.n ? SN(take)(&bits_b, &srng, 0) : SN(take)(&bits, &srng, 0);
+                is_bit = 1;
+                if (r < 70) { /* XOR: 2a * b = a + b - v */
+                    SN(lc_add)(&A, a, &two);
+                    SN(lc_add)(&B, b, &one);
+                    SN(lc_add)(&C, a, &one);
+                    SN(lc_add)(&C, b, &one);
+                    gamma_neg = 1;
+                } else { /* AND: a * b = v */
+                    SN(lc_add)(&A, a, &one);
+                    SN(lc_add)(&B, b, &one);
+                }
+            } else if (r < 99) { /* pack 8 bits plus a full-width wire: (sum 2^j b_j + f) * 1 = v */
+                for (int j = 0; j < 8; j++) {
+                    SN(small)(&k, 1ull << j);
+                    SN(lc_add)(&A, SN(take)(&bits, &srng, 1), &k);
+                }
+                SN(lc_add)(&A, SN(take)(&full, &srng, 1), &one);
+                SN(lc_add)(&B, 0, &one);
+            } else { /* full-width product */
+                SN(lc_add)(&A, SN(take)(&full, &srng, 1), &one);
+                SN(lc_add)(&B, SN(take)(&full, &srng, 0), &one);
+            }
+        } else if (o->profile == SYNTH_SPARSE_B) {
+            if (r < 95) { /* (a + k b) * k2 = v */
+                uint32_t a = SN(take)(&full, &srng, 1), b = SN(take)(&full, &srng, 0);
+                SN(small)(&k, 1 + g16_rng_next(&srng) % 1000);
+                SN(small)(&k2, 1 + g16_rng_next(&srng) % 1000);
+                SN(lc_add)(&A, a, &one);
+                SN(lc_add)(&A, b, &k);
+                SN(lc_add)(&B, 0, &k2);
+            } else { /* a * w3 = v: B only ever touches wires 0, 3, 4 */
+                SN(lc_add)(&A, SN(take)(&full, &srng, 1), &one);
+                SN(lc_add)(&B, 3 + (uint32_t)(g16_rng_next(&srng) & 1), &one);
+            }
+        } else { /* dense */
+            uint32_t a = SN(take)(&full, &srng, 1), b = SN(take)(&full, &srng, 0);
+            FO(random)(&k, &srng);
+            FO(random)(&k2, &srng);
+            if (r < 50) { /* a * b = v */
+                SN(lc_add)(&A, a, &one);
+                SN(lc_add)(&B, b, &one);
+            } else if (r < 80) { /* (a + k b + k2) * 1 = v */
+                SN(lc_add)(&A, a, &one);
+                SN(lc_add)(&A, b, &k);
+                SN(lc_add)(&A, 0, &k2);
+                SN(lc_add)(&B, 0, &one);
+            } else { /* k a * (b + k2) = v */
+                SN(lc_add)(&A, a, &k);
+                SN(lc_add)(&B, b, &one);
+                SN(lc_add)(&B, 0, &k2);
+            }
+        }
+        if (!fresh_bit)
+            SN(lc_add)(&C, v, gamma_neg ? &minus_one : &one);
+        /* Witness values: v from the row, then the row is checked. */
+        for (int p = 0; p < np; p++) {
+            FR *wp = w[p], av, bv, cv, t;
+            if (fresh_bit) {
+                if (g16_rng_next(&vrng[p]) & 1)
+                    FO(set_one)(&wp[v]);
+                else
+                    FO(set_zero)(&wp[v]);
+            } else {
+                FO(set_zero)(&wp[v]);
+                SN(lc_eval)(&av, &A, wp);
+                SN(lc_eval)(&bv, &B, wp);
+                SN(lc_eval)(&cv, &C, wp); /* Cpart, since w[v] = 0 for now */
+                FO(mul)(&t, &av, &bv);
+                FO(sub)(&t, &t, &cv);     /* gamma v = A B - Cpart */
+                if (gamma_neg)
+                    FO(neg)(&t, &t);
+                wp[v] = t;
+            }
+            SN(lc_eval)(&av, &A, wp);
+            SN(lc_eval)(&bv, &B, wp);
+            SN(lc_eval)(&cv, &C, wp);
+            FO(mul)(&t, &av, &bv);
+            if (!FO(eq)(&t, &cv)) {
+                err = g16_fail(st, G16_ERR_INTERNAL, "synth: row %u not satisfied", row);
+                goto done;
+            }
+        }
+        if (!last) {
+            if (is_bit) {
+                bits.v[bits.n++] = v;
+                if (v % 4 == 0)
+                    bits_b.v[bits_b.n++] = v;
+            } else {
+                full.v[full.n++] = v;
+            }
+        }
+        for (int i = 0; i < A.n; i++)
+            used[A.wire[i]] |= 1;
+        for (int i = 0; i < B.n; i++)
+            used[B.wire[i]] |= 2;
+        stats->a_terms += (uint64_t)A.n;
+        stats->b_terms += (uint64_t)B.n;
+        stats->c_terms += (uint64_t)C.n;
+        SN(lc_write)(&wr, &A);
+        SN(lc_write)(&wr, &B);
+        SN(lc_write)(&wr, &C);
+    }
+    w_section_end(&wr, s2);
+    long s3 = w_section_begin(&wr, 3);
+    for (uint32_t i = 0; i < n_wires; i++)
+        w_u64(&wr, i);
+    w_section_end(&wr, s3);
+    err = w_close(&wr, st);
+    wr.f = NULL;
+    if (err)
+        goto done;
+
+    uint64_t in_a = 0, in_b = 0, zero_one = 0;
+    for (uint32_t i = 0; i < n_wires; i++) {
+        in_a += used[i] & 1;
+        in_b += (used[i] >> 1) & 1;
+        zero_one += FO(is_zero)(&w[0][i]) | FO(is_one)(&w[0][i]);
+    }
+    stats->n_constraints = m;
+    stats->n_wires = n_wires;
+    stats->n_public = n_public;
+    stats->a_wire_density = (double)in_a / n_wires;
+    stats->b_wire_density = (double)in_b / n_wires;
+    stats->zero_one_fraction = (double)zero_one / n_wires;
+
+    for (int p = 0; p < np && !err; p++) {
+        char path[4096];
+        synth_wtns_path(path, sizeof path, o->wtns_path, np, p);
+        err = SN(write_wtns)(path, w[p], n_wires, st);
+    }
+done:
+    if (wr.f)
+        fclose(wr.f);
+    if (w)
+        for (int p = 0; p < np; p++)
+            free(w[p]);
+    free(w);
+    free(vrng);
+    free(used);
+    free(bits.v);
+    free(bits_b.v);
+    free(full.v);
+    return err;
+}
+
+static g16_err G16_CAT(synth_, FR)(const synth_opts *o, synth_stats *stats, g16_status *st) {
+    return SN(run)(o, stats, st);
+}
+
+#undef SN
+#undef FO
