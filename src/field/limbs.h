@@ -57,48 +57,6 @@ static inline void limbs_reduce_once(limb_t *r, const limb_t *a, const limb_t *p
     limbs_select(r, (limb_t)0 - borrow, a, t, n);
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(G16_NO_ASM)
-#include <x86intrin.h>
-/* x86-64: explicit carry chains (_addcarry_u64/_subborrow_u64 compile to
- * add/adc and sub/sbb). GCC 12 turns the portable __int128 loops below into
- * ~100 instructions per 4-limb addition; this form takes about a third, and
- * made a BN254 pairing 27% faster (docs/pairing.md). */
-typedef unsigned long long limb_cc_t; /* the intrinsics' operand type */
-
-/* r = a + b mod p: t = a + b, u = t - p, r = u + (p if that borrowed).
- * Three serial carry chains and no select: a masked select of t and u gets
- * vectorized by GCC through the stack, and the 16-byte reloads of 8-byte
- * stores stall store forwarding (measured: 13 ns instead of ~3 ns). */
-static inline void mod_add(limb_t *r, const limb_t *a, const limb_t *b, const limb_t *p, size_t n) {
-    limb_cc_t t[G16_MAX_LIMBS], u[G16_MAX_LIMBS];
-    unsigned char c = 0, bo = 0;
-    for (size_t i = 0; i < n; i++)
-        c = _addcarry_u64(c, a[i], b[i], &t[i]); /* no carry out: a + b < 2p */
-    for (size_t i = 0; i < n; i++)
-        bo = _subborrow_u64(bo, t[i], p[i], &u[i]);
-    limb_t mask = (limb_t)0 - (limb_t)bo; /* all-ones: a + b < p, add p back */
-    c = 0;
-    for (size_t i = 0; i < n; i++)
-        c = _addcarry_u64(c, u[i], p[i] & mask, &t[i]);
-    (void)c;
-    for (size_t i = 0; i < n; i++)
-        r[i] = t[i];
-}
-
-/* r = a - b mod p. */
-static inline void mod_sub(limb_t *r, const limb_t *a, const limb_t *b, const limb_t *p, size_t n) {
-    limb_cc_t t[G16_MAX_LIMBS], u[G16_MAX_LIMBS];
-    unsigned char c = 0, bo = 0;
-    for (size_t i = 0; i < n; i++)
-        bo = _subborrow_u64(bo, a[i], b[i], &t[i]);
-    limb_t mask = (limb_t)0 - (limb_t)bo; /* all-ones: a < b, add p back */
-    for (size_t i = 0; i < n; i++)
-        c = _addcarry_u64(c, t[i], p[i] & mask, &u[i]);
-    (void)c;
-    for (size_t i = 0; i < n; i++)
-        r[i] = u[i];
-}
-#else
 /* r = a + b mod p. */
 static inline void mod_add(limb_t *r, const limb_t *a, const limb_t *b, const limb_t *p, size_t n) {
     limb_t t[G16_MAX_LIMBS];
@@ -113,8 +71,6 @@ static inline void mod_sub(limb_t *r, const limb_t *a, const limb_t *b, const li
     limbs_add(u, t, p, n);
     limbs_select(r, (limb_t)0 - borrow, u, t, n);
 }
-
-#endif
 
 /* r = -a mod p (0 maps to 0). */
 static inline void mod_neg(limb_t *r, const limb_t *a, const limb_t *p, size_t n) {
