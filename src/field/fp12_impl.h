@@ -44,7 +44,9 @@ static inline void FN12(conj)(F12 *r, const F12 *a) {
 static inline int FN12(eq)(const F12 *a, const F12 *b) {
     return FN6(eq)(&a->c0, &b->c0) & FN6(eq)(&a->c1, &b->c1);
 }
-static inline int FN12(is_zero)(const F12 *a) { return FN6(is_zero)(&a->c0) & FN6(is_zero)(&a->c1); }
+static inline int FN12(is_zero)(const F12 *a) {
+    return FN6(is_zero)(&a->c0) & FN6(is_zero)(&a->c1);
+}
 static inline int FN12(is_one)(const F12 *a) { return FN6(is_one)(&a->c0) & FN6(is_zero)(&a->c1); }
 static inline void FN12(cmov)(F12 *r, const F12 *a, int flag) {
     FN6(cmov)(&r->c0, &a->c0, flag);

@@ -200,7 +200,9 @@ void CN(miller_loop)(F12 *out, const CN(g1_affine) *p, const CN(g2_affine) *q, s
         CN(miller_chunk_)(&g, st, m);
         FN12(mul)(&f, &f, &g);
     }
-    if (TC(X_NEGATIVE)) /* f_{x,Q} = 1/f_{|x|,Q} up to vertical lines; conj = inverse after the easy part */
+    /* x < 0: f_{x,Q} = 1/f_{|x|,Q} up to vertical lines, and conj is the
+     * inverse once the easy part of the final exponentiation is applied. */
+    if (TC(X_NEGATIVE))
         FN12(conj)(&f, &f);
     *out = f;
 }
