@@ -202,6 +202,20 @@ static void CN(test_tower_algebra)(g16_rng *rng) {
         x = a;
         for (int k = 0; k < 4; k++) FN12(frobenius)(&x, &x, 3);
         CHECK(FN12(eq)(&x, &a));
+        /* any k (mod 12 / mod 6) equals k-fold composition of k = 1 */
+        x = a;
+        x6 = a6;
+        for (int k = 0; k < 14; k++) {
+            FN12(frobenius)(&y, &a, k);
+            CHECK_MSG(FN12(eq)(&x, &y), "%s fp12 frobenius k=%d", CS, k);
+            FN6(frobenius)(&y6, &a6, k);
+            CHECK_MSG(FN6(eq)(&x6, &y6), "%s fp6 frobenius k=%d", CS, k);
+            FN12(frobenius)(&x, &x, 1);
+            FN6(frobenius)(&x6, &x6, 1);
+        }
+        FN12(frobenius)(&x, &a, -1);
+        FN12(frobenius)(&y, &a, 11);
+        CHECK(FN12(eq)(&x, &y));
         FN12(mul)(&x, &a, &b); FN12(frobenius)(&x, &x, 1);
         FN12(frobenius)(&y, &a, 1); FN12(frobenius)(&z, &b, 1); FN12(mul)(&y, &y, &z);
         CHECK(FN12(eq)(&x, &y));

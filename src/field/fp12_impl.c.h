@@ -84,14 +84,28 @@ void FN12(mul_by_014)(F12 *r, const F12 *a, const F2 *b0, const F2 *b1, const F2
 
 /* c0 holds g_0, g_2, g_4 (the Fp6 Frobenius); c1 holds g_1, g_3, g_5, each
  * times gamma_{k,i} = xi^(i(p^k - 1)/6) after conjugation for odd k. */
+static void FN12(frobenius_)(F12 *r, const F12 *a, int k);
 void FN12(frobenius)(F12 *r, const F12 *a, int k) {
+    k %= 12; /* the map has order 12 on Fp12 */
+    if (k < 0)
+        k += 12;
+    *r = *a;
+    while (k > 3) {
+        FN12(frobenius_)(r, r, 3);
+        k -= 3;
+    }
+    if (k > 0)
+        FN12(frobenius_)(r, r, k);
+}
+
+static void FN12(frobenius_)(F12 *r, const F12 *a, int k) {
     static const F2 g[3][3] = {
         {TC(FROB1_1), TC(FROB1_3), TC(FROB1_5)},
         {TC(FROB2_1), TC(FROB2_3), TC(FROB2_5)},
         {TC(FROB3_1), TC(FROB3_3), TC(FROB3_5)},
     };
     F6 c1 = a->c1;
-    FN6(frobenius)(&r->c0, &a->c0, k);
+    FN6(frobenius_)(&r->c0, &a->c0, k);
     if (k & 1) { /* public k */
         FN2(conj)(&c1.c0, &c1.c0);
         FN2(conj)(&c1.c1, &c1.c1);

@@ -139,7 +139,7 @@ void FN6(inv)(F6 *r, const F6 *a);                  /* inv(0) = 0 */
 void FN6(mul_by_fp2)(F6 *r, const F6 *a, const F2 *b); /* 3M2 */
 void FN6(mul_by_01)(F6 *r, const F6 *a, const F2 *b0, const F2 *b1); /* b0 + b1 v, 5M2 */
 void FN6(mul_by_1)(F6 *r, const F6 *a, const F2 *b1);                /* b1 v, 3M2 */
-/* r = a^(p^k), k in {1, 2, 3}. */
+/* r = a^(p^k); k in {1, 2, 3} directly, other k (any sign) mod 6. */
 void FN6(frobenius)(F6 *r, const F6 *a, int k);
 void FN6(random)(F6 *r, g16_rng *rng);
 
