@@ -339,7 +339,13 @@ g16_err g16_vk_json_write(const char *path, const g16_vk *vk, g16_status *st);
 const char *g16_snarkjs_curve_name(g16_curve curve);
 
 /* ======================================================================
- * PROVER / VERIFIER (to be added by the lead)
+ * PROVER / VERIFIER (prove.c, prove_impl.h; public API in include/g16.h)
  * ====================================================================== */
+
+/* INSECURE test-only setup (setup.c): writes a snarkjs-layout Groth16 .zkey
+ * for cs with toxic waste drawn from seed; whoever knows the seed can forge
+ * proofs. Errors: UNSUPPORTED (domain above the 2-adicity), NOMEM, IO. */
+g16_err groth16_setup_insecure(g16_ctx *ctx, const g16_r1cs *cs, const char *out_path, uint64_t seed,
+                               g16_status *st);
 
 #endif
