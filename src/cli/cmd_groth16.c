@@ -13,12 +13,51 @@ static void print_ctx_error(g16_ctx *ctx, const char *cmd) {
     fprintf(stderr, "g16 %s: %s (%s)\n", cmd, msg[0] ? msg : g16_err_str(e), g16_err_str(e));
 }
 
+/* Decimal (or 0x-hex) integer below 2^256 into 32 little-endian bytes. */
+static int parse_u256(uint8_t out[32], const char *s) {
+    memset(out, 0, 32);
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    unsigned base = hex ? 16 : 10;
+    const char *p = hex ? s + 2 : s;
+    if (!*p)
+        return 0;
+    for (; *p; p++) {
+        unsigned d;
+        if (*p >= '0' && *p <= '9')
+            d = (unsigned)(*p - '0');
+        else if (hex && *p >= 'a' && *p <= 'f')
+            d = (unsigned)(*p - 'a' + 10);
+        else if (hex && *p >= 'A' && *p <= 'F')
+            d = (unsigned)(*p - 'A' + 10);
+        else
+            return 0;
+        unsigned carry = d;
+        for (int i = 0; i < 32; i++) {
+            unsigned v = out[i] * base + carry;
+            out[i] = (uint8_t)v;
+            carry = v >> 8;
+        }
+        if (carry)
+            return 0;
+    }
+    return 1;
+}
+
 int cmd_prove(int argc, char **argv) {
     int verbose = 0, trusted = 0, check = 1;
     const char *pos[4];
-    int npos = 0;
+    int npos = 0, fixed_rs = 0;
+    uint8_t r_le[32], s_le[32];
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v"))
+        if (!strcmp(argv[i], "--insecure-test-rs") && i + 2 < argc) {
+            /* Tests only: deterministic, NOT zero-knowledge proofs. */
+            if (!parse_u256(r_le, argv[i + 1]) || !parse_u256(s_le, argv[i + 2])) {
+                fprintf(stderr, "g16 prove: --insecure-test-rs takes two integers below 2^256\n");
+                return 2;
+            }
+            fixed_rs = 1;
+            i += 2;
+        } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v"))
             verbose = 1;
         else if (!strcmp(argv[i], "--trusted-key"))
             trusted = 1;
@@ -58,8 +97,13 @@ int cmd_prove(int argc, char **argv) {
     if (verbose || info.domain_size >= (1u << 20))
         fprintf(stderr, "g16 prove: %s, %u wires, domain 2^%d, key loaded in %.0f ms\n", g16_curve_name(info.curve),
                 info.n_vars, __builtin_ctz(info.domain_size), t_key - t0);
-    if (g16_prove(ctx, &res, key, w, &stats) != G16_OK)
+    if (fixed_rs) {
+        memset(&stats, 0, sizeof stats);
+        if (g16_prove_with_rs_insecure(ctx, &res, key, w, r_le, s_le) != G16_OK)
+            goto fail;
+    } else if (g16_prove(ctx, &res, key, w, &stats) != G16_OK) {
         goto fail;
+    }
     /* A witness of another circuit with the right length proves "fine" but
      * yields an invalid proof: one multi-pairing catches it. */
     double t_verify = g16_cli_now_ms();
