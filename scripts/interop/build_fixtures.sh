@@ -108,7 +108,8 @@ ptau() {
 
 build_one() {
     local curve="$1" spec="$2" src name
-    if [ -d "$spec" ]; then src="$spec"; else src="examples/$spec"; fi
+    # a name is examples/<name>; anything with a slash is a directory path
+    if [[ "$spec" == */* ]]; then src="${spec%/}"; else src="examples/$spec"; fi
     [ -d "$src" ] || die "no circuit directory $src"
     name="$(basename "$src")"
     [ -f "$src/$name.circom" ] || die "missing $src/$name.circom"
