@@ -6,6 +6,7 @@
 #   - every fixture proof verifies against its verification key;
 #   - tampered public inputs and a proof checked against the other curve's
 #     key are rejected (the checks can fail);
+#   - fast_ptau.mjs's prepared ptau equals snarkjs prepare phase2's output;
 #   - scripts/interop/snarkjs_prove_rs.mjs with fixed r, s gives exactly the
 #     proof that snarkjs's own prover gives with the same r, s, and its proofs
 #     with random r, s verify.
@@ -71,6 +72,18 @@ p[0] = (BigInt(p[0]) + 1n).toString(); fs.writeFileSync(process.argv[2], JSON.st
         cmp -s "$TMP/r.json" "$TMP/a.json" && fail "$curve/$c: random r, s gave the r=s=0 proof"
         n=$((n + 2))
     done
+done
+
+# fast_ptau == snarkjs's own `powersoftau prepare phase2`, byte for byte, on a
+# small power (with a random tau, logged)
+for curve in $CURVES; do
+    tau="$(od -An -tu8 -N8 /dev/urandom | tr -d ' ')"
+    echo "test_interop_fixtures: fast_ptau $curve 2^5 tau=$tau"
+    node scripts/interop/fast_ptau.mjs "$curve" 5 "$TMP/prep.ptau" --tau "$tau" 2>/dev/null || fail "fast_ptau $curve"
+    node scripts/interop/fast_ptau.mjs "$curve" 5 "$TMP/raw.ptau" --tau "$tau" --unprepared 2>/dev/null || fail "fast_ptau --unprepared $curve"
+    $SNARKJS powersoftau prepare phase2 "$TMP/raw.ptau" "$TMP/snark.ptau" >/dev/null 2>&1 || fail "snarkjs prepare phase2 $curve"
+    cmp -s "$TMP/prep.ptau" "$TMP/snark.ptau" || fail "fast_ptau $curve tau=$tau differs from snarkjs prepare phase2"
+    n=$((n + 1))
 done
 
 # a proof checked against the other curve's key must be rejected

@@ -10,9 +10,11 @@
 #
 # usage: scripts/interop/build_fixtures.sh [--curves "bn128 bls12381"]
 #            [--circuits "multiplier poseidon sha256"] [--cache DIR] [--quiet]
+#            [--jobs N]   (N > 1: build the curves in parallel; default nproc)
 #   A circuit is a name under examples/ or a directory path; the directory
 #   holds <dirname>.circom and input.json.
-# env: G16_INTEROP_CACHE (default .cache/interop), G16_JS_DIR (default tests/js)
+# env: G16_INTEROP_CACHE (default .cache/interop), G16_JS_DIR (default tests/js),
+#      G16_INTEROP_JOBS (default nproc)
 # Layout and conventions: docs/interop.md. Run from anywhere; needs
 # `npm ci --prefix tests/js` first.
 set -euo pipefail
@@ -25,13 +27,15 @@ CIRCUITS="multiplier poseidon sha256"
 CACHE="${G16_INTEROP_CACHE:-.cache/interop}"
 JS="${G16_JS_DIR:-tests/js}"
 QUIET=0
+JOBS="${G16_INTEROP_JOBS:-$(nproc 2>/dev/null || echo 1)}"
 while [ $# -gt 0 ]; do
     case "$1" in
         --curves) CURVES="$2"; shift 2 ;;
         --circuits) CIRCUITS="$2"; shift 2 ;;
         --cache) CACHE="$2"; shift 2 ;;
         --quiet) QUIET=1; shift ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        --jobs) JOBS="$2"; shift 2 ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         *) echo "build_fixtures: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -63,10 +67,12 @@ snarkjs() { node "$SNARKJS" "$@"; }
 run() {
     local log="$1"; shift
     echo "+ $*" >>"$log"
+    local t0=$SECONDS
     if ! "$@" >>"$log" 2>&1; then
         tail -n 40 "$log" >&2
         die "command failed: $* (full log: $log)"
     fi
+    echo "= $((SECONDS - t0)) s: $1 $2 $3" >>"$log"
 }
 
 # Smallest power with 2^power >= nConstraints + nPublic + 1 (snarkjs's
@@ -157,6 +163,20 @@ build_one() {
 
 for curve in $CURVES; do
     case "$curve" in bn128|bls12381) ;; *) die "unknown curve $curve (bn128|bls12381)" ;; esac
-    for c in $CIRCUITS; do build_one "$curve" "$c"; done
 done
+# The curves are independent (own ptau files and directories): build them
+# side by side when there is more than one core, since circom and the witness
+# step are single-threaded and snarkjs only partly uses both cores.
+pids=()
+for curve in $CURVES; do
+    if [ "$JOBS" -gt 1 ]; then
+        ( for c in $CIRCUITS; do build_one "$curve" "$c"; done ) &
+        pids+=($!)
+    else
+        for c in $CIRCUITS; do build_one "$curve" "$c"; done
+    fi
+done
+status=0
+for p in "${pids[@]+"${pids[@]}"}"; do wait "$p" || status=1; done
+[ "$status" = 0 ] || die "some fixtures failed (see the messages above)"
 say "fixtures in $CACHE_REL"
