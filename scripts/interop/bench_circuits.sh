@@ -3,7 +3,7 @@
 # (on demand only; NOT run by CI: a 2^18 setup takes minutes).
 #
 # usage: scripts/interop/bench_circuits.sh [--kind poseidon|sha256]
-#            [--sizes "12 16 18"] [--curves bn128] [--cache DIR]
+#            [--sizes "12 16 18"] [--curves bn128] [--cache DIR] [--sources-only]
 #   poseidon: a chain of N Poseidon(2) hashes (dense witness), N chosen so the
 #             circuit fills about 95% of a 2^k domain (517 constraints per
 #             hash as circom2 0.2.23 compiles it); k >= 10.
@@ -21,12 +21,14 @@ KIND=poseidon
 SIZES="12 16 18"
 CURVES=bn128
 CACHE="${G16_INTEROP_CACHE:-.cache/interop}"
+SOURCES_ONLY=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --kind) KIND="$2"; shift 2 ;;
         --sizes) SIZES="$2"; shift 2 ;;
         --curves) CURVES="$2"; shift 2 ;;
         --cache) CACHE="$2"; shift 2 ;;
+        --sources-only) SOURCES_ONLY=1; shift ;;
         -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
         *) echo "bench_circuits: unknown argument $1" >&2; exit 2 ;;
     esac
@@ -89,6 +91,7 @@ process.stdout.write(JSON.stringify({ in: a }));' "$bits" >"$d/input.json.new"
     dirs+=("$d")
 done
 
+if [ "$SOURCES_ONLY" = 1 ]; then printf '%s\n' "${dirs[@]}"; exit 0; fi
 scripts/interop/build_fixtures.sh --cache "$CACHE" --curves "$CURVES" --circuits "${dirs[*]}"
 for c in $CURVES; do
     for d in "${dirs[@]}"; do
