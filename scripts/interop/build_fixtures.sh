@@ -50,6 +50,12 @@ for p in "$SNARKJS" "$NM/circom2" "$NM/circomlib" "$NM/ffjavascript" "$NM/wasmcu
     [ -e "$p" ] || die "$p missing: run 'npm ci --prefix $JS'"
 done
 mkdir -p "$CACHE"
+# One build at a time per cache (e.g. ctest in two build trees at once); a
+# waiting run then finds the fixtures cached.
+if command -v flock >/dev/null; then
+    exec 9>"$CACHE/.lock"
+    flock 9
+fi
 # circom2 (WASI) only sees the working directory and its parents through
 # relative paths, so hand it paths relative to the repo root.
 rel() { realpath -m --relative-to="$REPO" "$1"; }
