@@ -84,6 +84,15 @@ for curve in $CURVES; do
     $SNARKJS powersoftau prepare phase2 "$TMP/raw.ptau" "$TMP/snark.ptau" >/dev/null 2>&1 || fail "snarkjs prepare phase2 $curve"
     cmp -s "$TMP/prep.ptau" "$TMP/snark.ptau" || fail "fast_ptau $curve tau=$tau differs from snarkjs prepare phase2"
     n=$((n + 1))
+    # the same ptau through the usual snarkjs flow, with a random `zkey contribute`
+    d="$CACHE/$curve/multiplier"
+    $SNARKJS groth16 setup "$d/circuit.r1cs" "$TMP/prep.ptau" "$TMP/c0.zkey" >/dev/null 2>&1 &&
+        $SNARKJS zkey contribute "$TMP/c0.zkey" "$TMP/c1.zkey" --name=test -e="test $tau" >/dev/null 2>&1 &&
+        $SNARKJS zkey export verificationkey "$TMP/c1.zkey" "$TMP/c1.vk.json" >/dev/null 2>&1 &&
+        $SNARKJS groth16 prove "$TMP/c1.zkey" "$d/witness.wtns" "$TMP/c1.proof.json" "$TMP/c1.public.json" >/dev/null 2>&1 ||
+        fail "$curve: setup/contribute/prove with a fast_ptau file"
+    verify "$TMP/c1.vk.json" "$TMP/c1.public.json" "$TMP/c1.proof.json" || fail "$curve: proof from a fast_ptau setup does not verify"
+    n=$((n + 1))
 done
 
 # a proof checked against the other curve's key must be rejected
