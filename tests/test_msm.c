@@ -229,7 +229,7 @@ MSM_TEST(bls381_g2, bls381_fp2, bls381_fr)
 static void test_plan(void) {
     unsigned prev = 0;
     for (size_t m = 1; m <= ((size_t)1 << 26); m <<= 1) {
-        unsigned c = msm_window_for(m, 2, 254);
+        unsigned c = msm_window_for(m, 2, 254, sizeof(bn254_g1_affine));
         CHECK(c >= 1 && c <= 16 && c >= prev);
         prev = c;
     }

@@ -76,8 +76,9 @@ G16_MSM_DECLARE(bls381_g1)
 G16_MSM_DECLARE(bls381_g2)
 
 /* Window size the automatic choice makes for m Pippenger scalars on
- * `workers` threads, for a group whose scalars have `bits` bits. */
-unsigned msm_window_for(size_t m, int workers, unsigned bits);
+ * `workers` threads, for a group whose scalars have `bits` bits and whose
+ * affine points take pt_bytes (sizeof(G_affine)). */
+unsigned msm_window_for(size_t m, int workers, unsigned bits, size_t pt_bytes);
 
 /* out[i] = canonical integer of the Montgomery-form in[i], in parallel over
  * ctx's pool (ctx may be NULL: serial). out may alias in. */

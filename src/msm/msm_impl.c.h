@@ -374,7 +374,7 @@ static size_t MN(need_)(int threads, size_t n, size_t nidx, unsigned cmax) {
 
 size_t MN(scratch_size)(const g16_ctx *ctx, size_t n) {
     int T = ctx ? g16_pool_threads(ctx->pool) : 1;
-    return MN(need_)(T, n, n, msm_max_auto_window(n, T, M_BITS));
+    return MN(need_)(T, n, n, msm_max_auto_window(n, T, M_BITS, sizeof(GA)));
 }
 
 /* The MSM proper. scratch is at least need_(threads, n, 0, c) bytes with
@@ -406,10 +406,10 @@ static void MN(run_)(g16_ctx *ctx, GJ *out, const GA *bases, const uint32_t *idx
         GN(xyzz_add_vartime)(&total, &total, &jb.chunk_sum[t]);
     }
     if (m > 0) {
-        unsigned cmax = c_force ? c_force : msm_max_auto_window(n, T, M_BITS);
-        msm_make_plan(&jb.pl, m, T, M_BITS, c_force);
+        unsigned cmax = c_force ? c_force : msm_max_auto_window(n, T, M_BITS, sizeof(GA));
+        msm_make_plan(&jb.pl, m, T, M_BITS, sizeof(GA), c_force);
         if (jb.pl.c > cmax) /* keep within the scratch sized for n */
-            msm_make_plan(&jb.pl, m, T, M_BITS, cmax);
+            msm_make_plan(&jb.pl, m, T, M_BITS, sizeof(GA), cmax);
         jb.nb = (size_t)1 << (jb.pl.c - 1);
         jb.affine = (jb.pl.c >= MSM_AFFINE_MIN_C && !(flags & MSM_NO_AFFINE)) ||
                     (flags & MSM_FORCE_AFFINE);
@@ -459,7 +459,7 @@ g16_err MN(tuned)(g16_ctx *ctx, GJ *out, const GA *bases, const g16_scalar *scal
     int T = g16_pool_threads(ctx->pool);
     void *scratch = NULL, *owned;
     g16_err err = MN(scratch_)(ctx, &scratch, 0,
-                               MN(need_)(T, n, 0, c ? c : msm_max_auto_window(n, T, M_BITS)),
+                               MN(need_)(T, n, 0, c ? c : msm_max_auto_window(n, T, M_BITS, sizeof(GA))),
                                &owned);
     if (err)
         return err;
@@ -477,7 +477,7 @@ g16_err G16_CAT(msm_, G)(g16_ctx *ctx, GJ *out, const GA *bases, const g16_scala
     int T = g16_pool_threads(ctx->pool);
     void *owned;
     g16_err err = MN(scratch_)(ctx, &scratch, scratch_len,
-                               MN(need_)(T, n, 0, msm_max_auto_window(n, T, M_BITS)), &owned);
+                               MN(need_)(T, n, 0, msm_max_auto_window(n, T, M_BITS, sizeof(GA))), &owned);
     if (err)
         return err;
     MN(run_)(ctx, out, bases, NULL, scalars, NULL, n, scratch, 0, MSM_SPLIT);
@@ -496,7 +496,7 @@ g16_err MN(density)(g16_ctx *ctx, GJ *out, const GA *bases, size_t n_bases,
         return g16_ctx_fail(ctx, G16_ERR_UNSUPPORTED, "msm: density form needs < 2^32 bases");
     int T = g16_pool_threads(ctx->pool);
     void *owned;
-    size_t need = MN(need_)(T, n_scalars, n_scalars, msm_max_auto_window(n_scalars, T, M_BITS));
+    size_t need = MN(need_)(T, n_scalars, n_scalars, msm_max_auto_window(n_scalars, T, M_BITS, sizeof(GA)));
     g16_err err = MN(scratch_)(ctx, &scratch, scratch_len, need, &owned);
     if (err)
         return err;
