@@ -196,6 +196,8 @@ static int slow;
         CHECK(msm_##G(NULL, &r, P, k, n, NULL, 0) == G16_ERR_INVALID_ARG);                       \
         CHECK(msm_##G(ctx, &r, NULL, k, n, NULL, 0) == G16_ERR_INVALID_ARG);                     \
         CHECK(msm_##G(ctx, &r, NULL, NULL, 0, NULL, 0) == G16_OK && G##_jac_is_inf(&r));         \
+        k[n / 2].l[3] = ~(limb_t)0; /* >= 2^bits(r) */                                           \
+        CHECK(msm_##G(ctx, &r, P, k, n, NULL, 0) == G16_ERR_NOT_CANONICAL);                      \
         free(idx), free(bits), free(P), free(a), free(f), free(k);                               \
     }                                                                                            \
     /* Large n: MSM(a + b) = MSM(a) + MSM(b), and the oracle. */                                 \

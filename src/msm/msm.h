@@ -28,6 +28,8 @@
  * Nothing is allocated per point or per window.
  *
  * Errors: G16_ERR_INVALID_ARG (NULL pointers with n > 0, scratch too small),
+ * G16_ERR_NOT_CANONICAL (a scalar >= 2^bits(r); values in [r, 2^bits) are
+ * reduced implicitly, since r P = O),
  * G16_ERR_SIZE_MISMATCH (density popcount != n_scalars), G16_ERR_NOMEM.
  * Everything here is variable time in the scalars (bucket choice, skipped
  * zeros): MSM scalars are witness values whose blinding happens in Groth16
