@@ -89,6 +89,88 @@ G16_API int g16_ctx_threads(const g16_ctx *ctx);
  * NUL-terminated) and returns its code. Thread-safe. */
 G16_API g16_err g16_ctx_last_error(g16_ctx *ctx, char *buf, size_t buf_len);
 
+/* ---- Groth16: keys, witnesses, proofs --------------------------------------
+ * Files are snarkjs/circom's: .zkey (proving key), .wtns (witness),
+ * proof.json, public.json, verification_key.json, on BN254 ("bn128") and
+ * BLS12-381 ("bls12381"). Every reader validates its input; a bad file gives
+ * a specific g16_err and a message naming the file and the fault. */
+
+typedef struct g16_key g16_key;         /* a loaded proving key */
+typedef struct g16_witness g16_witness; /* a loaded witness (secret) */
+typedef struct g16_result g16_result;   /* a proof and its public signals */
+
+enum {
+    /* Skip the curve checks of the key's large point sections (for keys that
+     * g16 wrote or already checked). Header, vk points and IC are checked. */
+    G16_KEY_TRUSTED = 1,
+    /* Also check every large-section point for prime-order subgroup
+     * membership (costly on BLS12-381 and on G2). */
+    G16_KEY_CHECK_SUBGROUP = 2
+};
+
+typedef struct g16_key_info {
+    g16_curve curve;
+    uint32_t n_vars;        /* wires, w[0] = 1 included */
+    uint32_t n_public;      /* public signals (outputs, then inputs) */
+    uint32_t domain_size;   /* power of two */
+    uint32_t n_coefficients;
+} g16_key_info;
+
+/* Per-proof stage timings in milliseconds. */
+typedef struct g16_prove_stats {
+    double synth_ms, ntt_ms, msm_ms, finalize_ms, total_ms;
+} g16_prove_stats;
+
+/* Loads a snarkjs Groth16 .zkey (memory-mapped). flags: G16_KEY_*. */
+G16_API g16_err g16_key_load(g16_ctx *ctx, g16_key **key, const char *zkey_path, unsigned flags)
+    G16_WARN_UNUSED_RESULT;
+G16_API void g16_key_free(g16_key *key);
+G16_API g16_err g16_key_get_info(g16_ctx *ctx, g16_key_info *info, const g16_key *key);
+/* Writes snarkjs's verification_key.json for the key. */
+G16_API g16_err g16_key_export_vk(g16_ctx *ctx, const g16_key *key, const char *vk_path);
+
+/* Loads a circom .wtns file, or the same bytes from memory. */
+G16_API g16_err g16_witness_load(g16_ctx *ctx, g16_witness **w, const char *wtns_path)
+    G16_WARN_UNUSED_RESULT;
+G16_API g16_err g16_witness_from_wtns_bytes(g16_ctx *ctx, g16_witness **w, const void *data, size_t len)
+    G16_WARN_UNUSED_RESULT;
+/* Wipes and frees. */
+G16_API void g16_witness_free(g16_witness *w);
+
+/* Proves w against key with fresh r, s from the OS CSPRNG (wiped after use).
+ * The witness must belong to the key (curve, length, w[0] = 1). stats may be
+ * NULL. One key proves one witness at a time (calls are serialized per key). */
+G16_API g16_err g16_prove(g16_ctx *ctx, g16_result **out, g16_key *key, const g16_witness *w,
+                          g16_prove_stats *stats) G16_WARN_UNUSED_RESULT;
+/* Proves n witnesses (partitions) against one key, reusing its prepared data
+ * and working memory. out and stats (optional) have n entries. On failure no
+ * result is returned. */
+G16_API g16_err g16_prove_batch(g16_ctx *ctx, g16_result **out, g16_key *key, const g16_witness *const *w,
+                                size_t n, g16_prove_stats *stats) G16_WARN_UNUSED_RESULT;
+/* TESTS ONLY: proves with the given r and s (32-byte little-endian, below the
+ * group order). The proof is deterministic and NOT zero-knowledge. */
+G16_API g16_err g16_prove_with_rs_insecure(g16_ctx *ctx, g16_result **out, g16_key *key,
+                                           const g16_witness *w, const uint8_t r_le[32],
+                                           const uint8_t s_le[32]) G16_WARN_UNUSED_RESULT;
+/* Checks a result against the key it was proved with (one multi-pairing). */
+G16_API g16_err g16_result_verify(g16_ctx *ctx, const g16_key *key, const g16_result *res);
+/* Writes proof.json and public.json (either path may be NULL). */
+G16_API g16_err g16_result_write(g16_ctx *ctx, const g16_result *res, const char *proof_path,
+                                 const char *public_path);
+/* The same JSON texts, malloc'd (free with g16_free); either may be NULL. */
+G16_API g16_err g16_result_json(g16_ctx *ctx, char **proof_json, char **public_json, const g16_result *res);
+G16_API void g16_result_free(g16_result *res);
+G16_API void g16_free(void *p);
+
+/* Verifies snarkjs JSON files/texts. Returns G16_OK for a valid proof,
+ * G16_ERR_INVALID_PROOF for an invalid one, and other codes for bad input
+ * (public inputs must be canonical field elements, points on the curve and
+ * in the subgroup). */
+G16_API g16_err g16_verify_files(g16_ctx *ctx, const char *vk_path, const char *public_path,
+                                 const char *proof_path);
+G16_API g16_err g16_verify_json(g16_ctx *ctx, const char *vk_json, const char *public_json,
+                                const char *proof_json);
+
 /* ---- self-check ---------------------------------------------------------- */
 
 /* Runs a quick arithmetic self-check on both curves (field, group law,
