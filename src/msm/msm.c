@@ -144,34 +144,17 @@ MSM_TO_SCALARS(bn254_fr)
 MSM_TO_SCALARS(bls381_fr)
 
 /* ---- variable-time inversion for the batch-affine buckets ----------------------
- * a^(p-2) with a 4-bit fixed window and direct table lookups: the exponent is
- * the public p-2, and the values are bucket/base coordinates (public in the
- * MSM's model, msm.h), so the constant-time pow's table scan is not needed.
- * Fp2 (u^2 = -1 for both curves): 1/(a0 + a1 u) = (a0 - a1 u) / (a0^2 + a1^2). */
+ * The field layer's safegcd inv_vartime (bucket and base coordinates are
+ * public in the MSM's model, msm.h). Fp2 (u^2 = -1 for both curves):
+ * 1/(a0 + a1 u) = (a0 - a1 u) / (a0^2 + a1^2). */
 #define MSM_INV_FP(FP, FP_UP, NL)                                                 \
-    static void msm_inv_##FP(FP *r, const FP *a) {                                \
-        static const limb_t e[NL] = FP_UP##_P_MINUS_2;                            \
-        FP t[16], acc;                                                            \
-        FP##_set_one(&t[0]);                                                      \
-        t[1] = *a;                                                                \
-        for (int i = 2; i < 16; i++)                                              \
-            FP##_mul(&t[i], &t[i - 1], a);                                        \
-        acc = t[0];                                                               \
-        for (size_t w = NL * 16; w-- > 0;) {                                      \
-            for (int k = 0; k < 4; k++)                                           \
-                FP##_sqr(&acc, &acc);                                             \
-            unsigned nib = (unsigned)(e[w / 16] >> (4 * (w % 16))) & 15;          \
-            if (nib)                                                              \
-                FP##_mul(&acc, &acc, &t[nib]);                                    \
-        }                                                                         \
-        *r = acc;                                                                 \
-    }                                                                             \
+    static void msm_inv_##FP(FP *r, const FP *a) { FP##_inv_vartime(r, a); }      \
     static void msm_inv_##FP##2(FP##2 *r, const FP##2 *a) {                       \
         FP t0, t1;                                                                \
         FP##_sqr(&t0, &a->c0);                                                    \
         FP##_sqr(&t1, &a->c1);                                                    \
         FP##_add(&t0, &t0, &t1);                                                  \
-        msm_inv_##FP(&t0, &t0);                                                   \
+        FP##_inv_vartime(&t0, &t0);                                               \
         FP##_mul(&r->c0, &a->c0, &t0);                                            \
         FP##_mul(&t1, &a->c1, &t0);                                               \
         FP##_neg(&r->c1, &t1);                                                    \
