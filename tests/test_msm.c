@@ -196,6 +196,8 @@ static int slow;
         CHECK(msm_##G(NULL, &r, P, k, n, NULL, 0) == G16_ERR_INVALID_ARG);                       \
         CHECK(msm_##G(ctx, &r, NULL, k, n, NULL, 0) == G16_ERR_INVALID_ARG);                     \
         CHECK(msm_##G(ctx, &r, NULL, NULL, 0, NULL, 0) == G16_OK && G##_jac_is_inf(&r));         \
+        k[n / 2].l[3] = ~(limb_t)0; /* >= 2^bits(r) */                                           \
+        CHECK(msm_##G(ctx, &r, P, k, n, NULL, 0) == G16_ERR_NOT_CANONICAL);                      \
         free(idx), free(bits), free(P), free(a), free(f), free(k);                               \
     }                                                                                            \
     /* Large n: MSM(a + b) = MSM(a) + MSM(b), and the oracle. */                                 \
@@ -229,7 +231,7 @@ MSM_TEST(bls381_g2, bls381_fp2, bls381_fr)
 static void test_plan(void) {
     unsigned prev = 0;
     for (size_t m = 1; m <= ((size_t)1 << 26); m <<= 1) {
-        unsigned c = msm_window_for(m, 2, 254);
+        unsigned c = msm_window_for(m, 2, 254, sizeof(bn254_g1_affine));
         CHECK(c >= 1 && c <= 16 && c >= prev);
         prev = c;
     }

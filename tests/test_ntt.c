@@ -9,7 +9,9 @@
  *    at 2^20 (2^22 with G16_SLOW) for BN254;
  *  - the same on a context with the cached twiddle matrix off (the path of
  *    sizes above 2^NTT_FULL_TW_MAX_LOG);
+ *  - concurrent callers on one context (shared twiddle cache);
  *  - errors: sizes above the two-adicity, NULL arguments. */
+#include <pthread.h>
 #include <string.h>
 
 #include "ntt/ntt.h"
@@ -261,6 +263,60 @@ static int slow;
 NTT_TEST(bn254_fr, BN254_FR)
 NTT_TEST(bls381_fr, BLS381_FR)
 
+/* Concurrent callers on one fresh context (twiddle cache built by whichever
+ * comes first, under ctx->lock): every result must match a serial one. */
+typedef struct {
+    g16_ctx *ctx;
+    bn254_fr *a;
+    unsigned k;
+    int ok;
+} conc_arg;
+
+static void *conc_main(void *p) {
+    conc_arg *c = p;
+    c->ok = 1;
+    for (int r = 0; r < 3; r++) {
+        c->ok &= ntt_bn254_fr_forward(c->ctx, c->a, c->k, NTT_NR) == G16_OK;
+        c->ok &= ntt_bn254_fr_inverse(c->ctx, c->a, c->k, NTT_RN) == G16_OK;
+    }
+    c->ok &= ntt_bn254_fr_odd_coset_from_evals(c->ctx, c->a, c->k) == G16_OK;
+    return NULL;
+}
+
+static void test_concurrent(g16_rng *rng) {
+    g16_ctx_opts opts = {.threads = 2};
+    g16_ctx *ctx = g16_ctx_create(&opts), *ref = g16_ctx_create(&opts);
+    enum { NT = 4 };
+    conc_arg args[NT];
+    pthread_t th[NT];
+    for (int t = 0; t < NT; t++) {
+        unsigned k = 10 + (unsigned)t; /* direct and four-step sizes */
+        size_t n = (size_t)1 << k;
+        args[t] = (conc_arg){.ctx = ctx, .a = malloc(n * sizeof(bn254_fr)), .k = k};
+        for (size_t i = 0; i < n; i++)
+            bn254_fr_random(&args[t].a[i], rng);
+    }
+    bn254_fr *expect[NT];
+    for (int t = 0; t < NT; t++) {
+        size_t n = (size_t)1 << args[t].k;
+        expect[t] = malloc(n * sizeof(bn254_fr));
+        memcpy(expect[t], args[t].a, n * sizeof(bn254_fr));
+        CHECK(ntt_bn254_fr_odd_coset_from_evals(ref, expect[t], args[t].k) == G16_OK);
+    }
+    for (int t = 0; t < NT; t++)
+        CHECK(pthread_create(&th[t], NULL, conc_main, &args[t]) == 0);
+    for (int t = 0; t < NT; t++) {
+        pthread_join(th[t], NULL);
+        CHECK(args[t].ok);
+        CHECK_MSG(bn254_fr_eqv(args[t].a, expect[t], (size_t)1 << args[t].k), "concurrent k=%u",
+                  args[t].k);
+        free(args[t].a);
+        free(expect[t]);
+    }
+    g16_ctx_destroy(ctx);
+    g16_ctx_destroy(ref);
+}
+
 int main(void) {
     uint64_t seed = t_seed("test_ntt");
     slow = getenv("G16_SLOW") != NULL;
@@ -287,6 +343,7 @@ int main(void) {
     bn254_fr_test_roundtrip(ctx2, &rng, 13);
     bls381_fr_test_roundtrip(ctx2, &rng, 12);
     g16_ctx_destroy(ctx2);
+    test_concurrent(&rng);
     bn254_fr_test_errors(ctx);
     bls381_fr_test_errors(ctx);
     g16_ctx_destroy(ctx);

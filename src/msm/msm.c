@@ -15,8 +15,10 @@
  * ones (c >= MSM_AFFINE_MIN_C; measured 296 vs 460 ms at 2^16, c = 13, BN254
  * G1, one thread). R = cost of reducing one bucket by running sums: two XYZZ
  * additions (12M+2S, ~1.4 mixed each) = 2.8, or for affine buckets one mixed
- * plus one full addition = 2.4. c is capped at 16 (2^(c-1) buckets per worker
- * must stay near the caches). docs/ntt-msm.md lists the measurements. */
+ * plus one full addition = 2.4. Buckets past the L2 cache (2^(c-1) affine
+ * points over 1 MiB) make A 15% dearer (2^20 BN254 G1, 2 threads: c = 15
+ * 4.32 s CPU, c = 16 4.86 s). c is capped at 16. docs/ntt-msm.md lists the
+ * measurements. */
 #define MSM_AUTO_MAX_WINDOW 16
 
 typedef struct msm_plan {
@@ -25,7 +27,8 @@ typedef struct msm_plan {
     size_t jobs;
 } msm_plan;
 
-static void msm_make_plan(msm_plan *pl, size_t m, int threads, unsigned bits, unsigned c_force) {
+static void msm_make_plan(msm_plan *pl, size_t m, int threads, unsigned bits, size_t pt_bytes,
+                          unsigned c_force) {
     int W = threads < 1 ? 1 : threads;
     if (m < 512) /* too small to pay for threads */
         W = 1;
@@ -44,7 +47,9 @@ static void msm_make_plan(msm_plan *pl, size_t m, int threads, unsigned bits, un
             double jobs = (double)nw * P;
             double rounds = (double)(size_t)((jobs + W - 1) / W);
             int aff = c >= MSM_AFFINE_MIN_C;
-            double cost = rounds * ((aff ? 0.65 : 1.0) * (double)m / P +
+            /* buckets beyond L2 (1 MiB here): slower accumulation */
+            double cache = ((size_t)1 << (c - 1)) * pt_bytes > ((size_t)1 << 20) ? 1.15 : 1.0;
+            double cost = rounds * (cache * (aff ? 0.65 : 1.0) * (double)m / P +
                                     (aff ? 2.4 : 2.8) * (double)((size_t)1 << (c - 1)));
             if (best < 0 || cost < best) {
                 best = cost;
@@ -58,17 +63,17 @@ static void msm_make_plan(msm_plan *pl, size_t m, int threads, unsigned bits, un
     pl->workers = (size_t)W < pl->jobs ? W : (int)pl->jobs;
 }
 
-unsigned msm_window_for(size_t m, int workers, unsigned bits) {
+unsigned msm_window_for(size_t m, int workers, unsigned bits, size_t pt_bytes) {
     msm_plan pl;
-    msm_make_plan(&pl, m, workers, bits, 0);
+    msm_make_plan(&pl, m, workers, bits, pt_bytes, 0);
     return pl.c;
 }
 
 /* Largest window the automatic plan picks for any m <= n (sizes scratch). */
-static unsigned msm_max_auto_window(size_t n, int threads, unsigned bits) {
+static unsigned msm_max_auto_window(size_t n, int threads, unsigned bits, size_t pt_bytes) {
     unsigned c = 1;
     for (size_t m = n; m > 0; m >>= 1) {
-        unsigned cm = msm_window_for(m, threads, bits);
+        unsigned cm = msm_window_for(m, threads, bits, pt_bytes);
         if (cm > c)
             c = cm;
     }
@@ -139,34 +144,17 @@ MSM_TO_SCALARS(bn254_fr)
 MSM_TO_SCALARS(bls381_fr)
 
 /* ---- variable-time inversion for the batch-affine buckets ----------------------
- * a^(p-2) with a 4-bit fixed window and direct table lookups: the exponent is
- * the public p-2, and the values are bucket/base coordinates (public in the
- * MSM's model, msm.h), so the constant-time pow's table scan is not needed.
- * Fp2 (u^2 = -1 for both curves): 1/(a0 + a1 u) = (a0 - a1 u) / (a0^2 + a1^2). */
+ * The field layer's safegcd inv_vartime (bucket and base coordinates are
+ * public in the MSM's model, msm.h). Fp2 (u^2 = -1 for both curves):
+ * 1/(a0 + a1 u) = (a0 - a1 u) / (a0^2 + a1^2). */
 #define MSM_INV_FP(FP, FP_UP, NL)                                                 \
-    static void msm_inv_##FP(FP *r, const FP *a) {                                \
-        static const limb_t e[NL] = FP_UP##_P_MINUS_2;                            \
-        FP t[16], acc;                                                            \
-        FP##_set_one(&t[0]);                                                      \
-        t[1] = *a;                                                                \
-        for (int i = 2; i < 16; i++)                                              \
-            FP##_mul(&t[i], &t[i - 1], a);                                        \
-        acc = t[0];                                                               \
-        for (size_t w = NL * 16; w-- > 0;) {                                      \
-            for (int k = 0; k < 4; k++)                                           \
-                FP##_sqr(&acc, &acc);                                             \
-            unsigned nib = (unsigned)(e[w / 16] >> (4 * (w % 16))) & 15;          \
-            if (nib)                                                              \
-                FP##_mul(&acc, &acc, &t[nib]);                                    \
-        }                                                                         \
-        *r = acc;                                                                 \
-    }                                                                             \
+    static void msm_inv_##FP(FP *r, const FP *a) { FP##_inv_vartime(r, a); }      \
     static void msm_inv_##FP##2(FP##2 *r, const FP##2 *a) {                       \
         FP t0, t1;                                                                \
         FP##_sqr(&t0, &a->c0);                                                    \
         FP##_sqr(&t1, &a->c1);                                                    \
         FP##_add(&t0, &t0, &t1);                                                  \
-        msm_inv_##FP(&t0, &t0);                                                   \
+        FP##_inv_vartime(&t0, &t0);                                               \
         FP##_mul(&r->c0, &a->c0, &t0);                                            \
         FP##_mul(&t1, &a->c1, &t0);                                               \
         FP##_neg(&r->c1, &t1);                                                    \

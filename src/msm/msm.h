@@ -8,8 +8,8 @@
  * scalar (no digit array). Each window adds +-P_i into one of 2^(c-1)
  * buckets: XYZZ buckets with mixed additions for small c, affine buckets with
  * batched inversions (Montgomery's trick) for c >= 10, where that is cheaper;
- * then reduces the buckets with running sums (2 additions per bucket); windows are combined by Horner (c doublings
- * each). Work items are (window, point range) pairs pulled by the context's
+ * then reduces the buckets with running sums (2 additions per bucket);
+ * windows are combined by Horner (c doublings each). Work items are (window, point range) pairs pulled by the context's
  * pool threads, each with its own buckets; (c, ranges) minimize a cost model
  * of the critical path (docs/ntt-msm.md has the measurements behind it).
  *
@@ -25,13 +25,18 @@
  * Scratch: msm_<G>_scratch_size(ctx, n) bytes suffice for any call with at
  * most n scalars on ctx (and for the density form with n_scalars <= n). Pass
  * scratch = NULL to have the call allocate it once (outside the hot loop).
- * Nothing is allocated per point or per window.
+ * Nothing is allocated per point or per window. A scratch buffer must not be
+ * shared by concurrent calls; calls on one ctx may run concurrently.
  *
  * Errors: G16_ERR_INVALID_ARG (NULL pointers with n > 0, scratch too small),
+ * G16_ERR_NOT_CANONICAL (a scalar >= 2^bits(r); values in [r, 2^bits) are
+ * reduced implicitly, since r P = O),
  * G16_ERR_SIZE_MISMATCH (density popcount != n_scalars), G16_ERR_NOMEM.
- * Everything here is variable time in the scalars (bucket choice, skipped
- * zeros): MSM scalars are witness values whose blinding happens in Groth16
- * (r, s), and every prover in the ecosystem does the same. */
+ * Everything here is variable time in the scalars and points (bucket choice,
+ * skipped zeros, batched-inversion collisions): the timing depends on the
+ * witness. Every prover in the ecosystem (snarkjs, rapidsnark, bellperson)
+ * does the same; the prover is assumed to run where its timing is not
+ * observed by an adversary. r and s never go through these functions. */
 #ifndef G16_MSM_H
 #define G16_MSM_H
 
@@ -76,8 +81,9 @@ G16_MSM_DECLARE(bls381_g1)
 G16_MSM_DECLARE(bls381_g2)
 
 /* Window size the automatic choice makes for m Pippenger scalars on
- * `workers` threads, for a group whose scalars have `bits` bits. */
-unsigned msm_window_for(size_t m, int workers, unsigned bits);
+ * `workers` threads, for a group whose scalars have `bits` bits and whose
+ * affine points take pt_bytes (sizeof(G_affine)). */
+unsigned msm_window_for(size_t m, int workers, unsigned bits, size_t pt_bytes);
 
 /* out[i] = canonical integer of the Montgomery-form in[i], in parallel over
  * ctx's pool (ctx may be NULL: serial). out may alias in. */

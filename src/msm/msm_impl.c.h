@@ -55,6 +55,10 @@ static void MN(pre_task)(void *arg, size_t t) {
             continue;
         }
         const g16_scalar *k = &jb->sc[i];
+        if (k->l[3] >> (M_BITS - 192)) { /* >= 2^bits(r): the digits would lose it */
+            big = SIZE_MAX;
+            break;
+        }
         if (msm_is_zero(k))
             continue;
         if (jb->split && msm_is_one(k))
@@ -374,20 +378,20 @@ static size_t MN(need_)(int threads, size_t n, size_t nidx, unsigned cmax) {
 
 size_t MN(scratch_size)(const g16_ctx *ctx, size_t n) {
     int T = ctx ? g16_pool_threads(ctx->pool) : 1;
-    return MN(need_)(T, n, n, msm_max_auto_window(n, T, M_BITS));
+    return MN(need_)(T, n, n, msm_max_auto_window(n, T, M_BITS, sizeof(GA)));
 }
 
 /* The MSM proper. scratch is at least need_(threads, n, 0, c) bytes with
  * c = c_force or the automatic bound; idx (if any) lives elsewhere. */
-static void MN(run_)(g16_ctx *ctx, GJ *out, const GA *bases, const uint32_t *idx,
-                     const g16_scalar *sc, const uint8_t *select, size_t n, uint8_t *scratch,
-                     unsigned c_force, int flags) {
+static g16_err MN(run_)(g16_ctx *ctx, GJ *out, const GA *bases, const uint32_t *idx,
+                        const g16_scalar *sc, const uint8_t *select, size_t n, uint8_t *scratch,
+                        unsigned c_force, int flags) {
     int split = flags & MSM_SPLIT;
     int T = g16_pool_threads(ctx->pool);
     MN(job) jb = {.bases = bases, .idx = idx, .sc = sc, .select = select, .n = n, .split = split};
     if (n == 0) {
         GN(jac_set_inf)(out);
-        return;
+        return G16_OK;
     }
     jb.nchunks = msm_nchunks(n, T);
     jb.chunk = (n + jb.nchunks - 1) / jb.nchunks;
@@ -402,14 +406,18 @@ static void MN(run_)(g16_ctx *ctx, GJ *out, const GA *bases, const uint32_t *idx
     GX total;
     GN(xyzz_set_inf)(&total);
     for (size_t t = 0; t < jb.nchunks; t++) {
+        if (jb.chunk_big[t] == SIZE_MAX)
+            return g16_ctx_fail(ctx, G16_ERR_NOT_CANONICAL,
+                                "msm: a scalar is not below 2^%d (scalars must be canonical, < r)",
+                                M_BITS);
         m += jb.chunk_big[t];
         GN(xyzz_add_vartime)(&total, &total, &jb.chunk_sum[t]);
     }
     if (m > 0) {
-        unsigned cmax = c_force ? c_force : msm_max_auto_window(n, T, M_BITS);
-        msm_make_plan(&jb.pl, m, T, M_BITS, c_force);
+        unsigned cmax = c_force ? c_force : msm_max_auto_window(n, T, M_BITS, sizeof(GA));
+        msm_make_plan(&jb.pl, m, T, M_BITS, sizeof(GA), c_force);
         if (jb.pl.c > cmax) /* keep within the scratch sized for n */
-            msm_make_plan(&jb.pl, m, T, M_BITS, cmax);
+            msm_make_plan(&jb.pl, m, T, M_BITS, sizeof(GA), cmax);
         jb.nb = (size_t)1 << (jb.pl.c - 1);
         jb.affine = (jb.pl.c >= MSM_AFFINE_MIN_C && !(flags & MSM_NO_AFFINE)) ||
                     (flags & MSM_FORCE_AFFINE);
@@ -432,6 +440,7 @@ static void MN(run_)(g16_ctx *ctx, GJ *out, const GA *bases, const uint32_t *idx
         GN(xyzz_add_vartime)(&total, &total, &acc);
     }
     GN(xyzz_to_jac)(out, &total);
+    return G16_OK;
 }
 
 static g16_err MN(scratch_)(g16_ctx *ctx, void **scratch, size_t scratch_len, size_t need,
@@ -459,13 +468,13 @@ g16_err MN(tuned)(g16_ctx *ctx, GJ *out, const GA *bases, const g16_scalar *scal
     int T = g16_pool_threads(ctx->pool);
     void *scratch = NULL, *owned;
     g16_err err = MN(scratch_)(ctx, &scratch, 0,
-                               MN(need_)(T, n, 0, c ? c : msm_max_auto_window(n, T, M_BITS)),
+                               MN(need_)(T, n, 0, c ? c : msm_max_auto_window(n, T, M_BITS, sizeof(GA))),
                                &owned);
     if (err)
         return err;
-    MN(run_)(ctx, out, bases, NULL, scalars, NULL, n, scratch, c, flags);
+    err = MN(run_)(ctx, out, bases, NULL, scalars, NULL, n, scratch, c, flags);
     free(owned);
-    return G16_OK;
+    return err;
 }
 
 g16_err G16_CAT(msm_, G)(g16_ctx *ctx, GJ *out, const GA *bases, const g16_scalar *scalars,
@@ -477,12 +486,12 @@ g16_err G16_CAT(msm_, G)(g16_ctx *ctx, GJ *out, const GA *bases, const g16_scala
     int T = g16_pool_threads(ctx->pool);
     void *owned;
     g16_err err = MN(scratch_)(ctx, &scratch, scratch_len,
-                               MN(need_)(T, n, 0, msm_max_auto_window(n, T, M_BITS)), &owned);
+                               MN(need_)(T, n, 0, msm_max_auto_window(n, T, M_BITS, sizeof(GA))), &owned);
     if (err)
         return err;
-    MN(run_)(ctx, out, bases, NULL, scalars, NULL, n, scratch, 0, MSM_SPLIT);
+    err = MN(run_)(ctx, out, bases, NULL, scalars, NULL, n, scratch, 0, MSM_SPLIT);
     free(owned);
-    return G16_OK;
+    return err;
 }
 
 g16_err MN(density)(g16_ctx *ctx, GJ *out, const GA *bases, size_t n_bases,
@@ -496,7 +505,7 @@ g16_err MN(density)(g16_ctx *ctx, GJ *out, const GA *bases, size_t n_bases,
         return g16_ctx_fail(ctx, G16_ERR_UNSUPPORTED, "msm: density form needs < 2^32 bases");
     int T = g16_pool_threads(ctx->pool);
     void *owned;
-    size_t need = MN(need_)(T, n_scalars, n_scalars, msm_max_auto_window(n_scalars, T, M_BITS));
+    size_t need = MN(need_)(T, n_scalars, n_scalars, msm_max_auto_window(n_scalars, T, M_BITS, sizeof(GA)));
     g16_err err = MN(scratch_)(ctx, &scratch, scratch_len, need, &owned);
     if (err)
         return err;
@@ -514,9 +523,9 @@ g16_err MN(density)(g16_ctx *ctx, GJ *out, const GA *bases, size_t n_bases,
         return g16_ctx_fail(ctx, G16_ERR_SIZE_MISMATCH,
                             "msm: density has %zu set bits for %zu scalars", j, n_scalars);
     }
-    MN(run_)(ctx, out, bases, idx, scalars, NULL, n_scalars, scratch, 0, MSM_SPLIT);
+    err = MN(run_)(ctx, out, bases, idx, scalars, NULL, n_scalars, scratch, 0, MSM_SPLIT);
     free(owned);
-    return G16_OK;
+    return err;
 }
 
 g16_err MN(sum)(g16_ctx *ctx, GJ *out, const GA *bases, size_t n, const uint8_t *select) {
@@ -529,9 +538,9 @@ g16_err MN(sum)(g16_ctx *ctx, GJ *out, const GA *bases, size_t n, const uint8_t 
     void *scratch = malloc(msm_align(nch * sizeof(GX)) + msm_align(nch * sizeof(size_t)));
     if (!scratch)
         return g16_ctx_fail(ctx, G16_ERR_NOMEM, "msm: out of memory");
-    MN(run_)(ctx, out, bases, NULL, NULL, select, n, scratch, 0, 0);
+    g16_err err = MN(run_)(ctx, out, bases, NULL, NULL, select, n, scratch, 0, 0);
     free(scratch);
-    return G16_OK;
+    return err;
 }
 
 #undef GN

@@ -7,7 +7,9 @@
 
 /* Largest sub-transform (row or column of the four-step) with a table:
  * k <= 32 splits into halves of at most 16. */
+#ifndef NTT_MAX_SUB
 #define NTT_MAX_SUB 16
+#endif
 #define NTT_MAX_LOG 32
 #define NTT_STR_(x) #x
 #define NTT_STR(x) NTT_STR_(x)

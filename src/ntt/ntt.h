@@ -41,7 +41,9 @@ typedef enum ntt_order { NTT_NN = 0, NTT_NR = 1, NTT_RN = 2, NTT_RR = 3 } ntt_or
 
 /* Transforms of size <= 2^NTT_DIRECT_LOG run as one radix-2 pass on the
  * calling thread (see docs/ntt-msm.md for the measurement). */
+#ifndef NTT_DIRECT_LOG
 #define NTT_DIRECT_LOG 10
+#endif
 /* Up to this size the four-step twiddle matrix (n elements) is cached per
  * domain and direction, saving one multiplication per element per transform;
  * above it the twiddles are generated per column (O(sqrt n) memory). */
