@@ -348,4 +348,75 @@ const char *g16_snarkjs_curve_name(g16_curve curve);
 g16_err groth16_setup_insecure(g16_ctx *ctx, const g16_r1cs *cs, const char *out_path, uint64_t seed,
                                g16_status *st);
 
+
+/* ---- the prover in stages (for the engine) --------------------------------
+ * A proof is three stages over a per-worker working area (groth16_work),
+ * which is separate from the key so that many workers prove against one key
+ * at once:
+ *   1. synthesis:  a = A.w, b = B.w, c = a*b on the domain; w as scalars;
+ *                  the public signals copied out. The witness may be freed
+ *                  afterwards.
+ *   2. heavy:      the three odd-coset NTTs, h, the five MSMs (the stage a
+ *                  device worker runs); results go to the work's msms.
+ *   3. finalize:   assembly with r, s (OS CSPRNG, wiped) into a g16_result;
+ *                  needs only the msms (the working area is free again).
+ * A working area is sized once for a key's shape (domain, nVars) and reused
+ * for any number of proofs of keys of that shape. */
+typedef struct groth16_timings {
+    double synth_ms, ntt_ms, msm_ms, finalize_ms;
+} groth16_timings;
+
+/* The heavy stage's output: the five MSM sums and the public signals. The
+ * sums are witness-derived: groth16_msms_clear wipes them. */
+typedef struct groth16_msms {
+    g16_curve curve;
+    union {
+        struct {
+            bn254_g1_jac a, b1, c, h;
+            bn254_g2_jac b2;
+        } bn254;
+        struct {
+            bls381_g1_jac a, b1, c, h;
+            bls381_g2_jac b2;
+        } bls381;
+    };
+    g16_frvec pub; /* nPublic values (Montgomery), owned */
+} groth16_msms;
+void groth16_msms_clear(groth16_msms *m);
+
+typedef struct groth16_work groth16_work;
+
+/* Bytes a working area for key takes (what the engine reserves). */
+size_t groth16_work_bytes(g16_ctx *ctx, const g16_key *key);
+g16_err groth16_work_create(g16_ctx *ctx, groth16_work **w, const g16_key *key, g16_status *st);
+void groth16_work_free(groth16_work *w);
+/* Whether w was sized for key's shape (same curve, domain and nVars). */
+int groth16_work_fits(const groth16_work *w, const g16_key *key);
+
+/* Stage 1. Checks that wit belongs to key (curve, length, w[0] = 1). */
+g16_err groth16_stage_synth(g16_ctx *ctx, groth16_work *w, const g16_key *key, const g16_witness *wit,
+                            groth16_timings *tm, g16_status *st);
+/* Stage 2: moves the results into *out (the work is then free for reuse). */
+g16_err groth16_stage_heavy(g16_ctx *ctx, groth16_msms *out, groth16_work *w, const g16_key *key,
+                            groth16_timings *tm, g16_status *st);
+/* Stage 3: r_le/s_le NULL draws r, s from the OS CSPRNG (else tests' fixed
+ * values). Clears m (its pub moves into the result). */
+g16_err groth16_stage_finalize(g16_ctx *ctx, g16_result **out, const g16_key *key, groth16_msms *m,
+                               const uint8_t *r_le, const uint8_t *s_le, groth16_timings *tm,
+                               g16_status *st);
+/* Verifies res against key (verification key cached in the key). */
+g16_err groth16_result_verify(const g16_key *key, const g16_result *res, g16_status *st);
+
+/* Key internals the engine needs: bytes held in memory (copied sections,
+ * prepared coefficients, a host-tier copy) and in the file mapping. */
+typedef struct groth16_key_mem {
+    size_t heap_bytes, mapped_bytes;
+} groth16_key_mem;
+void groth16_key_memory(const g16_key *key, groth16_key_mem *m);
+/* Loads a key; host_copy = 1 reads the whole file into host memory (the
+ * "host" tier) instead of mapping it. No per-key working area is allocated
+ * (the engine brings its own); g16_prove on such a key allocates one. */
+g16_err groth16_key_load_ex(g16_ctx *ctx, g16_key **key, const char *path, unsigned flags, int host_copy,
+                            g16_status *st);
+
 #endif

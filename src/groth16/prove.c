@@ -1,7 +1,9 @@
 /* Groth16 prover and verifier (both curves), and the public API around them:
  * keys, witnesses, proofs, JSON files. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "groth16.h"
 #include "msm/msm.h"
@@ -113,10 +115,6 @@ static g16_err scratch_alloc(groth16_scratch *s, g16_ctx *ctx, const g16_zkey *k
     return G16_OK;
 }
 
-typedef struct groth16_timings {
-    double synth_ms, ntt_ms, msm_ms, finalize_ms;
-} groth16_timings;
-
 /* ---- MSM adapters: the prover's view of the msm layer ---------------------- */
 #define MSM_ADAPTER(CV)                                                                        \
     static g16_err groth16_##CV##_msm_g1(g16_ctx *ctx, CV##_g1_jac *out, const CV##_g1_affine *bases, \
@@ -139,11 +137,24 @@ MSM_ADAPTER(bls381)
 
 /* ---- public API ---------------------------------------------------------- */
 
+struct groth16_work {
+    g16_curve curve;
+    uint32_t n, nv, npub;
+    groth16_scratch scr;
+    g16_frvec pub; /* the public signals of the proof being made */
+    int synthesized;
+};
+
 struct g16_key {
     g16_zkey zk;
     groth16_prep prep;
-    groth16_scratch scratch;
-    pthread_mutex_t lock; /* one proof at a time uses the scratch */
+    void *host_buf; /* the host tier's copy of the file (else the key maps it) */
+    size_t host_len;
+    pthread_mutex_t lock; /* g16_prove: one proof at a time uses work */
+    groth16_work *work;   /* g16_prove's working area (lazily created) */
+    pthread_mutex_t vk_lock;
+    int vk_ready;
+    g16_vk vk; /* cached verification key (verify before return) */
 };
 
 struct g16_witness {
@@ -157,40 +168,243 @@ struct g16_result {
 
 void g16_free(void *p) { free(p); }
 
-g16_err g16_key_load(g16_ctx *ctx, g16_key **out, const char *zkey_path, unsigned flags) {
-    if (!ctx || !out || !zkey_path)
-        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_key_load: NULL argument");
+size_t groth16_work_bytes(g16_ctx *ctx, const g16_key *key) {
+    const g16_zkey *zk = &key->zk;
+    size_t big = zk->domainSize > zk->nVars ? zk->domainSize : zk->nVars, l1, l2;
+    if (zk->curve == G16_CURVE_BN254) {
+        l1 = msm_bn254_g1_scratch_size(ctx, big);
+        l2 = msm_bn254_g2_scratch_size(ctx, zk->nVars);
+    } else {
+        l1 = msm_bls381_g1_scratch_size(ctx, big);
+        l2 = msm_bls381_g2_scratch_size(ctx, zk->nVars);
+    }
+    return (l1 > l2 ? l1 : l2) + (size_t)zk->domainSize * 32 * 4 + (size_t)zk->nVars * sizeof(g16_scalar) +
+           (size_t)zk->nPublic * 32 + sizeof(groth16_work);
+}
+
+g16_err groth16_work_create(g16_ctx *ctx, groth16_work **out, const g16_key *key, g16_status *st) {
+    *out = NULL;
+    groth16_work *w = calloc(1, sizeof *w);
+    if (!w)
+        return g16_fail(st, G16_ERR_NOMEM, "prove: out of memory for a working area");
+    g16_err err = scratch_alloc(&w->scr, ctx, &key->zk, st);
+    if (err) {
+        free(w);
+        return err;
+    }
+    w->curve = key->zk.curve;
+    w->n = key->zk.domainSize;
+    w->nv = key->zk.nVars;
+    w->npub = key->zk.nPublic;
+    *out = w;
+    return G16_OK;
+}
+
+void groth16_work_free(groth16_work *w) {
+    if (!w)
+        return;
+    g16_frvec_free(&w->pub);
+    scratch_free(&w->scr);
+    free(w);
+}
+
+int groth16_work_fits(const groth16_work *w, const g16_key *key) {
+    return w && w->curve == key->zk.curve && w->n == key->zk.domainSize && w->nv == key->zk.nVars &&
+           w->npub == key->zk.nPublic;
+}
+
+void groth16_msms_clear(groth16_msms *m) {
+    g16_frvec_free(&m->pub);
+    g16_wipe(m, sizeof *m);
+}
+
+g16_err groth16_stage_synth(g16_ctx *ctx, groth16_work *w, const g16_key *key, const g16_witness *wit,
+                            groth16_timings *tm, g16_status *st) {
+    g16_err err;
+    double t0 = g16_now_ms();
+    if (!groth16_work_fits(w, key))
+        return g16_fail(st, G16_ERR_INTERNAL, "prove: working area sized for another key shape");
+    if ((err = g16_wtns_check_key(&wit->w, &key->zk, st)))
+        return err;
+    g16_frvec_free(&w->pub);
+    w->synthesized = 0;
+    w->pub.curve = key->zk.curve;
+    w->pub.n = key->zk.nPublic;
+    w->pub.raw = malloc(((size_t)key->zk.nPublic + 1) * 32);
+    if (!w->pub.raw)
+        return g16_fail(st, G16_ERR_NOMEM, "prove: out of memory");
+    memcpy(w->pub.raw, wit->w.raw + 1, (size_t)key->zk.nPublic * 32);
+    if (key->zk.curve == G16_CURVE_BN254)
+        groth16_bn254_synth(ctx, &key->zk, &key->prep, wit->w.bn254, &w->scr);
+    else
+        groth16_bls381_synth(ctx, &key->zk, &key->prep, wit->w.bls381, &w->scr);
+    w->synthesized = 1;
+    tm->synth_ms += g16_now_ms() - t0;
+    return G16_OK;
+}
+
+g16_err groth16_stage_heavy(g16_ctx *ctx, groth16_msms *out, groth16_work *w, const g16_key *key,
+                            groth16_timings *tm, g16_status *st) {
+    g16_err err;
+    memset(out, 0, sizeof *out);
+    if (!groth16_work_fits(w, key) || !w->synthesized)
+        return g16_fail(st, G16_ERR_INTERNAL, "prove: heavy stage on an unsynthesized working area");
+    w->synthesized = 0;
+    if (key->zk.curve == G16_CURVE_BN254)
+        err = groth16_bn254_heavy(ctx, out, &key->zk, &w->scr, tm, st);
+    else
+        err = groth16_bls381_heavy(ctx, out, &key->zk, &w->scr, tm, st);
+    out->pub = w->pub; /* moved */
+    memset(&w->pub, 0, sizeof w->pub);
+    if (err)
+        groth16_msms_clear(out);
+    return err;
+}
+
+g16_err groth16_stage_finalize(g16_ctx *ctx, g16_result **out, const g16_key *key, groth16_msms *m,
+                               const uint8_t *r_le, const uint8_t *s_le, groth16_timings *tm,
+                               g16_status *st) {
+    (void)ctx;
+    double t0 = g16_now_ms();
+    g16_err err = G16_OK;
+    *out = NULL;
+    if (m->curve != key->zk.curve || m->pub.n != key->zk.nPublic || !m->pub.raw) {
+        groth16_msms_clear(m);
+        return g16_fail(st, G16_ERR_INTERNAL, "prove: finalize without the heavy stage's results");
+    }
+    g16_result *res = calloc(1, sizeof *res);
+    if (!res) {
+        groth16_msms_clear(m);
+        return g16_fail(st, G16_ERR_NOMEM, "prove: out of memory");
+    }
+    if (key->zk.curve == G16_CURVE_BN254) {
+        bn254_fr r, s;
+        if (r_le) {
+            if (!bn254_fr_from_bytes_le(&r, r_le, 32) || !bn254_fr_from_bytes_le(&s, s_le, 32))
+                err = g16_fail(st, G16_ERR_NOT_CANONICAL, "prove: r or s not below the group order");
+        } else if (bn254_fr_random_os(&r) || bn254_fr_random_os(&s)) {
+            err = g16_fail(st, G16_ERR_IO, "prove: getrandom failed");
+        }
+        if (!err)
+            groth16_bn254_finalize(&res->proof, &key->zk, m, &r, &s);
+        g16_wipe(&r, sizeof r);
+        g16_wipe(&s, sizeof s);
+    } else {
+        bls381_fr r, s;
+        if (r_le) {
+            if (!bls381_fr_from_bytes_le(&r, r_le, 32) || !bls381_fr_from_bytes_le(&s, s_le, 32))
+                err = g16_fail(st, G16_ERR_NOT_CANONICAL, "prove: r or s not below the group order");
+        } else if (bls381_fr_random_os(&r) || bls381_fr_random_os(&s)) {
+            err = g16_fail(st, G16_ERR_IO, "prove: getrandom failed");
+        }
+        if (!err)
+            groth16_bls381_finalize(&res->proof, &key->zk, m, &r, &s);
+        g16_wipe(&r, sizeof r);
+        g16_wipe(&s, sizeof s);
+    }
+    res->pub = m->pub; /* moved */
+    memset(&m->pub, 0, sizeof m->pub);
+    groth16_msms_clear(m);
+    if (err) {
+        g16_result_free(res);
+        return err;
+    }
+    tm->finalize_ms += g16_now_ms() - t0;
+    *out = res;
+    return G16_OK;
+}
+
+void groth16_key_memory(const g16_key *key, groth16_key_mem *m) {
+    const g16_zkey *zk = &key->zk;
+    m->heap_bytes = key->host_len + zk->copied_bytes + sizeof *key +
+                    ((size_t)zk->domainSize + 1) * 2 * sizeof(uint32_t) +
+                    (size_t)zk->nCoef * (sizeof(uint32_t) + 32);
+    m->mapped_bytes = zk->file.mapped ? zk->file.len : 0;
+}
+
+static g16_err read_whole_file(const char *path, void **buf, size_t *len, g16_status *st) {
+    *buf = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return g16_fail(st, G16_ERR_IO, "%s: cannot open", path);
+    struct stat sb;
+    if (fstat(fileno(f), &sb) != 0 || sb.st_size <= 0) {
+        fclose(f);
+        return g16_fail(st, G16_ERR_IO, "%s: cannot stat or empty", path);
+    }
+    size_t n = (size_t)sb.st_size;
+    void *p = malloc(n);
+    if (!p) {
+        fclose(f);
+        return g16_fail(st, G16_ERR_NOMEM, "%s: out of memory for %zu bytes", path, n);
+    }
+    if (fread(p, 1, n, f) != n) {
+        free(p);
+        fclose(f);
+        return g16_fail(st, G16_ERR_IO, "%s: read failed", path);
+    }
+    fclose(f);
+    *buf = p;
+    *len = n;
+    return G16_OK;
+}
+
+g16_err groth16_key_load_ex(g16_ctx *ctx, g16_key **out, const char *zkey_path, unsigned flags, int host_copy,
+                            g16_status *st) {
     *out = NULL;
     g16_key *key = calloc(1, sizeof *key);
     if (!key)
-        return g16_ctx_fail(ctx, G16_ERR_NOMEM, "g16_key_load: out of memory");
-    g16_status st = {0};
+        return g16_fail(st, G16_ERR_NOMEM, "g16_key_load: out of memory");
     unsigned zflags = (flags & G16_KEY_TRUSTED ? G16_ZKEY_TRUSTED : 0) |
                       (flags & G16_KEY_CHECK_SUBGROUP ? G16_ZKEY_CHECK_SUBGROUP : 0);
-    g16_err err = g16_zkey_open(&key->zk, zkey_path, zflags, ctx->pool, &st);
+    g16_err err;
+    if (host_copy) {
+        err = read_whole_file(zkey_path, &key->host_buf, &key->host_len, st);
+        if (!err)
+            err = g16_zkey_open_mem(&key->zk, zkey_path, key->host_buf, key->host_len, zflags, ctx->pool, st);
+    } else {
+        err = g16_zkey_open(&key->zk, zkey_path, zflags, ctx->pool, st);
+    }
     if (!err)
-        err = prep_build(&key->prep, &key->zk, &st);
-    if (!err)
-        err = scratch_alloc(&key->scratch, ctx, &key->zk, &st);
+        err = prep_build(&key->prep, &key->zk, st);
     if (err) {
         if (key->prep.row[0])
             prep_free(&key->prep);
         g16_zkey_close(&key->zk);
+        free(key->host_buf);
         free(key);
-        return g16_ctx_report(ctx, &st);
+        return err;
     }
     pthread_mutex_init(&key->lock, NULL);
+    pthread_mutex_init(&key->vk_lock, NULL);
     *out = key;
     return G16_OK;
+}
+
+g16_err g16_key_load(g16_ctx *ctx, g16_key **out, const char *zkey_path, unsigned flags) {
+    if (!ctx || !out || !zkey_path)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_key_load: NULL argument");
+    g16_status st = {0};
+    g16_err err = groth16_key_load_ex(ctx, out, zkey_path, flags, 0, &st);
+    if (!err && (err = groth16_work_create(ctx, &(*out)->work, *out, &st))) {
+        g16_key_free(*out);
+        *out = NULL;
+    }
+    return err ? g16_ctx_report(ctx, &st) : G16_OK;
 }
 
 void g16_key_free(g16_key *key) {
     if (!key)
         return;
-    scratch_free(&key->scratch);
+    groth16_work_free(key->work);
     prep_free(&key->prep);
     g16_zkey_close(&key->zk);
+    free(key->host_buf);
+    if (key->vk_ready)
+        g16_vk_free(&key->vk);
     pthread_mutex_destroy(&key->lock);
+    pthread_mutex_destroy(&key->vk_lock);
     free(key);
 }
 
@@ -253,7 +467,8 @@ void g16_result_free(g16_result *res) {
     free(res);
 }
 
-/* Proves one witness with r, s from the OS CSPRNG, or the given ones (tests). */
+/* Proves one witness with r, s from the OS CSPRNG, or the given ones (tests):
+ * the three stages on the key's own working area, under its lock. */
 static g16_err prove_one(g16_ctx *ctx, g16_result **out, g16_key *key, const g16_witness *w,
                          const uint8_t *r_le, const uint8_t *s_le, g16_prove_stats *stats) {
     g16_status st = {0};
@@ -262,53 +477,21 @@ static g16_err prove_one(g16_ctx *ctx, g16_result **out, g16_key *key, const g16
     *out = NULL;
     if ((err = g16_wtns_check_key(&w->w, &key->zk, &st)))
         return g16_ctx_report(ctx, &st);
-    g16_result *res = calloc(1, sizeof *res);
-    if (!res)
-        return g16_ctx_fail(ctx, G16_ERR_NOMEM, "prove: out of memory");
-    res->pub.curve = key->zk.curve;
-    res->pub.n = key->zk.nPublic;
-    res->pub.raw = malloc(((size_t)key->zk.nPublic + 1) * 32);
-    if (!res->pub.raw) {
-        free(res);
-        return g16_ctx_fail(ctx, G16_ERR_NOMEM, "prove: out of memory");
-    }
-    memcpy(res->pub.raw, w->w.raw + 1, (size_t)key->zk.nPublic * 32);
     groth16_timings tm = {0};
+    groth16_msms m;
+    memset(&m, 0, sizeof m);
     pthread_mutex_lock(&key->lock);
-    if (key->zk.curve == G16_CURVE_BN254) {
-        bn254_fr r, s;
-        if (r_le) {
-            if (!bn254_fr_from_bytes_le(&r, r_le, 32) || !bn254_fr_from_bytes_le(&s, s_le, 32))
-                err = g16_fail(&st, G16_ERR_NOT_CANONICAL, "prove: r or s not below the group order");
-        } else if (bn254_fr_random_os(&r) || bn254_fr_random_os(&s)) {
-            err = g16_fail(&st, G16_ERR_IO, "prove: getrandom failed");
-        }
-        if (!err)
-            err = groth16_bn254_prove(ctx, &res->proof, &key->zk, &key->prep, w->w.bn254, &r, &s,
-                                      &key->scratch, &tm, &st);
-        g16_wipe(&r, sizeof r);
-        g16_wipe(&s, sizeof s);
-    } else {
-        bls381_fr r, s;
-        if (r_le) {
-            if (!bls381_fr_from_bytes_le(&r, r_le, 32) || !bls381_fr_from_bytes_le(&s, s_le, 32))
-                err = g16_fail(&st, G16_ERR_NOT_CANONICAL, "prove: r or s not below the group order");
-        } else if (bls381_fr_random_os(&r) || bls381_fr_random_os(&s)) {
-            err = g16_fail(&st, G16_ERR_IO, "prove: getrandom failed");
-        }
-        if (!err)
-            err = groth16_bls381_prove(ctx, &res->proof, &key->zk, &key->prep, w->w.bls381, &r, &s,
-                                       &key->scratch, &tm, &st);
-        g16_wipe(&r, sizeof r);
-        g16_wipe(&s, sizeof s);
-    }
-    /* The scratch holds witness-derived values: wipe the scalar copy of w. */
-    g16_wipe(key->scratch.scalars[1], (size_t)key->zk.nVars * sizeof(g16_scalar));
+    if (!key->work)
+        err = groth16_work_create(ctx, &key->work, key, &st);
+    if (!err)
+        err = groth16_stage_synth(ctx, key->work, key, w, &tm, &st);
+    if (!err)
+        err = groth16_stage_heavy(ctx, &m, key->work, key, &tm, &st);
     pthread_mutex_unlock(&key->lock);
-    if (err) {
-        g16_result_free(res);
+    if (!err)
+        err = groth16_stage_finalize(ctx, out, key, &m, r_le, s_le, &tm, &st);
+    if (err)
         return g16_ctx_report(ctx, &st);
-    }
     if (stats) {
         stats->synth_ms = tm.synth_ms;
         stats->ntt_ms = tm.ntt_ms;
@@ -316,7 +499,6 @@ static g16_err prove_one(g16_ctx *ctx, g16_result **out, g16_key *key, const g16
         stats->finalize_ms = tm.finalize_ms;
         stats->total_ms = g16_now_ms() - t0;
     }
-    *out = res;
     return G16_OK;
 }
 
@@ -435,16 +617,27 @@ g16_err g16_verify_files(g16_ctx *ctx, const char *vk_path, const char *public_p
     return err ? g16_ctx_report(ctx, &st) : G16_OK;
 }
 
+g16_err groth16_result_verify(const g16_key *key, const g16_result *res, g16_status *st) {
+    g16_key *k = (g16_key *)key; /* the cache is logically const */
+    g16_err err = G16_OK;
+    pthread_mutex_lock(&k->vk_lock);
+    if (!k->vk_ready) {
+        memset(&k->vk, 0, sizeof k->vk);
+        err = g16_vk_from_zkey(&k->vk, &k->zk, st);
+        k->vk_ready = err == G16_OK;
+    }
+    pthread_mutex_unlock(&k->vk_lock);
+    if (err)
+        return err;
+    return verify_parsed(&k->vk, &res->pub, &res->proof, st);
+}
+
 /* Verifies a result against its own key (the engine's verify-before-return). */
 g16_err g16_result_verify(g16_ctx *ctx, const g16_key *key, const g16_result *res) {
     if (!ctx || !key || !res)
         return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_result_verify: NULL argument");
     g16_status st = {0};
-    g16_vk vk = {0};
-    g16_err err = g16_vk_from_zkey(&vk, &key->zk, &st);
-    if (!err)
-        err = verify_parsed(&vk, &res->pub, &res->proof, &st);
-    g16_vk_free(&vk);
+    g16_err err = groth16_result_verify(key, res, &st);
     return err ? g16_ctx_report(ctx, &st) : G16_OK;
 }
 

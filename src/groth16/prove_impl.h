@@ -54,13 +54,11 @@ static void PN(synth_task)(void *arg, size_t task) {
     }
 }
 
-/* h[i] = a[i] b[i] - c[i], converted to canonical scalars in place of a. */
+/* h[i] = a[i] b[i] - c[i], converted to canonical scalars. */
 typedef struct PN(h_job) {
     FR *a, *b, *c;
     g16_scalar *h;
-    const FR *w;
-    g16_scalar *ws;
-    uint32_t n, nw, chunk;
+    uint32_t n, chunk;
 } PN(h_job);
 
 static void PN(h_task)(void *arg, size_t task) {
@@ -72,18 +70,51 @@ static void PN(h_task)(void *arg, size_t task) {
         FRN(sub)(&t, &t, &j->c[i]);
         FRN(from_mont)(j->h[i].l, &t);
     }
-    for (uint64_t i = lo; i < hi && i < j->nw; i++)
+}
+
+/* ws[i] = w[i] as a canonical scalar (the MSMs' input). */
+typedef struct PN(ws_job) {
+    const FR *w;
+    g16_scalar *ws;
+    uint32_t n, chunk;
+} PN(ws_job);
+
+static void PN(ws_task)(void *arg, size_t task) {
+    const PN(ws_job) *j = arg;
+    uint64_t lo = (uint64_t)task * j->chunk, hi = lo + j->chunk;
+    for (uint64_t i = lo; i < hi && i < j->n; i++)
         FRN(from_mont)(j->ws[i].l, &j->w[i]);
 }
 
 static void PN(fr_to_scalar)(g16_scalar *s, const FR *a) { FRN(from_mont)(s->l, a); }
 
-/* Proves one witness. w: nVars Fr values (Montgomery), w[0] = 1. r, s: the
- * blinding scalars (secret; from the OS CSPRNG unless a test fixes them).
- * scratch: see groth16_scratch_size. */
-static g16_err PN(prove)(g16_ctx *ctx, g16_proof *proof, const g16_zkey *key, const groth16_prep *prep,
-                         const FR *w, const FR *r, const FR *s, groth16_scratch *scr, groth16_timings *tm,
-                         g16_status *st) {
+static uint32_t PN(chunk)(g16_ctx *ctx, uint32_t n, size_t *ntasks) {
+    size_t t = (size_t)g16_ctx_threads(ctx) * 8;
+    uint32_t chunk = (uint32_t)((n + t - 1) / t);
+    if (chunk < 1024)
+        chunk = 1024;
+    *ntasks = (n + chunk - 1) / chunk;
+    return chunk;
+}
+
+/* Stage 1, synthesis: a = A.w, b = B.w, c = a*b on the domain, and the
+ * witness as canonical scalars (ws). Afterwards the witness itself is no
+ * longer needed. w: nVars Fr values (Montgomery), w[0] = 1. */
+static void PN(synth)(g16_ctx *ctx, const g16_zkey *key, const groth16_prep *prep, const FR *w,
+                      groth16_scratch *scr) {
+    size_t nt;
+    PN(synth_job) sj = {prep, w, scr->fr[0], scr->fr[1], scr->fr[2], key->domainSize, 0};
+    sj.chunk = PN(chunk)(ctx, key->domainSize, &nt);
+    g16_pool_run(ctx->pool, nt, PN(synth_task), &sj);
+    PN(ws_job) wj = {w, scr->scalars[1], key->nVars, 0};
+    wj.chunk = PN(chunk)(ctx, key->nVars, &nt);
+    g16_pool_run(ctx->pool, nt, PN(ws_task), &wj);
+}
+
+/* Stage 2, the heavy ("device") stage: the three odd-coset NTTs, h, and the
+ * five MSMs, into m. Wipes the scalar copy of the witness when done. */
+static g16_err PN(heavy)(g16_ctx *ctx, groth16_msms *m, const g16_zkey *key, groth16_scratch *scr,
+                         groth16_timings *tm, g16_status *st) {
     const uint32_t n = key->domainSize, nv = key->nVars, npub = key->nPublic;
     const unsigned log_n = key->log2_domain;
     double t0 = g16_now_ms(), t;
@@ -91,46 +122,38 @@ static g16_err PN(prove)(g16_ctx *ctx, g16_proof *proof, const g16_zkey *key, co
     g16_scalar *hs = scr->scalars[0], *ws = scr->scalars[1];
     g16_err err;
 
-    /* 1. synthesis */
-    PN(synth_job) sj = {prep, w, a, b, c, n, 0};
-    size_t ntasks = (size_t)g16_ctx_threads(ctx) * 8;
-    sj.chunk = (uint32_t)((n + ntasks - 1) / ntasks);
-    if (sj.chunk < 1024)
-        sj.chunk = 1024;
-    g16_pool_run(ctx->pool, (n + sj.chunk - 1) / sj.chunk, PN(synth_task), &sj);
-    t = g16_now_ms();
-    tm->synth_ms += t - t0;
-    t0 = t;
-
-    /* 2. H on the odd coset */
     if ((err = G16_CAT(G16_CAT(ntt_, FR), _odd_coset_from_evals)(ctx, a, log_n)) ||
         (err = G16_CAT(G16_CAT(ntt_, FR), _odd_coset_from_evals)(ctx, b, log_n)) ||
-        (err = G16_CAT(G16_CAT(ntt_, FR), _odd_coset_from_evals)(ctx, c, log_n)))
+        (err = G16_CAT(G16_CAT(ntt_, FR), _odd_coset_from_evals)(ctx, c, log_n))) {
+        g16_wipe(ws, (size_t)nv * sizeof(g16_scalar));
         return g16_fail(st, err, "prove: NTT failed: %s", g16_err_str(err));
-    PN(h_job) hj = {a, b, c, hs, w, ws, n, nv, 0};
-    uint32_t big = n > nv ? n : nv;
-    hj.chunk = (uint32_t)((big + ntasks - 1) / ntasks);
-    if (hj.chunk < 1024)
-        hj.chunk = 1024;
-    g16_pool_run(ctx->pool, (big + hj.chunk - 1) / hj.chunk, PN(h_task), &hj);
+    }
+    size_t nt;
+    PN(h_job) hj = {a, b, c, hs, n, 0};
+    hj.chunk = PN(chunk)(ctx, n, &nt);
+    g16_pool_run(ctx->pool, nt, PN(h_task), &hj);
     t = g16_now_ms();
     tm->ntt_ms += t - t0;
     t0 = t;
 
-    /* 3. MSMs */
-    G1J msm_a, msm_b1, msm_c, msm_h;
-    G2J msm_b2;
-    if ((err = PN(msm_g1)(ctx, &msm_a, KEYPART(key).A, ws, nv, scr)) ||
-        (err = PN(msm_g1)(ctx, &msm_b1, KEYPART(key).B1, ws, nv, scr)) ||
-        (err = PN(msm_g2)(ctx, &msm_b2, KEYPART(key).B2, ws, nv, scr)) ||
-        (err = PN(msm_g1)(ctx, &msm_c, KEYPART(key).C, ws + npub + 1, nv - npub - 1, scr)) ||
-        (err = PN(msm_g1)(ctx, &msm_h, KEYPART(key).H, hs, n, scr)))
+    m->curve = key->curve;
+    if ((err = PN(msm_g1)(ctx, &KEYPART(m).a, KEYPART(key).A, ws, nv, scr)) ||
+        (err = PN(msm_g1)(ctx, &KEYPART(m).b1, KEYPART(key).B1, ws, nv, scr)) ||
+        (err = PN(msm_g2)(ctx, &KEYPART(m).b2, KEYPART(key).B2, ws, nv, scr)) ||
+        (err = PN(msm_g1)(ctx, &KEYPART(m).c, KEYPART(key).C, ws + npub + 1, nv - npub - 1, scr)) ||
+        (err = PN(msm_g1)(ctx, &KEYPART(m).h, KEYPART(key).H, hs, n, scr))) {
+        g16_wipe(ws, (size_t)nv * sizeof(g16_scalar));
         return g16_fail(st, err, "prove: MSM failed: %s", g16_err_str(err));
-    t = g16_now_ms();
-    tm->msm_ms += t - t0;
-    t0 = t;
+    }
+    g16_wipe(ws, (size_t)nv * sizeof(g16_scalar));
+    tm->msm_ms += g16_now_ms() - t0;
+    return G16_OK;
+}
 
-    /* 4. assembly with the secret r, s (constant-time scalar multiplications) */
+/* Stage 3, finalize: assembly with the secret r, s (constant-time scalar
+ * multiplications). */
+static void PN(finalize)(g16_proof *proof, const g16_zkey *key, const groth16_msms *m, const FR *r,
+                         const FR *s) {
     g16_scalar rk, sk, rsk;
     FR rs;
     FRN(mul)(&rs, r, s);
@@ -142,19 +165,19 @@ static g16_err PN(prove)(g16_ctx *ctx, g16_proof *proof, const g16_zkey *key, co
     G1N(jac_from_affine)(&d1, &KEYPART(key).delta1);
     /* piA = alpha1 + msmA + r delta1 */
     G1N(jac_mul)(&tj, &d1, &rk);
-    G1N(jac_add_affine)(&pa, &msm_a, &KEYPART(key).alpha1);
+    G1N(jac_add_affine)(&pa, &KEYPART(m).a, &KEYPART(key).alpha1);
     G1N(jac_add)(&pa, &pa, &tj);
     /* B1 = beta1 + msmB1 + s delta1 */
     G1N(jac_mul)(&tj, &d1, &sk);
-    G1N(jac_add_affine)(&b1, &msm_b1, &KEYPART(key).beta1);
+    G1N(jac_add_affine)(&b1, &KEYPART(m).b1, &KEYPART(key).beta1);
     G1N(jac_add)(&b1, &b1, &tj);
     /* piB = beta2 + msmB2 + s delta2 */
     G2N(jac_from_affine)(&t2, &KEYPART(key).delta2);
     G2N(jac_mul)(&t2, &t2, &sk);
-    G2N(jac_add_affine)(&pb, &msm_b2, &KEYPART(key).beta2);
+    G2N(jac_add_affine)(&pb, &KEYPART(m).b2, &KEYPART(key).beta2);
     G2N(jac_add)(&pb, &pb, &t2);
     /* piC = msmC + msmH + s piA + r B1 - r s delta1 */
-    G1N(jac_add)(&pc, &msm_c, &msm_h);
+    G1N(jac_add)(&pc, &KEYPART(m).c, &KEYPART(m).h);
     G1N(jac_mul)(&tj, &pa, &sk);
     G1N(jac_add)(&pc, &pc, &tj);
     G1N(jac_mul)(&tj, &b1, &rk);
@@ -173,8 +196,6 @@ static g16_err PN(prove)(g16_ctx *ctx, g16_proof *proof, const g16_zkey *key, co
     g16_wipe(&b1, sizeof b1);
     g16_wipe(&tj, sizeof tj);
     g16_wipe(&t2, sizeof t2);
-    tm->finalize_ms += g16_now_ms() - t0;
-    return G16_OK;
 }
 
 /* ---- verification -------------------------------------------------------
