@@ -407,6 +407,10 @@ g16_err groth16_stage_finalize(g16_ctx *ctx, g16_result **out, const g16_key *ke
 /* Verifies res against key (verification key cached in the key). */
 g16_err groth16_result_verify(const g16_key *key, const g16_result *res, g16_status *st);
 
+/* Loads a witness from a .wtns path, or from bytes when path is NULL, with
+ * the error in st (not through a shared context). */
+g16_err groth16_witness_load(g16_witness **w, const char *path, const void *data, size_t len, g16_status *st);
+
 /* Key internals the engine needs: bytes held in memory (copied sections,
  * prepared coefficients, a host-tier copy) and in the file mapping. */
 typedef struct groth16_key_mem {

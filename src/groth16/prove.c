@@ -451,6 +451,20 @@ g16_err g16_witness_from_wtns_bytes(g16_ctx *ctx, g16_witness **out, const void 
     return G16_OK;
 }
 
+g16_err groth16_witness_load(g16_witness **out, const char *path, const void *data, size_t len, g16_status *st) {
+    *out = NULL;
+    g16_witness *w = calloc(1, sizeof *w);
+    if (!w)
+        return g16_fail(st, G16_ERR_NOMEM, "witness: out of memory");
+    g16_err err = path ? g16_wtns_read(&w->w, path, st) : g16_wtns_read_mem(&w->w, "witness", data, len, st);
+    if (err) {
+        free(w);
+        return err;
+    }
+    *out = w;
+    return G16_OK;
+}
+
 void g16_witness_free(g16_witness *w) {
     if (!w)
         return;
