@@ -383,6 +383,10 @@ static void test_faults(g16_ctx *ctx, circuit *ca, circuit *cb) {
     /* The wait's own timeout. */
     uint64_t jw;
     CHECK(g16_engine_submit(e, &jw, ka, w16, 16, G16_PRIORITY_LOW, 0) == G16_OK);
+    char *sj = NULL;
+    CHECK(g16_engine_status_json(e, &sj) == G16_OK && sj && strstr(sj, "\"low\":") &&
+          atoi(strstr(sj, "\"low\":") + 6) >= 10 && strstr(sj, "\"workers\":[{\"id\":0,"));
+    g16_free(sj);
     CHECK(g16_engine_wait(e, jw, 0.5) == G16_ERR_TIMEOUT);
     CHECK(g16_engine_cancel(e, jw) == G16_OK && g16_engine_wait(e, jw, -1) == G16_OK);
     CHECK(g16_engine_job_release(e, jw) == G16_OK);

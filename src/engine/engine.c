@@ -607,7 +607,12 @@ static void *synth_main(void *arg) {
                 part_finish(e, p, P_CANCELLED, j->cancel_err, "cancelled after synthesis", 1);
             continue;
         }
-        heap_push(&e->ready, p); /* capacity: lookahead bound keeps it small */
+        if (!heap_push(&e->ready, p)) {
+            work_return(e, k, p->work);
+            p->work = NULL;
+            part_finish(e, p, P_FAILED, G16_ERR_NOMEM, "engine: out of memory queueing a partition", 1);
+            continue;
+        }
         pthread_cond_signal(&e->cv_ready);
     }
     pthread_mutex_unlock(&e->lock);
@@ -662,7 +667,10 @@ static void *worker_main(void *arg) {
             part_finish(e, p, P_CANCELLED, j->cancel_err, "cancelled after the device stage", 1);
             continue;
         }
-        heap_push(&e->fin, p);
+        if (!heap_push(&e->fin, p)) {
+            part_finish(e, p, P_FAILED, G16_ERR_NOMEM, "engine: out of memory queueing a partition", 1);
+            continue;
+        }
         pthread_cond_signal(&e->cv_fin);
     }
     pthread_mutex_unlock(&e->lock);
