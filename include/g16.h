@@ -201,6 +201,7 @@ typedef struct g16_engine_opts {
     int synth_threads;     /* synthesis threads; 0 = 1 */
     int lookahead;         /* synthesized partitions waiting for a worker; 0 = workers */
     int no_verify;         /* 1: skip verify-before-return (benchmarks only) */
+    const char *timeline_path; /* optional: JSON lines, one per stage start/end */
 } g16_engine_opts;
 
 /* Creates an engine on ctx (which must outlive it). opts may be NULL. */

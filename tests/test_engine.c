@@ -81,8 +81,17 @@ static g16_job_state job_state(g16_engine *e, uint64_t job) {
 }
 
 /* ---- basic: one job of NW partitions, paths and bytes, both curves ------- */
+static int count_lines(const char *text, const char *needle) {
+    int n = 0;
+    for (const char *q = text; q && (q = strstr(q, needle)) != NULL; q++)
+        n++;
+    return n;
+}
+
 static void test_basic(g16_ctx *ctx, circuit *ca, circuit *cb) {
-    g16_engine_opts o = {.workers = 2, .synth_threads = 2};
+    char tlpath[128];
+    snprintf(tlpath, sizeof tlpath, "%s/timeline.jsonl", tmpdir);
+    g16_engine_opts o = {.workers = 2, .synth_threads = 2, .timeline_path = tlpath};
     g16_engine *e = NULL;
     CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
     if (!e)
@@ -128,6 +137,15 @@ static void test_basic(g16_ctx *ctx, circuit *ca, circuit *cb) {
     CHECK(g16_engine_key_remove(e, ka) == G16_OK); /* the last reference: unloaded */
     CHECK(g16_engine_key_get_info(e, &ki, ka) == G16_ERR_INVALID_ARG);
     g16_engine_destroy(e, 1);
+    size_t tl_len;
+    char *tl = t_read_file(tlpath, &tl_len);
+    CHECK(tl && count_lines(tl, "\"ev\":\"device\",\"ph\":\"B\"") == 2 * NW &&
+          count_lines(tl, "\"ev\":\"device\",\"ph\":\"E\"") == 2 * NW &&
+          count_lines(tl, "\"ev\":\"synthesis\",\"ph\":\"E\"") == 2 * NW &&
+          count_lines(tl, "\"ev\":\"finalize\",\"ph\":\"E\"") == 2 * NW);
+    free(tl);
+    g16_engine_opts bad = {.timeline_path = "/nonexistent/dir/t.jsonl"};
+    CHECK(g16_engine_create(ctx, &e, &bad) == G16_ERR_IO && e == NULL);
 }
 
 /* ---- scheduling: priority, then age ---------------------------------------- */

@@ -47,7 +47,7 @@ static int parse_u256(uint8_t out[32], const char *s) {
  * partition of one engine job; writes proof-<i>.json and public-<i>.json
  * (i = the witness's position), each proof verified before it is written. */
 static int cmd_prove_batch(int argc, char **argv) {
-    const char *out_dir = NULL, *zkey = NULL;
+    const char *out_dir = NULL, *zkey = NULL, *timeline = NULL;
     int verbose = 0, trusted = 0, no_verify = 0, workers = 0, synth = 0;
     unsigned long long budget = 0;
     const char **wtns = calloc((size_t)argc, sizeof *wtns);
@@ -62,6 +62,8 @@ static int cmd_prove_batch(int argc, char **argv) {
             out_dir = v, i++;
         else if (!strcmp(a, "--workers") && v)
             workers = atoi(v), i++;
+        else if (!strcmp(a, "--timeline") && v)
+            timeline = v, i++;
         else if (!strcmp(a, "--synth-threads") && v)
             synth = atoi(v), i++;
         else if (!strcmp(a, "--budget") && v)
@@ -83,7 +85,7 @@ static int cmd_prove_batch(int argc, char **argv) {
     }
     if (!zkey || !n || !out_dir) {
         fprintf(stderr, "usage: g16 prove --batch [--workers W] [--synth-threads S] [--budget BYTES] [--trusted-key]\n"
-                        "                 [--no-verify] [--verbose] <circuit.zkey> <witness.wtns>... --out-dir DIR\n");
+                        "                 [--timeline FILE] [--no-verify] [--verbose] <circuit.zkey> <witness.wtns>... --out-dir DIR\n");
         free(wtns);
         return 2;
     }
@@ -93,7 +95,8 @@ static int cmd_prove_batch(int argc, char **argv) {
     int rc = 2;
     uint64_t key_id, job;
     double t0 = g16_cli_now_ms();
-    g16_engine_opts eo = {.workers = workers, .synth_threads = synth, .budget_bytes = budget, .no_verify = no_verify};
+    g16_engine_opts eo = {.workers = workers, .synth_threads = synth, .budget_bytes = budget, .no_verify = no_verify,
+                          .timeline_path = timeline};
     if (!ctx || !ws || g16_engine_create(ctx, &eng, &eo) != G16_OK)
         goto fail;
     if (g16_engine_key_add(eng, &key_id, zkey, trusted ? G16_KEY_TRUSTED : 0, G16_TIER_MMAP) != G16_OK)

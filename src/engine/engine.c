@@ -128,6 +128,9 @@ struct g16_engine {
     engine_backend be;
     pthread_mutex_t lock;
     pthread_cond_t cv_synth, cv_ready, cv_fin, cv_done;
+    FILE *timeline; /* optional event log (its own lock: tl_lock) */
+    pthread_mutex_t tl_lock;
+    double t_start;
     pheap pending, ready, fin;
     uint32_t n_synthesizing;
     ekey *keys;
@@ -156,6 +159,17 @@ typedef struct wctx { /* a thread's argument */
 } wctx;
 
 static double now_ms(void) { return g16_now_ms(); }
+
+/* One timeline event: {"t":ms since start,"ev":"device","ph":"B"|"E",
+ * "job":id,"part":i,"thread":"worker3"} (B = begin, E = end). */
+static void tl(g16_engine *e, const char *ev, char ph, const part *p, const char *kind, int idx) {
+    if (!e->timeline)
+        return;
+    pthread_mutex_lock(&e->tl_lock);
+    fprintf(e->timeline, "{\"t\":%.3f,\"ev\":\"%s\",\"ph\":\"%c\",\"job\":%llu,\"part\":%u,\"thread\":\"%s%d\"}\n",
+            now_ms() - e->t_start, ev, ph, (unsigned long long)p->job->id, p->idx, kind, idx);
+    pthread_mutex_unlock(&e->tl_lock);
+}
 
 static void hist_add(hist *h, double v) {
     size_t i = 0;
@@ -511,6 +525,7 @@ static uint32_t inflight(const g16_engine *e) {
 
 static void *synth_main(void *arg) {
     g16_engine *e = ((wctx *)arg)->eng;
+    int me = ((wctx *)arg)->idx;
     free(arg);
     pthread_mutex_lock(&e->lock);
     for (;;) {
@@ -583,6 +598,7 @@ static void *synth_main(void *arg) {
         e->n_synthesizing++;
         pthread_mutex_unlock(&e->lock);
 
+        tl(e, "synthesis", 'B', p, "synth", me);
         double t0 = now_ms();
         g16_witness *wit = NULL;
         g16_err werr = groth16_witness_load(&wit, p->path, p->data, p->len, &st);
@@ -592,6 +608,7 @@ static void *synth_main(void *arg) {
         }
         g16_witness_free(wit);
         p->stats.synth_ms = now_ms() - t0;
+        tl(e, "synthesis", 'E', p, "synth", me);
 
         pthread_mutex_lock(&e->lock);
         budget_give(e, wit_bytes); /* the witness is consumed */
@@ -649,10 +666,12 @@ static void *worker_main(void *arg) {
 
         g16_status st = {0};
         groth16_timings tm = {0};
+        tl(e, "device", 'B', p, "worker", me);
         double t0 = now_ms();
         g16_err err = e->be.heavy(e->be.self, e->wstate[me], e->ctx, &p->msms, p->work, k->key, &tm, &st);
         p->stats.device_ms = now_ms() - t0;
         p->stats.worker = me;
+        tl(e, "device", 'E', p, "worker", me);
 
         pthread_mutex_lock(&e->lock);
         e->wcur[me].busy = 0;
@@ -700,6 +719,7 @@ static void *fin_main(void *arg) {
         g16_status st = {0};
         groth16_timings tm = {0};
         g16_result *res = NULL;
+        tl(e, "finalize", 'B', p, "finalize", 0);
         double t0 = now_ms();
         g16_err err = groth16_stage_finalize(e->ctx, &res, key, &p->msms, NULL, NULL, &tm, &st);
         double t1 = now_ms();
@@ -712,6 +732,7 @@ static void *fin_main(void *arg) {
             }
         }
         double t2 = now_ms();
+        tl(e, "finalize", 'E', p, "finalize", 0);
 
         pthread_mutex_lock(&e->lock);
         p->stats.finalize_ms = t1 - t0;
@@ -791,6 +812,9 @@ static void engine_free(g16_engine *e) {
     pthread_cond_destroy(&e->cv_ready);
     pthread_cond_destroy(&e->cv_fin);
     pthread_cond_destroy(&e->cv_done);
+    if (e->timeline)
+        fclose(e->timeline);
+    pthread_mutex_destroy(&e->tl_lock);
     free(e);
 }
 
@@ -819,6 +843,13 @@ g16_err g16_engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts 
     pthread_cond_init(&e->cv_ready, NULL);
     pthread_cond_init(&e->cv_fin, NULL);
     pthread_cond_init(&e->cv_done, NULL);
+    pthread_mutex_init(&e->tl_lock, NULL);
+    e->t_start = now_ms();
+    if (e->o.timeline_path && !(e->timeline = fopen(e->o.timeline_path, "w"))) {
+        engine_free(e);
+        return g16_ctx_fail(ctx, G16_ERR_IO, "g16_engine_create: cannot open the timeline %s", opts->timeline_path);
+    }
+    e->o.timeline_path = NULL; /* not kept: the caller's string */
     engine_backend_cpu(&e->be); /* a CUDA backend is chosen here once it exists */
     e->synth_th = calloc((size_t)e->o.synth_threads, sizeof(pthread_t));
     e->worker_th = calloc((size_t)e->o.workers, sizeof(pthread_t));
