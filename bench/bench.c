@@ -17,9 +17,10 @@ void bench_report(const bench_opts *o, const char *name, g16_curve curve, const 
 
 static int usage(void) {
     fprintf(stderr,
-            "usage: g16 bench <arith|ntt|msm|prove> [--curve bn254|bls12-381] [--log-n K]\n"
+            "usage: g16 bench <arith|ntt|msm|prove|engine> [--curve bn254|bls12-381] [--log-n K]\n"
             "                 [--group g1|g2] [--threads T] [--backend cpu|cuda|auto]\n"
-            "                 [--reps R] [--zkey K --wtns W] [--json]\n");
+            "                 [--reps R] [--zkey K --wtns W] [--json]\n"
+            "                 engine: --zkey K --wtns W [--jobs J] [--partitions P] [--workers W] [--no-verify]\n");
     return 2;
 }
 
@@ -62,6 +63,17 @@ int bench_main(int argc, char **argv) {
         } else if (!strcmp(a, "--wtns") && v) {
             o.wtns = v;
             i++;
+        } else if (!strcmp(a, "--jobs") && v) {
+            o.jobs = atoi(v);
+            i++;
+        } else if (!strcmp(a, "--partitions") && v) {
+            o.partitions = atoi(v);
+            i++;
+        } else if (!strcmp(a, "--workers") && v) {
+            o.workers = atoi(v);
+            i++;
+        } else if (!strcmp(a, "--no-verify")) {
+            o.no_verify = 1;
         } else if (a[0] == '-') {
             fprintf(stderr, "g16 bench: unknown option '%s'\n", a);
             return usage();
@@ -79,5 +91,7 @@ int bench_main(int argc, char **argv) {
         return !strcmp(o.backend, "cuda") ? bench_msm_cuda(&o) : bench_msm(&o);
     if (!strcmp(what, "prove"))
         return bench_prove(&o);
+    if (!strcmp(what, "engine"))
+        return bench_engine(&o);
     return usage();
 }

@@ -20,6 +20,10 @@ typedef struct bench_opts {
     int reps;             /* --reps R (default per bench) */
     const char *zkey;     /* --zkey path (bench prove) */
     const char *wtns;     /* --wtns path (bench prove) */
+    int jobs;             /* --jobs J (bench engine) */
+    int partitions;       /* --partitions P (bench engine) */
+    int workers;          /* --workers W (bench engine) */
+    int no_verify;        /* --no-verify (bench engine) */
     int argc;             /* remaining positional arguments */
     char **argv;
 } bench_opts;
@@ -34,6 +38,7 @@ int bench_ntt(const bench_opts *o);
 int bench_msm(const bench_opts *o);
 int bench_msm_cuda(const bench_opts *o); /* bench_gpu.c: --backend cuda */
 int bench_prove(const bench_opts *o);
+int bench_engine(const bench_opts *o);
 
 /* Entry from the CLI: argv[0] is "bench". */
 int bench_main(int argc, char **argv);

@@ -89,6 +89,212 @@ G16_API int g16_ctx_threads(const g16_ctx *ctx);
  * NUL-terminated) and returns its code. Thread-safe. */
 G16_API g16_err g16_ctx_last_error(g16_ctx *ctx, char *buf, size_t buf_len);
 
+/* ---- Groth16: keys, witnesses, proofs --------------------------------------
+ * Files are snarkjs/circom's: .zkey (proving key), .wtns (witness),
+ * proof.json, public.json, verification_key.json, on BN254 ("bn128") and
+ * BLS12-381 ("bls12381"). Every reader validates its input; a bad file gives
+ * a specific g16_err and a message naming the file and the fault. */
+
+typedef struct g16_key g16_key;         /* a loaded proving key */
+typedef struct g16_witness g16_witness; /* a loaded witness (secret) */
+typedef struct g16_result g16_result;   /* a proof and its public signals */
+
+enum {
+    /* Skip the curve checks of the key's large point sections (for keys that
+     * g16 wrote or already checked). Header, vk points and IC are checked. */
+    G16_KEY_TRUSTED = 1,
+    /* Also check every large-section point for prime-order subgroup
+     * membership (costly on BLS12-381 and on G2). */
+    G16_KEY_CHECK_SUBGROUP = 2
+};
+
+typedef struct g16_key_info {
+    g16_curve curve;
+    uint32_t n_vars;        /* wires, w[0] = 1 included */
+    uint32_t n_public;      /* public signals (outputs, then inputs) */
+    uint32_t domain_size;   /* power of two */
+    uint32_t n_coefficients;
+} g16_key_info;
+
+/* Per-proof stage timings in milliseconds. */
+typedef struct g16_prove_stats {
+    double synth_ms, ntt_ms, msm_ms, finalize_ms, total_ms;
+} g16_prove_stats;
+
+/* Loads a snarkjs Groth16 .zkey (memory-mapped). flags: G16_KEY_*. */
+G16_API g16_err g16_key_load(g16_ctx *ctx, g16_key **key, const char *zkey_path, unsigned flags)
+    G16_WARN_UNUSED_RESULT;
+G16_API void g16_key_free(g16_key *key);
+G16_API g16_err g16_key_get_info(g16_ctx *ctx, g16_key_info *info, const g16_key *key);
+/* Writes snarkjs's verification_key.json for the key. */
+G16_API g16_err g16_key_export_vk(g16_ctx *ctx, const g16_key *key, const char *vk_path);
+
+/* Loads a circom .wtns file, or the same bytes from memory. */
+G16_API g16_err g16_witness_load(g16_ctx *ctx, g16_witness **w, const char *wtns_path)
+    G16_WARN_UNUSED_RESULT;
+G16_API g16_err g16_witness_from_wtns_bytes(g16_ctx *ctx, g16_witness **w, const void *data, size_t len)
+    G16_WARN_UNUSED_RESULT;
+/* Wipes and frees. */
+G16_API void g16_witness_free(g16_witness *w);
+
+/* Proves w against key with fresh r, s from the OS CSPRNG (wiped after use).
+ * The witness must belong to the key (curve, length, w[0] = 1). stats may be
+ * NULL. One key proves one witness at a time (calls are serialized per key). */
+G16_API g16_err g16_prove(g16_ctx *ctx, g16_result **out, g16_key *key, const g16_witness *w,
+                          g16_prove_stats *stats) G16_WARN_UNUSED_RESULT;
+/* Proves n witnesses (partitions) against one key, reusing its prepared data
+ * and working memory. out and stats (optional) have n entries. On failure no
+ * result is returned. */
+G16_API g16_err g16_prove_batch(g16_ctx *ctx, g16_result **out, g16_key *key, const g16_witness *const *w,
+                                size_t n, g16_prove_stats *stats) G16_WARN_UNUSED_RESULT;
+/* TESTS ONLY: proves with the given r and s (32-byte little-endian, below the
+ * group order). The proof is deterministic and NOT zero-knowledge. */
+G16_API g16_err g16_prove_with_rs_insecure(g16_ctx *ctx, g16_result **out, g16_key *key,
+                                           const g16_witness *w, const uint8_t r_le[32],
+                                           const uint8_t s_le[32]) G16_WARN_UNUSED_RESULT;
+/* Checks a result against the key it was proved with (one multi-pairing). */
+G16_API g16_err g16_result_verify(g16_ctx *ctx, const g16_key *key, const g16_result *res);
+/* Writes proof.json and public.json (either path may be NULL). */
+G16_API g16_err g16_result_write(g16_ctx *ctx, const g16_result *res, const char *proof_path,
+                                 const char *public_path);
+/* The same JSON texts, malloc'd (free with g16_free); either may be NULL. */
+G16_API g16_err g16_result_json(g16_ctx *ctx, char **proof_json, char **public_json, const g16_result *res);
+G16_API void g16_result_free(g16_result *res);
+G16_API void g16_free(void *p);
+
+/* Verifies snarkjs JSON files/texts. Returns G16_OK for a valid proof,
+ * G16_ERR_INVALID_PROOF for an invalid one, and other codes for bad input
+ * (public inputs must be canonical field elements, points on the curve and
+ * in the subgroup). */
+G16_API g16_err g16_verify_files(g16_ctx *ctx, const char *vk_path, const char *public_path,
+                                 const char *proof_path);
+G16_API g16_err g16_verify_json(g16_ctx *ctx, const char *vk_json, const char *public_json,
+                                const char *proof_json);
+
+/* ---- engine --------------------------------------------------------------
+ * A proving engine (docs/engine.md): keys loaded once and kept resident
+ * under one byte budget, jobs of N witnesses ("partitions") scheduled by
+ * priority, a synthesis stage running ahead of device workers (CPU workers
+ * on a machine without a GPU), a finalize stage, and every proof verified
+ * before it is returned. All functions are thread-safe. Errors are reported
+ * through the engine's context. */
+
+typedef struct g16_engine g16_engine;
+
+typedef enum g16_priority {
+    G16_PRIORITY_LOW = 0,
+    G16_PRIORITY_NORMAL = 1,
+    G16_PRIORITY_HIGH = 2,
+    G16_PRIORITY_CRITICAL = 3
+} g16_priority;
+
+/* Where a resident key lives. */
+typedef enum g16_key_tier {
+    G16_TIER_NONE = 0, /* not resident (evicted or not loaded yet) */
+    G16_TIER_MMAP = 1, /* the file is memory-mapped (default) */
+    G16_TIER_HOST = 2  /* the file is read into host memory */
+} g16_key_tier;
+
+typedef struct g16_engine_opts {
+    uint64_t budget_bytes; /* keys + working sets; 0 = unlimited */
+    int workers;           /* device workers (CPU workers without a GPU); 0 = 1 */
+    int synth_threads;     /* synthesis threads; 0 = 1 */
+    int lookahead;         /* synthesized partitions waiting for a worker; 0 = workers */
+    int no_verify;         /* 1: skip verify-before-return (benchmarks only) */
+    const char *timeline_path; /* optional: JSON lines, one per stage start/end */
+} g16_engine_opts;
+
+/* Creates an engine on ctx (which must outlive it). opts may be NULL. */
+G16_API g16_err g16_engine_create(g16_ctx *ctx, g16_engine **eng, const g16_engine_opts *opts)
+    G16_WARN_UNUSED_RESULT;
+/* Shuts down: drain = 1 finishes every accepted job first, drain = 0 cancels
+ * them (running partitions stop at their next stage boundary). Frees all. */
+G16_API void g16_engine_destroy(g16_engine *eng, int drain);
+
+/* Registers a zkey by path and loads it (tier: G16_TIER_MMAP or _HOST);
+ * the same path again returns the same id with one more reference.
+ * flags: G16_KEY_*. */
+G16_API g16_err g16_engine_key_add(g16_engine *eng, uint64_t *key_id, const char *zkey_path, unsigned flags,
+                                   g16_key_tier tier) G16_WARN_UNUSED_RESULT;
+/* Drops one reference; the last one unloads the key once no job uses it. */
+G16_API g16_err g16_engine_key_remove(g16_engine *eng, uint64_t key_id);
+/* Makes the key resident now (evicting idle keys if the budget needs it). */
+G16_API g16_err g16_engine_key_preload(g16_engine *eng, uint64_t key_id);
+/* Unloads a resident key; G16_ERR_INVALID_ARG while a partition uses it. */
+G16_API g16_err g16_engine_key_evict(g16_engine *eng, uint64_t key_id);
+
+typedef struct g16_engine_key_info {
+    g16_key_tier tier;    /* G16_TIER_NONE when not resident */
+    uint64_t bytes;       /* accounted bytes while resident */
+    uint64_t work_bytes;  /* one working area for this key */
+    uint32_t work_areas;  /* working areas allocated for it now */
+    uint32_t active;      /* partitions using it now */
+    uint32_t loads, evictions;
+} g16_engine_key_info;
+G16_API g16_err g16_engine_key_get_info(g16_engine *eng, g16_engine_key_info *info, uint64_t key_id);
+
+/* One partition's witness: a .wtns path, or .wtns bytes (copied). */
+typedef struct g16_engine_witness {
+    const char *path;
+    const void *data;
+    size_t len;
+} g16_engine_witness;
+
+/* Submits a job: n witnesses against key_id. timeout_ms > 0 cancels the job
+ * with G16_ERR_TIMEOUT when it is not done by then. */
+G16_API g16_err g16_engine_submit(g16_engine *eng, uint64_t *job_id, uint64_t key_id,
+                                  const g16_engine_witness *w, size_t n, g16_priority priority,
+                                  double timeout_ms) G16_WARN_UNUSED_RESULT;
+/* Cancels a job: queued partitions never start, running ones stop at their
+ * next stage boundary, reservations are released. */
+G16_API g16_err g16_engine_cancel(g16_engine *eng, uint64_t job_id);
+/* Waits until the job is finished (timeout_ms < 0: no limit). Returns G16_OK
+ * when it is (see g16_engine_job_get_info for its outcome), G16_ERR_TIMEOUT
+ * when the wait ran out. */
+G16_API g16_err g16_engine_wait(g16_engine *eng, uint64_t job_id, double timeout_ms);
+
+typedef enum g16_job_state {
+    G16_JOB_QUEUED = 0,
+    G16_JOB_RUNNING,
+    G16_JOB_DONE,      /* every partition has a (verified) proof */
+    G16_JOB_FAILED,    /* some partition failed: see err, failed_partition */
+    G16_JOB_CANCELLED  /* cancelled or timed out */
+} g16_job_state;
+
+typedef struct g16_engine_job_info {
+    g16_job_state state;
+    uint32_t partitions, proved, failed;
+    g16_err err;               /* first failure's code (G16_OK if none) */
+    uint32_t failed_partition; /* its partition index */
+    char msg[256];             /* its message */
+    uint64_t finish_seq;       /* 1, 2, ...: order in which jobs finished; 0 while not */
+    double latency_ms;         /* submit to finish */
+} g16_engine_job_info;
+G16_API g16_err g16_engine_job_get_info(g16_engine *eng, g16_engine_job_info *info, uint64_t job_id);
+
+/* Per-partition stage timings (milliseconds). */
+typedef struct g16_partition_stats {
+    double queue_ms, synth_ms, device_ms, finalize_ms, verify_ms;
+    int worker; /* the device worker that ran it, -1 if none */
+} g16_partition_stats;
+/* A partition's proof.json / public.json texts (malloc'd, free with
+ * g16_free; either may be NULL) and timings (may be NULL). Returns the
+ * partition's error when it failed (message through the context). */
+G16_API g16_err g16_engine_partition_result(g16_engine *eng, char **proof_json, char **public_json,
+                                            g16_partition_stats *stats, uint64_t job_id, uint32_t partition);
+/* Forgets a finished job and frees its results. */
+G16_API g16_err g16_engine_job_release(g16_engine *eng, uint64_t job_id);
+
+typedef struct g16_engine_budget {
+    uint64_t limit, used, peak; /* limit 0 = unlimited */
+} g16_engine_budget;
+G16_API g16_err g16_engine_get_budget(g16_engine *eng, g16_engine_budget *b);
+/* Counters and histograms in Prometheus text format (malloc'd). */
+G16_API g16_err g16_engine_metrics(g16_engine *eng, char **text) G16_WARN_UNUSED_RESULT;
+/* A status snapshot as JSON (malloc'd): keys and tiers, budget, queue depth
+ * per priority, each worker's current job. */
+G16_API g16_err g16_engine_status_json(g16_engine *eng, char **json) G16_WARN_UNUSED_RESULT;
+
 /* ---- self-check ---------------------------------------------------------- */
 
 /* Runs a quick arithmetic self-check on both curves (field, group law,

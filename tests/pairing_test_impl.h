@@ -202,6 +202,20 @@ static void CN(test_tower_algebra)(g16_rng *rng) {
         x = a;
         for (int k = 0; k < 4; k++) FN12(frobenius)(&x, &x, 3);
         CHECK(FN12(eq)(&x, &a));
+        /* any k (mod 12 / mod 6) equals k-fold composition of k = 1 */
+        x = a;
+        x6 = a6;
+        for (int k = 0; k < 14; k++) {
+            FN12(frobenius)(&y, &a, k);
+            CHECK_MSG(FN12(eq)(&x, &y), "%s fp12 frobenius k=%d", CS, k);
+            FN6(frobenius)(&y6, &a6, k);
+            CHECK_MSG(FN6(eq)(&x6, &y6), "%s fp6 frobenius k=%d", CS, k);
+            FN12(frobenius)(&x, &x, 1);
+            FN6(frobenius)(&x6, &x6, 1);
+        }
+        FN12(frobenius)(&x, &a, -1);
+        FN12(frobenius)(&y, &a, 11);
+        CHECK(FN12(eq)(&x, &y));
         FN12(mul)(&x, &a, &b); FN12(frobenius)(&x, &x, 1);
         FN12(frobenius)(&y, &a, 1); FN12(frobenius)(&z, &b, 1); FN12(mul)(&y, &y, &z);
         CHECK(FN12(eq)(&x, &y));
@@ -225,6 +239,42 @@ static void CN(test_tower_algebra)(g16_rng *rng) {
             CHECK(FN12(eq)(&x, &y));
         }
     }
+}
+
+/* Consistency with the curve layer: its generators are the vector file's,
+ * and e([k]g1, g2) = e(g1, [k]g2) = e(g1, g2)^k with its scalar
+ * multiplication (Jacobian, constant time) for random k. */
+static void CN(test_with_curve)(const G1A *g1, const G2A *g2, const F12 *egen,
+                               gmp_randstate_t rs) {
+    static const limb_t R[4] = FR_P;
+    G1A c1, kp;
+    G2A c2, kq;
+    CN(g1_generator)(&c1);
+    CN(g2_generator)(&c2);
+    CHECK_MSG(FB(eq)(&c1.x, &g1->x) && FB(eq)(&c1.y, &g1->y), "%s curve g1", CS);
+    CHECK_MSG(FN2(eq)(&c2.x, &g2->x) && FN2(eq)(&c2.y, &g2->y), "%s curve g2", CS);
+    mpz_t r, k;
+    mpz_inits(r, k, NULL);
+    t_limbs_to_mpz(r, R, 4);
+    for (int it = 0; it < 2; it++) {
+        g16_scalar sk;
+        mpz_urandomm(k, rs, r);
+        t_mpz_to_limbs(sk.l, 4, k);
+        G16_CAT(CN(g1), _jac) j1, o1;
+        G16_CAT(CN(g2), _jac) j2, o2;
+        CN(g1_jac_from_affine)(&j1, &c1);
+        CN(g1_jac_mul)(&o1, &j1, &sk);
+        CN(g1_jac_to_affine)(&kp, &o1);
+        CN(g2_jac_from_affine)(&j2, &c2);
+        CN(g2_jac_mul)(&o2, &j2, &sk);
+        CN(g2_jac_to_affine)(&kq, &o2);
+        F12 x, y, z;
+        CN(pairing)(&x, &kp, &c2);
+        CN(pairing)(&y, &c1, &kq);
+        FN12(pow)(&z, egen, sk.l, 4);
+        CHECK_MSG(FN12(eq)(&x, &y) && FN12(eq)(&x, &z), "%s e(kP,Q) = e(P,kQ) = e^k", CS);
+    }
+    mpz_clears(r, k, NULL);
 }
 
 static void CN(test_vectors)(const char *path, g16_rng *rng, gmp_randstate_t rs) {
@@ -265,6 +315,7 @@ static void CN(test_vectors)(const char *path, g16_rng *rng, gmp_randstate_t rs)
             F12 er; /* e^r = 1 */
             FN12(pow)(&er, &e, R, 4);
             CHECK(FN12(is_one)(&er));
+            CN(test_with_curve)(&g1, &g2, &egen, rs);
         } else if (!strcmp(tag, "pair")) {
             limb_t a[4], b[4], ab[4];
             G1A aP, P2;

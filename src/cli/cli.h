@@ -6,5 +6,13 @@
 #include "g16.h"
 
 int cmd_synth(int argc, char **argv);
+int cmd_prove(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_zkey(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_setup(int argc, char **argv);
+
+/* Monotonic milliseconds (the CLI links the library's internals). */
+double g16_cli_now_ms(void);
 
 #endif

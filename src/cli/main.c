@@ -5,10 +5,13 @@
 #include "../../bench/bench.h"
 #include "cli.h"
 #include "g16.h"
+#include "util/util.h"
+
+double g16_cli_now_ms(void) { return g16_now_ms(); }
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: g16 <selfcheck|bench|prove|verify|info|setup> ...\n");
+        fprintf(stderr, "usage: g16 <prove|verify|info|zkey|synth|bench|selfcheck> ...\n");
         return 2;
     }
     if (!strcmp(argv[1], "selfcheck")) {
@@ -19,6 +22,16 @@ int main(int argc, char **argv) {
         g16_ctx_destroy(ctx);
         return err == G16_OK ? 0 : 1;
     }
+    if (!strcmp(argv[1], "prove"))
+        return cmd_prove(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "verify"))
+        return cmd_verify(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "zkey"))
+        return cmd_zkey(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "info"))
+        return cmd_info(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "setup"))
+        return cmd_setup(argc - 1, argv + 1);
     if (!strcmp(argv[1], "synth"))
         return cmd_synth(argc - 1, argv + 1);
     if (!strcmp(argv[1], "bench"))

@@ -3,7 +3,10 @@
  * modulus (limbs.h); each field is an instance of field_impl.h.
  *
  * Types: bn254_fp, bn254_fr, bn254_fp2, bls381_fp, bls381_fr, bls381_fp2.
- * Functions: <type>_add, _sub, _mul, ... (see field_impl.h/fp2_impl.h). */
+ * Functions: <type>_add, _sub, _mul, ... (see field_impl.h/fp2_impl.h).
+ * On x86-64, multiplication uses MULX/ADCX/ADOX asm when the CPU has it
+ * (run-time check, limbs.h) and add/sub/neg use asm; inversion is safegcd
+ * (inv_impl.c.h). docs/field.md has the details and the measurements. */
 #ifndef G16_FIELD_H
 #define G16_FIELD_H
 

@@ -4,6 +4,23 @@
 #define FN(name) G16_CAT(F, _##name)
 #define FC(name) G16_CAT(F_UP, _##name)
 
+#if G16_FIELD_ASM_X86
+void FN(mul_portable_call)(F *r, const F *a, const F *b) { FN(mul_portable)(r, a, b); }
+void FN(sqr_portable_call)(F *r, const F *a) { FN(sqr_portable)(r, a); }
+void FN(mul_dispatch)(F *r, const F *a, const F *b) {
+    if (G16_FIELD_USE_ADX())
+        G16_CAT(mont_mul_adx_, F_N)(r->l, a->l, b->l, FN(pm_).p);
+    else
+        FN(mul_portable)(r, a, b);
+}
+void FN(sqr_dispatch)(F *r, const F *a) {
+    if (G16_FIELD_USE_ADX())
+        G16_CAT(mont_mul_adx_, F_N)(r->l, a->l, a->l, FN(pm_).p);
+    else
+        FN(sqr_portable)(r, a);
+}
+#endif
+
 /* Fixed 4-bit window; the table lookup touches every entry, so time depends
  * on the exponent length alone, never on the base or the exponent bits. */
 void FN(pow)(F *r, const F *a, const limb_t *e, size_t en) {
@@ -25,10 +42,8 @@ void FN(pow)(F *r, const F *a, const limb_t *e, size_t en) {
     *r = acc;
 }
 
-void FN(inv)(F *r, const F *a) {
-    static const limb_t e[F_N] = FC(P_MINUS_2);
-    FN(pow)(r, a, e, F_N);
-}
+/* inv and inv_vartime: Bernstein-Yang safegcd. */
+#include "inv_impl.c.h"
 
 void FN(batch_inv)(F *out, const F *in, size_t n, F *scratch) {
     if (n == 0)

@@ -44,7 +44,9 @@ static inline void FN12(conj)(F12 *r, const F12 *a) {
 static inline int FN12(eq)(const F12 *a, const F12 *b) {
     return FN6(eq)(&a->c0, &b->c0) & FN6(eq)(&a->c1, &b->c1);
 }
-static inline int FN12(is_zero)(const F12 *a) { return FN6(is_zero)(&a->c0) & FN6(is_zero)(&a->c1); }
+static inline int FN12(is_zero)(const F12 *a) {
+    return FN6(is_zero)(&a->c0) & FN6(is_zero)(&a->c1);
+}
 static inline int FN12(is_one)(const F12 *a) { return FN6(is_one)(&a->c0) & FN6(is_zero)(&a->c1); }
 static inline void FN12(cmov)(F12 *r, const F12 *a, int flag) {
     FN6(cmov)(&r->c0, &a->c0, flag);
@@ -62,7 +64,8 @@ void FN12(inv)(F12 *r, const F12 *a);               /* (c0 - c1 w)/(c0^2 - v c1^
  *   mul_by_014: b = b0 + b1 v + b4 v w     (M-type twist lines, BLS12-381) */
 void FN12(mul_by_034)(F12 *r, const F12 *a, const F2 *b0, const F2 *b3, const F2 *b4);
 void FN12(mul_by_014)(F12 *r, const F12 *a, const F2 *b0, const F2 *b1, const F2 *b4);
-/* r = a^(p^k), k in {1, 2, 3}: g_i w^i -> g_i^(p^k) gamma_{k,i} w^i. */
+/* r = a^(p^k): g_i w^i -> g_i^(p^k) gamma_{k,i} w^i; k in {1, 2, 3}
+ * directly, other k (any sign) mod 12 by composition. */
 void FN12(frobenius)(F12 *r, const F12 *a, int k);
 /* Granger-Scott (PKC 2010, section 3.1) squaring, valid only for a in the
  * cyclotomic subgroup (a^(p^4 - p^2 + 1) = 1): 9S2 instead of 12M2. */

@@ -147,8 +147,26 @@ void FN6(mul_by_1)(F6 *r, const F6 *a, const F2 *b1) {
     r->c2 = c2;
 }
 
-/* v = w^2, so (c_j v^j)^(p^k) = c_j^(p^k) gamma_{k,2j} v^j. */
+/* v = w^2, so (c_j v^j)^(p^k) = c_j^(p^k) gamma_{k,2j} v^j. k = 1, 2, 3
+ * directly; any other k through k mod 6 (the map has order 6 on Fp6). */
+static void FN6(frobenius_)(F6 *r, const F6 *a, int k);
 void FN6(frobenius)(F6 *r, const F6 *a, int k) {
+    k %= 6;
+    if (k < 0)
+        k += 6;
+    if (k == 0) {
+        *r = *a;
+        return;
+    }
+    if (k > 3) {
+        FN6(frobenius_)(r, a, 3);
+        FN6(frobenius_)(r, r, k - 3);
+        return;
+    }
+    FN6(frobenius_)(r, a, k);
+}
+
+static void FN6(frobenius_)(F6 *r, const F6 *a, int k) {
     static const F2 g[3][2] = {
         {TC(FROB1_2), TC(FROB1_4)},
         {TC(FROB2_2), TC(FROB2_4)},

@@ -130,4 +130,32 @@ static inline int limbs_lt_vartime(const limb_t *a, const limb_t *b, size_t n) {
     return 0;
 }
 
+/* x86-64 fast path (limbs_x86.h): MULX/ADCX/ADOX Montgomery multiplication
+ * for 4 and 6 limbs, used when the CPU has BMI2 and ADX; modular addition
+ * and subtraction in baseline x86-64 asm, always used on x86-64. g16_field_adx is
+ * the one CPU-feature flag: 0 until a load-time constructor (cpu.c) sets it
+ * from CPUID, written once, read-only afterwards, so reading it needs no
+ * synchronisation. 0 means the portable code above is used, so the library
+ * stays correct even if something runs before the constructor. Setting the
+ * environment variable G16_FIELD_ASM=0 keeps it 0 (tests of the portable
+ * path). Build with -DG16_NO_ASM to leave the asm out entirely; CUDA
+ * translation units (nvcc) always use the portable code. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(G16_NO_ASM) && !defined(__CUDACC__)
+#define G16_FIELD_ASM_X86 1
+extern int g16_field_adx;
+/* -DG16_FIELD_ASSUME_ADX compiles the check out (for machines known to have
+ * BMI2+ADX; measured gain in docs/field.md). */
+#ifdef G16_FIELD_ASSUME_ADX
+#define G16_FIELD_USE_ADX() 1
+#else
+#define G16_FIELD_USE_ADX() __builtin_expect(g16_field_adx, 1)
+#endif
+#include "limbs_x86.h"
+#else
+#define G16_FIELD_ASM_X86 0
+#endif
+
+/* 1 when field multiplications use the x86-64 asm path. */
+int g16_field_asm_active(void);
+
 #endif

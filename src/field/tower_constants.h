@@ -8,6 +8,7 @@
 
 /* ---- BN254: xi = 9 + u, D-type sextic twist ---- */
 #define BN254_XI_A 9 /* xi = XI_A + u */
+#define BN254_XI_A_MONT {{0xf60647ce410d7ff7ULL, 0x2f3d6f4dd31bd011ULL, 0x2943337e3940c6d1ULL, 0x1d9598e8a7e39857ULL}} /* XI_A in Montgomery form */
 /* gamma_{1,1} = xi^(1(p^1-1)/6)
  *   = (0x1284b71c2865a7dfe8b99fdd76e68b605c521e08292f2176d60b35dadcc9e470,
  *      0x246996f3b4fae7e6a6327cfe12150b8e747992778eeec7e5ca5cf05f80f362ac) */
@@ -89,6 +90,7 @@
 
 /* ---- BLS381: xi = 1 + u, M-type sextic twist ---- */
 #define BLS381_XI_A 1 /* xi = XI_A + u */
+#define BLS381_XI_A_MONT {{0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL, 0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL}} /* XI_A in Montgomery form */
 /* gamma_{1,1} = xi^(1(p^1-1)/6)
  *   = (0x1904d3bf02bb0667c231beb4202c0d1f0fd603fd3cbd5f4f7b2443d784bab9c4f67ea53d63e7813d8d0775ed92235fb8,
  *      0xfc3e2b36c4e03288e9e902231f9fb854a14787b6c7b36fec0c8ec971f63c5f282d5ac14d6c7ec22cf78a126ddc4af3) */

@@ -7,6 +7,8 @@
  * RNG per partition, so all partitions satisfy the same circuit. */
 #include "synth.h"
 
+#include "binwrite.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,61 +43,6 @@ void synth_wtns_path(char *buf, size_t len, const char *wtns_path, int partition
         snprintf(buf, len, "%s.%d", wtns_path, i);
     else
         snprintf(buf, len, "%.*s.%d%s", (int)(dot - wtns_path), wtns_path, i, dot);
-}
-
-/* ---- little-endian file writing with patchable section sizes ---------------- */
-
-typedef struct writer {
-    FILE *f;
-    const char *path;
-    int failed;
-} writer;
-
-static void w_bytes(writer *w, const void *p, size_t n) {
-    if (!w->failed && fwrite(p, 1, n, w->f) != n)
-        w->failed = 1;
-}
-static void w_u32(writer *w, uint32_t v) {
-    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    w_bytes(w, b, 4);
-}
-static void w_u64(writer *w, uint64_t v) {
-    w_u32(w, (uint32_t)v);
-    w_u32(w, (uint32_t)(v >> 32));
-}
-/* Starts a section; returns the offset of its size field. */
-static long w_section_begin(writer *w, uint32_t id) {
-    w_u32(w, id);
-    long pos = ftell(w->f);
-    w_u64(w, 0);
-    return pos;
-}
-static void w_section_end(writer *w, long size_pos) {
-    long end = ftell(w->f);
-    if (end < 0 || fseek(w->f, size_pos, SEEK_SET) != 0) {
-        w->failed = 1;
-        return;
-    }
-    w_u64(w, (uint64_t)(end - size_pos - 8));
-    if (fseek(w->f, end, SEEK_SET) != 0)
-        w->failed = 1;
-}
-static g16_err w_open(writer *w, const char *path, const char *magic, uint32_t nsections, g16_status *st) {
-    w->path = path;
-    w->failed = 0;
-    w->f = fopen(path, "wb");
-    if (!w->f)
-        return g16_fail(st, G16_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
-    w_bytes(w, magic, 4);
-    w_u32(w, magic[0] == 'w' ? 2 : 1); /* wtns version 2, r1cs version 1 */
-    w_u32(w, nsections);
-    return G16_OK;
-}
-static g16_err w_close(writer *w, g16_status *st) {
-    int bad = w->failed | (fclose(w->f) != 0);
-    if (bad)
-        return g16_fail(st, G16_ERR_IO, "%s: write failed", w->path);
-    return G16_OK;
 }
 
 #define FR bn254_fr

@@ -30,13 +30,13 @@ static void SN(lc_eval)(FR *out, const SN(lc) *l, const FR *w) {
     }
 }
 
-static void SN(lc_write)(writer *wr, const SN(lc) *l) {
-    w_u32(wr, (uint32_t)l->n);
+static void SN(lc_write)(binwriter *wr, const SN(lc) *l) {
+    binw_u32(wr, (uint32_t)l->n);
     for (int i = 0; i < l->n; i++) {
         uint8_t b[32];
         FO(to_bytes_le)(b, 32, &l->c[i]);
-        w_u32(wr, l->wire[i]);
-        w_bytes(wr, b, 32);
+        binw_u32(wr, l->wire[i]);
+        binw_bytes(wr, b, 32);
     }
 }
 
@@ -57,24 +57,24 @@ static uint32_t SN(take)(SN(pool) *p, g16_rng *rng, int from_queue) {
 
 static g16_err SN(write_wtns)(const char *path, const FR *w, uint32_t n_wires, g16_status *st) {
     static const limb_t prime[4] = G16_CAT(FR_UP, _P);
-    writer wr;
-    g16_err err = w_open(&wr, path, "wtns", 2, st);
+    binwriter wr;
+    g16_err err = binw_open(&wr, path, "wtns", 2, 2, st);
     if (err)
         return err;
-    long s1 = w_section_begin(&wr, 1);
-    w_u32(&wr, 32);
+    long s1 = binw_section_begin(&wr, 1);
+    binw_u32(&wr, 32);
     for (int i = 0; i < 4; i++)
-        w_u64(&wr, prime[i]);
-    w_u32(&wr, n_wires);
-    w_section_end(&wr, s1);
-    long s2 = w_section_begin(&wr, 2);
+        binw_u64(&wr, prime[i]);
+    binw_u32(&wr, n_wires);
+    binw_section_end(&wr, s1);
+    long s2 = binw_section_begin(&wr, 2);
     for (uint32_t i = 0; i < n_wires; i++) {
         uint8_t b[32];
         FO(to_bytes_le)(b, 32, &w[i]);
-        w_bytes(&wr, b, 32);
+        binw_bytes(&wr, b, 32);
     }
-    w_section_end(&wr, s2);
-    return w_close(&wr, st);
+    binw_section_end(&wr, s2);
+    return binw_close(&wr, st);
 }
 
 static g16_err SN(run)(const synth_opts *o, synth_stats *stats, g16_status *st) {
@@ -91,7 +91,7 @@ static g16_err SN(run)(const synth_opts *o, synth_stats *stats, g16_status *st) 
     bits.v = malloc(n_wires * sizeof(uint32_t));
     bits_b.v = malloc(n_wires * sizeof(uint32_t));
     full.v = malloc(n_wires * sizeof(uint32_t));
-    writer wr = {0};
+    binwriter wr = {0};
     if (!w || !vrng || !used || !bits.v || !bits_b.v || !full.v) {
         err = g16_fail(st, G16_ERR_NOMEM, "synth: out of memory");
         goto done;
@@ -112,21 +112,21 @@ static g16_err SN(run)(const synth_opts *o, synth_stats *stats, g16_status *st) 
     for (uint32_t i = 2; i < FIRST_FREE_WIRE; i++)
         full.v[full.n++] = i;
 
-    err = w_open(&wr, o->r1cs_path, "r1cs", 3, st);
+    err = binw_open(&wr, o->r1cs_path, "r1cs", 1, 3, st);
     if (err)
         goto done;
-    long s1 = w_section_begin(&wr, 1);
-    w_u32(&wr, 32);
+    long s1 = binw_section_begin(&wr, 1);
+    binw_u32(&wr, 32);
     for (int i = 0; i < 4; i++)
-        w_u64(&wr, prime[i]);
-    w_u32(&wr, n_wires);
-    w_u32(&wr, N_PUB_OUT);
-    w_u32(&wr, N_PUB_IN);
-    w_u32(&wr, N_PRV_IN);
-    w_u64(&wr, n_wires);
-    w_u32(&wr, m);
-    w_section_end(&wr, s1);
-    long s2 = w_section_begin(&wr, 2);
+        binw_u64(&wr, prime[i]);
+    binw_u32(&wr, n_wires);
+    binw_u32(&wr, N_PUB_OUT);
+    binw_u32(&wr, N_PUB_IN);
+    binw_u32(&wr, N_PRV_IN);
+    binw_u64(&wr, n_wires);
+    binw_u32(&wr, m);
+    binw_section_end(&wr, s1);
+    long s2 = binw_section_begin(&wr, 2);
 
     FR one, minus_one, two;
     FO(set_one)(&one);
@@ -257,12 +257,12 @@ static g16_err SN(run)(const synth_opts *o, synth_stats *stats, g16_status *st) 
         SN(lc_write)(&wr, &B);
         SN(lc_write)(&wr, &C);
     }
-    w_section_end(&wr, s2);
-    long s3 = w_section_begin(&wr, 3);
+    binw_section_end(&wr, s2);
+    long s3 = binw_section_begin(&wr, 3);
     for (uint32_t i = 0; i < n_wires; i++)
-        w_u64(&wr, i);
-    w_section_end(&wr, s3);
-    err = w_close(&wr, st);
+        binw_u64(&wr, i);
+    binw_section_end(&wr, s3);
+    err = binw_close(&wr, st);
     wr.f = NULL;
     if (err)
         goto done;

@@ -200,7 +200,9 @@ void CN(miller_loop)(F12 *out, const CN(g1_affine) *p, const CN(g2_affine) *q, s
         CN(miller_chunk_)(&g, st, m);
         FN12(mul)(&f, &f, &g);
     }
-    if (TC(X_NEGATIVE)) /* f_{x,Q} = 1/f_{|x|,Q} up to vertical lines; conj = inverse after the easy part */
+    /* x < 0: f_{x,Q} = 1/f_{|x|,Q} up to vertical lines, and conj is the
+     * inverse once the easy part of the final exponentiation is applied. */
+    if (TC(X_NEGATIVE))
         FN12(conj)(&f, &f);
     *out = f;
 }
@@ -227,8 +229,8 @@ void CN(final_exp)(F12 *out, const F12 *f) {
      * m = 2x(6x^2 + 3x + 1), equals t^(l0 + l1 p + l2 p^2 + l3 p^3) with
      *   l0 = 1 + 6x + 12x^2 + 12x^3, l1 = 4x + 6x^2 + 12x^3,
      *   l2 = 6x + 6x^2 + 12x^3,      l3 = -1 + 4x + 6x^2 + 12x^3.
-     * (Checked in scripts/gen_tower_constants.py's companion comment and by
-     * the noble vectors.) 3 exponentiations by x. */
+     * (Asserted in scripts/gen_tower_constants.py, check_final_exp, and
+     * checked against the noble vectors.) 3 exponentiations by x. */
     F12 a, b, c, a2, a4, b2, b6, c12, T0, T1, T2, T3;
     CN(exp_x_)(&a, &t); /* t^x */
     CN(exp_x_)(&b, &a); /* t^(x^2) */
@@ -259,7 +261,8 @@ void CN(final_exp)(F12 *out, const F12 *f) {
     /* Hard part, Hayashida, Hayasaka, Teruya ("Efficient final
      * exponentiation via cyclotomic structure for pairings over families of
      * elliptic curves", 2020): 3 (p^4 - p^2 + 1)/r
-     *   = (x - 1)^2 (x + p)(x^2 + p^2 - 1) + 3. 5 exponentiations by x. */
+     *   = (x - 1)^2 (x + p)(x^2 + p^2 - 1) + 3 (asserted in
+     * scripts/gen_tower_constants.py). 5 exponentiations by x. */
     F12 a, b, c;
     CN(exp_x_)(&a, &t);
     FN12(conj)(&u, &t);

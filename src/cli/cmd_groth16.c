@@ -1,0 +1,442 @@
+/* g16 prove | verify | info | zkey export-vk */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "groth16/groth16.h"
+#include "util/util.h"
+
+static void print_ctx_error(g16_ctx *ctx, const char *cmd) {
+    char msg[512];
+    g16_err e = g16_ctx_last_error(ctx, msg, sizeof msg);
+    fprintf(stderr, "g16 %s: %s (%s)\n", cmd, msg[0] ? msg : g16_err_str(e), g16_err_str(e));
+}
+
+/* Decimal (or 0x-hex) integer below 2^256 into 32 little-endian bytes. */
+static int parse_u256(uint8_t out[32], const char *s) {
+    memset(out, 0, 32);
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    unsigned base = hex ? 16 : 10;
+    const char *p = hex ? s + 2 : s;
+    if (!*p)
+        return 0;
+    for (; *p; p++) {
+        unsigned d;
+        if (*p >= '0' && *p <= '9')
+            d = (unsigned)(*p - '0');
+        else if (hex && *p >= 'a' && *p <= 'f')
+            d = (unsigned)(*p - 'a' + 10);
+        else if (hex && *p >= 'A' && *p <= 'F')
+            d = (unsigned)(*p - 'A' + 10);
+        else
+            return 0;
+        unsigned carry = d;
+        for (int i = 0; i < 32; i++) {
+            unsigned v = out[i] * base + carry;
+            out[i] = (uint8_t)v;
+            carry = v >> 8;
+        }
+        if (carry)
+            return 0;
+    }
+    return 1;
+}
+
+/* g16 prove --batch <zkey> <wtns...> --out-dir DIR: every witness a
+ * partition of one engine job; writes proof-<i>.json and public-<i>.json
+ * (i = the witness's position), each proof verified before it is written. */
+static int cmd_prove_batch(int argc, char **argv) {
+    const char *out_dir = NULL, *zkey = NULL, *timeline = NULL;
+    int verbose = 0, trusted = 0, no_verify = 0, workers = 0, synth = 0;
+    unsigned long long budget = 0;
+    const char **wtns = calloc((size_t)argc, sizeof *wtns);
+    size_t n = 0;
+    if (!wtns)
+        return 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--batch"))
+            continue;
+        if (!strcmp(a, "--out-dir") && v)
+            out_dir = v, i++;
+        else if (!strcmp(a, "--workers") && v)
+            workers = atoi(v), i++;
+        else if (!strcmp(a, "--timeline") && v)
+            timeline = v, i++;
+        else if (!strcmp(a, "--synth-threads") && v)
+            synth = atoi(v), i++;
+        else if (!strcmp(a, "--budget") && v)
+            budget = strtoull(v, NULL, 10), i++;
+        else if (!strcmp(a, "--verbose") || !strcmp(a, "-v"))
+            verbose = 1;
+        else if (!strcmp(a, "--trusted-key"))
+            trusted = 1;
+        else if (!strcmp(a, "--no-verify"))
+            no_verify = 1;
+        else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "g16 prove --batch: unknown option '%s'\n", a);
+            free(wtns);
+            return 2;
+        } else if (!zkey)
+            zkey = a;
+        else
+            wtns[n++] = a;
+    }
+    if (!zkey || !n || !out_dir) {
+        fprintf(stderr, "usage: g16 prove --batch [--workers W] [--synth-threads S] [--budget BYTES] [--trusted-key]\n"
+                        "                 [--timeline FILE] [--no-verify] [--verbose] <circuit.zkey> <witness.wtns>... --out-dir DIR\n");
+        free(wtns);
+        return 2;
+    }
+    g16_ctx *ctx = g16_ctx_create(NULL);
+    g16_engine *eng = NULL;
+    g16_engine_witness *ws = calloc(n, sizeof *ws);
+    int rc = 2;
+    uint64_t key_id, job;
+    double t0 = g16_cli_now_ms();
+    g16_engine_opts eo = {.workers = workers, .synth_threads = synth, .budget_bytes = budget, .no_verify = no_verify,
+                          .timeline_path = timeline};
+    if (!ctx || !ws || g16_engine_create(ctx, &eng, &eo) != G16_OK)
+        goto fail;
+    if (g16_engine_key_add(eng, &key_id, zkey, trusted ? G16_KEY_TRUSTED : 0, G16_TIER_MMAP) != G16_OK)
+        goto fail;
+    for (size_t i = 0; i < n; i++)
+        ws[i].path = wtns[i];
+    if (g16_engine_submit(eng, &job, key_id, ws, n, G16_PRIORITY_NORMAL, 0) != G16_OK ||
+        g16_engine_wait(eng, job, -1) != G16_OK)
+        goto fail;
+    g16_engine_job_info ji;
+    if (g16_engine_job_get_info(eng, &ji, job) != G16_OK)
+        goto fail;
+    rc = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        char *proof = NULL, *pub = NULL;
+        g16_partition_stats ps;
+        if (g16_engine_partition_result(eng, &proof, &pub, &ps, job, i) != G16_OK) {
+            char msg[512];
+            g16_ctx_last_error(ctx, msg, sizeof msg);
+            fprintf(stderr, "g16 prove --batch: %s: %s\n", wtns[i], msg);
+            rc = 2;
+            continue;
+        }
+        char path[4096];
+        const char *texts[2] = {proof, pub}, *names[2] = {"proof", "public"};
+        for (int k = 0; k < 2; k++) {
+            snprintf(path, sizeof path, "%s/%s-%u.json", out_dir, names[k], i);
+            FILE *f = fopen(path, "wb");
+            if (!f || fputs(texts[k], f) < 0) {
+                fprintf(stderr, "g16 prove --batch: cannot write %s\n", path);
+                rc = 2;
+            }
+            if (f && fclose(f) != 0)
+                rc = 2;
+        }
+        if (verbose)
+            fprintf(stderr,
+                    "g16 prove --batch: %u (%s): queue %.1f ms, synthesis %.1f ms, device %.1f ms, finalize %.1f ms, "
+                    "verify %.1f ms, worker %d\n",
+                    i, wtns[i], ps.queue_ms, ps.synth_ms, ps.device_ms, ps.finalize_ms, ps.verify_ms, ps.worker);
+        g16_free(proof);
+        g16_free(pub);
+    }
+    if (verbose || ji.state != G16_JOB_DONE)
+        fprintf(stderr, "g16 prove --batch: %u of %u proofs, %.0f ms%s%s\n", ji.proved, ji.partitions,
+                g16_cli_now_ms() - t0, ji.msg[0] ? "; first failure: " : "", ji.msg);
+    goto done;
+fail:
+    if (ctx)
+        print_ctx_error(ctx, "prove --batch");
+done:
+    g16_engine_destroy(eng, 0);
+    g16_ctx_destroy(ctx);
+    free(ws);
+    free(wtns);
+    return rc;
+}
+
+int cmd_prove(int argc, char **argv) {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--batch"))
+            return cmd_prove_batch(argc, argv);
+    int verbose = 0, trusted = 0, check = 1;
+    const char *pos[4];
+    int npos = 0, fixed_rs = 0;
+    uint8_t r_le[32], s_le[32];
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--insecure-test-rs") && i + 2 < argc) {
+            /* Tests only: deterministic, NOT zero-knowledge proofs. */
+            if (!parse_u256(r_le, argv[i + 1]) || !parse_u256(s_le, argv[i + 2])) {
+                fprintf(stderr, "g16 prove: --insecure-test-rs takes two integers below 2^256\n");
+                return 2;
+            }
+            fixed_rs = 1;
+            i += 2;
+        } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v"))
+            verbose = 1;
+        else if (!strcmp(argv[i], "--trusted-key"))
+            trusted = 1;
+        else if (!strcmp(argv[i], "--no-verify"))
+            check = 0;
+        else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "g16 prove: unknown option '%s'\n", argv[i]);
+            return 2;
+        } else if (npos < 4)
+            pos[npos++] = argv[i];
+        else
+            npos = 5;
+    }
+    if (npos != 4) {
+        fprintf(stderr, "usage: g16 prove [--verbose] [--trusted-key] [--no-verify] <circuit.zkey> <witness.wtns> "
+                        "<proof.json> <public.json>\n");
+        return 2;
+    }
+    g16_ctx *ctx = g16_ctx_create(NULL);
+    if (!ctx) {
+        fprintf(stderr, "g16 prove: cannot create a context\n");
+        return 2;
+    }
+    g16_key *key = NULL;
+    g16_witness *w = NULL;
+    g16_result *res = NULL;
+    g16_prove_stats stats;
+    int rc = 2;
+    double t0 = g16_cli_now_ms();
+    if (g16_key_load(ctx, &key, pos[0], trusted ? G16_KEY_TRUSTED : 0) != G16_OK)
+        goto fail;
+    double t_key = g16_cli_now_ms();
+    if (g16_witness_load(ctx, &w, pos[1]) != G16_OK)
+        goto fail;
+    g16_key_info info;
+    (void)g16_key_get_info(ctx, &info, key);
+    if (verbose || info.domain_size >= (1u << 20))
+        fprintf(stderr, "g16 prove: %s, %u wires, domain 2^%d, key loaded in %.0f ms\n", g16_curve_name(info.curve),
+                info.n_vars, __builtin_ctz(info.domain_size), t_key - t0);
+    if (fixed_rs) {
+        memset(&stats, 0, sizeof stats);
+        if (g16_prove_with_rs_insecure(ctx, &res, key, w, r_le, s_le) != G16_OK)
+            goto fail;
+    } else if (g16_prove(ctx, &res, key, w, &stats) != G16_OK) {
+        goto fail;
+    }
+    /* A witness of another circuit with the right length proves "fine" but
+     * yields an invalid proof: one multi-pairing catches it. */
+    double t_verify = g16_cli_now_ms();
+    if (check && g16_result_verify(ctx, key, res) != G16_OK) {
+        fprintf(stderr, "g16 prove: the proof does not verify: the witness %s does not satisfy the circuit of %s\n",
+                pos[1], pos[0]);
+        goto done;
+    }
+    t_verify = g16_cli_now_ms() - t_verify;
+    if (g16_result_write(ctx, res, pos[2], pos[3]) != G16_OK)
+        goto fail;
+    if (verbose)
+        fprintf(stderr,
+                "g16 prove: synthesis %.1f ms, ntt %.1f ms, msm %.1f ms, finalize %.1f ms, prove %.1f ms, "
+                "verify %.1f ms, total %.1f ms\n",
+                stats.synth_ms, stats.ntt_ms, stats.msm_ms, stats.finalize_ms, stats.total_ms,
+                check ? t_verify : 0.0, g16_cli_now_ms() - t0);
+    rc = 0;
+    goto done;
+fail:
+    print_ctx_error(ctx, "prove");
+done:
+    g16_result_free(res);
+    g16_witness_free(w);
+    g16_key_free(key);
+    g16_ctx_destroy(ctx);
+    return rc;
+}
+
+int cmd_verify(int argc, char **argv) {
+    if (argc != 4) {
+        fprintf(stderr, "usage: g16 verify <verification_key.json> <public.json> <proof.json>\n");
+        return 2;
+    }
+    g16_ctx *ctx = g16_ctx_create(NULL);
+    if (!ctx)
+        return 2;
+    g16_err err = g16_verify_files(ctx, argv[1], argv[2], argv[3]);
+    int rc;
+    if (err == G16_OK) {
+        printf("OK: proof is valid\n");
+        rc = 0;
+    } else if (err == G16_ERR_INVALID_PROOF) {
+        printf("INVALID: proof does not verify\n");
+        rc = 1;
+    } else {
+        print_ctx_error(ctx, "verify");
+        rc = 2;
+    }
+    g16_ctx_destroy(ctx);
+    return rc;
+}
+
+int cmd_zkey(int argc, char **argv) {
+    if (argc != 4 || strcmp(argv[1], "export-vk") != 0) {
+        fprintf(stderr, "usage: g16 zkey export-vk <circuit.zkey> <verification_key.json>\n");
+        return 2;
+    }
+    g16_ctx *ctx = g16_ctx_create(NULL);
+    if (!ctx)
+        return 2;
+    g16_key *key = NULL;
+    int rc = 2;
+    if (g16_key_load(ctx, &key, argv[2], 0) == G16_OK && g16_key_export_vk(ctx, key, argv[3]) == G16_OK)
+        rc = 0;
+    else
+        print_ctx_error(ctx, "zkey export-vk");
+    g16_key_free(key);
+    g16_ctx_destroy(ctx);
+    return rc;
+}
+
+/* g16 info <file>: what a .zkey, .r1cs or .wtns file holds. */
+int cmd_info(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: g16 info <file.zkey|file.r1cs|file.wtns>\n");
+        return 2;
+    }
+    const char *path = argv[1];
+    g16_status st = {0};
+    g16_binfile bf;
+    char magic[5] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f || fread(magic, 1, 4, f) != 4) {
+        if (f)
+            fclose(f);
+        fprintf(stderr, "g16 info: %s: cannot read the file's magic\n", path);
+        return 2;
+    }
+    fclose(f);
+    if (g16_binfile_open(&bf, path, magic, 1000, &st) != G16_OK) {
+        fprintf(stderr, "g16 info: %s\n", st.msg);
+        return 2;
+    }
+    printf("file: %s\ntype: %s (version %u)\nsections:", path, bf.magic, bf.version);
+    for (uint32_t i = 0; i < bf.nsections; i++)
+        printf(" %u(%llu B)", bf.sec[i].id, (unsigned long long)bf.sec[i].size);
+    printf("\n");
+    g16_binfile_close(&bf);
+    int rc = 0;
+    if (!strcmp(magic, "zkey")) {
+        g16_zkey key;
+        if (g16_zkey_open(&key, path, G16_ZKEY_TRUSTED, NULL, &st) != G16_OK) {
+            fprintf(stderr, "g16 info: %s\n", st.msg);
+            return 2;
+        }
+        printf("protocol: groth16\ncurve: %s\nwires: %u\npublic: %u\ndomain: %u (2^%u)\ncoefficients: %u\n",
+               g16_curve_name(key.curve), key.nVars, key.nPublic, key.domainSize, key.log2_domain, key.nCoef);
+        g16_zkey_close(&key);
+    } else if (!strcmp(magic, "r1cs")) {
+        g16_r1cs r;
+        if (g16_r1cs_read(&r, path, &st) != G16_OK) {
+            fprintf(stderr, "g16 info: %s\n", st.msg);
+            return 2;
+        }
+        printf("curve: %s\nconstraints: %u\nwires: %u\npublic outputs: %u\npublic inputs: %u\n"
+               "private inputs: %u\nlabels: %llu\n",
+               g16_curve_name(r.curve), r.nConstraints, r.nWires, r.nPubOut, r.nPubIn, r.nPrvIn,
+               (unsigned long long)r.nLabels);
+        g16_r1cs_free(&r);
+    } else if (!strcmp(magic, "wtns")) {
+        g16_frvec w = {0};
+        if (g16_wtns_read(&w, path, &st) != G16_OK) {
+            fprintf(stderr, "g16 info: %s\n", st.msg);
+            return 2;
+        }
+        printf("curve: %s\nwitness values: %zu\n", g16_curve_name(w.curve), w.n);
+        g16_frvec_free(&w);
+    } else {
+        printf("(no further details for '%s' files)\n", magic);
+    }
+    return rc;
+}
+
+/* g16 setup --insecure-test-setup [--curve C] circuit.r1cs out.zkey [--vk vk.json] [--seed S] */
+int cmd_setup(int argc, char **argv) {
+    int insecure = 0, curve_set = 0;
+    g16_curve curve = G16_CURVE_BN254;
+    const char *vk_path = NULL, *pos[2];
+    int npos = 0;
+    uint64_t seed = 0;
+    int seed_set = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--insecure-test-setup")) {
+            insecure = 1;
+        } else if (!strcmp(a, "--curve") && v) {
+            if (g16_curve_from_name(&curve, v) != G16_OK) {
+                fprintf(stderr, "g16 setup: unknown curve '%s'\n", v);
+                return 2;
+            }
+            curve_set = 1;
+            i++;
+        } else if (!strcmp(a, "--vk") && v) {
+            vk_path = v;
+            i++;
+        } else if (!strcmp(a, "--seed") && v) {
+            seed = strtoull(v, NULL, 0);
+            seed_set = 1;
+            i++;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "g16 setup: unknown option '%s'\n", a);
+            return 2;
+        } else if (npos < 2) {
+            pos[npos++] = a;
+        } else {
+            npos = 3;
+        }
+    }
+    if (npos != 2) {
+        fprintf(stderr, "usage: g16 setup --insecure-test-setup [--curve C] <circuit.r1cs> <out.zkey> "
+                        "[--vk vk.json] [--seed S]\n");
+        return 2;
+    }
+    if (!insecure) {
+        fprintf(stderr, "g16 setup: refusing to run without --insecure-test-setup: this setup draws its toxic\n"
+                        "waste from a seed, so anyone who knows the seed can forge proofs. Use a real\n"
+                        "ceremony (snarkjs powersoftau + zkey contribute) for production keys.\n");
+        return 2;
+    }
+    fprintf(stderr, "g16 setup: WARNING: insecure test-only key (toxic waste from a seed)\n");
+    if (!seed_set) {
+        if (g16_os_random(&seed, sizeof seed) != G16_OK) {
+            fprintf(stderr, "g16 setup: getrandom failed\n");
+            return 2;
+        }
+    }
+    g16_status st = {0};
+    g16_r1cs cs;
+    if (g16_r1cs_read(&cs, pos[0], &st) != G16_OK) {
+        fprintf(stderr, "g16 setup: %s\n", st.msg);
+        return 2;
+    }
+    if (curve_set && cs.curve != curve) {
+        fprintf(stderr, "g16 setup: %s is a %s circuit, not %s (wrong curve)\n", pos[0], g16_curve_name(cs.curve),
+                g16_curve_name(curve));
+        g16_r1cs_free(&cs);
+        return 2;
+    }
+    g16_ctx *ctx = g16_ctx_create(NULL);
+    double t0 = g16_now_ms();
+    g16_err err = ctx ? groth16_setup_insecure(ctx, &cs, pos[1], seed, &st) : G16_ERR_NOMEM;
+    g16_r1cs_free(&cs);
+    if (err) {
+        fprintf(stderr, "g16 setup: %s\n", st.msg[0] ? st.msg : g16_err_str(err));
+        g16_ctx_destroy(ctx);
+        return 2;
+    }
+    fprintf(stderr, "g16 setup: wrote %s in %.0f ms\n", pos[1], g16_now_ms() - t0);
+    int rc = 0;
+    if (vk_path) {
+        g16_key *key = NULL;
+        if (g16_key_load(ctx, &key, pos[1], G16_KEY_TRUSTED) != G16_OK || g16_key_export_vk(ctx, key, vk_path) != G16_OK) {
+            print_ctx_error(ctx, "setup");
+            rc = 2;
+        }
+        g16_key_free(key);
+    }
+    g16_ctx_destroy(ctx);
+    return rc;
+}

@@ -1,0 +1,1437 @@
+/* The proving engine (docs/engine.md).
+ *
+ * Threads: S synthesis threads, W device workers, 1 finalize thread. One
+ * mutex (eng->lock) guards every queue, key, job and the budget; heavy work
+ * runs with it released. Queues:
+ *   pending  (heap)  partitions not started, by (priority desc, job seq asc,
+ *                    partition index asc): unique keys, a total order;
+ *   ready    (heap)  synthesized partitions (each holding a working area),
+ *                    same order; at most `lookahead` of them (plus those in
+ *                    synthesis);
+ *   fin      (heap)  partitions whose device stage is done (MSM sums only).
+ * Budget: one byte count over resident keys, working areas and witnesses in
+ * synthesis; a reservation is taken before the memory is, and released as
+ * soon as its data is consumed (a witness right after synthesis). Free
+ * working areas are a per-key cache and are reclaimed under pressure before
+ * idle keys are evicted (LRU; a key with partitions in flight never is). */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "engine.h"
+#include "util/ctx.h"
+
+/* ---- CPU backend ---------------------------------------------------------- */
+
+static g16_err cpu_worker_init(void *self, int worker, void **wstate, g16_status *st) {
+    (void)self, (void)worker, (void)st;
+    *wstate = NULL;
+    return G16_OK;
+}
+static void cpu_worker_fini(void *self, void *wstate) { (void)self, (void)wstate; }
+static g16_err cpu_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *out, groth16_work *work,
+                         const g16_key *key, groth16_timings *tm, g16_status *st) {
+    (void)self, (void)wstate;
+    return groth16_stage_heavy(ctx, out, work, key, tm, st);
+}
+static void cpu_destroy(void *self) { (void)self; }
+
+void engine_backend_cpu(engine_backend *be) {
+    memset(be, 0, sizeof *be);
+    be->name = "cpu";
+    be->worker_init = cpu_worker_init;
+    be->worker_fini = cpu_worker_fini;
+    be->heavy = cpu_heavy;
+    be->destroy = cpu_destroy;
+}
+
+/* ---- data ---------------------------------------------------------------- */
+
+enum { P_QUEUED, P_RUNNING, P_PROVED, P_FAILED, P_CANCELLED };
+
+typedef struct ekey {
+    uint64_t id;
+    char *path;
+    unsigned flags;
+    g16_key_tier tier;
+    int users;        /* g16_engine_key_add references */
+    g16_key *key;     /* NULL while not resident */
+    size_t bytes;     /* reserved while resident (or loading) */
+    int loading;      /* a thread is loading it */
+    uint32_t active;  /* partitions in flight (popped, not finished) */
+    uint64_t last_use;
+    size_t work_bytes; /* one working area (known once loaded) */
+    size_t wit_bytes;  /* one parsed witness (nVars Fr) */
+    groth16_work **free_work;
+    uint32_t n_free, cap_free, n_work;
+    uint32_t loads, evictions;
+    struct ekey *next;
+} ekey;
+
+struct job;
+typedef struct part {
+    struct job *job;
+    uint32_t idx;
+    int state;
+    g16_err err;
+    char msg[256];
+    char *path;   /* witness (path or bytes, owned until synthesized) */
+    void *data;
+    size_t len;
+    groth16_work *work;
+    groth16_msms msms;
+    g16_result *res;
+    double t_queued;
+    g16_partition_stats stats;
+} part;
+
+typedef struct job {
+    uint64_t id, seq;
+    int prio;
+    ekey *key;
+    uint32_t n, n_finished, n_proved, n_failed, n_cancelled, n_started;
+    part *parts;
+    int cancelled;
+    g16_err cancel_err;
+    double t_submit, t_finish, deadline;
+    uint64_t finish_seq;
+    g16_err err;
+    uint32_t failed_partition;
+    char msg[300];
+    struct job *next;
+} job;
+
+typedef struct pheap {
+    part **v;
+    size_t n, cap;
+} pheap;
+
+/* Histogram buckets (ms) of the stage timings. */
+static const double HB[] = {1, 5, 10, 50, 100, 500, 1000, 5000, 10000, 60000};
+#define NHB (sizeof HB / sizeof HB[0])
+enum { ST_QUEUE, ST_SYNTH, ST_DEVICE, ST_FINALIZE, ST_VERIFY, ST_JOB, ST_COUNT };
+static const char *const ST_NAME[ST_COUNT] = {"queue", "synthesis", "device", "finalize", "verify", "job"};
+typedef struct hist {
+    uint64_t b[NHB + 1];
+    uint64_t count;
+    double sum;
+} hist;
+
+struct g16_engine {
+    g16_ctx *ctx;
+    g16_engine_opts o;
+    engine_backend be;
+    pthread_mutex_t lock;
+    pthread_cond_t cv_synth, cv_ready, cv_fin, cv_done;
+    FILE *timeline; /* optional event log (its own lock: tl_lock) */
+    pthread_mutex_t tl_lock;
+    double t_start;
+    pheap pending, ready, fin;
+    uint32_t n_synthesizing;
+    ekey *keys;
+    job *jobs;
+    uint64_t next_key_id, next_job_id, job_seq, finish_seq, tick;
+    uint64_t budget_used, budget_peak;
+    int stop_synth, stop_workers, stop_fin;
+    pthread_t *synth_th, *worker_th, fin_th;
+    int n_synth_th, n_worker_th, fin_started;
+    void **wstate;
+    struct {
+        uint64_t job_id;
+        uint32_t part;
+        int busy;
+    } *wcur;
+    /* metrics */
+    uint64_t c_jobs_submitted, c_jobs_done, c_jobs_failed, c_jobs_cancelled;
+    uint64_t c_parts_proved, c_parts_failed, c_parts_cancelled, c_verify_failed;
+    uint64_t c_key_loads, c_key_evictions, c_work_allocs, c_work_reclaims;
+    hist h[ST_COUNT];
+};
+
+typedef struct wctx { /* a thread's argument */
+    g16_engine *eng;
+    int idx;
+} wctx;
+
+static double now_ms(void) { return g16_now_ms(); }
+
+/* One timeline event: {"t":ms since start,"ev":"device","ph":"B"|"E",
+ * "job":id,"part":i,"thread":"worker3"} (B = begin, E = end). */
+static void tl(g16_engine *e, const char *ev, char ph, const part *p, const char *kind, int idx) {
+    if (!e->timeline)
+        return;
+    pthread_mutex_lock(&e->tl_lock);
+    fprintf(e->timeline, "{\"t\":%.3f,\"ev\":\"%s\",\"ph\":\"%c\",\"job\":%llu,\"part\":%u,\"thread\":\"%s%d\"}\n",
+            now_ms() - e->t_start, ev, ph, (unsigned long long)p->job->id, p->idx, kind, idx);
+    pthread_mutex_unlock(&e->tl_lock);
+}
+
+static void hist_add(hist *h, double v) {
+    size_t i = 0;
+    while (i < NHB && v > HB[i])
+        i++;
+    h->b[i]++;
+    h->count++;
+    h->sum += v;
+}
+
+/* ---- heaps ---------------------------------------------------------------- */
+
+/* a before b: higher priority, then older job, then lower partition index. */
+static int part_before(const part *a, const part *b) {
+    if (a->job->prio != b->job->prio)
+        return a->job->prio > b->job->prio;
+    if (a->job->seq != b->job->seq)
+        return a->job->seq < b->job->seq;
+    return a->idx < b->idx;
+}
+
+static int heap_push(pheap *h, part *p) {
+    if (h->n == h->cap) {
+        size_t cap = h->cap ? 2 * h->cap : 64;
+        part **v = realloc(h->v, cap * sizeof *v);
+        if (!v)
+            return 0;
+        h->v = v;
+        h->cap = cap;
+    }
+    size_t i = h->n++;
+    while (i > 0) {
+        size_t up = (i - 1) / 2;
+        if (!part_before(p, h->v[up]))
+            break;
+        h->v[i] = h->v[up];
+        i = up;
+    }
+    h->v[i] = p;
+    return 1;
+}
+
+static void heap_sift_down(pheap *h, size_t i) {
+    part *p = h->v[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && part_before(h->v[c + 1], h->v[c]))
+            c++;
+        if (!part_before(h->v[c], p))
+            break;
+        h->v[i] = h->v[c];
+        i = c;
+    }
+    h->v[i] = p;
+}
+
+static part *heap_pop(pheap *h) {
+    if (!h->n)
+        return NULL;
+    part *top = h->v[0];
+    h->v[0] = h->v[--h->n];
+    if (h->n)
+        heap_sift_down(h, 0);
+    return top;
+}
+
+/* Removes every entry of job j (rebuilds the heap), returning them in out. */
+static size_t heap_remove_job(pheap *h, const job *j, part **out) {
+    size_t k = 0, m = 0;
+    for (size_t i = 0; i < h->n; i++) {
+        if (h->v[i]->job == j)
+            out[m++] = h->v[i];
+        else
+            h->v[k++] = h->v[i];
+    }
+    h->n = k;
+    for (size_t i = h->n / 2; i-- > 0;)
+        heap_sift_down(h, i);
+    return m;
+}
+
+/* ---- budget and keys (all under eng->lock) -------------------------------- */
+
+static int budget_fits(const g16_engine *e, uint64_t bytes) {
+    return !e->o.budget_bytes || e->budget_used + bytes <= e->o.budget_bytes;
+}
+
+static void budget_take(g16_engine *e, uint64_t bytes) {
+    e->budget_used += bytes;
+    if (e->budget_used > e->budget_peak)
+        e->budget_peak = e->budget_used;
+}
+
+static void budget_give(g16_engine *e, uint64_t bytes) { e->budget_used -= bytes; }
+
+static void key_drop_free_work(g16_engine *e, ekey *k) {
+    while (k->n_free) {
+        groth16_work_free(k->free_work[--k->n_free]);
+        k->n_work--;
+        budget_give(e, k->work_bytes);
+        e->c_work_reclaims++;
+    }
+}
+
+static void key_unload(g16_engine *e, ekey *k) {
+    key_drop_free_work(e, k);
+    g16_key_free(k->key);
+    k->key = NULL;
+    budget_give(e, k->bytes);
+    k->bytes = 0;
+}
+
+/* Frees budget until `bytes` fit: first cached working areas of other keys,
+ * then idle resident keys other than `keep`, least recently used first.
+ * Returns whether they fit. */
+static int budget_make_room(g16_engine *e, uint64_t bytes, const ekey *keep) {
+    if (budget_fits(e, bytes))
+        return 1;
+    for (ekey *k = e->keys; k && !budget_fits(e, bytes); k = k->next)
+        if (k != keep)
+            key_drop_free_work(e, k);
+    while (!budget_fits(e, bytes)) {
+        ekey *lru = NULL;
+        for (ekey *k = e->keys; k; k = k->next)
+            if (k != keep && k->key && !k->active && !k->loading && (!lru || k->last_use < lru->last_use))
+                lru = k;
+        if (!lru)
+            return 0;
+        key_unload(e, lru);
+        lru->evictions++;
+        e->c_key_evictions++;
+    }
+    return 1;
+}
+
+static uint64_t file_size(const char *path) {
+    struct stat sb;
+    return stat(path, &sb) == 0 && sb.st_size > 0 ? (uint64_t)sb.st_size : 0;
+}
+
+/* Upper bound of a key's accounted bytes before loading it: the file
+ * (mapped or copied to the host tier) plus at most the file again in heap
+ * (copied misaligned point sections + prepared coefficients, which are
+ * smaller than the point and coefficient sections they come from). */
+static uint64_t key_estimate(const ekey *k) { return 2 * file_size(k->path) + 4096; }
+
+/* Loads k (called and returning with the lock held; the load runs without
+ * it). *fits = 0 when the budget cannot hold it now. */
+static g16_err key_ensure(g16_engine *e, ekey *k, int *wait, g16_status *st) {
+    *wait = 0;
+    if (k->key)
+        return G16_OK;
+    if (k->loading) {
+        *wait = 1;
+        return G16_OK;
+    }
+    uint64_t est = key_estimate(k);
+    if (!budget_make_room(e, est, k)) {
+        *wait = 1;
+        return G16_OK;
+    }
+    budget_take(e, est);
+    k->bytes = est;
+    k->loading = 1;
+    pthread_mutex_unlock(&e->lock);
+    g16_key *key = NULL;
+    g16_err err = groth16_key_load_ex(e->ctx, &key, k->path, k->flags, k->tier == G16_TIER_HOST, st);
+    if (!err && e->be.key_prepare)
+        err = e->be.key_prepare(e->be.self, key, st);
+    size_t wb = key ? groth16_work_bytes(e->ctx, key) : 0;
+    pthread_mutex_lock(&e->lock);
+    k->loading = 0;
+    if (err) {
+        g16_key_free(key);
+        budget_give(e, k->bytes);
+        k->bytes = 0;
+        pthread_cond_broadcast(&e->cv_synth);
+        return err;
+    }
+    groth16_key_mem m;
+    groth16_key_memory(key, &m);
+    uint64_t actual = m.heap_bytes + m.mapped_bytes;
+    /* Settle the reservation to the real size (normally below the bound). */
+    budget_give(e, k->bytes);
+    k->bytes = 0;
+    if (!budget_make_room(e, actual, k)) {
+        g16_key_free(key);
+        pthread_cond_broadcast(&e->cv_synth);
+        return g16_fail(st, G16_ERR_NOMEM, "engine: key %s needs %llu bytes, over the budget", k->path,
+                        (unsigned long long)actual);
+    }
+    budget_take(e, actual);
+    k->bytes = actual;
+    k->key = key;
+    k->work_bytes = wb;
+    g16_key_info ki;
+    if (g16_key_get_info(e->ctx, &ki, key) == G16_OK)
+        k->wit_bytes = (size_t)ki.n_vars * 32 + 64;
+    k->loads++;
+    e->c_key_loads++;
+    k->last_use = ++e->tick;
+    pthread_cond_broadcast(&e->cv_synth);
+    return G16_OK;
+}
+
+static ekey *key_find(g16_engine *e, uint64_t id) {
+    for (ekey *k = e->keys; k; k = k->next)
+        if (k->id == id)
+            return k;
+    return NULL;
+}
+
+static void key_forget(g16_engine *e, ekey *k) {
+    for (ekey **pp = &e->keys; *pp; pp = &(*pp)->next)
+        if (*pp == k) {
+            *pp = k->next;
+            break;
+        }
+    if (k->key)
+        key_unload(e, k);
+    free(k->free_work);
+    free(k->path);
+    free(k);
+}
+
+/* ---- jobs ------------------------------------------------------------------ */
+
+static job *job_find(g16_engine *e, uint64_t id) {
+    for (job *j = e->jobs; j; j = j->next)
+        if (j->id == id)
+            return j;
+    return NULL;
+}
+
+static int job_has_refs(const g16_engine *e, const ekey *k) {
+    for (const job *j = e->jobs; j; j = j->next)
+        if (j->key == k && j->n_finished < j->n)
+            return 1;
+    return 0;
+}
+
+static void part_free_input(part *p) {
+    free(p->path);
+    p->path = NULL;
+    if (p->data)
+        g16_wipe(p->data, p->len);
+    free(p->data);
+    p->data = NULL;
+}
+
+/* Records a partition's end (lock held). `popped`: it was taken from the
+ * pending queue (it holds a reference on its key). */
+static void part_finish(g16_engine *e, part *p, int state, g16_err err, const char *msg, int popped) {
+    job *j = p->job;
+    p->state = state;
+    p->err = err;
+    if (msg)
+        snprintf(p->msg, sizeof p->msg, "%s", msg);
+    part_free_input(p);
+    groth16_msms_clear(&p->msms);
+    if (popped) {
+        j->key->active--;
+        j->key->last_use = ++e->tick;
+    }
+    j->n_finished++;
+    if (state == P_PROVED) {
+        j->n_proved++;
+        e->c_parts_proved++;
+    } else if (state == P_FAILED) {
+        j->n_failed++;
+        e->c_parts_failed++;
+        if (!j->err) {
+            j->err = err;
+            j->failed_partition = p->idx;
+            snprintf(j->msg, sizeof j->msg, "partition %u: %s", p->idx, p->msg);
+        }
+    } else {
+        j->n_cancelled++;
+        e->c_parts_cancelled++;
+    }
+    if (j->n_finished == j->n) {
+        j->t_finish = now_ms();
+        j->finish_seq = ++e->finish_seq;
+        hist_add(&e->h[ST_JOB], j->t_finish - j->t_submit);
+        if (j->n_failed)
+            e->c_jobs_failed++;
+        else if (j->n_cancelled)
+            e->c_jobs_cancelled++;
+        else
+            e->c_jobs_done++;
+        pthread_cond_broadcast(&e->cv_done);
+    }
+    pthread_cond_broadcast(&e->cv_synth); /* resources may have been freed */
+}
+
+static void job_cancel_locked(g16_engine *e, job *j, g16_err why) {
+    if (j->cancelled || j->n_finished == j->n)
+        return;
+    j->cancelled = 1;
+    j->cancel_err = why;
+    part **tmp = malloc(j->n * sizeof *tmp);
+    if (!tmp)
+        return; /* the queued partitions are dropped when popped instead */
+    size_t m = heap_remove_job(&e->pending, j, tmp);
+    for (size_t i = 0; i < m; i++)
+        part_finish(e, tmp[i], P_CANCELLED, why, why == G16_ERR_TIMEOUT ? "timed out" : "cancelled", 0);
+    free(tmp);
+}
+
+static void sweep_timeouts(g16_engine *e) {
+    double t = now_ms();
+    for (job *j = e->jobs; j; j = j->next)
+        if (j->deadline > 0 && t > j->deadline && j->n_finished < j->n)
+            job_cancel_locked(e, j, G16_ERR_TIMEOUT);
+}
+
+static void work_return(g16_engine *e, ekey *k, groth16_work *w) {
+    if (k->n_free == k->cap_free) {
+        uint32_t cap = k->cap_free ? 2 * k->cap_free : 4;
+        groth16_work **v = realloc(k->free_work, cap * sizeof *v);
+        if (!v) {
+            groth16_work_free(w);
+            k->n_work--;
+            budget_give(e, k->work_bytes);
+            return;
+        }
+        k->free_work = v;
+        k->cap_free = cap;
+    }
+    k->free_work[k->n_free++] = w;
+    pthread_cond_broadcast(&e->cv_synth);
+}
+
+/* ---- synthesis threads ------------------------------------------------------ */
+
+static void cond_wait_ms(pthread_cond_t *cv, pthread_mutex_t *m, double ms) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    long ns = ts.tv_nsec + (long)(ms * 1e6);
+    ts.tv_sec += ns / 1000000000L;
+    ts.tv_nsec = ns % 1000000000L;
+    pthread_cond_timedwait(cv, m, &ts);
+}
+
+static uint32_t inflight(const g16_engine *e) {
+    uint32_t n = 0;
+    for (const ekey *k = e->keys; k; k = k->next)
+        n += k->active + (uint32_t)k->loading;
+    return n;
+}
+
+static void *synth_main(void *arg) {
+    g16_engine *e = ((wctx *)arg)->eng;
+    int me = ((wctx *)arg)->idx;
+    free(arg);
+    pthread_mutex_lock(&e->lock);
+    for (;;) {
+        sweep_timeouts(e);
+        if (e->stop_synth)
+            break;
+        part *p = e->pending.n ? e->pending.v[0] : NULL;
+        if (!p || e->ready.n + e->n_synthesizing >= (size_t)e->o.lookahead) {
+            cond_wait_ms(&e->cv_synth, &e->lock, 50);
+            continue;
+        }
+        job *j = p->job;
+        ekey *k = j->key;
+        g16_status st = {0};
+        int wait = 0;
+        g16_err err = key_ensure(e, k, &wait, &st);
+        if (p != (e->pending.n ? e->pending.v[0] : NULL))
+            continue; /* the queue changed while the lock was released */
+        if (!err && !wait && !k->n_free) {
+            /* A new working area, plus the witness reservation below. */
+            if (budget_make_room(e, k->work_bytes + k->wit_bytes, k)) {
+                budget_take(e, k->work_bytes);
+                k->n_work++;
+                e->c_work_allocs++;
+                k->active++; /* pins the key while allocating */
+                pthread_mutex_unlock(&e->lock);
+                groth16_work *w = NULL;
+                err = groth16_work_create(e->ctx, &w, k->key, &st);
+                pthread_mutex_lock(&e->lock);
+                k->active--;
+                if (err) {
+                    k->n_work--;
+                    budget_give(e, k->work_bytes);
+                } else {
+                    work_return(e, k, w);
+                }
+                continue;
+            }
+            wait = 1;
+        }
+        uint64_t wit_bytes = k->key && !err ? k->wit_bytes : 0;
+        if (!err && !wait && !budget_make_room(e, wit_bytes, k))
+            wait = 1;
+        if (wait && !err) {
+            if (!inflight(e) && !k->loading) {
+                err = g16_fail(&st, G16_ERR_NOMEM,
+                               "engine: the budget (%llu bytes) cannot hold key %s with one working set",
+                               (unsigned long long)e->o.budget_bytes, k->path);
+            } else {
+                cond_wait_ms(&e->cv_synth, &e->lock, 50);
+                continue;
+            }
+        }
+        heap_pop(&e->pending);
+        if (err) {
+            /* A key that cannot load fails this partition (and, one by one,
+             * the others of its job); the engine keeps serving. */
+            part_finish(e, p, P_FAILED, err, st.msg, 0);
+            continue;
+        }
+        /* Start: the key is pinned, the work area and witness reserved. */
+        k->active++;
+        k->last_use = ++e->tick;
+        p->work = k->free_work[--k->n_free];
+        budget_take(e, wit_bytes);
+        p->state = P_RUNNING;
+        j->n_started++;
+        p->stats.queue_ms = now_ms() - p->t_queued;
+        hist_add(&e->h[ST_QUEUE], p->stats.queue_ms);
+        e->n_synthesizing++;
+        pthread_mutex_unlock(&e->lock);
+
+        tl(e, "synthesis", 'B', p, "synth", me);
+        double t0 = now_ms();
+        g16_witness *wit = NULL;
+        g16_err werr = groth16_witness_load(&wit, p->path, p->data, p->len, &st);
+        if (!werr) {
+            groth16_timings tm = {0};
+            werr = groth16_stage_synth(e->ctx, p->work, k->key, wit, &tm, &st);
+        }
+        g16_witness_free(wit);
+        p->stats.synth_ms = now_ms() - t0;
+        tl(e, "synthesis", 'E', p, "synth", me);
+
+        pthread_mutex_lock(&e->lock);
+        budget_give(e, wit_bytes); /* the witness is consumed */
+        part_free_input(p);
+        e->n_synthesizing--;
+        hist_add(&e->h[ST_SYNTH], p->stats.synth_ms);
+        if (werr || j->cancelled) {
+            work_return(e, k, p->work);
+            p->work = NULL;
+            if (werr)
+                part_finish(e, p, P_FAILED, werr, st.msg, 1);
+            else
+                part_finish(e, p, P_CANCELLED, j->cancel_err, "cancelled after synthesis", 1);
+            continue;
+        }
+        if (!heap_push(&e->ready, p)) {
+            work_return(e, k, p->work);
+            p->work = NULL;
+            part_finish(e, p, P_FAILED, G16_ERR_NOMEM, "engine: out of memory queueing a partition", 1);
+            continue;
+        }
+        pthread_cond_signal(&e->cv_ready);
+    }
+    pthread_mutex_unlock(&e->lock);
+    return NULL;
+}
+
+/* ---- device workers ------------------------------------------------------- */
+
+static void *worker_main(void *arg) {
+    wctx *wc = arg;
+    g16_engine *e = wc->eng;
+    int me = wc->idx;
+    free(wc);
+    pthread_mutex_lock(&e->lock);
+    for (;;) {
+        while (!e->ready.n && !e->stop_workers)
+            pthread_cond_wait(&e->cv_ready, &e->lock);
+        if (!e->ready.n && e->stop_workers)
+            break;
+        part *p = heap_pop(&e->ready);
+        pthread_cond_broadcast(&e->cv_synth); /* lookahead slot freed */
+        job *j = p->job;
+        ekey *k = j->key;
+        if (j->cancelled) {
+            work_return(e, k, p->work);
+            p->work = NULL;
+            part_finish(e, p, P_CANCELLED, j->cancel_err, "cancelled before the device stage", 1);
+            continue;
+        }
+        e->wcur[me].busy = 1;
+        e->wcur[me].job_id = j->id;
+        e->wcur[me].part = p->idx;
+        pthread_mutex_unlock(&e->lock);
+
+        g16_status st = {0};
+        groth16_timings tm = {0};
+        tl(e, "device", 'B', p, "worker", me);
+        double t0 = now_ms();
+        g16_err err = e->be.heavy(e->be.self, e->wstate[me], e->ctx, &p->msms, p->work, k->key, &tm, &st);
+        p->stats.device_ms = now_ms() - t0;
+        p->stats.worker = me;
+        tl(e, "device", 'E', p, "worker", me);
+
+        pthread_mutex_lock(&e->lock);
+        e->wcur[me].busy = 0;
+        hist_add(&e->h[ST_DEVICE], p->stats.device_ms);
+        work_return(e, k, p->work); /* consumed: only the MSM sums remain */
+        p->work = NULL;
+        if (err) {
+            part_finish(e, p, P_FAILED, err, st.msg, 1);
+            continue;
+        }
+        if (j->cancelled) {
+            part_finish(e, p, P_CANCELLED, j->cancel_err, "cancelled after the device stage", 1);
+            continue;
+        }
+        if (!heap_push(&e->fin, p)) {
+            part_finish(e, p, P_FAILED, G16_ERR_NOMEM, "engine: out of memory queueing a partition", 1);
+            continue;
+        }
+        pthread_cond_signal(&e->cv_fin);
+    }
+    pthread_mutex_unlock(&e->lock);
+    return NULL;
+}
+
+/* ---- finalize ------------------------------------------------------------- */
+
+static void *fin_main(void *arg) {
+    g16_engine *e = arg;
+    pthread_mutex_lock(&e->lock);
+    for (;;) {
+        while (!e->fin.n && !e->stop_fin)
+            pthread_cond_wait(&e->cv_fin, &e->lock);
+        if (!e->fin.n && e->stop_fin)
+            break;
+        part *p = heap_pop(&e->fin);
+        job *j = p->job;
+        if (j->cancelled) {
+            part_finish(e, p, P_CANCELLED, j->cancel_err, "cancelled before finalize", 1);
+            continue;
+        }
+        const g16_key *key = j->key->key;
+        int verify = !e->o.no_verify;
+        pthread_mutex_unlock(&e->lock);
+
+        g16_status st = {0};
+        groth16_timings tm = {0};
+        g16_result *res = NULL;
+        tl(e, "finalize", 'B', p, "finalize", 0);
+        double t0 = now_ms();
+        g16_err err = groth16_stage_finalize(e->ctx, &res, key, &p->msms, NULL, NULL, &tm, &st);
+        double t1 = now_ms();
+        int bad_proof = 0;
+        if (!err && verify) {
+            err = groth16_result_verify(key, res, &st);
+            if (err == G16_ERR_INVALID_PROOF) {
+                bad_proof = 1;
+                g16_fail(&st, err, "the proof does not verify: the witness does not satisfy the circuit");
+            }
+        }
+        double t2 = now_ms();
+        tl(e, "finalize", 'E', p, "finalize", 0);
+
+        pthread_mutex_lock(&e->lock);
+        p->stats.finalize_ms = t1 - t0;
+        p->stats.verify_ms = verify ? t2 - t1 : 0;
+        hist_add(&e->h[ST_FINALIZE], p->stats.finalize_ms);
+        if (verify)
+            hist_add(&e->h[ST_VERIFY], p->stats.verify_ms);
+        if (bad_proof)
+            e->c_verify_failed++;
+        if (err) {
+            g16_result_free(res);
+            part_finish(e, p, P_FAILED, err, st.msg, 1);
+        } else {
+            p->res = res;
+            part_finish(e, p, P_PROVED, G16_OK, NULL, 1);
+        }
+    }
+    pthread_mutex_unlock(&e->lock);
+    return NULL;
+}
+
+/* ---- API -------------------------------------------------------------------- */
+
+static void engine_stop_threads(g16_engine *e) {
+    pthread_mutex_lock(&e->lock);
+    e->stop_synth = 1;
+    pthread_cond_broadcast(&e->cv_synth);
+    pthread_mutex_unlock(&e->lock);
+    for (int i = 0; i < e->n_synth_th; i++)
+        pthread_join(e->synth_th[i], NULL);
+    pthread_mutex_lock(&e->lock);
+    e->stop_workers = 1;
+    pthread_cond_broadcast(&e->cv_ready);
+    pthread_mutex_unlock(&e->lock);
+    for (int i = 0; i < e->n_worker_th; i++)
+        pthread_join(e->worker_th[i], NULL);
+    pthread_mutex_lock(&e->lock);
+    e->stop_fin = 1;
+    pthread_cond_broadcast(&e->cv_fin);
+    pthread_mutex_unlock(&e->lock);
+    if (e->fin_started)
+        pthread_join(e->fin_th, NULL);
+}
+
+static void job_free(job *j) {
+    for (uint32_t i = 0; i < j->n; i++) {
+        part_free_input(&j->parts[i]);
+        groth16_msms_clear(&j->parts[i].msms);
+        g16_result_free(j->parts[i].res);
+    }
+    free(j->parts);
+    free(j);
+}
+
+static void engine_free(g16_engine *e) {
+    while (e->jobs) {
+        job *j = e->jobs;
+        e->jobs = j->next;
+        job_free(j);
+    }
+    while (e->keys)
+        key_forget(e, e->keys);
+    if (e->wstate)
+        for (int i = 0; i < e->n_worker_th; i++)
+            e->be.worker_fini(e->be.self, e->wstate[i]);
+    if (e->be.destroy)
+        e->be.destroy(e->be.self);
+    free(e->pending.v);
+    free(e->ready.v);
+    free(e->fin.v);
+    free(e->synth_th);
+    free(e->worker_th);
+    free(e->wstate);
+    free(e->wcur);
+    pthread_mutex_destroy(&e->lock);
+    pthread_cond_destroy(&e->cv_synth);
+    pthread_cond_destroy(&e->cv_ready);
+    pthread_cond_destroy(&e->cv_fin);
+    pthread_cond_destroy(&e->cv_done);
+    if (e->timeline)
+        fclose(e->timeline);
+    pthread_mutex_destroy(&e->tl_lock);
+    free(e);
+}
+
+g16_err g16_engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts *opts) {
+    if (!ctx || !out)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_engine_create: NULL argument");
+    *out = NULL;
+    g16_engine *e = calloc(1, sizeof *e);
+    if (!e)
+        return g16_ctx_fail(ctx, G16_ERR_NOMEM, "g16_engine_create: out of memory");
+    e->ctx = ctx;
+    if (opts)
+        e->o = *opts;
+    if (e->o.workers <= 0)
+        e->o.workers = 1;
+    if (e->o.synth_threads <= 0)
+        e->o.synth_threads = 1;
+    if (e->o.lookahead <= 0)
+        e->o.lookahead = e->o.workers;
+    if (e->o.workers > 256 || e->o.synth_threads > 256 || e->o.lookahead > 4096) {
+        free(e);
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_engine_create: workers, threads or lookahead too large");
+    }
+    pthread_mutex_init(&e->lock, NULL);
+    pthread_cond_init(&e->cv_synth, NULL);
+    pthread_cond_init(&e->cv_ready, NULL);
+    pthread_cond_init(&e->cv_fin, NULL);
+    pthread_cond_init(&e->cv_done, NULL);
+    pthread_mutex_init(&e->tl_lock, NULL);
+    e->t_start = now_ms();
+    if (e->o.timeline_path && !(e->timeline = fopen(e->o.timeline_path, "w"))) {
+        engine_free(e);
+        return g16_ctx_fail(ctx, G16_ERR_IO, "g16_engine_create: cannot open the timeline %s", opts->timeline_path);
+    }
+    e->o.timeline_path = NULL; /* not kept: the caller's string */
+    engine_backend_cpu(&e->be); /* a CUDA backend is chosen here once it exists */
+    e->synth_th = calloc((size_t)e->o.synth_threads, sizeof(pthread_t));
+    e->worker_th = calloc((size_t)e->o.workers, sizeof(pthread_t));
+    e->wstate = calloc((size_t)e->o.workers, sizeof(void *));
+    e->wcur = calloc((size_t)e->o.workers, sizeof *e->wcur);
+    if (!e->synth_th || !e->worker_th || !e->wstate || !e->wcur) {
+        engine_free(e);
+        return g16_ctx_fail(ctx, G16_ERR_NOMEM, "g16_engine_create: out of memory");
+    }
+    g16_status st = {0};
+    for (int i = 0; i < e->o.workers; i++) {
+        if (e->be.worker_init(e->be.self, i, &e->wstate[i], &st)) {
+            for (int k = 0; k < i; k++)
+                e->be.worker_fini(e->be.self, e->wstate[k]);
+            free(e->wstate);
+            e->wstate = NULL;
+            engine_free(e);
+            return g16_ctx_report(ctx, &st);
+        }
+    }
+    int ok = 1;
+    for (int i = 0; ok && i < e->o.workers; i++) {
+        wctx *wc = malloc(sizeof *wc);
+        ok = wc && (wc->eng = e, wc->idx = i, pthread_create(&e->worker_th[i], NULL, worker_main, wc) == 0);
+        if (ok)
+            e->n_worker_th++;
+        else
+            free(wc);
+    }
+    for (int i = 0; ok && i < e->o.synth_threads; i++) {
+        wctx *wc = malloc(sizeof *wc);
+        ok = wc && (wc->eng = e, wc->idx = i, pthread_create(&e->synth_th[i], NULL, synth_main, wc) == 0);
+        if (ok)
+            e->n_synth_th++;
+        else
+            free(wc);
+    }
+    if (ok)
+        ok = pthread_create(&e->fin_th, NULL, fin_main, e) == 0;
+    e->fin_started = ok;
+    if (!ok) {
+        engine_stop_threads(e);
+        engine_free(e);
+        return g16_ctx_fail(ctx, G16_ERR_NOMEM, "g16_engine_create: cannot start threads");
+    }
+    *out = e;
+    return G16_OK;
+}
+
+void g16_engine_destroy(g16_engine *e, int drain) {
+    if (!e)
+        return;
+    pthread_mutex_lock(&e->lock);
+    if (!drain)
+        for (job *j = e->jobs; j; j = j->next)
+            job_cancel_locked(e, j, G16_ERR_CANCELLED);
+    for (;;) {
+        int busy = 0;
+        for (job *j = e->jobs; j; j = j->next)
+            busy |= j->n_finished < j->n;
+        if (!busy)
+            break;
+        pthread_cond_wait(&e->cv_done, &e->lock);
+    }
+    pthread_mutex_unlock(&e->lock);
+    engine_stop_threads(e);
+    engine_free(e);
+}
+
+g16_err g16_engine_key_add(g16_engine *e, uint64_t *key_id, const char *path, unsigned flags, g16_key_tier tier) {
+    if (!e || !key_id || !path)
+        return g16_ctx_fail(e ? e->ctx : NULL, G16_ERR_INVALID_ARG, "g16_engine_key_add: NULL argument");
+    if (tier != G16_TIER_MMAP && tier != G16_TIER_HOST)
+        return g16_ctx_fail(e->ctx, G16_ERR_INVALID_ARG, "g16_engine_key_add: tier must be mmap or host");
+    pthread_mutex_lock(&e->lock);
+    for (ekey *k = e->keys; k; k = k->next)
+        if (!strcmp(k->path, path)) {
+            k->users++;
+            *key_id = k->id;
+            pthread_mutex_unlock(&e->lock);
+            return G16_OK;
+        }
+    ekey *k = calloc(1, sizeof *k);
+    char *pc = strdup(path);
+    if (!k || !pc) {
+        free(k);
+        free(pc);
+        pthread_mutex_unlock(&e->lock);
+        return g16_ctx_fail(e->ctx, G16_ERR_NOMEM, "g16_engine_key_add: out of memory");
+    }
+    k->id = ++e->next_key_id;
+    k->path = pc;
+    k->flags = flags;
+    k->tier = tier;
+    k->users = 1;
+    k->next = e->keys;
+    e->keys = k;
+    *key_id = k->id;
+    pthread_mutex_unlock(&e->lock);
+    g16_err err = g16_engine_key_preload(e, k->id);
+    if (err) {
+        pthread_mutex_lock(&e->lock);
+        key_forget(e, k);
+        pthread_mutex_unlock(&e->lock);
+        *key_id = 0;
+    }
+    return err;
+}
+
+g16_err g16_engine_key_preload(g16_engine *e, uint64_t key_id) {
+    if (!e)
+        return G16_ERR_INVALID_ARG;
+    g16_status st = {0};
+    g16_err err = G16_OK;
+    pthread_mutex_lock(&e->lock);
+    for (;;) {
+        ekey *k = key_find(e, key_id);
+        if (!k) {
+            err = g16_fail(&st, G16_ERR_INVALID_ARG, "engine: no key %llu", (unsigned long long)key_id);
+            break;
+        }
+        int wait = 0;
+        k->active++; /* not evicted while we wait */
+        err = key_ensure(e, k, &wait, &st);
+        k->active--;
+        if (err || !wait)
+            break;
+        if (!k->loading && !inflight(e)) {
+            err = g16_fail(&st, G16_ERR_NOMEM, "engine: the budget cannot hold key %s", k->path);
+            break;
+        }
+        cond_wait_ms(&e->cv_synth, &e->lock, 20);
+    }
+    pthread_mutex_unlock(&e->lock);
+    return err ? g16_ctx_report(e->ctx, &st) : G16_OK;
+}
+
+g16_err g16_engine_key_evict(g16_engine *e, uint64_t key_id) {
+    if (!e)
+        return G16_ERR_INVALID_ARG;
+    pthread_mutex_lock(&e->lock);
+    ekey *k = key_find(e, key_id);
+    g16_err err = G16_OK;
+    if (!k)
+        err = G16_ERR_INVALID_ARG;
+    else if (k->active || k->loading)
+        err = G16_ERR_INVALID_ARG;
+    else if (k->key) {
+        key_unload(e, k);
+        k->evictions++;
+        e->c_key_evictions++;
+    }
+    pthread_mutex_unlock(&e->lock);
+    if (err)
+        return g16_ctx_fail(e->ctx, err, k ? "engine: key %llu is in use" : "engine: no key %llu",
+                            (unsigned long long)key_id);
+    return G16_OK;
+}
+
+g16_err g16_engine_key_remove(g16_engine *e, uint64_t key_id) {
+    if (!e)
+        return G16_ERR_INVALID_ARG;
+    pthread_mutex_lock(&e->lock);
+    ekey *k = key_find(e, key_id);
+    if (!k) {
+        pthread_mutex_unlock(&e->lock);
+        return g16_ctx_fail(e->ctx, G16_ERR_INVALID_ARG, "engine: no key %llu", (unsigned long long)key_id);
+    }
+    if (k->users > 0)
+        k->users--;
+    /* The last reference unloads the key now if nothing uses it; a key still
+     * used by unfinished jobs stays until g16_engine_destroy. */
+    if (!k->users && !k->active && !k->loading && !job_has_refs(e, k)) {
+        int referenced = 0;
+        for (job *j = e->jobs; j; j = j->next)
+            referenced |= j->key == k;
+        if (referenced) {
+            if (k->key)
+                key_unload(e, k);
+        } else {
+            key_forget(e, k);
+        }
+    }
+    pthread_mutex_unlock(&e->lock);
+    return G16_OK;
+}
+
+g16_err g16_engine_key_get_info(g16_engine *e, g16_engine_key_info *info, uint64_t key_id) {
+    if (!e || !info)
+        return G16_ERR_INVALID_ARG;
+    pthread_mutex_lock(&e->lock);
+    ekey *k = key_find(e, key_id);
+    if (k) {
+        info->tier = k->key ? k->tier : G16_TIER_NONE;
+        info->bytes = k->key ? k->bytes : 0;
+        info->work_bytes = k->work_bytes;
+        info->work_areas = k->n_work;
+        info->active = k->active;
+        info->loads = k->loads;
+        info->evictions = k->evictions;
+    }
+    pthread_mutex_unlock(&e->lock);
+    if (!k)
+        return g16_ctx_fail(e->ctx, G16_ERR_INVALID_ARG, "engine: no key %llu", (unsigned long long)key_id);
+    return G16_OK;
+}
+
+g16_err g16_engine_submit(g16_engine *e, uint64_t *job_id, uint64_t key_id, const g16_engine_witness *w, size_t n,
+                          g16_priority prio, double timeout_ms) {
+    if (!e || !job_id || (!w && n) || n == 0 || n > UINT32_MAX || prio < G16_PRIORITY_LOW ||
+        prio > G16_PRIORITY_CRITICAL)
+        return g16_ctx_fail(e ? e->ctx : NULL, G16_ERR_INVALID_ARG, "g16_engine_submit: bad argument");
+    for (size_t i = 0; i < n; i++)
+        if (!w[i].path && !w[i].data)
+            return g16_ctx_fail(e->ctx, G16_ERR_INVALID_ARG, "g16_engine_submit: witness %zu has no path or data", i);
+    job *j = calloc(1, sizeof *j);
+    part *ps = calloc(n, sizeof *ps);
+    int ok = j && ps;
+    for (size_t i = 0; ok && i < n; i++) {
+        ps[i].job = j;
+        ps[i].idx = (uint32_t)i;
+        ps[i].stats.worker = -1;
+        if (w[i].path)
+            ok = (ps[i].path = strdup(w[i].path)) != NULL;
+        else if ((ps[i].data = malloc(w[i].len ? w[i].len : 1)) != NULL) {
+            memcpy(ps[i].data, w[i].data, w[i].len);
+            ps[i].len = w[i].len;
+        } else
+            ok = 0;
+    }
+    if (!ok) {
+        if (j) {
+            j->parts = ps;
+            j->n = ps ? (uint32_t)n : 0;
+            job_free(j);
+        } else
+            free(ps);
+        return g16_ctx_fail(e->ctx, G16_ERR_NOMEM, "g16_engine_submit: out of memory");
+    }
+    j->parts = ps;
+    j->n = (uint32_t)n;
+    j->prio = prio;
+    pthread_mutex_lock(&e->lock);
+    ekey *k = key_find(e, key_id);
+    if (!k) {
+        pthread_mutex_unlock(&e->lock);
+        job_free(j);
+        return g16_ctx_fail(e->ctx, G16_ERR_INVALID_ARG, "g16_engine_submit: no key %llu",
+                            (unsigned long long)key_id);
+    }
+    j->key = k;
+    j->id = ++e->next_job_id;
+    j->seq = ++e->job_seq;
+    j->t_submit = now_ms();
+    j->deadline = timeout_ms > 0 ? j->t_submit + timeout_ms : 0;
+    for (size_t i = 0; i < n; i++) {
+        ps[i].t_queued = j->t_submit;
+        if (!heap_push(&e->pending, &ps[i])) {
+            /* Roll back this job's queued partitions. */
+            part **tmp = malloc(n * sizeof *tmp);
+            if (tmp)
+                heap_remove_job(&e->pending, j, tmp);
+            free(tmp);
+            pthread_mutex_unlock(&e->lock);
+            job_free(j);
+            return g16_ctx_fail(e->ctx, G16_ERR_NOMEM, "g16_engine_submit: out of memory");
+        }
+    }
+    j->next = e->jobs;
+    e->jobs = j;
+    e->c_jobs_submitted++;
+    *job_id = j->id;
+    pthread_cond_broadcast(&e->cv_synth);
+    pthread_mutex_unlock(&e->lock);
+    return G16_OK;
+}
+
+g16_err g16_engine_cancel(g16_engine *e, uint64_t job_id) {
+    if (!e)
+        return G16_ERR_INVALID_ARG;
+    pthread_mutex_lock(&e->lock);
+    job *j = job_find(e, job_id);
+    if (j)
+        job_cancel_locked(e, j, G16_ERR_CANCELLED);
+    pthread_mutex_unlock(&e->lock);
+    if (!j)
+        return g16_ctx_fail(e->ctx, G16_ERR_INVALID_ARG, "engine: no job %llu", (unsigned long long)job_id);
+    return G16_OK;
+}
+
+g16_err g16_engine_wait(g16_engine *e, uint64_t job_id, double timeout_ms) {
+    if (!e)
+        return G16_ERR_INVALID_ARG;
+    double end = timeout_ms >= 0 ? now_ms() + timeout_ms : 0;
+    g16_err err = G16_OK;
+    pthread_mutex_lock(&e->lock);
+    for (;;) {
+        job *j = job_find(e, job_id);
+        if (!j) {
+            err = G16_ERR_INVALID_ARG;
+            break;
+        }
+        if (j->n_finished == j->n)
+            break;
+        double left = timeout_ms >= 0 ? end - now_ms() : 100;
+        if (left <= 0) {
+            err = G16_ERR_TIMEOUT;
+            break;
+        }
+        cond_wait_ms(&e->cv_done, &e->lock, left < 100 ? left : 100);
+    }
+    pthread_mutex_unlock(&e->lock);
+    if (err == G16_ERR_INVALID_ARG)
+        return g16_ctx_fail(e->ctx, err, "engine: no job %llu", (unsigned long long)job_id);
+    return err;
+}
+
+g16_err g16_engine_job_get_info(g16_engine *e, g16_engine_job_info *info, uint64_t job_id) {
+    if (!e || !info)
+        return G16_ERR_INVALID_ARG;
+    pthread_mutex_lock(&e->lock);
+    job *j = job_find(e, job_id);
+    if (j) {
+        memset(info, 0, sizeof *info);
+        info->partitions = j->n;
+        info->proved = j->n_proved;
+        info->failed = j->n_failed;
+        info->err = j->err ? j->err : (j->n_cancelled ? j->cancel_err : G16_OK);
+        info->failed_partition = j->failed_partition;
+        snprintf(info->msg, sizeof info->msg, "%.255s", j->err ? j->msg : "");
+        info->finish_seq = j->finish_seq;
+        if (j->n_finished == j->n) {
+            info->state = j->n_failed ? G16_JOB_FAILED : j->n_cancelled ? G16_JOB_CANCELLED : G16_JOB_DONE;
+            info->latency_ms = j->t_finish - j->t_submit;
+        } else {
+            info->state = j->n_started ? G16_JOB_RUNNING : G16_JOB_QUEUED;
+            info->latency_ms = now_ms() - j->t_submit;
+        }
+    }
+    pthread_mutex_unlock(&e->lock);
+    if (!j)
+        return g16_ctx_fail(e->ctx, G16_ERR_INVALID_ARG, "engine: no job %llu", (unsigned long long)job_id);
+    return G16_OK;
+}
+
+g16_err g16_engine_partition_result(g16_engine *e, char **proof_json, char **public_json, g16_partition_stats *stats,
+                                    uint64_t job_id, uint32_t idx) {
+    if (!e)
+        return G16_ERR_INVALID_ARG;
+    if (proof_json)
+        *proof_json = NULL;
+    if (public_json)
+        *public_json = NULL;
+    pthread_mutex_lock(&e->lock);
+    job *j = job_find(e, job_id);
+    part *p = j && idx < j->n ? &j->parts[idx] : NULL;
+    g16_status st = {0};
+    g16_result *res = NULL;
+    if (!p)
+        g16_fail(&st, G16_ERR_INVALID_ARG, "engine: no job %llu partition %u", (unsigned long long)job_id, idx);
+    else if (p->state == P_QUEUED || p->state == P_RUNNING)
+        g16_fail(&st, G16_ERR_INVALID_ARG, "engine: job %llu partition %u is not finished",
+                 (unsigned long long)job_id, idx);
+    else if (p->state != P_PROVED)
+        g16_fail(&st, p->err ? p->err : G16_ERR_CANCELLED, "partition %u: %s", idx, p->msg);
+    else
+        res = p->res;
+    if (p && stats)
+        *stats = p->stats;
+    pthread_mutex_unlock(&e->lock);
+    if (st.code)
+        return g16_ctx_report(e->ctx, &st);
+    /* The result stays valid: only g16_engine_job_release frees it. */
+    return g16_result_json(e->ctx, proof_json, public_json, res);
+}
+
+g16_err g16_engine_job_release(g16_engine *e, uint64_t job_id) {
+    if (!e)
+        return G16_ERR_INVALID_ARG;
+    pthread_mutex_lock(&e->lock);
+    job *found = NULL;
+    for (job **pp = &e->jobs; *pp; pp = &(*pp)->next)
+        if ((*pp)->id == job_id) {
+            if ((*pp)->n_finished == (*pp)->n) {
+                found = *pp;
+                *pp = found->next;
+            }
+            break;
+        }
+    if (found) {
+        ekey *k = found->key;
+        if (!k->users && !k->active && !k->loading) {
+            int referenced = 0;
+            for (job *j = e->jobs; j; j = j->next)
+                referenced |= j->key == k;
+            if (!referenced)
+                key_forget(e, k);
+        }
+    }
+    pthread_mutex_unlock(&e->lock);
+    if (!found)
+        return g16_ctx_fail(e->ctx, G16_ERR_INVALID_ARG, "engine: job %llu unknown or not finished",
+                            (unsigned long long)job_id);
+    job_free(found);
+    return G16_OK;
+}
+
+g16_err g16_engine_get_budget(g16_engine *e, g16_engine_budget *b) {
+    if (!e || !b)
+        return G16_ERR_INVALID_ARG;
+    pthread_mutex_lock(&e->lock);
+    b->limit = e->o.budget_bytes;
+    b->used = e->budget_used;
+    b->peak = e->budget_peak;
+    pthread_mutex_unlock(&e->lock);
+    return G16_OK;
+}
+
+/* ---- text output ----------------------------------------------------------- */
+
+typedef struct sbuf {
+    char *p;
+    size_t n, cap;
+    int oom;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf *b, const char *fmt, ...) {
+    if (b->oom)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int m = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        if (m < 0) {
+            b->oom = 1;
+            return;
+        }
+        if (b->p && b->n + (size_t)m < b->cap) {
+            b->n += (size_t)m;
+            return;
+        }
+        size_t cap = b->cap ? b->cap : 1024;
+        while (cap <= b->n + (size_t)m)
+            cap *= 2;
+        char *q = realloc(b->p, cap);
+        if (!q) {
+            b->oom = 1;
+            return;
+        }
+        b->p = q;
+        b->cap = cap;
+    }
+}
+
+static void sb_json_str(sbuf *b, const char *s) {
+    sb_printf(b, "\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            sb_printf(b, "\\%c", c);
+        else if (c < 0x20)
+            sb_printf(b, "\\u%04x", c);
+        else
+            sb_printf(b, "%c", c);
+    }
+    sb_printf(b, "\"");
+}
+
+static g16_err sb_finish(g16_engine *e, sbuf *b, char **out) {
+    if (b->oom || !b->p) {
+        free(b->p);
+        *out = NULL;
+        return g16_ctx_fail(e->ctx, G16_ERR_NOMEM, "engine: out of memory");
+    }
+    *out = b->p;
+    return G16_OK;
+}
+
+static const char *const PRIO_NAME[4] = {"low", "normal", "high", "critical"};
+
+static void queue_depths(const g16_engine *e, uint64_t d[4]) {
+    memset(d, 0, 4 * sizeof d[0]);
+    for (size_t i = 0; i < e->pending.n; i++)
+        d[e->pending.v[i]->job->prio]++;
+}
+
+g16_err g16_engine_metrics(g16_engine *e, char **text) {
+    if (!e || !text)
+        return G16_ERR_INVALID_ARG;
+    sbuf b = {0};
+    pthread_mutex_lock(&e->lock);
+    struct {
+        const char *name, *help;
+        uint64_t v;
+    } c[] = {
+        {"g16_jobs_submitted_total", "Jobs accepted.", e->c_jobs_submitted},
+        {"g16_jobs_completed_total", "Jobs with every partition proved.", e->c_jobs_done},
+        {"g16_jobs_failed_total", "Jobs with a failed partition.", e->c_jobs_failed},
+        {"g16_jobs_cancelled_total", "Jobs cancelled or timed out.", e->c_jobs_cancelled},
+        {"g16_partitions_proved_total", "Partitions proved (and verified).", e->c_parts_proved},
+        {"g16_partitions_failed_total", "Partitions failed.", e->c_parts_failed},
+        {"g16_partitions_cancelled_total", "Partitions cancelled.", e->c_parts_cancelled},
+        {"g16_verify_failures_total", "Proofs that failed verify-before-return.", e->c_verify_failed},
+        {"g16_key_loads_total", "Key loads.", e->c_key_loads},
+        {"g16_key_evictions_total", "Key evictions.", e->c_key_evictions},
+        {"g16_work_area_allocs_total", "Working areas allocated.", e->c_work_allocs},
+        {"g16_work_area_reclaims_total", "Cached working areas freed under budget pressure.", e->c_work_reclaims},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+        sb_printf(&b, "# HELP %s %s\n# TYPE %s counter\n%s %llu\n", c[i].name, c[i].help, c[i].name, c[i].name,
+                  (unsigned long long)c[i].v);
+    sb_printf(&b, "# HELP g16_budget_bytes Byte budget (0 = unlimited), use and peak.\n# TYPE g16_budget_bytes gauge\n");
+    sb_printf(&b, "g16_budget_bytes{kind=\"limit\"} %llu\ng16_budget_bytes{kind=\"used\"} %llu\n"
+                  "g16_budget_bytes{kind=\"peak\"} %llu\n",
+              (unsigned long long)e->o.budget_bytes, (unsigned long long)e->budget_used,
+              (unsigned long long)e->budget_peak);
+    uint64_t d[4];
+    queue_depths(e, d);
+    sb_printf(&b, "# HELP g16_queue_depth Partitions waiting, by priority.\n# TYPE g16_queue_depth gauge\n");
+    for (int p = 3; p >= 0; p--)
+        sb_printf(&b, "g16_queue_depth{priority=\"%s\"} %llu\n", PRIO_NAME[p], (unsigned long long)d[p]);
+    sb_printf(&b, "# HELP g16_ready_depth Synthesized partitions waiting for a worker.\n# TYPE g16_ready_depth gauge\n"
+                  "g16_ready_depth %zu\n",
+              e->ready.n);
+    int busy = 0;
+    for (int i = 0; i < e->n_worker_th; i++)
+        busy += e->wcur[i].busy;
+    sb_printf(&b, "# HELP g16_workers_busy Device workers running a partition.\n# TYPE g16_workers_busy gauge\n"
+                  "g16_workers_busy %d\n",
+              busy);
+    sb_printf(&b, "# HELP g16_stage_ms Per-partition stage time (job: submit to finish), milliseconds.\n"
+                  "# TYPE g16_stage_ms histogram\n");
+    for (int s = 0; s < ST_COUNT; s++) {
+        uint64_t cum = 0;
+        for (size_t i = 0; i < NHB; i++) {
+            cum += e->h[s].b[i];
+            sb_printf(&b, "g16_stage_ms_bucket{stage=\"%s\",le=\"%g\"} %llu\n", ST_NAME[s], HB[i],
+                      (unsigned long long)cum);
+        }
+        cum += e->h[s].b[NHB];
+        sb_printf(&b, "g16_stage_ms_bucket{stage=\"%s\",le=\"+Inf\"} %llu\n", ST_NAME[s], (unsigned long long)cum);
+        sb_printf(&b, "g16_stage_ms_sum{stage=\"%s\"} %.3f\ng16_stage_ms_count{stage=\"%s\"} %llu\n", ST_NAME[s],
+                  e->h[s].sum, ST_NAME[s], (unsigned long long)e->h[s].count);
+    }
+    pthread_mutex_unlock(&e->lock);
+    return sb_finish(e, &b, text);
+}
+
+g16_err g16_engine_status_json(g16_engine *e, char **json) {
+    if (!e || !json)
+        return G16_ERR_INVALID_ARG;
+    sbuf b = {0};
+    pthread_mutex_lock(&e->lock);
+    sb_printf(&b, "{\"backend\":\"%s\",\"budget\":{\"limit\":%llu,\"used\":%llu,\"peak\":%llu},\"keys\":[", e->be.name,
+              (unsigned long long)e->o.budget_bytes, (unsigned long long)e->budget_used,
+              (unsigned long long)e->budget_peak);
+    for (ekey *k = e->keys; k; k = k->next) {
+        sb_printf(&b, "%s{\"id\":%llu,\"path\":", k == e->keys ? "" : ",", (unsigned long long)k->id);
+        sb_json_str(&b, k->path);
+        sb_printf(&b,
+                  ",\"tier\":\"%s\",\"bytes\":%llu,\"work_areas\":%u,\"work_bytes\":%llu,\"active\":%u,"
+                  "\"refs\":%d,\"loads\":%u,\"evictions\":%u}",
+                  k->loading ? "loading" : !k->key ? "none" : k->tier == G16_TIER_HOST ? "host" : "mmap",
+                  (unsigned long long)k->bytes, k->n_work, (unsigned long long)k->work_bytes, k->active, k->users,
+                  k->loads, k->evictions);
+    }
+    uint64_t d[4];
+    queue_depths(e, d);
+    sb_printf(&b, "],\"queue\":{\"critical\":%llu,\"high\":%llu,\"normal\":%llu,\"low\":%llu},\"synthesizing\":%u,"
+                  "\"ready\":%zu,\"finalizing\":%zu,\"workers\":[",
+              (unsigned long long)d[3], (unsigned long long)d[2], (unsigned long long)d[1], (unsigned long long)d[0],
+              e->n_synthesizing, e->ready.n, e->fin.n);
+    for (int i = 0; i < e->n_worker_th; i++) {
+        if (e->wcur[i].busy)
+            sb_printf(&b, "%s{\"id\":%d,\"job\":%llu,\"partition\":%u}", i ? "," : "", i,
+                      (unsigned long long)e->wcur[i].job_id, e->wcur[i].part);
+        else
+            sb_printf(&b, "%s{\"id\":%d,\"job\":null}", i ? "," : "", i);
+    }
+    sb_printf(&b, "]}");
+    pthread_mutex_unlock(&e->lock);
+    return sb_finish(e, &b, json);
+}

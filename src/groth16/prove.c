@@ -1,0 +1,668 @@
+/* Groth16 prover and verifier (both curves), and the public API around them:
+ * keys, witnesses, proofs, JSON files. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "groth16.h"
+#include "msm/msm.h"
+#include "ntt/ntt.h"
+#include "pairing/pairing.h"
+#include "util/ctx.h"
+
+/* ---- per-key preparation ------------------------------------------------- */
+
+/* Coefficient rows grouped by constraint: matrix m's entries for row c are
+ * [row[m][c], row[m][c+1]) in signal[] / coef[] (Fr, Montgomery form of c). */
+typedef struct groth16_prep {
+    uint32_t n;
+    uint32_t *row[2];
+    uint32_t *signal;
+    limb_t (*coef)[4];
+} groth16_prep;
+
+static void prep_free(groth16_prep *p) {
+    free(p->row[0]);
+    free(p->row[1]);
+    free(p->signal);
+    free(p->coef);
+    memset(p, 0, sizeof *p);
+}
+
+/* Counting sort of the key's section-4 entries by (matrix, constraint). A
+ * value v = c R^2 (R = 2^256) is the Montgomery form of c R; one Montgomery
+ * reduction (from_mont) gives the Montgomery form of c. The zkey reader has
+ * validated matrix, constraint, signal and v < r. */
+static g16_err prep_build(groth16_prep *p, const g16_zkey *key, g16_status *st) {
+    const uint32_t n = key->domainSize;
+    uint32_t *cursor = NULL;
+    memset(p, 0, sizeof *p);
+    p->n = n;
+    p->row[0] = calloc((size_t)n + 1, sizeof(uint32_t));
+    p->row[1] = calloc((size_t)n + 1, sizeof(uint32_t));
+    p->signal = malloc((size_t)key->nCoef * sizeof(uint32_t) + 1);
+    p->coef = malloc((size_t)key->nCoef * sizeof *p->coef + 1);
+    cursor = malloc(2 * (size_t)n * sizeof(uint32_t));
+    if (!p->row[0] || !p->row[1] || !p->signal || !p->coef || !cursor) {
+        free(cursor);
+        prep_free(p);
+        return g16_fail(st, G16_ERR_NOMEM, "prove: out of memory preparing %u coefficients", key->nCoef);
+    }
+    g16_zkey_coef c;
+    for (uint32_t i = 0; i < key->nCoef; i++) {
+        g16_zkey_coef_get(key, i, &c);
+        p->row[c.matrix][c.constraint + 1]++;
+    }
+    p->row[1][0] = 0;
+    for (uint32_t r = 0; r < n; r++)
+        p->row[0][r + 1] += p->row[0][r];
+    p->row[1][0] = p->row[0][n];
+    for (uint32_t r = 0; r < n; r++)
+        p->row[1][r + 1] += p->row[1][r];
+    for (int m = 0; m < 2; m++)
+        memcpy(cursor + (size_t)m * n, p->row[m], (size_t)n * sizeof(uint32_t));
+    for (uint32_t i = 0; i < key->nCoef; i++) {
+        g16_zkey_coef_get(key, i, &c);
+        uint32_t pos = cursor[(size_t)c.matrix * n + c.constraint]++;
+        p->signal[pos] = c.signal;
+        if (key->curve == G16_CURVE_BN254)
+            bn254_fr_from_mont(p->coef[pos], (const bn254_fr *)c.value);
+        else
+            bls381_fr_from_mont(p->coef[pos], (const bls381_fr *)c.value);
+    }
+    free(cursor);
+    return G16_OK;
+}
+
+/* Per-proof working memory, sized once per key and reused. */
+typedef struct groth16_scratch {
+    void *fr[3];            /* a, b, c: domainSize Fr each */
+    g16_scalar *scalars[2]; /* h (domainSize), w (nVars) */
+    void *msm;              /* MSM scratch for up to max(domainSize, nVars) scalars */
+    size_t msm_len;
+} groth16_scratch;
+
+static void scratch_free(groth16_scratch *s) {
+    for (int i = 0; i < 3; i++)
+        free(s->fr[i]);
+    for (int i = 0; i < 2; i++)
+        free(s->scalars[i]);
+    free(s->msm);
+    memset(s, 0, sizeof *s);
+}
+
+static g16_err scratch_alloc(groth16_scratch *s, g16_ctx *ctx, const g16_zkey *key, g16_status *st) {
+    memset(s, 0, sizeof *s);
+    size_t big = key->domainSize > key->nVars ? key->domainSize : key->nVars, l1, l2;
+    if (key->curve == G16_CURVE_BN254) {
+        l1 = msm_bn254_g1_scratch_size(ctx, big);
+        l2 = msm_bn254_g2_scratch_size(ctx, key->nVars);
+    } else {
+        l1 = msm_bls381_g1_scratch_size(ctx, big);
+        l2 = msm_bls381_g2_scratch_size(ctx, key->nVars);
+    }
+    s->msm_len = l1 > l2 ? l1 : l2;
+    s->msm = malloc(s->msm_len ? s->msm_len : 1);
+    for (int i = 0; i < 3; i++)
+        s->fr[i] = malloc((size_t)key->domainSize * 32);
+    s->scalars[0] = malloc((size_t)key->domainSize * sizeof(g16_scalar));
+    s->scalars[1] = malloc((size_t)key->nVars * sizeof(g16_scalar));
+    if (!s->fr[0] || !s->fr[1] || !s->fr[2] || !s->scalars[0] || !s->scalars[1] || !s->msm) {
+        scratch_free(s);
+        return g16_fail(st, G16_ERR_NOMEM, "prove: out of memory for a domain of %u", key->domainSize);
+    }
+    return G16_OK;
+}
+
+/* ---- MSM adapters: the prover's view of the msm layer ---------------------- */
+#define MSM_ADAPTER(CV)                                                                        \
+    static g16_err groth16_##CV##_msm_g1(g16_ctx *ctx, CV##_g1_jac *out, const CV##_g1_affine *bases, \
+                                         const g16_scalar *k, size_t n, groth16_scratch *scr) {       \
+        return msm_##CV##_g1(ctx, out, bases, k, n, scr->msm, scr->msm_len);                   \
+    }                                                                                          \
+    static g16_err groth16_##CV##_msm_g2(g16_ctx *ctx, CV##_g2_jac *out, const CV##_g2_affine *bases, \
+                                         const g16_scalar *k, size_t n, groth16_scratch *scr) {       \
+        return msm_##CV##_g2(ctx, out, bases, k, n, scr->msm, scr->msm_len);                   \
+    }
+MSM_ADAPTER(bn254)
+MSM_ADAPTER(bls381)
+
+#define CV bn254
+#include "prove_impl.h"
+#undef CV
+#define CV bls381
+#include "prove_impl.h"
+#undef CV
+
+/* ---- public API ---------------------------------------------------------- */
+
+struct groth16_work {
+    g16_curve curve;
+    uint32_t n, nv, npub;
+    groth16_scratch scr;
+    g16_frvec pub; /* the public signals of the proof being made */
+    int synthesized;
+};
+
+struct g16_key {
+    g16_zkey zk;
+    groth16_prep prep;
+    void *host_buf; /* the host tier's copy of the file (else the key maps it) */
+    size_t host_len;
+    pthread_mutex_t lock; /* g16_prove: one proof at a time uses work */
+    groth16_work *work;   /* g16_prove's working area (lazily created) */
+    pthread_mutex_t vk_lock;
+    int vk_ready;
+    g16_vk vk; /* cached verification key (verify before return) */
+};
+
+struct g16_witness {
+    g16_frvec w;
+};
+
+struct g16_result {
+    g16_proof proof;
+    g16_frvec pub; /* w[1 .. nPublic] */
+};
+
+void g16_free(void *p) { free(p); }
+
+size_t groth16_work_bytes(g16_ctx *ctx, const g16_key *key) {
+    const g16_zkey *zk = &key->zk;
+    size_t big = zk->domainSize > zk->nVars ? zk->domainSize : zk->nVars, l1, l2;
+    if (zk->curve == G16_CURVE_BN254) {
+        l1 = msm_bn254_g1_scratch_size(ctx, big);
+        l2 = msm_bn254_g2_scratch_size(ctx, zk->nVars);
+    } else {
+        l1 = msm_bls381_g1_scratch_size(ctx, big);
+        l2 = msm_bls381_g2_scratch_size(ctx, zk->nVars);
+    }
+    return (l1 > l2 ? l1 : l2) + (size_t)zk->domainSize * 32 * 4 + (size_t)zk->nVars * sizeof(g16_scalar) +
+           (size_t)zk->nPublic * 32 + sizeof(groth16_work);
+}
+
+g16_err groth16_work_create(g16_ctx *ctx, groth16_work **out, const g16_key *key, g16_status *st) {
+    *out = NULL;
+    groth16_work *w = calloc(1, sizeof *w);
+    if (!w)
+        return g16_fail(st, G16_ERR_NOMEM, "prove: out of memory for a working area");
+    g16_err err = scratch_alloc(&w->scr, ctx, &key->zk, st);
+    if (err) {
+        free(w);
+        return err;
+    }
+    w->curve = key->zk.curve;
+    w->n = key->zk.domainSize;
+    w->nv = key->zk.nVars;
+    w->npub = key->zk.nPublic;
+    *out = w;
+    return G16_OK;
+}
+
+void groth16_work_free(groth16_work *w) {
+    if (!w)
+        return;
+    g16_frvec_free(&w->pub);
+    scratch_free(&w->scr);
+    free(w);
+}
+
+int groth16_work_fits(const groth16_work *w, const g16_key *key) {
+    return w && w->curve == key->zk.curve && w->n == key->zk.domainSize && w->nv == key->zk.nVars &&
+           w->npub == key->zk.nPublic;
+}
+
+void groth16_msms_clear(groth16_msms *m) {
+    g16_frvec_free(&m->pub);
+    g16_wipe(m, sizeof *m);
+}
+
+g16_err groth16_stage_synth(g16_ctx *ctx, groth16_work *w, const g16_key *key, const g16_witness *wit,
+                            groth16_timings *tm, g16_status *st) {
+    g16_err err;
+    double t0 = g16_now_ms();
+    if (!groth16_work_fits(w, key))
+        return g16_fail(st, G16_ERR_INTERNAL, "prove: working area sized for another key shape");
+    if ((err = g16_wtns_check_key(&wit->w, &key->zk, st)))
+        return err;
+    g16_frvec_free(&w->pub);
+    w->synthesized = 0;
+    w->pub.curve = key->zk.curve;
+    w->pub.n = key->zk.nPublic;
+    w->pub.raw = malloc(((size_t)key->zk.nPublic + 1) * 32);
+    if (!w->pub.raw)
+        return g16_fail(st, G16_ERR_NOMEM, "prove: out of memory");
+    memcpy(w->pub.raw, wit->w.raw + 1, (size_t)key->zk.nPublic * 32);
+    if (key->zk.curve == G16_CURVE_BN254)
+        groth16_bn254_synth(ctx, &key->zk, &key->prep, wit->w.bn254, &w->scr);
+    else
+        groth16_bls381_synth(ctx, &key->zk, &key->prep, wit->w.bls381, &w->scr);
+    w->synthesized = 1;
+    tm->synth_ms += g16_now_ms() - t0;
+    return G16_OK;
+}
+
+g16_err groth16_stage_heavy(g16_ctx *ctx, groth16_msms *out, groth16_work *w, const g16_key *key,
+                            groth16_timings *tm, g16_status *st) {
+    g16_err err;
+    memset(out, 0, sizeof *out);
+    if (!groth16_work_fits(w, key) || !w->synthesized)
+        return g16_fail(st, G16_ERR_INTERNAL, "prove: heavy stage on an unsynthesized working area");
+    w->synthesized = 0;
+    if (key->zk.curve == G16_CURVE_BN254)
+        err = groth16_bn254_heavy(ctx, out, &key->zk, &w->scr, tm, st);
+    else
+        err = groth16_bls381_heavy(ctx, out, &key->zk, &w->scr, tm, st);
+    out->pub = w->pub; /* moved */
+    memset(&w->pub, 0, sizeof w->pub);
+    if (err)
+        groth16_msms_clear(out);
+    return err;
+}
+
+g16_err groth16_stage_finalize(g16_ctx *ctx, g16_result **out, const g16_key *key, groth16_msms *m,
+                               const uint8_t *r_le, const uint8_t *s_le, groth16_timings *tm,
+                               g16_status *st) {
+    (void)ctx;
+    double t0 = g16_now_ms();
+    g16_err err = G16_OK;
+    *out = NULL;
+    if (m->curve != key->zk.curve || m->pub.n != key->zk.nPublic || !m->pub.raw) {
+        groth16_msms_clear(m);
+        return g16_fail(st, G16_ERR_INTERNAL, "prove: finalize without the heavy stage's results");
+    }
+    g16_result *res = calloc(1, sizeof *res);
+    if (!res) {
+        groth16_msms_clear(m);
+        return g16_fail(st, G16_ERR_NOMEM, "prove: out of memory");
+    }
+    if (key->zk.curve == G16_CURVE_BN254) {
+        bn254_fr r, s;
+        if (r_le) {
+            if (!bn254_fr_from_bytes_le(&r, r_le, 32) || !bn254_fr_from_bytes_le(&s, s_le, 32))
+                err = g16_fail(st, G16_ERR_NOT_CANONICAL, "prove: r or s not below the group order");
+        } else if (bn254_fr_random_os(&r) || bn254_fr_random_os(&s)) {
+            err = g16_fail(st, G16_ERR_IO, "prove: getrandom failed");
+        }
+        if (!err)
+            groth16_bn254_finalize(&res->proof, &key->zk, m, &r, &s);
+        g16_wipe(&r, sizeof r);
+        g16_wipe(&s, sizeof s);
+    } else {
+        bls381_fr r, s;
+        if (r_le) {
+            if (!bls381_fr_from_bytes_le(&r, r_le, 32) || !bls381_fr_from_bytes_le(&s, s_le, 32))
+                err = g16_fail(st, G16_ERR_NOT_CANONICAL, "prove: r or s not below the group order");
+        } else if (bls381_fr_random_os(&r) || bls381_fr_random_os(&s)) {
+            err = g16_fail(st, G16_ERR_IO, "prove: getrandom failed");
+        }
+        if (!err)
+            groth16_bls381_finalize(&res->proof, &key->zk, m, &r, &s);
+        g16_wipe(&r, sizeof r);
+        g16_wipe(&s, sizeof s);
+    }
+    res->pub = m->pub; /* moved */
+    memset(&m->pub, 0, sizeof m->pub);
+    groth16_msms_clear(m);
+    if (err) {
+        g16_result_free(res);
+        return err;
+    }
+    tm->finalize_ms += g16_now_ms() - t0;
+    *out = res;
+    return G16_OK;
+}
+
+void groth16_key_memory(const g16_key *key, groth16_key_mem *m) {
+    const g16_zkey *zk = &key->zk;
+    m->heap_bytes = key->host_len + zk->copied_bytes + sizeof *key +
+                    ((size_t)zk->domainSize + 1) * 2 * sizeof(uint32_t) +
+                    (size_t)zk->nCoef * (sizeof(uint32_t) + 32);
+    m->mapped_bytes = zk->file.mapped ? zk->file.len : 0;
+}
+
+static g16_err read_whole_file(const char *path, void **buf, size_t *len, g16_status *st) {
+    *buf = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return g16_fail(st, G16_ERR_IO, "%s: cannot open", path);
+    struct stat sb;
+    if (fstat(fileno(f), &sb) != 0 || sb.st_size <= 0) {
+        fclose(f);
+        return g16_fail(st, G16_ERR_IO, "%s: cannot stat or empty", path);
+    }
+    size_t n = (size_t)sb.st_size;
+    void *p = malloc(n);
+    if (!p) {
+        fclose(f);
+        return g16_fail(st, G16_ERR_NOMEM, "%s: out of memory for %zu bytes", path, n);
+    }
+    if (fread(p, 1, n, f) != n) {
+        free(p);
+        fclose(f);
+        return g16_fail(st, G16_ERR_IO, "%s: read failed", path);
+    }
+    fclose(f);
+    *buf = p;
+    *len = n;
+    return G16_OK;
+}
+
+g16_err groth16_key_load_ex(g16_ctx *ctx, g16_key **out, const char *zkey_path, unsigned flags, int host_copy,
+                            g16_status *st) {
+    *out = NULL;
+    g16_key *key = calloc(1, sizeof *key);
+    if (!key)
+        return g16_fail(st, G16_ERR_NOMEM, "g16_key_load: out of memory");
+    unsigned zflags = (flags & G16_KEY_TRUSTED ? G16_ZKEY_TRUSTED : 0) |
+                      (flags & G16_KEY_CHECK_SUBGROUP ? G16_ZKEY_CHECK_SUBGROUP : 0);
+    g16_err err;
+    if (host_copy) {
+        err = read_whole_file(zkey_path, &key->host_buf, &key->host_len, st);
+        if (!err)
+            err = g16_zkey_open_mem(&key->zk, zkey_path, key->host_buf, key->host_len, zflags, ctx->pool, st);
+    } else {
+        err = g16_zkey_open(&key->zk, zkey_path, zflags, ctx->pool, st);
+    }
+    if (!err)
+        err = prep_build(&key->prep, &key->zk, st);
+    if (err) {
+        if (key->prep.row[0])
+            prep_free(&key->prep);
+        g16_zkey_close(&key->zk);
+        free(key->host_buf);
+        free(key);
+        return err;
+    }
+    pthread_mutex_init(&key->lock, NULL);
+    pthread_mutex_init(&key->vk_lock, NULL);
+    *out = key;
+    return G16_OK;
+}
+
+g16_err g16_key_load(g16_ctx *ctx, g16_key **out, const char *zkey_path, unsigned flags) {
+    if (!ctx || !out || !zkey_path)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_key_load: NULL argument");
+    g16_status st = {0};
+    g16_err err = groth16_key_load_ex(ctx, out, zkey_path, flags, 0, &st);
+    if (!err && (err = groth16_work_create(ctx, &(*out)->work, *out, &st))) {
+        g16_key_free(*out);
+        *out = NULL;
+    }
+    return err ? g16_ctx_report(ctx, &st) : G16_OK;
+}
+
+void g16_key_free(g16_key *key) {
+    if (!key)
+        return;
+    groth16_work_free(key->work);
+    prep_free(&key->prep);
+    g16_zkey_close(&key->zk);
+    free(key->host_buf);
+    if (key->vk_ready)
+        g16_vk_free(&key->vk);
+    pthread_mutex_destroy(&key->lock);
+    pthread_mutex_destroy(&key->vk_lock);
+    free(key);
+}
+
+g16_err g16_key_get_info(g16_ctx *ctx, g16_key_info *info, const g16_key *key) {
+    if (!info || !key)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_key_get_info: NULL argument");
+    info->curve = key->zk.curve;
+    info->n_vars = key->zk.nVars;
+    info->n_public = key->zk.nPublic;
+    info->domain_size = key->zk.domainSize;
+    info->n_coefficients = key->zk.nCoef;
+    return G16_OK;
+}
+
+g16_err g16_witness_load(g16_ctx *ctx, g16_witness **out, const char *wtns_path) {
+    if (!ctx || !out || !wtns_path)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_witness_load: NULL argument");
+    *out = NULL;
+    g16_witness *w = calloc(1, sizeof *w);
+    if (!w)
+        return g16_ctx_fail(ctx, G16_ERR_NOMEM, "g16_witness_load: out of memory");
+    g16_status st = {0};
+    if (g16_wtns_read(&w->w, wtns_path, &st) != G16_OK) {
+        free(w);
+        return g16_ctx_report(ctx, &st);
+    }
+    *out = w;
+    return G16_OK;
+}
+
+g16_err g16_witness_from_wtns_bytes(g16_ctx *ctx, g16_witness **out, const void *data, size_t len) {
+    if (!ctx || !out || (!data && len))
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_witness_from_wtns_bytes: NULL argument");
+    *out = NULL;
+    g16_witness *w = calloc(1, sizeof *w);
+    if (!w)
+        return g16_ctx_fail(ctx, G16_ERR_NOMEM, "g16_witness_from_wtns_bytes: out of memory");
+    g16_status st = {0};
+    if (g16_wtns_read_mem(&w->w, "witness", data, len, &st) != G16_OK) {
+        free(w);
+        return g16_ctx_report(ctx, &st);
+    }
+    *out = w;
+    return G16_OK;
+}
+
+g16_err groth16_witness_load(g16_witness **out, const char *path, const void *data, size_t len, g16_status *st) {
+    *out = NULL;
+    g16_witness *w = calloc(1, sizeof *w);
+    if (!w)
+        return g16_fail(st, G16_ERR_NOMEM, "witness: out of memory");
+    g16_err err = path ? g16_wtns_read(&w->w, path, st) : g16_wtns_read_mem(&w->w, "witness", data, len, st);
+    if (err) {
+        free(w);
+        return err;
+    }
+    *out = w;
+    return G16_OK;
+}
+
+void g16_witness_free(g16_witness *w) {
+    if (!w)
+        return;
+    if (w->w.raw)
+        g16_wipe(w->w.raw, w->w.n * 32);
+    g16_frvec_free(&w->w);
+    free(w);
+}
+
+void g16_result_free(g16_result *res) {
+    if (!res)
+        return;
+    g16_frvec_free(&res->pub);
+    free(res);
+}
+
+/* Proves one witness with r, s from the OS CSPRNG, or the given ones (tests):
+ * the three stages on the key's own working area, under its lock. */
+static g16_err prove_one(g16_ctx *ctx, g16_result **out, g16_key *key, const g16_witness *w,
+                         const uint8_t *r_le, const uint8_t *s_le, g16_prove_stats *stats) {
+    g16_status st = {0};
+    g16_err err;
+    double t0 = g16_now_ms();
+    *out = NULL;
+    if ((err = g16_wtns_check_key(&w->w, &key->zk, &st)))
+        return g16_ctx_report(ctx, &st);
+    groth16_timings tm = {0};
+    groth16_msms m;
+    memset(&m, 0, sizeof m);
+    pthread_mutex_lock(&key->lock);
+    if (!key->work)
+        err = groth16_work_create(ctx, &key->work, key, &st);
+    if (!err)
+        err = groth16_stage_synth(ctx, key->work, key, w, &tm, &st);
+    if (!err)
+        err = groth16_stage_heavy(ctx, &m, key->work, key, &tm, &st);
+    pthread_mutex_unlock(&key->lock);
+    if (!err)
+        err = groth16_stage_finalize(ctx, out, key, &m, r_le, s_le, &tm, &st);
+    if (err)
+        return g16_ctx_report(ctx, &st);
+    if (stats) {
+        stats->synth_ms = tm.synth_ms;
+        stats->ntt_ms = tm.ntt_ms;
+        stats->msm_ms = tm.msm_ms;
+        stats->finalize_ms = tm.finalize_ms;
+        stats->total_ms = g16_now_ms() - t0;
+    }
+    return G16_OK;
+}
+
+g16_err g16_prove(g16_ctx *ctx, g16_result **out, g16_key *key, const g16_witness *w,
+                  g16_prove_stats *stats) {
+    if (!ctx || !out || !key || !w)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_prove: NULL argument");
+    return prove_one(ctx, out, key, w, NULL, NULL, stats);
+}
+
+g16_err g16_prove_batch(g16_ctx *ctx, g16_result **out, g16_key *key, const g16_witness *const *w,
+                        size_t n, g16_prove_stats *stats) {
+    if (!ctx || !out || !key || (!w && n))
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_prove_batch: NULL argument");
+    for (size_t i = 0; i < n; i++)
+        out[i] = NULL;
+    for (size_t i = 0; i < n; i++) {
+        g16_err err = prove_one(ctx, &out[i], key, w[i], NULL, NULL, stats ? &stats[i] : NULL);
+        if (err) {
+            for (size_t j = 0; j < i; j++) {
+                g16_result_free(out[j]);
+                out[j] = NULL;
+            }
+            return err;
+        }
+    }
+    return G16_OK;
+}
+
+g16_err g16_prove_with_rs_insecure(g16_ctx *ctx, g16_result **out, g16_key *key, const g16_witness *w,
+                                   const uint8_t r_le[32], const uint8_t s_le[32]) {
+    if (!ctx || !out || !key || !w || !r_le || !s_le)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_prove_with_rs_insecure: NULL argument");
+    return prove_one(ctx, out, key, w, r_le, s_le, NULL);
+}
+
+g16_err g16_result_write(g16_ctx *ctx, const g16_result *res, const char *proof_path, const char *public_path) {
+    if (!res)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_result_write: NULL result");
+    g16_status st = {0};
+    if (proof_path && g16_proof_json_write(proof_path, &res->proof, &st))
+        return g16_ctx_report(ctx, &st);
+    if (public_path && g16_public_json_write(public_path, &res->pub, 0, res->pub.n, &st))
+        return g16_ctx_report(ctx, &st);
+    return G16_OK;
+}
+
+g16_err g16_result_json(g16_ctx *ctx, char **proof_json, char **public_json, const g16_result *res) {
+    if (!res)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_result_json: NULL result");
+    g16_status st = {0};
+    if (proof_json)
+        *proof_json = NULL;
+    if (public_json)
+        *public_json = NULL;
+    if (proof_json && g16_proof_json_str(proof_json, &res->proof, &st))
+        return g16_ctx_report(ctx, &st);
+    if (public_json && g16_public_json_str(public_json, &res->pub, 0, res->pub.n, &st)) {
+        if (proof_json) {
+            free(*proof_json);
+            *proof_json = NULL;
+        }
+        return g16_ctx_report(ctx, &st);
+    }
+    return G16_OK;
+}
+
+/* ---- verification ------------------------------------------------------- */
+
+static g16_err verify_parsed(const g16_vk *vk, const g16_frvec *pub, const g16_proof *proof, g16_status *st) {
+    if (vk->curve != proof->curve || vk->curve != pub->curve)
+        return g16_fail(st, G16_ERR_WRONG_CURVE, "verify: key, public inputs and proof are not on one curve");
+    if (pub->n != vk->nPublic)
+        return g16_fail(st, G16_ERR_SIZE_MISMATCH, "verify: %zu public inputs, the key expects %u", pub->n,
+                        vk->nPublic);
+    if (vk->curve == G16_CURVE_BN254)
+        return groth16_bn254_verify(vk, pub->bn254, pub->n, proof, st);
+    return groth16_bls381_verify(vk, pub->bls381, pub->n, proof, st);
+}
+
+g16_err g16_verify_json(g16_ctx *ctx, const char *vk_json, const char *public_json, const char *proof_json) {
+    if (!ctx || !vk_json || !public_json || !proof_json)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_verify_json: NULL argument");
+    g16_status st = {0};
+    g16_vk vk = {0};
+    g16_proof proof;
+    g16_frvec pub = {0};
+    g16_err err = g16_vk_json_parse(&vk, vk_json, strlen(vk_json), -1, &st);
+    if (!err)
+        err = g16_proof_json_parse(&proof, proof_json, strlen(proof_json), (int)vk.curve, &st);
+    if (!err)
+        err = g16_public_json_parse(&pub, public_json, strlen(public_json), vk.curve, &st);
+    if (!err)
+        err = verify_parsed(&vk, &pub, &proof, &st);
+    g16_vk_free(&vk);
+    g16_frvec_free(&pub);
+    return err ? g16_ctx_report(ctx, &st) : G16_OK;
+}
+
+g16_err g16_verify_files(g16_ctx *ctx, const char *vk_path, const char *public_path, const char *proof_path) {
+    if (!ctx || !vk_path || !public_path || !proof_path)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_verify_files: NULL argument");
+    g16_status st = {0};
+    g16_vk vk = {0};
+    g16_proof proof;
+    g16_frvec pub = {0};
+    g16_err err = g16_vk_json_read(&vk, vk_path, -1, &st);
+    if (!err)
+        err = g16_proof_json_read(&proof, proof_path, (int)vk.curve, &st);
+    if (!err)
+        err = g16_public_json_read(&pub, public_path, vk.curve, &st);
+    if (!err)
+        err = verify_parsed(&vk, &pub, &proof, &st);
+    g16_vk_free(&vk);
+    g16_frvec_free(&pub);
+    return err ? g16_ctx_report(ctx, &st) : G16_OK;
+}
+
+g16_err groth16_result_verify(const g16_key *key, const g16_result *res, g16_status *st) {
+    g16_key *k = (g16_key *)key; /* the cache is logically const */
+    g16_err err = G16_OK;
+    pthread_mutex_lock(&k->vk_lock);
+    if (!k->vk_ready) {
+        memset(&k->vk, 0, sizeof k->vk);
+        err = g16_vk_from_zkey(&k->vk, &k->zk, st);
+        k->vk_ready = err == G16_OK;
+    }
+    pthread_mutex_unlock(&k->vk_lock);
+    if (err)
+        return err;
+    return verify_parsed(&k->vk, &res->pub, &res->proof, st);
+}
+
+/* Verifies a result against its own key (the engine's verify-before-return). */
+g16_err g16_result_verify(g16_ctx *ctx, const g16_key *key, const g16_result *res) {
+    if (!ctx || !key || !res)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_result_verify: NULL argument");
+    g16_status st = {0};
+    g16_err err = groth16_result_verify(key, res, &st);
+    return err ? g16_ctx_report(ctx, &st) : G16_OK;
+}
+
+g16_err g16_key_export_vk(g16_ctx *ctx, const g16_key *key, const char *vk_path) {
+    if (!ctx || !key || !vk_path)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_key_export_vk: NULL argument");
+    g16_status st = {0};
+    g16_vk vk = {0};
+    g16_err err = g16_vk_from_zkey(&vk, &key->zk, &st);
+    if (!err)
+        err = g16_vk_json_write(vk_path, &vk, &st);
+    g16_vk_free(&vk);
+    return err ? g16_ctx_report(ctx, &st) : G16_OK;
+}

@@ -1,0 +1,516 @@
+/* Template: the NTT over one scalar field (see ntt.h for the contract).
+ * Included by ntt.c once per field with F (type prefix), F_UP (constant
+ * prefix) and F_IDX (cache slot) defined. Transforms are not secret-dependent
+ * in their control flow (sizes only). */
+
+#define FN(name) G16_CAT(F, _##name)
+#define NN(name) G16_CAT(G16_CAT(ntt_, F), _##name)
+#define NC(name) G16_CAT(F_UP, _NTT_##name)
+
+static const limb_t NN(roots_)[NC(S) + 1][4] = NC(ROOTS);
+static const limb_t NN(roots_inv_)[NC(S) + 1][4] = NC(ROOTS_INV);
+static const limb_t NN(inv2pow_)[NC(S) + 1][4] = NC(INV_2POW);
+
+static inline void NN(load_)(F *r, const limb_t *l) {
+    for (int i = 0; i < 4; i++)
+        r->l[i] = l[i];
+}
+
+unsigned NN(max_log)(void) { return NC(S); }
+
+int NN(root)(F *r, unsigned k) {
+    if (k > NC(S))
+        return 0;
+    NN(load_)(r, NN(roots_)[k]);
+    return 1;
+}
+
+/* ---- radix-2 kernels on a contiguous block of m = 2^j elements ------------
+ * T[i] = w^i for i < m/2, w a primitive m-th root. */
+
+/* Decimation in frequency (Gentleman-Sande): natural in, bit-reversed out.
+ * Butterfly (x, y) -> (x + y, (x - y) * w_{2h}^i). */
+static void NN(dif_block)(F *a, unsigned j, const F *T) {
+    size_t m = (size_t)1 << j;
+    for (size_t h = m >> 1, st = 1; h >= 1; h >>= 1, st <<= 1) {
+        for (size_t s = 0; s < m; s += 2 * h) {
+            F *x = a + s, *y = a + s + h;
+            F u = x[0], v = y[0], t;
+            FN(add)(&x[0], &u, &v);
+            FN(sub)(&y[0], &u, &v);
+            for (size_t i = 1; i < h; i++) {
+                u = x[i];
+                v = y[i];
+                FN(add)(&x[i], &u, &v);
+                FN(sub)(&t, &u, &v);
+                FN(mul)(&y[i], &t, &T[i * st]);
+            }
+        }
+    }
+}
+
+/* Decimation in time (Cooley-Tukey): bit-reversed in, natural out.
+ * Butterfly (x, y) -> (x + y*w_{2h}^i, x - y*w_{2h}^i). */
+static void NN(dit_block)(F *a, unsigned j, const F *T) {
+    size_t m = (size_t)1 << j;
+    for (size_t h = 1, st = m >> 1; h < m; h <<= 1, st >>= 1) {
+        for (size_t s = 0; s < m; s += 2 * h) {
+            F *x = a + s, *y = a + s + h;
+            F u = x[0], v = y[0];
+            FN(add)(&x[0], &u, &v);
+            FN(sub)(&y[0], &u, &v);
+            for (size_t i = 1; i < h; i++) {
+                u = x[i];
+                FN(mul)(&v, &y[i], &T[i * st]);
+                FN(add)(&x[i], &u, &v);
+                FN(sub)(&y[i], &u, &v);
+            }
+        }
+    }
+}
+
+/* ---- twiddle tables (cached in the context) -------------------------------- */
+
+static F *NN(powers_)(const limb_t *base, size_t count) {
+    F *t = malloc((count ? count : 1) * sizeof(F));
+    if (!t)
+        return NULL;
+    F w;
+    NN(load_)(&w, base);
+    FN(set_one)(&t[0]);
+    for (size_t i = 1; i < count; i++)
+        FN(mul)(&t[i], &t[i - 1], &w);
+    return t;
+}
+
+/* Fetches (building if needed) the tables of a size-2^k transform in
+ * direction dir: sub1/sub2 for the column/row sizes k1/k2 (or sub1 for the
+ * direct size), col for the four-step twiddle base. */
+typedef struct NN(tabs) {
+    const F *sub1, *sub2, *col, *full;
+} NN(tabs);
+
+static const F *NN(sub_locked_)(ntt_cache *c, int dir, unsigned j) {
+    if (j == 0)
+        return NULL;
+    if (!c->sub[F_IDX][dir][j])
+        c->sub[F_IDX][dir][j] =
+            NN(powers_)(dir ? NN(roots_inv_)[j] : NN(roots_)[j], (size_t)1 << (j - 1));
+    return c->sub[F_IDX][dir][j];
+}
+
+static g16_err NN(get_tabs)(g16_ctx *ctx, NN(tabs) *t, int dir, unsigned k, unsigned k1,
+                            unsigned k2) {
+    g16_err err = G16_OK;
+    pthread_mutex_lock(&ctx->lock);
+    ntt_cache *c = ntt_cache_get_locked(ctx);
+    if (!c) {
+        err = G16_ERR_NOMEM;
+        goto out;
+    }
+    t->sub1 = NN(sub_locked_)(c, dir, k1);
+    t->sub2 = NN(sub_locked_)(c, dir, k2);
+    t->col = NULL;
+    t->full = NULL;
+    if ((k1 && !t->sub1) || (k2 && !t->sub2)) {
+        err = G16_ERR_NOMEM;
+        goto out;
+    }
+    if (k2) { /* four-step */
+        if (!c->col[F_IDX][dir][k])
+            c->col[F_IDX][dir][k] =
+                NN(powers_)(dir ? NN(roots_inv_)[k] : NN(roots_)[k], (size_t)1 << k2);
+        t->col = c->col[F_IDX][dir][k];
+        if (!t->col) {
+            err = G16_ERR_NOMEM;
+            goto out;
+        }
+        if (k <= NTT_FULL_TW_MAX_LOG && !c->no_full) {
+            if (!c->full[F_IDX][dir][k]) {
+                size_t n1 = (size_t)1 << k1, n2 = (size_t)1 << k2;
+                F *T = malloc(n1 * n2 * sizeof(F));
+                if (T) {
+                    for (size_t cc = 0; cc < n2; cc++) {
+                        F cur;
+                        if (dir)
+                            NN(load_)(&cur, NN(inv2pow_)[k]);
+                        else
+                            FN(set_one)(&cur);
+                        for (size_t i = 0; i < n1; i++) {
+                            T[cc * n1 + ntt_bitrev32((uint32_t)i, k1)] = cur;
+                            FN(mul)(&cur, &cur, &t->col[cc]);
+                        }
+                    }
+                }
+                c->full[F_IDX][dir][k] = T; /* NULL: fall back to per-column powers */
+            }
+            t->full = c->full[F_IDX][dir][k];
+        }
+    }
+out:
+    pthread_mutex_unlock(&ctx->lock);
+    return err;
+}
+
+/* ---- the transform core ------------------------------------------------------ */
+
+#define NN_COLS 8 /* columns gathered per batch: 8 * 32 B = 4 cache lines a row */
+
+typedef struct NN(job) {
+    F *a;
+    unsigned k, k1, k2;
+    int dit;
+    const F *scale; /* n^-1 for the inverse direction, folded into the twiddles */
+    NN(tabs) tb;
+    F *scratch;       /* ntasks * NN_COLS * n1 elements */
+    size_t per_task;  /* column batches per task */
+    size_t nbatch;    /* total column batches */
+    size_t rows_per_task;
+} NN(job);
+
+/* col[rev(i)] *= scale * (omega^c)^i for i < n1: the four-step twiddle for
+ * column c (positions are bit-reversed because the column transform is). */
+static void NN(twiddle_col)(const NN(job) *jb, F *col, size_t c) {
+    size_t n1 = (size_t)1 << jb->k1;
+    if (jb->tb.full) { /* cached matrix, scale included */
+        const F *T = jb->tb.full + c * n1;
+        if (c || jb->scale)
+            for (size_t r = 0; r < n1; r++)
+                FN(mul)(&col[r], &col[r], &T[r]);
+        return;
+    }
+    if (c == 0) {
+        if (jb->scale)
+            for (size_t i = 0; i < n1; i++)
+                FN(mul)(&col[i], &col[i], jb->scale);
+        return;
+    }
+    F cur, t = jb->tb.col[c];
+    if (jb->scale)
+        cur = *jb->scale;
+    else
+        FN(set_one)(&cur);
+    for (size_t i = 0; i < n1; i++) {
+        F *x = &col[ntt_bitrev32((uint32_t)i, jb->k1)];
+        FN(mul)(x, x, &cur);
+        FN(mul)(&cur, &cur, &t);
+    }
+}
+
+static void NN(col_task)(void *arg, size_t task) {
+    const NN(job) *jb = arg;
+    size_t n1 = (size_t)1 << jb->k1, n2 = (size_t)1 << jb->k2;
+    F *S = jb->scratch + task * NN_COLS * n1;
+    size_t b0 = task * jb->per_task, b1 = b0 + jb->per_task;
+    if (b1 > jb->nbatch)
+        b1 = jb->nbatch;
+    size_t B = n2 < NN_COLS ? n2 : NN_COLS;
+    for (size_t bt = b0; bt < b1; bt++) {
+        size_t c0 = bt * B;
+        for (size_t r = 0; r < n1; r++) {
+            const F *src = jb->a + r * n2 + c0;
+            for (size_t b = 0; b < B; b++)
+                S[b * n1 + r] = src[b];
+        }
+        for (size_t b = 0; b < B; b++) {
+            F *col = S + b * n1;
+            if (jb->dit) {
+                NN(twiddle_col)(jb, col, c0 + b);
+                NN(dit_block)(col, jb->k1, jb->tb.sub1);
+            } else {
+                NN(dif_block)(col, jb->k1, jb->tb.sub1);
+                NN(twiddle_col)(jb, col, c0 + b);
+            }
+        }
+        for (size_t r = 0; r < n1; r++) {
+            F *dst = jb->a + r * n2 + c0;
+            for (size_t b = 0; b < B; b++)
+                dst[b] = S[b * n1 + r];
+        }
+    }
+}
+
+static void NN(row_task)(void *arg, size_t task) {
+    const NN(job) *jb = arg;
+    size_t n1 = (size_t)1 << jb->k1, n2 = (size_t)1 << jb->k2;
+    size_t r0 = task * jb->rows_per_task, r1 = r0 + jb->rows_per_task;
+    if (r1 > n1)
+        r1 = n1;
+    for (size_t r = r0; r < r1; r++) {
+        if (jb->dit)
+            NN(dit_block)(jb->a + r * n2, jb->k2, jb->tb.sub2);
+        else
+            NN(dif_block)(jb->a + r * n2, jb->k2, jb->tb.sub2);
+    }
+}
+
+typedef struct NN(scale_job) {
+    F *a;
+    size_t n, chunk;
+    unsigned k, b;
+    const F *g;     /* ratio; NULL for a constant factor */
+    const F *extra; /* optional constant factor */
+    int rev;        /* the element of index j sits at position rev_k(j) */
+    const F *t1, *t2; /* rev: factor at position p = t1[p mod 2^b] * t2[p >> b] */
+} NN(scale_job);
+
+/* Natural: a[j] *= extra * g^j. Bit-reversed: a[p] *= extra * g^rev_k(p),
+ * walking p in memory order with rev_k(hi 2^b + lo) = rev_b(lo) 2^(k-b) +
+ * rev_(k-b)(hi), so g^rev_k(p) = t1[lo] * t2[hi] (two sqrt(n) tables). */
+static void NN(scale_task)(void *arg, size_t task) {
+    const NN(scale_job) *sj = arg;
+    size_t j0 = task * sj->chunk, j1 = j0 + sj->chunk;
+    if (j1 > sj->n)
+        j1 = sj->n;
+    F cur;
+    if (sj->rev) {
+        size_t mask = ((size_t)1 << sj->b) - 1;
+        for (size_t p = j0; p < j1; p++) {
+            FN(mul)(&cur, &sj->t1[p & mask], &sj->t2[p >> sj->b]);
+            FN(mul)(&sj->a[p], &sj->a[p], &cur);
+        }
+        return;
+    }
+    if (sj->g) {
+        limb_t e[1] = {(limb_t)j0};
+        FN(pow)(&cur, sj->g, e, 1);
+        if (sj->extra)
+            FN(mul)(&cur, &cur, sj->extra);
+    } else {
+        cur = *sj->extra;
+    }
+    for (size_t j = j0; j < j1; j++) {
+        FN(mul)(&sj->a[j], &sj->a[j], &cur);
+        if (sj->g)
+            FN(mul)(&cur, &cur, sj->g);
+    }
+}
+
+static size_t NN(ntasks_)(g16_ctx *ctx, size_t n, size_t min_chunk) {
+    size_t t = (size_t)g16_pool_threads(ctx->pool) * 4;
+    size_t max = (n + min_chunk - 1) / min_chunk;
+    if (t > max)
+        t = max;
+    return t ? t : 1;
+}
+
+static g16_err NN(scale_pass)(g16_ctx *ctx, F *a, unsigned k, const F *g, const F *extra,
+                              int rev) {
+    size_t n = (size_t)1 << k;
+    if (!g && !extra)
+        return G16_OK;
+    F one;
+    FN(set_one)(&one);
+    size_t nt = NN(ntasks_)(ctx, n, 4096);
+    NN(scale_job) sj = {.a = a, .n = n, .chunk = (n + nt - 1) / nt, .k = k, .g = g, .extra = extra,
+                        .rev = rev && g};
+    F *tabs = NULL;
+    if (sj.rev) {
+        sj.b = k / 2;
+        size_t n1 = (size_t)1 << sj.b, n2 = (size_t)1 << (k - sj.b);
+        tabs = malloc((2 * (n1 + n2)) * sizeof(F));
+        if (!tabs)
+            return G16_ERR_NOMEM;
+        F *p1 = tabs, *p2 = tabs + n1, *t1 = tabs + n1 + n2, *t2 = t1 + n1;
+        F g1 = *g; /* g^(2^(k-b)) */
+        for (unsigned i = sj.b; i < k; i++)
+            FN(sqr)(&g1, &g1);
+        p1[0] = extra ? *extra : one;
+        for (size_t i = 1; i < n1; i++)
+            FN(mul)(&p1[i], &p1[i - 1], &g1);
+        p2[0] = one;
+        for (size_t i = 1; i < n2; i++)
+            FN(mul)(&p2[i], &p2[i - 1], g);
+        for (size_t i = 0; i < n1; i++)
+            t1[i] = p1[ntt_bitrev32((uint32_t)i, sj.b)];
+        for (size_t i = 0; i < n2; i++)
+            t2[i] = p2[ntt_bitrev32((uint32_t)i, k - sj.b)];
+        sj.t1 = t1;
+        sj.t2 = t2;
+    }
+    g16_pool_run(ctx->pool, nt, NN(scale_task), &sj);
+    free(tabs);
+    return G16_OK;
+}
+
+/* The unpermuted transform: DIF (natural -> bit-reversed) or DIT (bit-
+ * reversed -> natural) of size 2^k with root w[k] (dir 0), or with root
+ * w[k]^-1 and every output times 2^-k (dir 1: the inverse). */
+static g16_err NN(core)(g16_ctx *ctx, F *a, unsigned k, int dir, int dit) {
+    F ninv;
+    NN(load_)(&ninv, NN(inv2pow_)[k]);
+    const F *scale = dir ? &ninv : NULL;
+    NN(job) jb = {.a = a, .k = k, .dit = dit, .scale = scale};
+    if (k <= NTT_DIRECT_LOG) {
+        g16_err err = NN(get_tabs)(ctx, &jb.tb, dir, k, k, 0);
+        if (err)
+            return err;
+        if (dit)
+            NN(dit_block)(a, k, jb.tb.sub1);
+        else
+            NN(dif_block)(a, k, jb.tb.sub1);
+        if (scale)
+            for (size_t i = 0; i < ((size_t)1 << k); i++)
+                FN(mul)(&a[i], &a[i], scale);
+        return G16_OK;
+    }
+    jb.k1 = (k + 1) / 2;
+    jb.k2 = k / 2;
+    g16_err err = NN(get_tabs)(ctx, &jb.tb, dir, k, jb.k1, jb.k2);
+    if (err)
+        return err;
+    size_t n1 = (size_t)1 << jb.k1, n2 = (size_t)1 << jb.k2;
+    jb.nbatch = n2 / NN_COLS; /* n2 >= 2^5 here, a multiple of NN_COLS */
+    size_t ncol_tasks = NN(ntasks_)(ctx, jb.nbatch, 1);
+    jb.per_task = (jb.nbatch + ncol_tasks - 1) / ncol_tasks;
+    ncol_tasks = (jb.nbatch + jb.per_task - 1) / jb.per_task;
+    jb.scratch = malloc(ncol_tasks * NN_COLS * n1 * sizeof(F));
+    if (!jb.scratch)
+        return G16_ERR_NOMEM;
+    size_t nrow_tasks = NN(ntasks_)(ctx, n1, 1);
+    jb.rows_per_task = (n1 + nrow_tasks - 1) / nrow_tasks;
+    nrow_tasks = (n1 + jb.rows_per_task - 1) / jb.rows_per_task;
+    if (dit) {
+        g16_pool_run(ctx->pool, nrow_tasks, NN(row_task), &jb);
+        g16_pool_run(ctx->pool, ncol_tasks, NN(col_task), &jb);
+    } else {
+        g16_pool_run(ctx->pool, ncol_tasks, NN(col_task), &jb);
+        g16_pool_run(ctx->pool, nrow_tasks, NN(row_task), &jb);
+    }
+    free(jb.scratch);
+    return G16_OK;
+}
+
+typedef struct NN(rev_job) {
+    F *a;
+    size_t n, chunk;
+    unsigned k;
+} NN(rev_job);
+
+static void NN(rev_task)(void *arg, size_t task) {
+    const NN(rev_job) *rj = arg;
+    size_t i0 = task * rj->chunk, i1 = i0 + rj->chunk;
+    if (i1 > rj->n)
+        i1 = rj->n;
+    for (size_t i = i0; i < i1; i++) {
+        size_t j = ntt_bitrev32((uint32_t)i, rj->k);
+        if (i < j) {
+            F t = rj->a[i];
+            rj->a[i] = rj->a[j];
+            rj->a[j] = t;
+        }
+    }
+}
+
+static void NN(bitrev_)(g16_ctx *ctx, F *a, unsigned k) {
+    size_t n = (size_t)1 << k;
+    size_t nt = NN(ntasks_)(ctx, n, 8192);
+    NN(rev_job) rj = {.a = a, .n = n, .chunk = (n + nt - 1) / nt, .k = k};
+    g16_pool_run(ctx->pool, nt, NN(rev_task), &rj);
+}
+
+/* Transform in the given order; dir as in core. */
+static g16_err NN(transform)(g16_ctx *ctx, F *a, unsigned k, int dir, ntt_order ord) {
+    g16_err err;
+    switch (ord) {
+    case NTT_NR:
+        return NN(core)(ctx, a, k, dir, 0);
+    case NTT_RN:
+        return NN(core)(ctx, a, k, dir, 1);
+    case NTT_NN:
+        if ((err = NN(core)(ctx, a, k, dir, 0)))
+            return err;
+        NN(bitrev_)(ctx, a, k);
+        return G16_OK;
+    case NTT_RR:
+        NN(bitrev_)(ctx, a, k);
+        return NN(core)(ctx, a, k, dir, 0);
+    }
+    return G16_ERR_INVALID_ARG;
+}
+
+static g16_err NN(check_)(g16_ctx *ctx, const F *a, unsigned log_n, int ord, unsigned max_log) {
+    if (!ctx)
+        return G16_ERR_INVALID_ARG;
+    if (!a)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "ntt: NULL array");
+    if (ord < 0 || ord > 3)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "ntt: bad order %d", ord);
+    if (log_n > max_log)
+        return g16_ctx_fail(ctx, G16_ERR_UNSUPPORTED, "ntt: domain 2^%u exceeds 2^%u for %s",
+                            log_n, max_log, NTT_STR(F));
+    return G16_OK;
+}
+
+static g16_err NN(done_)(g16_ctx *ctx, g16_err err) {
+    if (err)
+        return g16_ctx_fail(ctx, err, "ntt: %s", g16_err_str(err));
+    return G16_OK;
+}
+
+g16_err NN(forward)(g16_ctx *ctx, F *a, unsigned log_n, ntt_order ord) {
+    g16_err err = NN(check_)(ctx, a, log_n, (int)ord, NC(S));
+    if (err)
+        return err;
+    return NN(done_)(ctx, NN(transform)(ctx, a, log_n, 0, ord));
+}
+
+g16_err NN(inverse)(g16_ctx *ctx, F *a, unsigned log_n, ntt_order ord) {
+    g16_err err = NN(check_)(ctx, a, log_n, (int)ord, NC(S));
+    if (err)
+        return err;
+    return NN(done_)(ctx, NN(transform)(ctx, a, log_n, 1, ord));
+}
+
+g16_err NN(coset_forward)(g16_ctx *ctx, F *a, unsigned log_n, const F *g, ntt_order ord) {
+    g16_err err = NN(check_)(ctx, a, log_n, (int)ord, NC(S));
+    if (err)
+        return err;
+    if (!g)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "ntt: NULL coset shift");
+    F gg = *g; /* g may alias a */
+    if ((err = NN(scale_pass)(ctx, a, log_n, &gg, NULL, (int)ord >> 1)))
+        return NN(done_)(ctx, err);
+    return NN(done_)(ctx, NN(transform)(ctx, a, log_n, 0, ord));
+}
+
+g16_err NN(coset_inverse)(g16_ctx *ctx, F *a, unsigned log_n, const F *g, ntt_order ord) {
+    g16_err err = NN(check_)(ctx, a, log_n, (int)ord, NC(S));
+    if (err)
+        return err;
+    if (!g)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "ntt: NULL coset shift");
+    F ginv;
+    FN(inv)(&ginv, g);
+    if ((err = NN(transform)(ctx, a, log_n, 1, ord)))
+        return NN(done_)(ctx, err);
+    return NN(done_)(ctx, NN(scale_pass)(ctx, a, log_n, &ginv, NULL, (int)ord & 1));
+}
+
+g16_err NN(odd_coset_from_evals)(g16_ctx *ctx, F *a, unsigned log_n) {
+    g16_err err = NN(check_)(ctx, a, log_n, 0, NC(S) - 1);
+    if (err)
+        return err;
+    F g;
+    NN(load_)(&g, NN(roots_)[log_n + 1]);
+    /* values (natural) -> coefficients (bit-reversed) */
+    if ((err = NN(core)(ctx, a, log_n, 1, 0)))
+        return NN(done_)(ctx, err);
+    /* coefficient j (at position rev(j)) times g^j */
+    if ((err = NN(scale_pass)(ctx, a, log_n, &g, NULL, 1)))
+        return NN(done_)(ctx, err);
+    /* coefficients (bit-reversed) -> values at g*omega^i (natural) */
+    return NN(done_)(ctx, NN(core)(ctx, a, log_n, 0, 1));
+}
+
+g16_err NN(bitrev)(g16_ctx *ctx, F *a, unsigned log_n) {
+    g16_err err = NN(check_)(ctx, a, log_n, 0, NC(S));
+    if (err)
+        return err;
+    NN(bitrev_)(ctx, a, log_n);
+    return G16_OK;
+}
+
+#undef FN
+#undef NN
+#undef NC

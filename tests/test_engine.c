@@ -1,0 +1,497 @@
+/* The proving engine (CPU workers): scheduling order, concurrency, the byte
+ * budget, cancellation, timeouts, faults, observability. Circuits are small
+ * synthetic ones (g16 synth + insecure setup) made in a temp dir. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/engine.h"
+#include "groth16/synth.h"
+#include "testutil.h"
+#include "util/util.h"
+
+#define NW 4 /* witnesses per circuit */
+
+typedef struct circuit {
+    char zkey[128], vk[128], wtns[NW][160];
+    char *vk_json;
+    void *wbytes[NW];
+    size_t wlen[NW];
+} circuit;
+
+static char tmpdir[64];
+
+static int make_circuit(g16_ctx *ctx, circuit *c, const char *name, g16_curve curve, int log_n, uint64_t seed) {
+    char r1cs[128], wstem[128];
+    snprintf(r1cs, sizeof r1cs, "%s/%s.r1cs", tmpdir, name);
+    snprintf(wstem, sizeof wstem, "%s/%s.wtns", tmpdir, name);
+    snprintf(c->zkey, sizeof c->zkey, "%s/%s.zkey", tmpdir, name);
+    snprintf(c->vk, sizeof c->vk, "%s/%s.vk.json", tmpdir, name);
+    synth_opts so = {curve, log_n, SYNTH_FILECOIN, NW, seed, r1cs, wstem};
+    g16_status st = {0};
+    synth_stats ss;
+    if (synth_generate(&so, &ss, &st)) {
+        fprintf(stderr, "synth: %s\n", st.msg);
+        return 0;
+    }
+    g16_r1cs cs;
+    if (g16_r1cs_read(&cs, r1cs, &st) || groth16_setup_insecure(ctx, &cs, c->zkey, seed, &st)) {
+        fprintf(stderr, "setup: %s\n", st.msg);
+        return 0;
+    }
+    g16_r1cs_free(&cs);
+    g16_key *k = NULL;
+    if (g16_key_load(ctx, &k, c->zkey, 0) || g16_key_export_vk(ctx, k, c->vk))
+        return 0;
+    g16_key_free(k);
+    for (int i = 0; i < NW; i++) {
+        synth_wtns_path(c->wtns[i], sizeof c->wtns[i], wstem, NW, i);
+        c->wbytes[i] = t_read_file(c->wtns[i], &c->wlen[i]);
+        if (!c->wbytes[i])
+            return 0;
+    }
+    size_t l;
+    c->vk_json = t_read_file(c->vk, &l);
+    return c->vk_json != NULL;
+}
+
+static void free_circuit(circuit *c) {
+    for (int i = 0; i < NW; i++)
+        free(c->wbytes[i]);
+    free(c->vk_json);
+}
+
+/* Checks a proved partition independently (snarkjs JSON through the verifier). */
+static int check_partition(g16_ctx *ctx, g16_engine *e, const circuit *c, uint64_t job, uint32_t part) {
+    char *proof = NULL, *pub = NULL;
+    g16_partition_stats ps;
+    int ok = g16_engine_partition_result(e, &proof, &pub, &ps, job, part) == G16_OK &&
+             g16_verify_json(ctx, c->vk_json, pub, proof) == G16_OK && ps.worker >= 0 && ps.synth_ms >= 0 &&
+             ps.device_ms > 0;
+    g16_free(proof);
+    g16_free(pub);
+    return ok;
+}
+
+static g16_job_state job_state(g16_engine *e, uint64_t job) {
+    g16_engine_job_info ji;
+    return g16_engine_job_get_info(e, &ji, job) == G16_OK ? ji.state : (g16_job_state)-1;
+}
+
+/* ---- basic: one job of NW partitions, paths and bytes, both curves ------- */
+static int count_lines(const char *text, const char *needle) {
+    int n = 0;
+    for (const char *q = text; q && (q = strstr(q, needle)) != NULL; q++)
+        n++;
+    return n;
+}
+
+static void test_basic(g16_ctx *ctx, circuit *ca, circuit *cb) {
+    char tlpath[128];
+    snprintf(tlpath, sizeof tlpath, "%s/timeline.jsonl", tmpdir);
+    g16_engine_opts o = {.workers = 2, .synth_threads = 2, .timeline_path = tlpath};
+    g16_engine *e = NULL;
+    CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
+    if (!e)
+        return;
+    uint64_t ka, kb, ka2, ja, jb;
+    CHECK(g16_engine_key_add(e, &ka, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
+    CHECK(g16_engine_key_add(e, &kb, cb->zkey, 0, G16_TIER_HOST) == G16_OK);
+    CHECK(g16_engine_key_add(e, &ka2, ca->zkey, 0, G16_TIER_MMAP) == G16_OK && ka2 == ka);
+    g16_engine_witness wa[NW], wb[NW];
+    for (int i = 0; i < NW; i++) {
+        wa[i] = (g16_engine_witness){.path = ca->wtns[i]};
+        wb[i] = (g16_engine_witness){.data = cb->wbytes[i], .len = cb->wlen[i]};
+    }
+    CHECK(g16_engine_submit(e, &ja, ka, wa, NW, G16_PRIORITY_NORMAL, 0) == G16_OK);
+    CHECK(g16_engine_submit(e, &jb, kb, wb, NW, G16_PRIORITY_HIGH, 0) == G16_OK);
+    CHECK(g16_engine_wait(e, ja, -1) == G16_OK && g16_engine_wait(e, jb, -1) == G16_OK);
+    g16_engine_job_info ji;
+    CHECK(g16_engine_job_get_info(e, &ji, ja) == G16_OK && ji.state == G16_JOB_DONE && ji.proved == NW);
+    CHECK(g16_engine_job_get_info(e, &ji, jb) == G16_OK && ji.state == G16_JOB_DONE && ji.proved == NW);
+    for (uint32_t i = 0; i < NW; i++) {
+        CHECK(check_partition(ctx, e, ca, ja, i));
+        CHECK(check_partition(ctx, e, cb, jb, i));
+    }
+    /* A proof of key A does not verify under key B's vk (the check can fail). */
+    char *proof = NULL, *pub = NULL;
+    CHECK(g16_engine_partition_result(e, &proof, &pub, NULL, ja, 0) == G16_OK);
+    CHECK(g16_verify_json(ctx, cb->vk_json, pub, proof) != G16_OK);
+    g16_free(proof);
+    g16_free(pub);
+    g16_engine_key_info ki;
+    CHECK(g16_engine_key_get_info(e, &ki, kb) == G16_OK && ki.tier == G16_TIER_HOST && ki.bytes > 0);
+    CHECK(g16_engine_key_get_info(e, &ki, ka) == G16_OK && ki.tier == G16_TIER_MMAP && ki.loads == 1);
+    CHECK(g16_engine_partition_result(e, NULL, NULL, NULL, ja, NW) == G16_ERR_INVALID_ARG);
+    char *m = NULL, *s = NULL;
+    CHECK(g16_engine_metrics(e, &m) == G16_OK && m && strstr(m, "g16_partitions_proved_total 8\n") &&
+          strstr(m, "g16_stage_ms_count{stage=\"device\"} 8\n") && strstr(m, "g16_stage_ms_bucket{stage=\"verify\",le=\"+Inf\"} 8\n"));
+    CHECK(g16_engine_status_json(e, &s) == G16_OK && s && strstr(s, "\"tier\":\"host\"") &&
+          strstr(s, "\"queue\":{\"critical\":0"));
+    g16_free(m);
+    g16_free(s);
+    CHECK(g16_engine_job_release(e, ja) == G16_OK && g16_engine_job_release(e, ja) == G16_ERR_INVALID_ARG);
+    CHECK(g16_engine_key_remove(e, ka) == G16_OK);
+    CHECK(g16_engine_key_remove(e, ka) == G16_OK); /* the last reference: unloaded */
+    CHECK(g16_engine_key_get_info(e, &ki, ka) == G16_ERR_INVALID_ARG);
+    g16_engine_destroy(e, 1);
+    size_t tl_len;
+    char *tl = t_read_file(tlpath, &tl_len);
+    CHECK(tl && count_lines(tl, "\"ev\":\"device\",\"ph\":\"B\"") == 2 * NW &&
+          count_lines(tl, "\"ev\":\"device\",\"ph\":\"E\"") == 2 * NW &&
+          count_lines(tl, "\"ev\":\"synthesis\",\"ph\":\"E\"") == 2 * NW &&
+          count_lines(tl, "\"ev\":\"finalize\",\"ph\":\"E\"") == 2 * NW);
+    free(tl);
+    g16_engine_opts bad = {.timeline_path = "/nonexistent/dir/t.jsonl"};
+    CHECK(g16_engine_create(ctx, &e, &bad) == G16_ERR_IO && e == NULL);
+}
+
+/* ---- scheduling: priority, then age ---------------------------------------- */
+static void test_priority(g16_ctx *ctx, circuit *c) {
+    g16_engine_opts o = {.workers = 1, .synth_threads = 1, .lookahead = 1};
+    g16_engine *e = NULL;
+    CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
+    if (!e)
+        return;
+    uint64_t k, jobs[20], crit;
+    CHECK(g16_engine_key_add(e, &k, c->zkey, 0, G16_TIER_MMAP) == G16_OK);
+    for (int i = 0; i < 20; i++) {
+        g16_engine_witness w = {.path = c->wtns[i % NW]};
+        CHECK(g16_engine_submit(e, &jobs[i], k, &w, 1, G16_PRIORITY_NORMAL, 0) == G16_OK);
+    }
+    g16_engine_witness w = {.data = c->wbytes[0], .len = c->wlen[0]};
+    CHECK(g16_engine_submit(e, &crit, k, &w, 1, G16_PRIORITY_CRITICAL, 0) == G16_OK);
+    /* Jobs already started now (synthesizing, ready or on the worker) may
+     * finish first; nothing queued may. */
+    uint64_t started = 0;
+    for (int i = 0; i < 20; i++)
+        started += job_state(e, jobs[i]) != G16_JOB_QUEUED;
+    for (int i = 0; i < 20; i++)
+        CHECK(g16_engine_wait(e, jobs[i], -1) == G16_OK);
+    CHECK(g16_engine_wait(e, crit, -1) == G16_OK);
+    g16_engine_job_info ci, ji;
+    CHECK(g16_engine_job_get_info(e, &ci, crit) == G16_OK && ci.state == G16_JOB_DONE);
+    CHECK_MSG(ci.finish_seq <= started + 1, "critical finished #%llu, %llu had started",
+              (unsigned long long)ci.finish_seq, (unsigned long long)started);
+    CHECK(started < 20); /* else the test says nothing */
+    uint64_t prev = 0;
+    for (int i = 0; i < 20; i++) {
+        CHECK(g16_engine_job_get_info(e, &ji, jobs[i]) == G16_OK && ji.state == G16_JOB_DONE);
+        CHECK_MSG(ji.finish_seq > prev, "job %d finished #%llu after #%llu", i, (unsigned long long)ji.finish_seq,
+                  (unsigned long long)prev);
+        prev = ji.finish_seq;
+    }
+    g16_engine_destroy(e, 1);
+}
+
+/* ---- 200 concurrent submissions from 4 threads ----------------------------- */
+typedef struct subm {
+    g16_engine *e;
+    circuit *c[2];
+    uint64_t key[2];
+    uint64_t jobs[50];
+    uint32_t nparts[50];
+    int which[50];
+    int errors;
+    int t;
+} subm;
+
+static void *submitter(void *arg) {
+    subm *s = arg;
+    for (int i = 0; i < 50; i++) {
+        int w = (i + s->t) & 1;
+        uint32_t np = 1 + (uint32_t)((i * 7 + s->t) % 3 == 0);
+        g16_engine_witness ws[2];
+        for (uint32_t p = 0; p < np; p++) {
+            int wi = (i + (int)p + s->t) % NW;
+            ws[p] = (i & 2) ? (g16_engine_witness){.path = s->c[w]->wtns[wi]}
+                            : (g16_engine_witness){.data = s->c[w]->wbytes[wi], .len = s->c[w]->wlen[wi]};
+        }
+        s->which[i] = w;
+        s->nparts[i] = np;
+        if (g16_engine_submit(s->e, &s->jobs[i], s->key[w], ws, np, (g16_priority)(i % 4), 0) != G16_OK)
+            s->errors++;
+    }
+    return NULL;
+}
+
+static void test_concurrent(g16_ctx *ctx, circuit *ca, circuit *cb) {
+    g16_engine_opts o = {.workers = 2, .synth_threads = 2, .lookahead = 3};
+    g16_engine *e = NULL;
+    CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
+    if (!e)
+        return;
+    subm s[4];
+    uint64_t ka, kb;
+    CHECK(g16_engine_key_add(e, &ka, ca->zkey, G16_KEY_TRUSTED, G16_TIER_MMAP) == G16_OK);
+    CHECK(g16_engine_key_add(e, &kb, cb->zkey, G16_KEY_TRUSTED, G16_TIER_MMAP) == G16_OK);
+    pthread_t th[4];
+    for (int t = 0; t < 4; t++) {
+        s[t] = (subm){.e = e, .c = {ca, cb}, .key = {ka, kb}, .t = t};
+        pthread_create(&th[t], NULL, submitter, &s[t]);
+    }
+    for (int t = 0; t < 4; t++)
+        pthread_join(th[t], NULL);
+    uint64_t total = 0, proved = 0, checked = 0, good = 0;
+    for (int t = 0; t < 4; t++) {
+        CHECK(s[t].errors == 0);
+        for (int i = 0; i < 50; i++) {
+            CHECK(g16_engine_wait(e, s[t].jobs[i], -1) == G16_OK);
+            g16_engine_job_info ji;
+            CHECK(g16_engine_job_get_info(e, &ji, s[t].jobs[i]) == G16_OK);
+            CHECK(ji.state == G16_JOB_DONE && ji.proved == s[t].nparts[i] && ji.failed == 0);
+            total += s[t].nparts[i];
+            proved += ji.proved;
+            if (i % 10 == t) { /* independent re-verification of a sample */
+                for (uint32_t p = 0; p < s[t].nparts[i]; p++) {
+                    checked++;
+                    good += check_partition(ctx, e, s[t].c[s[t].which[i]], s[t].jobs[i], p);
+                }
+            }
+        }
+    }
+    CHECK(proved == total && checked > 0 && good == checked);
+    char *m = NULL, expect[96];
+    snprintf(expect, sizeof expect, "g16_partitions_proved_total %llu\n", (unsigned long long)total);
+    CHECK(g16_engine_metrics(e, &m) == G16_OK && m && strstr(m, expect) &&
+          strstr(m, "g16_jobs_completed_total 200\n") && strstr(m, "g16_partitions_failed_total 0\n"));
+    g16_free(m);
+    g16_engine_destroy(e, 1);
+}
+
+/* ---- budget: fits one key; alternate two keys ------------------------------- */
+static uint64_t fsize(const char *p) {
+    FILE *f = fopen(p, "rb");
+    if (!f)
+        return 0;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fclose(f);
+    return n > 0 ? (uint64_t)n : 0;
+}
+
+/* Sum of what should be reserved when nothing is in flight. */
+static uint64_t idle_accounting(g16_engine *e, const uint64_t *keys, int n) {
+    uint64_t sum = 0;
+    for (int i = 0; i < n; i++) {
+        g16_engine_key_info ki;
+        if (g16_engine_key_get_info(e, &ki, keys[i]) == G16_OK)
+            sum += ki.bytes + (uint64_t)ki.work_areas * ki.work_bytes;
+    }
+    return sum;
+}
+
+static void test_budget(g16_ctx *ctx, circuit *ca, circuit *cb) {
+    /* Learn the sizes with an unlimited engine. */
+    g16_engine *e = NULL;
+    g16_engine_opts o = {.workers = 1};
+    CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
+    if (!e)
+        return;
+    uint64_t ka, kb;
+    CHECK(g16_engine_key_add(e, &ka, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
+    CHECK(g16_engine_key_add(e, &kb, cb->zkey, 0, G16_TIER_MMAP) == G16_OK);
+    g16_engine_key_info ia, ib;
+    CHECK(g16_engine_key_get_info(e, &ia, ka) == G16_OK && g16_engine_key_get_info(e, &ib, kb) == G16_OK);
+    g16_engine_destroy(e, 1);
+    uint64_t est = 2 * (fsize(ca->zkey) > fsize(cb->zkey) ? fsize(ca->zkey) : fsize(cb->zkey)) + 4096;
+    uint64_t work = ia.work_bytes > ib.work_bytes ? ia.work_bytes : ib.work_bytes;
+    uint64_t budget = est + work + 64 * 1024;
+    CHECK_MSG(budget < ia.bytes + ib.bytes + work, "budget %llu would hold both keys (%llu + %llu)",
+              (unsigned long long)budget, (unsigned long long)ia.bytes, (unsigned long long)ib.bytes);
+
+    g16_engine_opts ob = {.workers = 1, .budget_bytes = budget};
+    CHECK(g16_engine_create(ctx, &e, &ob) == G16_OK);
+    if (!e)
+        return;
+    CHECK(g16_engine_key_add(e, &ka, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
+    CHECK(g16_engine_key_add(e, &kb, cb->zkey, 0, G16_TIER_MMAP) == G16_OK);
+    /* While a partition uses key A, evicting it is refused. */
+    g16_engine_witness w12[12];
+    for (int i = 0; i < 12; i++)
+        w12[i] = (g16_engine_witness){.path = ca->wtns[i % NW]};
+    uint64_t jpin;
+    int evict_refused = 0;
+    CHECK(g16_engine_submit(e, &jpin, ka, w12, 12, G16_PRIORITY_NORMAL, 0) == G16_OK);
+    while (!evict_refused && job_state(e, jpin) < G16_JOB_DONE) {
+        g16_engine_key_info ki;
+        if (g16_engine_key_get_info(e, &ki, ka) == G16_OK && ki.active > 0)
+            evict_refused = g16_engine_key_evict(e, ka) == G16_ERR_INVALID_ARG;
+    }
+    CHECK(g16_engine_wait(e, jpin, -1) == G16_OK && job_state(e, jpin) == G16_JOB_DONE);
+    uint64_t jobs[6];
+    for (int i = 0; i < 6; i++) {
+        circuit *c = i & 1 ? cb : ca;
+        g16_engine_witness w[3] = {{.path = c->wtns[0]}, {.path = c->wtns[1]}, {.path = c->wtns[2]}};
+        CHECK(g16_engine_submit(e, &jobs[i], i & 1 ? kb : ka, w, 3, G16_PRIORITY_NORMAL, 0) == G16_OK);
+    }
+    CHECK(evict_refused);
+    for (int i = 0; i < 6; i++) {
+        CHECK(g16_engine_wait(e, jobs[i], -1) == G16_OK);
+        g16_engine_job_info ji;
+        CHECK(g16_engine_job_get_info(e, &ji, jobs[i]) == G16_OK && ji.state == G16_JOB_DONE && ji.proved == 3);
+        CHECK(check_partition(ctx, e, i & 1 ? cb : ca, jobs[i], 2));
+    }
+    CHECK(g16_engine_key_get_info(e, &ia, ka) == G16_OK && g16_engine_key_get_info(e, &ib, kb) == G16_OK);
+    CHECK_MSG(ia.loads >= 3 && ib.loads >= 3, "loads A %u B %u", ia.loads, ib.loads);
+    CHECK(ia.evictions >= 3 && ib.evictions >= 2);
+    g16_engine_budget b;
+    CHECK(g16_engine_get_budget(e, &b) == G16_OK);
+    CHECK_MSG(b.peak <= budget && b.used <= b.peak && b.peak > est / 2, "peak %llu budget %llu",
+              (unsigned long long)b.peak, (unsigned long long)budget);
+    uint64_t keys[2] = {ka, kb};
+    CHECK(b.used == idle_accounting(e, keys, 2));
+    /* Explicit evict and preload. */
+    CHECK(g16_engine_key_evict(e, kb) == G16_OK);
+    CHECK(g16_engine_key_preload(e, ka) == G16_OK);
+    CHECK(g16_engine_key_get_info(e, &ia, ka) == G16_OK && ia.tier == G16_TIER_MMAP);
+    CHECK(g16_engine_get_budget(e, &b) == G16_OK && b.used == idle_accounting(e, keys, 2) && b.peak <= budget);
+    g16_engine_destroy(e, 1);
+
+    /* A budget below one key: the job fails with a clear error, no hang. */
+    g16_engine_opts os = {.workers = 1, .budget_bytes = 1024};
+    CHECK(g16_engine_create(ctx, &e, &os) == G16_OK);
+    if (!e)
+        return;
+    CHECK(g16_engine_key_add(e, &ka, ca->zkey, 0, G16_TIER_MMAP) == G16_ERR_NOMEM);
+    g16_engine_destroy(e, 1);
+}
+
+/* ---- cancellation, timeouts, faults ----------------------------------------- */
+static void test_faults(g16_ctx *ctx, circuit *ca, circuit *cb) {
+    g16_engine_opts o = {.workers = 1, .synth_threads = 1, .lookahead = 1};
+    g16_engine *e = NULL;
+    CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
+    if (!e)
+        return;
+    uint64_t ka, kb;
+    CHECK(g16_engine_key_add(e, &ka, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
+    CHECK(g16_engine_key_add(e, &kb, cb->zkey, 0, G16_TIER_MMAP) == G16_OK);
+    uint64_t keys[2] = {ka, kb};
+
+    /* Cancel mid-run: 16 partitions, cancel once some are done. */
+    g16_engine_witness w16[16];
+    for (int i = 0; i < 16; i++)
+        w16[i] = (g16_engine_witness){.path = ca->wtns[i % NW]};
+    uint64_t jc;
+    CHECK(g16_engine_submit(e, &jc, ka, w16, 16, G16_PRIORITY_NORMAL, 0) == G16_OK);
+    g16_engine_job_info ji;
+    for (int tries = 0; tries < 20000; tries++) {
+        if (g16_engine_job_get_info(e, &ji, jc) == G16_OK && ji.proved >= 1)
+            break;
+        usleep(200);
+    }
+    CHECK(g16_engine_cancel(e, jc) == G16_OK);
+    CHECK(g16_engine_wait(e, jc, -1) == G16_OK);
+    CHECK(g16_engine_job_get_info(e, &ji, jc) == G16_OK);
+    CHECK_MSG(ji.state == G16_JOB_CANCELLED && ji.err == G16_ERR_CANCELLED && ji.proved >= 1 && ji.proved < 16,
+              "state %d err %d proved %u", ji.state, ji.err, ji.proved);
+    g16_engine_budget b;
+    CHECK(g16_engine_get_budget(e, &b) == G16_OK && b.used == idle_accounting(e, keys, 2));
+    CHECK(g16_engine_partition_result(e, NULL, NULL, NULL, jc, 15) == G16_ERR_CANCELLED);
+
+    /* Timeout: a 1 ms limit on 16 partitions. */
+    uint64_t jt;
+    CHECK(g16_engine_submit(e, &jt, ka, w16, 16, G16_PRIORITY_LOW, 1) == G16_OK);
+    CHECK(g16_engine_wait(e, jt, -1) == G16_OK);
+    CHECK(g16_engine_job_get_info(e, &ji, jt) == G16_OK && ji.state == G16_JOB_CANCELLED &&
+          ji.err == G16_ERR_TIMEOUT && ji.proved < 16);
+    /* The wait's own timeout. */
+    uint64_t jw;
+    CHECK(g16_engine_submit(e, &jw, ka, w16, 16, G16_PRIORITY_LOW, 0) == G16_OK);
+    char *sj = NULL;
+    CHECK(g16_engine_status_json(e, &sj) == G16_OK && sj && strstr(sj, "\"low\":") &&
+          atoi(strstr(sj, "\"low\":") + 6) >= 10 && strstr(sj, "\"workers\":[{\"id\":0,"));
+    g16_free(sj);
+    CHECK(g16_engine_wait(e, jw, 0.5) == G16_ERR_TIMEOUT);
+    CHECK(g16_engine_cancel(e, jw) == G16_OK && g16_engine_wait(e, jw, -1) == G16_OK);
+    CHECK(g16_engine_job_release(e, jw) == G16_OK);
+
+    /* Corrupt witnesses fail only their own partition and job. */
+    size_t len = ca->wlen[1];
+    uint8_t *trunc = malloc(len), *badval = malloc(len);
+    memcpy(trunc, ca->wbytes[1], len);
+    memcpy(badval, ca->wbytes[1], len);
+    memset(badval + len - 32, 0, 32);
+    badval[len - 32] = 5; /* a canonical value that breaks the constraints */
+    g16_engine_witness wf[4] = {{.path = ca->wtns[0]},
+                                {.data = trunc, .len = len - 40},
+                                {.path = cb->wtns[0]}, /* another circuit's witness */
+                                {.data = badval, .len = len}};
+    uint64_t jf[4], jok;
+    for (int i = 0; i < 4; i++)
+        CHECK(g16_engine_submit(e, &jf[i], ka, &wf[i == 0 ? 0 : i], 1, G16_PRIORITY_HIGH, 0) == G16_OK);
+    g16_engine_witness wmix[3] = {{.path = ca->wtns[2]}, {.data = trunc, .len = len - 40}, {.path = ca->wtns[3]}};
+    uint64_t jmix;
+    CHECK(g16_engine_submit(e, &jmix, ka, wmix, 3, G16_PRIORITY_NORMAL, 0) == G16_OK);
+    g16_engine_witness wo = {.path = cb->wtns[1]};
+    CHECK(g16_engine_submit(e, &jok, kb, &wo, 1, G16_PRIORITY_NORMAL, 0) == G16_OK);
+    free(trunc);
+    free(badval); /* the engine copied them */
+    for (int i = 0; i < 4; i++)
+        CHECK(g16_engine_wait(e, jf[i], -1) == G16_OK);
+    CHECK(g16_engine_wait(e, jmix, -1) == G16_OK && g16_engine_wait(e, jok, -1) == G16_OK);
+    CHECK(job_state(e, jf[0]) == G16_JOB_DONE && job_state(e, jok) == G16_JOB_DONE);
+    CHECK(g16_engine_job_get_info(e, &ji, jf[1]) == G16_OK && ji.state == G16_JOB_FAILED &&
+          (ji.err == G16_ERR_TRUNCATED || ji.err == G16_ERR_FORMAT) && ji.msg[0] && ji.failed_partition == 0);
+    CHECK(g16_engine_job_get_info(e, &ji, jf[2]) == G16_OK && ji.state == G16_JOB_FAILED &&
+          ji.err == G16_ERR_WRONG_CURVE && strstr(ji.msg, "partition 0"));
+    CHECK_MSG(g16_engine_job_get_info(e, &ji, jf[3]) == G16_OK && ji.state == G16_JOB_FAILED &&
+                  ji.err == G16_ERR_INVALID_PROOF && strstr(ji.msg, "does not verify"),
+              "state %d err %d msg %s", ji.state, ji.err, ji.msg);
+    CHECK(g16_engine_job_get_info(e, &ji, jmix) == G16_OK && ji.state == G16_JOB_FAILED && ji.proved == 2 &&
+          ji.failed == 1 && ji.failed_partition == 1 && strstr(ji.msg, "partition 1"));
+    CHECK(check_partition(ctx, e, ca, jmix, 0) && check_partition(ctx, e, ca, jmix, 2));
+    CHECK(g16_engine_partition_result(e, NULL, NULL, NULL, jmix, 1) != G16_OK);
+    CHECK(g16_engine_get_budget(e, &b) == G16_OK && b.used == idle_accounting(e, keys, 2));
+
+    /* Bad arguments. */
+    uint64_t jx;
+    CHECK(g16_engine_submit(e, &jx, 999, &wo, 1, G16_PRIORITY_NORMAL, 0) == G16_ERR_INVALID_ARG);
+    CHECK(g16_engine_submit(e, &jx, ka, &wo, 0, G16_PRIORITY_NORMAL, 0) == G16_ERR_INVALID_ARG);
+    CHECK(g16_engine_submit(e, &jx, ka, &wo, 1, (g16_priority)7, 0) == G16_ERR_INVALID_ARG);
+    CHECK(g16_engine_key_add(e, &jx, "/nonexistent.zkey", 0, G16_TIER_MMAP) == G16_ERR_IO);
+
+    /* Shutdown without draining: queued work is cancelled, nothing leaks. */
+    uint64_t jq;
+    CHECK(g16_engine_submit(e, &jq, ka, w16, 16, G16_PRIORITY_NORMAL, 0) == G16_OK);
+    g16_engine_destroy(e, 0);
+}
+
+int main(void) {
+    uint64_t seed = t_seed("test_engine");
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/g16_engine_XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    g16_ctx_opts co = {.threads = 2};
+    g16_ctx *ctx = g16_ctx_create(&co);
+    circuit ca = {0}, cb = {0};
+    int ok = make_circuit(ctx, &ca, "a", G16_CURVE_BN254, 8, seed) &&
+             make_circuit(ctx, &cb, "b", G16_CURVE_BLS12_381, 8, seed + 1);
+    CHECK(ok);
+    if (ok) {
+        double t = g16_now_ms();
+        test_basic(ctx, &ca, &cb);
+        fprintf(stderr, "basic %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
+        test_priority(ctx, &ca);
+        fprintf(stderr, "priority %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
+        test_concurrent(ctx, &ca, &cb);
+        fprintf(stderr, "concurrent %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
+        test_budget(ctx, &ca, &cb);
+        fprintf(stderr, "budget %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
+        test_faults(ctx, &ca, &cb);
+        fprintf(stderr, "faults %.0f ms\n", g16_now_ms() - t);
+    }
+    free_circuit(&ca);
+    free_circuit(&cb);
+    g16_ctx_destroy(ctx);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", tmpdir);
+    return t_done("test_engine");
+}
