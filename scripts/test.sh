@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
 # The whole test suite: dependencies, an ASan/UBSan build, and ctest.
-# A release build is made too, for the benchmarks' smoke tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
