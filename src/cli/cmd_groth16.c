@@ -199,48 +199,68 @@ int cmd_prove(int argc, char **argv) {
     g16_key *key = NULL;
     g16_witness *w = NULL;
     g16_result *res = NULL;
-    g16_prove_stats stats;
+    groth16_work *work = NULL;
+    groth16_msms msms;
+    memset(&msms, 0, sizeof msms);
+    groth16_timings tm = {0};
+    g16_status st = {0};
     int rc = 2;
     double t0 = g16_cli_now_ms();
-    if (g16_key_load(ctx, &key, pos[0], trusted ? G16_KEY_TRUSTED : 0) != G16_OK)
-        goto fail;
+    /* The key without a per-key working area: this command brings its own. */
+    if (groth16_key_load_ex(ctx, &key, pos[0], trusted ? G16_KEY_TRUSTED : 0, 0, &st) != G16_OK)
+        goto fail_st;
     double t_key = g16_cli_now_ms();
     if (g16_witness_load(ctx, &w, pos[1]) != G16_OK)
         goto fail;
     g16_key_info info;
     (void)g16_key_get_info(ctx, &info, key);
-    if (verbose || info.domain_size >= (1u << 20))
+    /* Progress lines on large circuits (or with --verbose), one per stage. */
+    int progress = verbose || info.domain_size >= (1u << 20);
+    if (progress)
         fprintf(stderr, "g16 prove: %s, %u wires, domain 2^%d, key loaded in %.0f ms\n", g16_curve_name(info.curve),
                 info.n_vars, __builtin_ctz(info.domain_size), t_key - t0);
-    if (fixed_rs) {
-        memset(&stats, 0, sizeof stats);
-        if (g16_prove_with_rs_insecure(ctx, &res, key, w, r_le, s_le) != G16_OK)
-            goto fail;
-    } else if (g16_prove(ctx, &res, key, w, &stats) != G16_OK) {
-        goto fail;
-    }
+    if (groth16_work_create(ctx, &work, key, &st) != G16_OK)
+        goto fail_st;
+    if (groth16_stage_synth(ctx, work, key, w, &tm, &st) != G16_OK)
+        goto fail_st;
+    if (progress)
+        fprintf(stderr, "g16 prove: [1/3] synthesis done (%.0f ms)\n", tm.synth_ms);
+    if (groth16_stage_heavy(ctx, &msms, work, key, &tm, &st) != G16_OK)
+        goto fail_st;
+    if (progress)
+        fprintf(stderr, "g16 prove: [2/3] NTT and MSM done (%.0f + %.0f ms)\n", tm.ntt_ms, tm.msm_ms);
+    if (groth16_stage_finalize(ctx, &res, key, &msms, fixed_rs ? r_le : NULL, fixed_rs ? s_le : NULL, &tm, &st) !=
+        G16_OK)
+        goto fail_st;
+    double t_proved = g16_cli_now_ms();
     /* A witness of another circuit with the right length proves "fine" but
      * yields an invalid proof: one multi-pairing catches it. */
-    double t_verify = g16_cli_now_ms();
-    if (check && g16_result_verify(ctx, key, res) != G16_OK) {
+    if (check && groth16_result_verify(key, res, &st) != G16_OK) {
         fprintf(stderr, "g16 prove: the proof does not verify: the witness %s does not satisfy the circuit of %s\n",
                 pos[1], pos[0]);
         goto done;
     }
-    t_verify = g16_cli_now_ms() - t_verify;
+    double t_verify = g16_cli_now_ms() - t_proved;
+    if (progress)
+        fprintf(stderr, "g16 prove: [3/3] assembled%s (%.0f ms)\n", check ? " and verified" : "",
+                tm.finalize_ms + (check ? t_verify : 0.0));
     if (g16_result_write(ctx, res, pos[2], pos[3]) != G16_OK)
         goto fail;
     if (verbose)
         fprintf(stderr,
-                "g16 prove: synthesis %.1f ms, ntt %.1f ms, msm %.1f ms, finalize %.1f ms, prove %.1f ms, "
+                "g16 prove: synthesis %.1f ms, ntt %.1f ms, msm %.1f ms, finalize %.1f ms, "
                 "verify %.1f ms, total %.1f ms\n",
-                stats.synth_ms, stats.ntt_ms, stats.msm_ms, stats.finalize_ms, stats.total_ms,
-                check ? t_verify : 0.0, g16_cli_now_ms() - t0);
+                tm.synth_ms, tm.ntt_ms, tm.msm_ms, tm.finalize_ms, check ? t_verify : 0.0, g16_cli_now_ms() - t0);
     rc = 0;
+    goto done;
+fail_st:
+    fprintf(stderr, "g16 prove: %s (%s)\n", st.msg[0] ? st.msg : g16_err_str(st.code), g16_err_str(st.code));
     goto done;
 fail:
     print_ctx_error(ctx, "prove");
 done:
+    groth16_msms_clear(&msms);
+    groth16_work_free(work);
     g16_result_free(res);
     g16_witness_free(w);
     g16_key_free(key);
