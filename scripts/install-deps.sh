@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PKGS=(build-essential cmake pkg-config python3 libgmp-dev libjansson-dev
-      clang libclang-rt-14-dev nodejs npm)
+      clang libclang-rt-14-dev nodejs npm
+      libmicrohttpd-dev libsqlite3-dev libcurl4-openssl-dev libpq-dev postgresql curl)
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 

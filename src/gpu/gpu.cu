@@ -290,3 +290,55 @@ extern "C" g16_err g16_gpu_field_op(g16_gpu *g, g16_gpu_field f, g16_gpu_op op, 
         return g16_fail(st, G16_ERR_INTERNAL, "gpu field op: unexpected C++ exception");
     }
 }
+
+/* ---- device memory helpers (gpu.h): for set-up paths, not per proof ---- */
+static g16_err gpu_alloc(g16_gpu *g, void **d_ptr, size_t bytes, g16_status *st) {
+    CU(cudaSetDevice(g->device));
+    CU(cudaMalloc(d_ptr, bytes ? bytes : 16));
+    return G16_OK;
+}
+
+extern "C" g16_err g16_gpu_alloc(g16_gpu *g, void **d_ptr, size_t bytes, g16_status *st) {
+    if (!g || !d_ptr)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu alloc: NULL argument");
+    *d_ptr = NULL;
+    g16_err rc = gpu_alloc(g, d_ptr, bytes, st);
+    if (rc != G16_OK)
+        *d_ptr = NULL;
+    return rc;
+}
+
+extern "C" void g16_gpu_free(g16_gpu *g, void *d_ptr) {
+    if (!d_ptr)
+        return;
+    if (g) {
+        cudaSetDevice(g->device);
+        cudaStreamSynchronize(g->stream);
+    }
+    cudaFree(d_ptr);
+}
+
+static g16_err gpu_copy(g16_gpu *g, void *dst, const void *src, size_t bytes, g16_status *st) {
+    CU(cudaSetDevice(g->device));
+    if (bytes)
+        CU(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, g->stream));
+    return G16_OK;
+}
+
+extern "C" g16_err g16_gpu_copy_async(g16_gpu *g, void *dst, const void *src, size_t bytes, g16_status *st) {
+    if (!g || (bytes && (!dst || !src)))
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu copy: NULL argument");
+    return gpu_copy(g, dst, src, bytes, st);
+}
+
+static g16_err gpu_sync(g16_gpu *g, g16_status *st) {
+    CU(cudaSetDevice(g->device));
+    CU(cudaStreamSynchronize(g->stream));
+    return G16_OK;
+}
+
+extern "C" g16_err g16_gpu_sync(g16_gpu *g, g16_status *st) {
+    if (!g)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu sync: NULL context");
+    return gpu_sync(g, st);
+}

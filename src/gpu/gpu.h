@@ -65,7 +65,9 @@ typedef struct g16_gpu_timing {
 } g16_gpu_timing;
 
 /* r = sum_i scalars[i] * bases[i] for i < n (n <= the bases' count and
- * <= max_points). out_jac points to the CPU's G_jac of the bases' group
+ * <= max_points). scalars may be in host memory (pinned or not) or in
+ * device memory (unified addressing: the copy direction is inferred), so a
+ * prover can feed scalars it computed on the device. out_jac points to the CPU's G_jac of the bases' group
  * (bn254_g1_jac, ...); infinity is returned with z = 0. timing may be NULL. */
 g16_err g16_gpu_msm(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, const g16_scalar *scalars,
                     size_t n, g16_gpu_timing *timing, g16_status *st);
@@ -87,6 +89,61 @@ static inline g16_err g16_gpu_msm_bls381_g2(g16_gpu *g, bls381_g2_jac *r, const 
                                             const g16_scalar *k, size_t n, g16_status *st) {
     return g16_gpu_msm(g, r, b, k, n, NULL, st);
 }
+
+/* ---- NTT over Fr (ntt.cuh, ntt_<curve>.cu) ----------------------------------
+ * Same definitions, roots (snarkjs's 5^t convention) and orders as the CPU's
+ * ntt layer (src/ntt/ntt.h); results equal the CPU's bit for bit (Montgomery
+ * form, fully reduced). A domain holds the twiddles of one (curve, log_n) on
+ * one device: it is created once (it allocates) and then serves any number
+ * of transforms from any context on that device. */
+typedef struct g16_gpu_domain g16_gpu_domain;
+g16_err g16_gpu_domain_create(g16_gpu *g, g16_gpu_domain **out, g16_curve curve, unsigned log_n,
+                              g16_status *st);
+void g16_gpu_domain_free(g16_gpu_domain *d);
+
+typedef enum g16_gpu_ntt_kind {
+    G16_GPU_NTT_FORWARD,       /* coefficients -> values */
+    G16_GPU_NTT_INVERSE,       /* values -> coefficients */
+    G16_GPU_NTT_COSET_FORWARD, /* values on the coset shift*omega^j */
+    G16_GPU_NTT_COSET_INVERSE,
+    G16_GPU_NTT_ODD_COSET      /* ntt_<fr>_odd_coset_from_evals (order must be NTT_NN) */
+} g16_gpu_ntt_kind;
+
+/* In place on device memory d_data (2^log_n Fr elements), queued on g's
+ * stream (asynchronous: no host synchronization, no allocation). order is
+ * an ntt_order value (0 NN, 1 NR, 2 RN, 3 RR); shift (host pointer to one Fr
+ * element, Montgomery) is used by the coset kinds only. */
+g16_err g16_gpu_ntt_dev(g16_gpu *g, const g16_gpu_domain *d, void *d_data, g16_gpu_ntt_kind kind,
+                        int order, const void *shift, g16_status *st);
+/* The prover's H step on device memory, queued on g's stream: a, b, c hold
+ * the evaluations of A, B, C on the domain (Montgomery, natural order); they
+ * are overwritten with their odd-coset values, and d_h (2^log_n canonical
+ * g16_scalar, may alias d_a) receives h_i = a_i*b_i - c_i in standard form. */
+g16_err g16_gpu_h_dev(g16_gpu *g, const g16_gpu_domain *d, void *d_a, void *d_b, void *d_c,
+                      g16_scalar *d_h, g16_status *st);
+/* Host-memory forms for tests and benches: copy in, run, copy out, wait.
+ * They allocate device memory per call (not for the proving path). timing
+ * may be NULL. g16_gpu_h leaves a, b, c unchanged. */
+g16_err g16_gpu_ntt(g16_gpu *g, const g16_gpu_domain *d, void *data, g16_gpu_ntt_kind kind, int order,
+                    const void *shift, g16_gpu_timing *timing, g16_status *st);
+g16_err g16_gpu_h(g16_gpu *g, const g16_gpu_domain *d, const void *a, const void *b, const void *c,
+                  g16_scalar *h, g16_gpu_timing *timing, g16_status *st);
+
+/* ---- MSM with bases streamed from host memory (msm.cuh) ------------------
+ * For keys that do not fit on the device: the bases (the CPU's G_affine
+ * array, ideally in pinned memory) are copied in double-buffered chunks of
+ * at most the context's max_points, the copy of one chunk overlapping the
+ * kernels of the previous one; the result equals g16_gpu_msm's. */
+g16_err g16_gpu_msm_streamed(g16_gpu *g, void *out_jac, g16_curve curve, g16_gpu_group group,
+                             const void *host_points, const g16_scalar *scalars, size_t n,
+                             g16_gpu_timing *timing, g16_status *st);
+
+/* Device memory of a pointer-sized helper: allocate / free once (at worker
+ * start or key upload, never per proof) and copy on g's stream. */
+g16_err g16_gpu_alloc(g16_gpu *g, void **d_ptr, size_t bytes, g16_status *st);
+void g16_gpu_free(g16_gpu *g, void *d_ptr);
+g16_err g16_gpu_copy_async(g16_gpu *g, void *dst, const void *src, size_t bytes, g16_status *st);
+g16_err g16_gpu_sync(g16_gpu *g, g16_status *st); /* waits for g's stream only */
 
 /* ---- test hooks -------------------------------------------------------------
  * Element-wise field arithmetic on the device, to compare with the CPU field

@@ -49,3 +49,69 @@ g16_err g16_gpu_field_op(g16_gpu *g, g16_gpu_field f, g16_gpu_op op, void *out, 
     (void)g, (void)f, (void)op, (void)out, (void)a, (void)b, (void)n;
     return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");
 }
+
+/* ---- NTT, streamed MSM and memory helpers (declared in gpu.h) ---- */
+static g16_err no_device(g16_status *st) {
+    return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");
+}
+
+g16_err g16_gpu_domain_create(g16_gpu *g, g16_gpu_domain **out, g16_curve curve, unsigned log_n,
+                              g16_status *st) {
+    (void)g, (void)curve, (void)log_n;
+    if (out)
+        *out = NULL;
+    return no_device(st);
+}
+
+void g16_gpu_domain_free(g16_gpu_domain *d) { (void)d; }
+
+g16_err g16_gpu_ntt_dev(g16_gpu *g, const g16_gpu_domain *d, void *d_data, g16_gpu_ntt_kind kind,
+                        int order, const void *shift, g16_status *st) {
+    (void)g, (void)d, (void)d_data, (void)kind, (void)order, (void)shift;
+    return no_device(st);
+}
+
+g16_err g16_gpu_h_dev(g16_gpu *g, const g16_gpu_domain *d, void *d_a, void *d_b, void *d_c,
+                      g16_scalar *d_h, g16_status *st) {
+    (void)g, (void)d, (void)d_a, (void)d_b, (void)d_c, (void)d_h;
+    return no_device(st);
+}
+
+g16_err g16_gpu_ntt(g16_gpu *g, const g16_gpu_domain *d, void *data, g16_gpu_ntt_kind kind, int order,
+                    const void *shift, g16_gpu_timing *timing, g16_status *st) {
+    (void)g, (void)d, (void)data, (void)kind, (void)order, (void)shift, (void)timing;
+    return no_device(st);
+}
+
+g16_err g16_gpu_h(g16_gpu *g, const g16_gpu_domain *d, const void *a, const void *b, const void *c,
+                  g16_scalar *h, g16_gpu_timing *timing, g16_status *st) {
+    (void)g, (void)d, (void)a, (void)b, (void)c, (void)h, (void)timing;
+    return no_device(st);
+}
+
+g16_err g16_gpu_msm_streamed(g16_gpu *g, void *out_jac, g16_curve curve, g16_gpu_group group,
+                             const void *host_points, const g16_scalar *scalars, size_t n,
+                             g16_gpu_timing *timing, g16_status *st) {
+    (void)g, (void)out_jac, (void)curve, (void)group, (void)host_points, (void)scalars, (void)n,
+        (void)timing;
+    return no_device(st);
+}
+
+g16_err g16_gpu_alloc(g16_gpu *g, void **d_ptr, size_t bytes, g16_status *st) {
+    (void)g, (void)bytes;
+    if (d_ptr)
+        *d_ptr = NULL;
+    return no_device(st);
+}
+
+void g16_gpu_free(g16_gpu *g, void *d_ptr) { (void)g, (void)d_ptr; }
+
+g16_err g16_gpu_copy_async(g16_gpu *g, void *dst, const void *src, size_t bytes, g16_status *st) {
+    (void)g, (void)dst, (void)src, (void)bytes;
+    return no_device(st);
+}
+
+g16_err g16_gpu_sync(g16_gpu *g, g16_status *st) {
+    (void)g;
+    return no_device(st);
+}

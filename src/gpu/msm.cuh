@@ -305,7 +305,7 @@ g16_err msm_run(g16_gpu *g, void *out, const g16_gpu_bases *b, const g16_scalar 
     P *buckets = (P *)g->d_buckets, *tree = (P *)g->d_tree, *tail = (P *)g->d_tail, *red = (P *)g->d_red;
 
     CU(cudaEventRecord(g->ev[0], s));
-    CU(cudaMemcpyAsync(g->d_scalars, scalars, n * sizeof(g16_scalar), cudaMemcpyHostToDevice, s));
+    CU(cudaMemcpyAsync(g->d_scalars, scalars, n * sizeof(g16_scalar), cudaMemcpyDefault, s));
     CU(cudaEventRecord(g->ev[1], s));
 
     msm_digits_kernel<<<blocks_for(n, 256), 256, 0, s>>>(g->d_scalars, (uint32_t)n, pl.c, pl.windows, pl.nb,

@@ -1,0 +1,156 @@
+/* The job store's front: URL parsing, backend dispatch and the per-handle
+ * mutex (store.h). */
+#include "store_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct store {
+    const store_ops *ops;
+    void *self;
+    pthread_mutex_t lock;
+};
+
+const char *store_state_name(store_state s) {
+    switch (s) {
+    case STORE_QUEUED: return "queued";
+    case STORE_RUNNING: return "running";
+    case STORE_DONE: return "done";
+    case STORE_FAILED: return "failed";
+    case STORE_CANCELLED: return "cancelled";
+    }
+    return "unknown";
+}
+
+static int has_prefix(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+
+g16_err store_open(store **out, const char *url, const char *owner, g16_status *st) {
+    if (!out || !url || !*url || !owner || !*owner)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "store: empty URL or owner");
+    *out = NULL;
+    const store_ops *ops = &store_sqlite_ops;
+    const char *target = url;
+    if (has_prefix(url, "sqlite:")) {
+        target = url + 7;
+    } else if (has_prefix(url, "postgresql://") || has_prefix(url, "postgres://") || has_prefix(url, "pg:")) {
+#ifdef G16_HAVE_LIBPQ
+        ops = &store_pg_ops;
+        target = has_prefix(url, "pg:") ? url + 3 : url;
+#else
+        return g16_fail(st, G16_ERR_UNSUPPORTED, "store: this build of g16d has no PostgreSQL support (libpq)");
+#endif
+    }
+    if (!*target)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "store: empty path in '%s'", url);
+    store *s = calloc(1, sizeof *s);
+    if (!s)
+        return g16_fail(st, G16_ERR_NOMEM, "store: out of memory");
+    s->ops = ops;
+    pthread_mutex_init(&s->lock, NULL);
+    g16_err err = ops->open(&s->self, target, owner, st);
+    if (err) {
+        pthread_mutex_destroy(&s->lock);
+        free(s);
+        return err;
+    }
+    *out = s;
+    return G16_OK;
+}
+
+void store_close(store *s) {
+    if (!s)
+        return;
+    s->ops->close(s->self);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+const char *store_backend(const store *s) { return s ? s->ops->name : "none"; }
+
+/* Every call runs under the handle's mutex. */
+#define LOCKED(call)                                                                           \
+    do {                                                                                       \
+        if (!s)                                                                                \
+            return g16_fail(st, G16_ERR_INVALID_ARG, "store: NULL handle");                  \
+        pthread_mutex_lock(&s->lock);                                                          \
+        g16_err err_ = (call);                                                                 \
+        pthread_mutex_unlock(&s->lock);                                                        \
+        return err_;                                                                           \
+    } while (0)
+
+g16_err store_job_create(store *s, const store_job_new *j, int64_t *job_id, int *existed, g16_status *st) {
+    if (!j || !job_id || !j->key_id || (j->n_partitions && !j->witness))
+        return g16_fail(st, G16_ERR_INVALID_ARG, "store: bad job");
+    LOCKED(s->ops->job_create(s->self, j, job_id, existed, st));
+}
+
+g16_err store_claim_next(store *s, const char *const *key_ids, size_t nkeys, double lease_s,
+                         uint32_t max_attempts, store_claim *out, size_t max, size_t *n, g16_status *st) {
+    if (!n || (max && !out) || (nkeys && !key_ids))
+        return g16_fail(st, G16_ERR_INVALID_ARG, "store: bad claim arguments");
+    *n = 0;
+    if (!max || !nkeys)
+        return G16_OK;
+    LOCKED(s->ops->claim_next(s->self, key_ids, nkeys, lease_s, max_attempts, out, max, n, st));
+}
+
+void store_claim_free(store_claim *c) {
+    if (!c)
+        return;
+    free(c->wtns_path);
+    free(c->wtns_data);
+    c->wtns_path = NULL;
+    c->wtns_data = NULL;
+    c->wtns_len = 0;
+}
+
+g16_err store_heartbeat(store *s, double lease_s, g16_status *st) { LOCKED(s->ops->heartbeat(s->self, lease_s, st)); }
+
+g16_err store_part_done(store *s, int64_t job_id, uint32_t partition, const char *proof_json,
+                        const char *public_json, const char *stats_json, g16_status *st) {
+    LOCKED(s->ops->part_done(s->self, job_id, partition, proof_json, public_json, stats_json, st));
+}
+
+g16_err store_part_fail(store *s, int64_t job_id, uint32_t partition, g16_err code, const char *message,
+                        g16_status *st) {
+    LOCKED(s->ops->part_fail(s->self, job_id, partition, code, message ? message : "", st));
+}
+
+g16_err store_part_release(store *s, int64_t job_id, uint32_t partition, g16_status *st) {
+    LOCKED(s->ops->part_release(s->self, job_id, partition, st));
+}
+
+g16_err store_job_cancel(store *s, int64_t job_id, store_state *state, g16_status *st) {
+    LOCKED(s->ops->job_cancel(s->self, job_id, state, st));
+}
+
+g16_err store_expire(store *s, size_t *n_expired, g16_status *st) { LOCKED(s->ops->expire(s->self, n_expired, st)); }
+
+g16_err store_job_get(store *s, int64_t job_id, int with_results, store_job_info *out, g16_status *st) {
+    if (!out)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "store: NULL job info");
+    memset(out, 0, sizeof *out);
+    LOCKED(s->ops->job_get(s->self, job_id, with_results, out, st));
+}
+
+void store_job_info_free(store_job_info *j) {
+    if (!j || !j->parts)
+        return;
+    for (uint32_t i = 0; i < j->n_partitions; i++) {
+        free(j->parts[i].error);
+        free(j->parts[i].proof_json);
+        free(j->parts[i].public_json);
+        free(j->parts[i].stats_json);
+    }
+    free(j->parts);
+    j->parts = NULL;
+}
+
+g16_err store_recover(store *s, size_t *n_requeued, g16_status *st) { LOCKED(s->ops->recover(s->self, n_requeued, st)); }
+
+g16_err store_get_counts(store *s, store_counts *c, g16_status *st) {
+    if (!c)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "store: NULL counts");
+    memset(c, 0, sizeof *c);
+    LOCKED(s->ops->get_counts(s->self, c, st));
+}
