@@ -404,6 +404,34 @@ g16_err groth16_stage_heavy(g16_ctx *ctx, groth16_msms *out, groth16_work *w, co
 g16_err groth16_stage_finalize(g16_ctx *ctx, g16_result **out, const g16_key *key, groth16_msms *m,
                                const uint8_t *r_le, const uint8_t *s_le, groth16_timings *tm,
                                g16_status *st);
+/* ---- the heavy stage on a GPU (prove_gpu.c; src/gpu/gpu.h) -----------------
+ * A key's bases on one device (A, B1, B2, C, H), uploaded once and shared by
+ * every worker context on that device; and a worker's device working area
+ * (a, b, c, w and h on the device, the domain's twiddles), created once per
+ * worker for a key shape. Without CUDA every call returns G16_ERR_NO_DEVICE.
+ * groth16_stage_heavy_gpu replaces groth16_stage_heavy: it takes the CPU
+ * working area after groth16_stage_synth, runs the odd-coset NTTs, h and the
+ * five MSMs on g's stream, and leaves exactly the CPU stage's results in
+ * *out (bit for bit). gkey NULL streams the bases from host memory (a key
+ * that does not fit on the device). */
+typedef struct groth16_gpu_key groth16_gpu_key;
+typedef struct groth16_gpu_work groth16_gpu_work;
+struct g16_gpu;
+/* Device bytes a key's bases take (what a budget reserves). */
+size_t groth16_gpu_key_bytes(const g16_key *key);
+g16_err groth16_gpu_key_upload(struct g16_gpu *g, groth16_gpu_key **out, const g16_key *key, g16_status *st);
+void groth16_gpu_key_free(struct g16_gpu *g, groth16_gpu_key *gk);
+size_t groth16_gpu_work_bytes(const g16_key *key);
+g16_err groth16_gpu_work_create(struct g16_gpu *g, groth16_gpu_work **out, const g16_key *key, g16_status *st);
+void groth16_gpu_work_free(struct g16_gpu *g, groth16_gpu_work *gw);
+int groth16_gpu_work_fits(const groth16_gpu_work *gw, const g16_key *key);
+typedef struct groth16_gpu_timings {
+    double upload_ms, ntt_ms, msm_ms[5], gpu_ms; /* msm: A, B1, B2, C, H; gpu: first copy to last result */
+} groth16_gpu_timings;
+g16_err groth16_stage_heavy_gpu(g16_ctx *ctx, struct g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key *gkey,
+                                groth16_msms *out, groth16_work *w, const g16_key *key, groth16_timings *tm,
+                                groth16_gpu_timings *gtm, g16_status *st);
+
 /* Verifies res against key (verification key cached in the key). */
 g16_err groth16_result_verify(const g16_key *key, const g16_result *res, g16_status *st);
 
