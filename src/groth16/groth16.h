@@ -398,6 +398,7 @@ g16_err groth16_work_create(g16_ctx *ctx, groth16_work **w, const g16_key *key, 
 enum { GROTH16_WORK_PINNED = 1, GROTH16_WORK_NO_CPU_HEAVY = 2 };
 g16_err groth16_work_create_ex(g16_ctx *ctx, groth16_work **w, const g16_key *key, unsigned flags,
                                g16_status *st);
+size_t groth16_work_bytes_ex(g16_ctx *ctx, const g16_key *key, unsigned flags);
 /* 1 if all of a, b, c and the w scalars are in pinned host memory. */
 int groth16_work_pinned(const groth16_work *w);
 void groth16_work_free(groth16_work *w);

@@ -205,6 +205,14 @@ struct g16_result {
 
 void g16_free(void *p) { free(p); }
 
+size_t groth16_work_bytes_ex(g16_ctx *ctx, const g16_key *key, unsigned flags) {
+    const g16_zkey *zk = &key->zk;
+    if (flags & GROTH16_WORK_NO_CPU_HEAVY)
+        return (size_t)zk->domainSize * 32 * 3 + (size_t)zk->nVars * sizeof(g16_scalar) +
+               (size_t)zk->nPublic * 32 + sizeof(groth16_work);
+    return groth16_work_bytes(ctx, key);
+}
+
 size_t groth16_work_bytes(g16_ctx *ctx, const g16_key *key) {
     const g16_zkey *zk = &key->zk;
     size_t big = zk->domainSize > zk->nVars ? zk->domainSize : zk->nVars, l1, l2;
