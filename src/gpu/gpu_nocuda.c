@@ -115,17 +115,3 @@ g16_err g16_gpu_sync(g16_gpu *g, g16_status *st) {
     (void)g;
     return no_device(st);
 }
-
-g16_err g16_gpu_memset_async(g16_gpu *g, void *d_ptr, int value, size_t bytes, g16_status *st) {
-    (void)g, (void)d_ptr, (void)value, (void)bytes;
-    return no_device(st);
-}
-
-g16_err g16_gpu_host_alloc(void **p, size_t bytes, g16_status *st) {
-    (void)bytes;
-    if (p)
-        *p = NULL;
-    return no_device(st);
-}
-
-void g16_gpu_host_free(void *p) { (void)p; }
