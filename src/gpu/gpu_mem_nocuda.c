@@ -19,3 +19,24 @@ g16_err g16_gpu_host_alloc(void **p, size_t bytes, g16_status *st) {
 }
 
 void g16_gpu_host_free(void *p) { (void)p; }
+
+g16_err g16_gpu_event_create(g16_gpu *g, g16_gpu_event **ev, g16_status *st) {
+    (void)g;
+    if (ev)
+        *ev = NULL;
+    return no_device(st);
+}
+
+void g16_gpu_event_destroy(g16_gpu *g, g16_gpu_event *ev) { (void)g, (void)ev; }
+
+g16_err g16_gpu_event_record(g16_gpu *g, g16_gpu_event *ev, g16_status *st) {
+    (void)g, (void)ev;
+    return no_device(st);
+}
+
+g16_err g16_gpu_event_elapsed(float *ms, g16_gpu_event *from, g16_gpu_event *to, g16_status *st) {
+    (void)from, (void)to;
+    if (ms)
+        *ms = 0;
+    return no_device(st);
+}

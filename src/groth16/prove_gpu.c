@@ -44,6 +44,7 @@ struct groth16_gpu_work {
     void *d_abc[3];    /* a (then h), b, c: n Fr each */
     g16_scalar *d_w;   /* nv scalars */
     g16_gpu_domain *dom;
+    g16_gpu_event *ev[3]; /* before the copies, after them, after H */
 };
 
 /* ---- the key's bases --------------------------------------------------- */
@@ -168,6 +169,8 @@ g16_err groth16_gpu_work_create(struct g16_gpu *g, groth16_gpu_work **out, const
         err = g16_gpu_alloc(g, (void **)&gw->d_w, (size_t)gw->nv * sizeof(g16_scalar), st);
     if (!err)
         err = g16_gpu_domain_create(g, &gw->dom, zk->curve, zk->log2_domain, st);
+    for (int i = 0; i < 3 && !err; i++)
+        err = g16_gpu_event_create(g, &gw->ev[i], st);
     if (err) {
         groth16_gpu_work_free(g, gw);
         return err;
@@ -180,8 +183,10 @@ void groth16_gpu_work_free(struct g16_gpu *g, groth16_gpu_work *gw) {
     if (!gw)
         return;
     g16_gpu_domain_free(gw->dom);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
+        g16_gpu_event_destroy(g, gw->ev[i]);
         g16_gpu_free(g, gw->d_abc[i]);
+    }
     g16_gpu_free(g, gw->d_w);
     free(gw);
 }
@@ -209,24 +214,26 @@ static void msm_outputs(groth16_msms *out, void *res[GK_COUNT]) {
 static g16_err heavy_run(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key *gkey, groth16_msms *out,
                          const groth16_work_bufs *b, const g16_zkey *zk, groth16_gpu_timings *gt, g16_status *st) {
     g16_err err;
-    double t0 = g16_now_ms(), t;
+    double t0 = g16_now_ms();
+    /* Copies and H are queued without a host wait: events time them, read
+     * once the first MSM has synchronized the stream. */
+    if ((err = g16_gpu_event_record(g, gw->ev[0], st)))
+        return err;
     for (int i = 0; i < 3; i++)
         if ((err = g16_gpu_copy_async(g, gw->d_abc[i], b->abc[i], (size_t)b->n * 32, st)))
             return err;
     if ((err = g16_gpu_copy_async(g, gw->d_w, b->ws, (size_t)b->nv * sizeof(g16_scalar), st)) ||
-        (err = g16_gpu_sync(g, st)))
+        (err = g16_gpu_event_record(g, gw->ev[1], st)))
         return err;
-    t = g16_now_ms();
-    gt->upload_ms = t - t0;
 
     g16_scalar *d_h = (g16_scalar *)gw->d_abc[0];
-    if ((err = g16_gpu_h_dev(g, gw->dom, gw->d_abc[0], gw->d_abc[1], gw->d_abc[2], d_h, st)) ||
-        (err = g16_gpu_sync(g, st))) {
+    if ((err = g16_gpu_h_dev(g, gw->dom, gw->d_abc[0], gw->d_abc[1], gw->d_abc[2], d_h, st))) {
         char msg[sizeof st->msg];
         snprintf(msg, sizeof msg, "%s", st ? st->msg : "");
         return g16_fail(st, err, "prove (gpu): NTT/H failed: %s", msg);
     }
-    gt->ntt_ms = g16_now_ms() - t;
+    if ((err = g16_gpu_event_record(g, gw->ev[2], st)))
+        return err;
 
     void *res[GK_COUNT];
     msm_outputs(out, res);
@@ -247,6 +254,14 @@ static g16_err heavy_run(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key
         }
         /* The MSM's own CUDA-event time when it reports one, else the host clock. */
         gt->msm_ms[i] = tmg.total_ms > 0 ? (double)tmg.total_ms : g16_now_ms() - tm0;
+        if (i == 0) {
+            float up = 0, ntt = 0;
+            if ((err = g16_gpu_event_elapsed(&up, gw->ev[0], gw->ev[1], st)) ||
+                (err = g16_gpu_event_elapsed(&ntt, gw->ev[1], gw->ev[2], st)))
+                return err;
+            gt->upload_ms = up;
+            gt->ntt_ms = ntt;
+        }
     }
     gt->gpu_ms = g16_now_ms() - t0;
     return G16_OK;
@@ -292,6 +307,10 @@ g16_err groth16_stage_heavy_gpu(g16_ctx *ctx, struct g16_gpu *g, groth16_gpu_wor
         werr = g16_gpu_memset_async(g, gw->d_w, 0, (size_t)gw->nv * sizeof(g16_scalar), &wst);
     if (!err && werr)
         err = g16_fail(st, werr, "prove (gpu): wiping device buffers: %s", wst.msg);
+    /* After a failure the copies from the (pinned) host buffers may still be
+     * in flight: wait before the host wipes and reuses them. */
+    if (err)
+        (void)g16_gpu_sync(g, &wst);
 
     groth16_work_consume(w, out);
     if (err) {
