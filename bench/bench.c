@@ -86,7 +86,7 @@ int bench_main(int argc, char **argv) {
     if (!strcmp(what, "arith"))
         return bench_arith(&o);
     if (!strcmp(what, "ntt"))
-        return bench_ntt(&o);
+        return !strcmp(o.backend, "cuda") ? bench_ntt_cuda(&o) : bench_ntt(&o);
     if (!strcmp(what, "msm"))
         return !strcmp(o.backend, "cuda") ? bench_msm_cuda(&o) : bench_msm(&o);
     if (!strcmp(what, "prove"))

@@ -37,6 +37,7 @@ int bench_arith(const bench_opts *o);
 int bench_ntt(const bench_opts *o);
 int bench_msm(const bench_opts *o);
 int bench_msm_cuda(const bench_opts *o); /* bench_gpu.c: --backend cuda */
+int bench_ntt_cuda(const bench_opts *o); /* bench_gpu_ntt.c: --backend cuda */
 int bench_prove(const bench_opts *o);
 int bench_engine(const bench_opts *o);
 

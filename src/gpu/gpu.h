@@ -95,7 +95,11 @@ static inline g16_err g16_gpu_msm_bls381_g2(g16_gpu *g, bls381_g2_jac *r, const 
  * ntt layer (src/ntt/ntt.h); results equal the CPU's bit for bit (Montgomery
  * form, fully reduced). A domain holds the twiddles of one (curve, log_n) on
  * one device: it is created once (it allocates) and then serves any number
- * of transforms from any context on that device. */
+ * of transforms from any context on that device. log_n <= 28 (and <= the
+ * field's two-adicity; G16_ERR_UNSUPPORTED above): twiddle memory is
+ * O(2^(log_n/2)), a few MiB at most. Coset kinds build their shift tables
+ * in the context's scratch, so a context runs one transform at a time
+ * (stream order), while a domain may be shared by contexts. */
 typedef struct g16_gpu_domain g16_gpu_domain;
 g16_err g16_gpu_domain_create(g16_gpu *g, g16_gpu_domain **out, g16_curve curve, unsigned log_n,
                               g16_status *st);
