@@ -39,6 +39,8 @@ int bench_msm(const bench_opts *o);
 int bench_msm_cuda(const bench_opts *o); /* bench_gpu.c: --backend cuda */
 int bench_ntt_cuda(const bench_opts *o); /* bench_gpu_ntt.c: --backend cuda */
 int bench_prove(const bench_opts *o);
+/* bench_prove_cuda.c: the GPU heavy stage for a loaded key and witness. */
+int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witness *w);
 int bench_engine(const bench_opts *o);
 
 /* Entry from the CLI: argv[0] is "bench". */

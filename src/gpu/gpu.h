@@ -148,6 +148,23 @@ g16_err g16_gpu_alloc(g16_gpu *g, void **d_ptr, size_t bytes, g16_status *st);
 void g16_gpu_free(g16_gpu *g, void *d_ptr);
 g16_err g16_gpu_copy_async(g16_gpu *g, void *dst, const void *src, size_t bytes, g16_status *st);
 g16_err g16_gpu_sync(g16_gpu *g, g16_status *st); /* waits for g's stream only */
+/* Fills bytes of device memory with the byte value on g's stream
+ * (asynchronous), e.g. to wipe witness-derived data after a proof. */
+g16_err g16_gpu_memset_async(g16_gpu *g, void *d_ptr, int value, size_t bytes, g16_status *st);
+/* Pinned (page-locked, portable) host memory for buffers that are copied to
+ * a device on every proof: allocate once (a worker's working area), never
+ * per proof (cudaHostAlloc is a device-global call). Without CUDA,
+ * G16_ERR_NO_DEVICE: callers fall back to malloc. */
+g16_err g16_gpu_host_alloc(void **p, size_t bytes, g16_status *st);
+void g16_gpu_host_free(void *p);
+/* Timing events on g's stream (created once, like the buffers): record
+ * queues the event; elapsed waits for `to` (that event only) and gives the
+ * milliseconds between two recorded events. */
+typedef struct g16_gpu_event g16_gpu_event;
+g16_err g16_gpu_event_create(g16_gpu *g, g16_gpu_event **ev, g16_status *st);
+void g16_gpu_event_destroy(g16_gpu *g, g16_gpu_event *ev);
+g16_err g16_gpu_event_record(g16_gpu *g, g16_gpu_event *ev, g16_status *st);
+g16_err g16_gpu_event_elapsed(float *ms, g16_gpu_event *from, g16_gpu_event *to, g16_status *st);
 
 /* ---- test hooks -------------------------------------------------------------
  * Element-wise field arithmetic on the device, to compare with the CPU field
