@@ -148,6 +148,7 @@ struct g16_engine {
     uint64_t next_key_id, next_job_id, job_seq, finish_seq, tick;
     uint64_t budget_used, budget_peak;
     int stop_synth, stop_workers, stop_fin;
+    int hold_workers; /* test hook: workers take nothing from the ready heap */
     pthread_t *synth_th, *worker_th, fin_th;
     int n_synth_th, n_worker_th, fin_started;
     void **wstate;
@@ -556,6 +557,8 @@ static void part_finish(g16_engine *e, part *p, int state, g16_err err, const ch
     pthread_cond_broadcast(&e->cv_synth); /* resources may have been freed */
 }
 
+static void work_return(g16_engine *e, ekey *k, groth16_work *w);
+
 static void job_cancel_locked(g16_engine *e, job *j, g16_err why) {
     if (j->cancelled || j->n_finished == j->n)
         return;
@@ -567,6 +570,14 @@ static void job_cancel_locked(g16_engine *e, job *j, g16_err why) {
     size_t m = heap_remove_job(&e->pending, j, tmp);
     for (size_t i = 0; i < m; i++)
         part_finish(e, tmp[i], P_CANCELLED, why, why == G16_ERR_TIMEOUT ? "timed out" : "cancelled", 0);
+    /* Synthesized partitions waiting for a worker give back their working
+     * area (and their pin on the key) now, not when a worker pops them. */
+    m = heap_remove_job(&e->ready, j, tmp);
+    for (size_t i = 0; i < m; i++) {
+        work_return(e, j->key, tmp[i]->work);
+        tmp[i]->work = NULL;
+        part_finish(e, tmp[i], P_CANCELLED, why, why == G16_ERR_TIMEOUT ? "timed out" : "cancelled before the device stage", 1);
+    }
     free(tmp);
 }
 
@@ -734,7 +745,7 @@ static void *worker_main(void *arg) {
     free(wc);
     pthread_mutex_lock(&e->lock);
     for (;;) {
-        while (!e->ready.n && !e->stop_workers)
+        while ((!e->ready.n || e->hold_workers) && !e->stop_workers)
             pthread_cond_wait(&e->cv_ready, &e->lock);
         if (!e->ready.n && e->stop_workers)
             break;
@@ -872,6 +883,13 @@ static void *fin_main(void *arg) {
 }
 
 /* ---- API -------------------------------------------------------------------- */
+
+void engine_hold_workers(g16_engine *e, int hold) {
+    pthread_mutex_lock(&e->lock);
+    e->hold_workers = hold;
+    pthread_cond_broadcast(&e->cv_ready);
+    pthread_mutex_unlock(&e->lock);
+}
 
 static void engine_stop_threads(g16_engine *e) {
     pthread_mutex_lock(&e->lock);
@@ -1048,6 +1066,8 @@ void g16_engine_destroy(g16_engine *e, int drain) {
     if (!e)
         return;
     pthread_mutex_lock(&e->lock);
+    e->hold_workers = 0;
+    pthread_cond_broadcast(&e->cv_ready);
     if (!drain)
         for (job *j = e->jobs; j; j = j->next)
             job_cancel_locked(e, j, G16_ERR_CANCELLED);

@@ -62,4 +62,9 @@ void engine_backend_cpu(engine_backend *be);
  * CUDA). */
 g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_device, g16_status *st);
 
+/* Test hook: while held, device workers start no partition (synthesized
+ * ones wait in the ready heap, up to the lookahead), so that a test can
+ * queue a full pipeline and then release it at once. */
+void engine_hold_workers(g16_engine *e, int hold);
+
 #endif
