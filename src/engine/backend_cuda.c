@@ -46,12 +46,17 @@ typedef struct cuda_be {
     ckey *keys;
 } cuda_be;
 
+/* Device working areas a worker keeps, one per key shape (curve, domain,
+ * wires), least recently used replaced. */
+#define GW_CACHE 4
+
 typedef struct cworker {
     cuda_be *be;
     int idx, dev;
     g16_gpu *g;
     size_t g_points; /* MSM capacity of g */
-    groth16_gpu_work *gw;
+    groth16_gpu_work *gw[GW_CACHE];
+    uint64_t gw_use[GW_CACHE], tick;
 } cworker;
 
 /* MSM points a proof on key needs: the wires (A, B1, B2, C over n_vars)
@@ -80,10 +85,16 @@ static g16_err cuda_worker_init(void *self, int worker, void **wstate, g16_statu
     return G16_OK;
 }
 
+static void worker_drop_works(cworker *w, int keep) {
+    for (int i = 0; i < GW_CACHE; i++)
+        if (i != keep && w->gw[i]) {
+            groth16_gpu_work_free(w->g, w->gw[i]);
+            w->gw[i] = NULL;
+        }
+}
+
 static void worker_drop_device(cworker *w) {
-    if (w->gw)
-        groth16_gpu_work_free(w->g, w->gw);
-    w->gw = NULL;
+    worker_drop_works(w, -1);
     g16_gpu_destroy(w->g);
     w->g = NULL;
     w->g_points = 0;
@@ -173,31 +184,52 @@ static void cuda_key_release(void *self, const g16_key *key) {
     free(found);
 }
 
-/* Makes w's context and working area fit key: at most once per key shape
- * (a larger key replaces them). Returns 0 when the device cannot hold them
- * (the partition then runs on the CPU). */
-static int worker_fit(cworker *w, const g16_key *key, g16_status *st) {
+/* w's context and device working area for key: the context grows when a
+ * key needs more MSM points than it has (dropping the cached areas made
+ * through it), the area is created at the first partition of a key shape
+ * and cached (GW_CACHE shapes, LRU). A failed creation first frees the other
+ * cached areas and retries. NULL when the device cannot hold them (the
+ * partition then runs on the CPU). */
+static groth16_gpu_work *worker_fit(cworker *w, const g16_key *key, g16_status *st) {
     size_t need = key_points(key);
     if (!need)
-        return 0;
+        return NULL;
     if (!w->g || w->g_points < need) {
         worker_drop_device(w);
         if (g16_gpu_create(&w->g, w->be->dev[w->dev].device, need, 1, st) != G16_OK) {
             w->g = NULL;
-            return 0;
+            return NULL;
         }
         w->g_points = need;
     }
-    if (!w->gw || !groth16_gpu_work_fits(w->gw, key)) {
-        if (w->gw)
-            groth16_gpu_work_free(w->g, w->gw);
-        w->gw = NULL;
-        if (groth16_gpu_work_create(w->g, &w->gw, key, st) != G16_OK) {
-            w->gw = NULL;
-            return 0;
+    int slot = -1;
+    for (int i = 0; i < GW_CACHE && slot < 0; i++)
+        if (w->gw[i] && groth16_gpu_work_fits(w->gw[i], key))
+            slot = i;
+    if (slot < 0) {
+        slot = 0; /* the first free slot, else the least recently used */
+        for (int i = 0; i < GW_CACHE; i++) {
+            if (!w->gw[i]) {
+                slot = i;
+                break;
+            }
+            if (w->gw_use[i] < w->gw_use[slot])
+                slot = i;
+        }
+        if (w->gw[slot])
+            groth16_gpu_work_free(w->g, w->gw[slot]);
+        w->gw[slot] = NULL;
+        if (groth16_gpu_work_create(w->g, &w->gw[slot], key, st) != G16_OK) {
+            w->gw[slot] = NULL;
+            worker_drop_works(w, -1);
+            if (groth16_gpu_work_create(w->g, &w->gw[slot], key, st) != G16_OK) {
+                w->gw[slot] = NULL;
+                return NULL;
+            }
         }
     }
-    return 1;
+    w->gw_use[slot] = ++w->tick;
+    return w->gw[slot];
 }
 
 static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *out, groth16_work *work,
@@ -205,7 +237,8 @@ static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *
     cuda_be *b = self;
     cworker *w = wstate;
     g16_status fst = {0};
-    if (!worker_fit(w, key, &fst)) {
+    groth16_gpu_work *gw = worker_fit(w, key, &fst);
+    if (!gw) {
         /* No device working area for this shape: the CPU stage instead of a
          * failure (DESIGN.md "Fallback"; counted by the engine). */
         hi->cpu_fallback = 1;
@@ -216,7 +249,7 @@ static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *
     const groth16_gpu_key *gk = c ? c->gk[w->dev] : NULL;
     pthread_mutex_unlock(&b->lock);
     groth16_gpu_timings gtm = {0};
-    g16_err err = groth16_stage_heavy_gpu(ctx, w->g, w->gw, gk, out, work, key, tm, &gtm, st);
+    g16_err err = groth16_stage_heavy_gpu(ctx, w->g, gw, gk, out, work, key, tm, &gtm, st);
     hi->upload_ms = gtm.upload_ms;
     hi->gpu_ms = gtm.gpu_ms;
     hi->streamed = gk == NULL;
