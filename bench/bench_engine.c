@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "engine/engine.h"
 #include "groth16/groth16.h"
 #include "groth16/synth.h"
 
@@ -186,8 +187,24 @@ int bench_engine(const bench_opts *o) {
     {
         int nwarm = nworkers < parts ? nworkers : parts;
         uint64_t warm;
-        if (g16_engine_submit(eng, &warm, key, w, (size_t)nwarm, G16_PRIORITY_NORMAL, 0) != G16_OK ||
-            g16_engine_wait(eng, warm, -1) != G16_OK)
+        engine_hold_workers(eng, 1); /* released together: one each */
+        if (g16_engine_submit(eng, &warm, key, w, (size_t)nwarm, G16_PRIORITY_NORMAL, 0) != G16_OK) {
+            engine_hold_workers(eng, 0);
+            goto fail;
+        }
+        for (double end = now_ms() + 600000; now_ms() < end;) {
+            char *s = NULL;
+            const char *r = g16_engine_status_json(eng, &s) == G16_OK ? strstr(s, "\"ready\":") : NULL;
+            int ready = r ? atoi(r + 8) : -1;
+            g16_free(s);
+            g16_engine_job_info wi;
+            if (ready < 0 || ready >= nwarm || g16_engine_job_get_info(eng, &wi, warm) != G16_OK ||
+                (wi.state != G16_JOB_QUEUED && wi.state != G16_JOB_RUNNING))
+                break;
+            usleep(2000);
+        }
+        engine_hold_workers(eng, 0);
+        if (g16_engine_wait(eng, warm, -1) != G16_OK)
             goto fail;
         g16_engine_job_info ji;
         if (g16_engine_job_get_info(eng, &ji, warm) != G16_OK || ji.state != G16_JOB_DONE) {

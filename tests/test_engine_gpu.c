@@ -167,10 +167,17 @@ static double metric(g16_engine *e, const char *name) {
     return v;
 }
 
-/* Waits until `ready` synthesized partitions wait for a worker. */
-static int wait_ready(g16_engine *e, int ready, double timeout_ms) {
+/* Waits until `ready` synthesized partitions wait for a worker (0 if job
+ * finishes first, e.g. failed, or on timeout). */
+static int wait_ready(g16_engine *e, uint64_t job, int ready, double timeout_ms) {
     double end = g16_now_ms() + timeout_ms;
     while (g16_now_ms() < end) {
+        g16_engine_job_info ji = job_info(e, job);
+        if (ji.state != G16_JOB_QUEUED && ji.state != G16_JOB_RUNNING) {
+            fprintf(stderr, "  job %llu finished (state %d) while waiting for %d ready: %s\n",
+                    (unsigned long long)job, ji.state, ready, ji.msg);
+            return 0;
+        }
         char *s = status(e);
         double r = s ? jnum(s, NULL, "\"ready\":") : -1;
         free(s);
@@ -272,15 +279,22 @@ static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd) {
     if (gpu)
         CHECK_MSG(!strcmp(tier, "device") && db == (double)c->key_dev && streamed == 0,
                   "tier %s device_bytes %.0f (expected %zu) streamed %d", tier, db, c->key_dev, streamed);
-    /* Warm-up: one partition per worker (sizes each worker's context). */
+    /* Warm-up: one partition per worker, released together (sizes each
+     * worker's context and device working area). */
+    engine_hold_workers(e, 1);
     CHECK(g16_engine_submit(e, &warm, key, w, (size_t)wpd, G16_PRIORITY_NORMAL, 0) == G16_OK);
+    CHECK_MSG(wait_ready(e, warm, wpd, 300000), "warm-up: synthesis did not fill the ready queue");
+    engine_hold_workers(e, 0);
     CHECK(g16_engine_wait(e, warm, -1) == G16_OK);
-    CHECK_MSG(check_job(ctx, e, c, warm, wpd, NULL) == wpd, "warm-up: %s", job_info(e, warm).msg);
+    int wmask = 0;
+    CHECK_MSG(check_job(ctx, e, c, warm, wpd, &wmask) == wpd, "warm-up: %s", job_info(e, warm).msg);
+    if (wmask != (1 << wpd) - 1)
+        fprintf(stderr, "  note: warm-up ran on workers 0x%x only\n", wmask);
     CHECK(g16_engine_job_release(e, warm) == G16_OK);
 
     engine_hold_workers(e, 1);
     CHECK(g16_engine_submit(e, &job, key, w, (size_t)nparts, G16_PRIORITY_NORMAL, 0) == G16_OK);
-    int full = wait_ready(e, nparts, 300000);
+    int full = wait_ready(e, job, nparts, 300000);
     CHECK_MSG(full, "synthesis did not fill the ready queue");
     double busy0 = metric(e, "g16_device_busy_ms_total{device=\"0\"}");
     double t0 = g16_now_ms();
@@ -454,7 +468,7 @@ static void test_cancel(g16_ctx *ctx, const circuit *c) {
      * once (workers held): working areas back, the key unpinned. */
     engine_hold_workers(e, 1);
     CHECK(g16_engine_submit(e, &job, key, w, 12, G16_PRIORITY_NORMAL, 0) == G16_OK);
-    CHECK_MSG(wait_ready(e, 6, 120000), "cancel: ready queue did not fill");
+    CHECK_MSG(wait_ready(e, job, 6, 120000), "cancel: ready queue did not fill");
     CHECK(g16_engine_cancel(e, job) == G16_OK);
     CHECK(g16_engine_wait(e, job, 60000) == G16_OK); /* finishes with the workers still held */
     g16_engine_job_info ji = job_info(e, job);
