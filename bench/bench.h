@@ -24,6 +24,8 @@ typedef struct bench_opts {
     int partitions;       /* --partitions P (bench engine) */
     int workers;          /* --workers W (bench engine) */
     int no_verify;        /* --no-verify (bench engine) */
+    int workers_per_device; /* --workers-per-device W (bench engine, cuda) */
+    int synth_threads;    /* --synth-threads S (bench engine) */
     int argc;             /* remaining positional arguments */
     char **argv;
 } bench_opts;

@@ -49,8 +49,9 @@ static int parse_u256(uint8_t out[32], const char *s) {
  * (i = the witness's position), each proof verified before it is written. */
 static int cmd_prove_batch(int argc, char **argv) {
     const char *out_dir = NULL, *zkey = NULL, *timeline = NULL;
-    int verbose = 0, trusted = 0, no_verify = 0, workers = 0, synth = 0;
-    unsigned long long budget = 0;
+    int verbose = 0, trusted = 0, no_verify = 0, workers = 0, synth = 0, wpd = 0, devices = 0;
+    unsigned long long budget = 0, dev_budget = 0;
+    g16_engine_backend backend = G16_ENGINE_BACKEND_AUTO;
     const char **wtns = calloc((size_t)argc, sizeof *wtns);
     size_t n = 0;
     if (!wtns)
@@ -69,7 +70,26 @@ static int cmd_prove_batch(int argc, char **argv) {
             synth = atoi(v), i++;
         else if (!strcmp(a, "--budget") && v)
             budget = strtoull(v, NULL, 10), i++;
-        else if (!strcmp(a, "--verbose") || !strcmp(a, "-v"))
+        else if (!strcmp(a, "--device-budget") && v)
+            dev_budget = strtoull(v, NULL, 10), i++;
+        else if (!strcmp(a, "--workers-per-device") && v)
+            wpd = atoi(v), i++;
+        else if (!strcmp(a, "--devices") && v)
+            devices = atoi(v), i++;
+        else if (!strcmp(a, "--backend") && v) {
+            if (!strcmp(v, "cpu"))
+                backend = G16_ENGINE_BACKEND_CPU;
+            else if (!strcmp(v, "cuda"))
+                backend = G16_ENGINE_BACKEND_CUDA;
+            else if (!strcmp(v, "auto"))
+                backend = G16_ENGINE_BACKEND_AUTO;
+            else {
+                fprintf(stderr, "g16 prove --batch: --backend must be cpu, cuda or auto\n");
+                free(wtns);
+                return 2;
+            }
+            i++;
+        } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v"))
             verbose = 1;
         else if (!strcmp(a, "--trusted-key"))
             trusted = 1;
@@ -85,8 +105,9 @@ static int cmd_prove_batch(int argc, char **argv) {
             wtns[n++] = a;
     }
     if (!zkey || !n || !out_dir) {
-        fprintf(stderr, "usage: g16 prove --batch [--workers W] [--synth-threads S] [--budget BYTES] [--trusted-key]\n"
-                        "                 [--timeline FILE] [--no-verify] [--verbose] <circuit.zkey> <witness.wtns>... --out-dir DIR\n");
+        fprintf(stderr, "usage: g16 prove --batch [--backend cpu|cuda|auto] [--workers W] [--workers-per-device W]\n"
+                        "                 [--devices N] [--synth-threads S] [--budget BYTES] [--device-budget BYTES]\n"
+                        "                 [--trusted-key] [--timeline FILE] [--no-verify] [--verbose] <circuit.zkey> <witness.wtns>... --out-dir DIR\n");
         free(wtns);
         return 2;
     }
@@ -97,7 +118,8 @@ static int cmd_prove_batch(int argc, char **argv) {
     uint64_t key_id, job;
     double t0 = g16_cli_now_ms();
     g16_engine_opts eo = {.workers = workers, .synth_threads = synth, .budget_bytes = budget, .no_verify = no_verify,
-                          .timeline_path = timeline};
+                          .timeline_path = timeline, .backend = backend, .workers_per_device = wpd,
+                          .devices = devices, .device_budget_bytes = dev_budget};
     if (!ctx || !ws || g16_engine_create(ctx, &eng, &eo) != G16_OK)
         goto fail;
     if (g16_engine_key_add(eng, &key_id, zkey, trusted ? G16_KEY_TRUSTED : 0, G16_TIER_MMAP) != G16_OK)
