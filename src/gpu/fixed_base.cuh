@@ -29,7 +29,9 @@
 #define G16_GPU_FIXED_BASE_CUH
 
 #include "curve.cuh"
+#ifdef __CUDACC__
 #include "gpu_internal.cuh"
+#endif
 
 namespace g16gpu {
 
@@ -54,12 +56,10 @@ template <class E> G16_HD affine_t<E> fb_normalize(const xyzz_t<E> &p, const E &
     return a;
 }
 
-template <class E> __global__ void fb_table_kernel(const affine_t<E> *__restrict__ base, affine_t<E> *__restrict__ table) {
-    int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= FB_TABLE)
-        return;
+/* Table entry t (the table kernel's thread t). */
+template <class E> G16_HD void fb_table_entry(const affine_t<E> &base, affine_t<E> *table, int t) {
     int win = t / FB_PER, d = t % FB_PER + 1;
-    xyzz_t<E> q = xyzz_t<E>::from_affine(*base);
+    xyzz_t<E> q = xyzz_t<E>::from_affine(base);
     for (int i = 0; i < FB_W * win; i++)
         q = q.dbl();
     xyzz_t<E> r = xyzz_t<E>::inf();
@@ -72,13 +72,10 @@ template <class E> __global__ void fb_table_kernel(const affine_t<E> *__restrict
     table[t] = fb_normalize(r, z.inv());
 }
 
+/* Points t + j*T (j < FB_PER_THREAD, below n): the mul kernel's thread t of T. */
 template <class E>
-__global__ void __launch_bounds__(FB_THREADS)
-    fb_mul_kernel(const affine_t<E> *__restrict__ table, const uint64_t *__restrict__ k, uint32_t n,
-                  xyzz_t<E> *__restrict__ scratch, E *__restrict__ prefix, affine_t<E> *__restrict__ out) {
-    uint32_t T = gridDim.x * blockDim.x, t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= n)
-        return;
+G16_HD void fb_mul_thread(const affine_t<E> *table, const uint64_t *k, uint32_t n, xyzz_t<E> *scratch, E *prefix,
+                          affine_t<E> *out, uint32_t t, uint32_t T) {
     E acc = E::one();
     for (int j = 0; j < FB_PER_THREAD; j++) {
         uint32_t i = t + (uint32_t)j * T;
@@ -110,9 +107,25 @@ __global__ void __launch_bounds__(FB_THREADS)
         }
         E z = r.zz * r.zzz;
         E zi = inv * prefix[i]; /* 1/z_i */
-        inv = inv * z;          /* 1/(z_0 ... z_{i-1}) over this thread's points */
+        inv = inv * z;          /* 1/(product of this thread's earlier z's) */
         out[i] = fb_normalize(r, zi);
     }
+}
+
+#ifdef __CUDACC__
+template <class E> __global__ void fb_table_kernel(const affine_t<E> *__restrict__ base, affine_t<E> *__restrict__ table) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < FB_TABLE)
+        fb_table_entry(*base, table, t);
+}
+
+template <class E>
+__global__ void __launch_bounds__(FB_THREADS)
+    fb_mul_kernel(const affine_t<E> *__restrict__ table, const uint64_t *__restrict__ k, uint32_t n,
+                  xyzz_t<E> *__restrict__ scratch, E *__restrict__ prefix, affine_t<E> *__restrict__ out) {
+    uint32_t T = gridDim.x * blockDim.x, t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < n)
+        fb_mul_thread(table, k, n, scratch, prefix, out, t, T);
 }
 
 /* Frees on every path (the macro CU returns early, so no CU here). */
@@ -161,8 +174,11 @@ g16_err fixed_base_run(g16_gpu *g, const void *base, const g16_scalar *k, size_t
     return G16_OK;
 }
 
+#endif /* __CUDACC__ */
+
 } /* namespace g16gpu */
 
+#ifdef __CUDACC__
 /* Per-curve, per-group entry points (fixed_base_<curve>[_g2].cu). */
 g16_err g16gpu_fixed_base_bn254_g1(g16_gpu *g, const void *base, const g16_scalar *k, size_t n, void *out,
                                    g16_status *st);
@@ -172,5 +188,6 @@ g16_err g16gpu_fixed_base_bls381_g1(g16_gpu *g, const void *base, const g16_scal
                                     g16_status *st);
 g16_err g16gpu_fixed_base_bls381_g2(g16_gpu *g, const void *base, const g16_scalar *k, size_t n, void *out,
                                     g16_status *st);
+#endif
 
 #endif
