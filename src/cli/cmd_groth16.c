@@ -475,9 +475,11 @@ int cmd_info(int argc, char **argv) {
     return rc;
 }
 
-/* g16 setup --insecure-test-setup [--curve C] circuit.r1cs out.zkey [--vk vk.json] [--seed S] */
+/* g16 setup --insecure-test-setup [--curve C] circuit.r1cs out.zkey [--vk vk.json] [--seed S]
+ *           [--backend cpu|cuda|auto] [--snarkjs-init] [--print-toxic] */
 int cmd_setup(int argc, char **argv) {
-    int insecure = 0, curve_set = 0;
+    int insecure = 0, curve_set = 0, print_toxic = 0;
+    groth16_setup_opts so = {.backend = GROTH16_SETUP_AUTO};
     g16_curve curve = G16_CURVE_BN254;
     const char *vk_path = NULL, *pos[2];
     int npos = 0;
@@ -497,6 +499,22 @@ int cmd_setup(int argc, char **argv) {
         } else if (!strcmp(a, "--vk") && v) {
             vk_path = v;
             i++;
+        } else if (!strcmp(a, "--backend") && v) {
+            if (!strcmp(v, "cpu"))
+                so.backend = GROTH16_SETUP_CPU;
+            else if (!strcmp(v, "cuda"))
+                so.backend = GROTH16_SETUP_CUDA;
+            else if (!strcmp(v, "auto"))
+                so.backend = GROTH16_SETUP_AUTO;
+            else {
+                fprintf(stderr, "g16 setup: unknown backend '%s' (cpu, cuda, auto)\n", v);
+                return 2;
+            }
+            i++;
+        } else if (!strcmp(a, "--snarkjs-init")) {
+            so.snarkjs_init = 1;
+        } else if (!strcmp(a, "--print-toxic")) {
+            print_toxic = 1;
         } else if (!strcmp(a, "--seed") && v) {
             seed = strtoull(v, NULL, 0);
             seed_set = 1;
@@ -512,7 +530,8 @@ int cmd_setup(int argc, char **argv) {
     }
     if (npos != 2) {
         fprintf(stderr, "usage: g16 setup --insecure-test-setup [--curve C] <circuit.r1cs> <out.zkey> "
-                        "[--vk vk.json] [--seed S]\n");
+                        "[--vk vk.json] [--seed S]\n"
+                        "                 [--backend cpu|cuda|auto] [--snarkjs-init] [--print-toxic]\n");
         return 2;
     }
     if (!insecure) {
@@ -542,14 +561,30 @@ int cmd_setup(int argc, char **argv) {
     }
     g16_ctx *ctx = g16_ctx_create(NULL);
     double t0 = g16_now_ms();
-    g16_err err = ctx ? groth16_setup_insecure(ctx, &cs, pos[1], seed, &st) : G16_ERR_NOMEM;
+    so.seed = seed;
+    groth16_setup_info info;
+    g16_err err = ctx ? groth16_setup_insecure_ex(ctx, &cs, &so, pos[1], NULL, NULL, &info, &st) : G16_ERR_NOMEM;
+    if (!err && print_toxic) {
+        /* The toxic waste as hex (fast_ptau.mjs --tau/--alpha/--beta take it). */
+        uint8_t tw[5][32];
+        static const char *names[5] = {"tau", "alpha", "beta", "gamma", "delta"};
+        groth16_setup_toxic(cs.curve, seed, tw);
+        for (int t = 0; t < 5; t++) {
+            printf("%s=0x", names[t]);
+            for (int b = 31; b >= 0; b--)
+                printf("%02x", tw[t][b]);
+            printf("\n");
+        }
+    }
     g16_r1cs_free(&cs);
     if (err) {
         fprintf(stderr, "g16 setup: %s\n", st.msg[0] ? st.msg : g16_err_str(err));
         g16_ctx_destroy(ctx);
         return 2;
     }
-    fprintf(stderr, "g16 setup: wrote %s in %.0f ms\n", pos[1], g16_now_ms() - t0);
+    fprintf(stderr, "g16 setup: wrote %s (%zu bytes) in %.0f ms (%s; lagrange %.0f ms, points %.0f ms%s)\n",
+            pos[1], info.key_bytes, g16_now_ms() - t0, info.used_gpu ? "cuda" : "cpu", info.lagrange_ms,
+            info.points_ms, so.snarkjs_init ? ", snarkjs init key" : "");
     int rc = 0;
     if (vk_path) {
         g16_key *key = NULL;

@@ -183,6 +183,17 @@ typedef enum g16_gpu_op { G16_GPU_ADD, G16_GPU_SUB, G16_GPU_MUL, G16_GPU_SQR } g
 g16_err g16_gpu_field_op(g16_gpu *g, g16_gpu_field f, g16_gpu_op op, void *out, const void *a,
                          const void *b, size_t n, g16_status *st);
 
+/* ---- fixed-base scalar multiplication (fixed_base.cuh, fixed_base_*.cu) ----
+ * out[i] = k[i] * base for i < n: the test-only setup's key points. base is
+ * one affine point of (curve, group) (the CPU's G_affine), k any 256-bit
+ * integers (g16_scalar), out n affine points in the CPU's layout (Montgomery,
+ * infinity (0, 0)), equal bit for bit to the CPU's. Host memory in and out;
+ * runs in chunks on g's stream and returns when out is written. Allocates
+ * device memory per call (setup only, not for the proving path). Variable
+ * time in k (the test setup's toxic waste is not secret by design). */
+g16_err g16_gpu_fixed_base(g16_gpu *g, g16_curve curve, g16_gpu_group group, const void *base,
+                           const g16_scalar *k, size_t n, void *out, g16_status *st);
+
 #ifdef __cplusplus
 }
 #endif
