@@ -49,8 +49,9 @@ static int parse_u256(uint8_t out[32], const char *s) {
  * (i = the witness's position), each proof verified before it is written. */
 static int cmd_prove_batch(int argc, char **argv) {
     const char *out_dir = NULL, *zkey = NULL, *timeline = NULL;
-    int verbose = 0, trusted = 0, no_verify = 0, workers = 0, synth = 0;
-    unsigned long long budget = 0;
+    int verbose = 0, trusted = 0, no_verify = 0, workers = 0, synth = 0, wpd = 0, devices = 0;
+    unsigned long long budget = 0, dev_budget = 0;
+    g16_engine_backend backend = G16_ENGINE_BACKEND_AUTO;
     const char **wtns = calloc((size_t)argc, sizeof *wtns);
     size_t n = 0;
     if (!wtns)
@@ -69,7 +70,26 @@ static int cmd_prove_batch(int argc, char **argv) {
             synth = atoi(v), i++;
         else if (!strcmp(a, "--budget") && v)
             budget = strtoull(v, NULL, 10), i++;
-        else if (!strcmp(a, "--verbose") || !strcmp(a, "-v"))
+        else if (!strcmp(a, "--device-budget") && v)
+            dev_budget = strtoull(v, NULL, 10), i++;
+        else if (!strcmp(a, "--workers-per-device") && v)
+            wpd = atoi(v), i++;
+        else if (!strcmp(a, "--devices") && v)
+            devices = atoi(v), i++;
+        else if (!strcmp(a, "--backend") && v) {
+            if (!strcmp(v, "cpu"))
+                backend = G16_ENGINE_BACKEND_CPU;
+            else if (!strcmp(v, "cuda"))
+                backend = G16_ENGINE_BACKEND_CUDA;
+            else if (!strcmp(v, "auto"))
+                backend = G16_ENGINE_BACKEND_AUTO;
+            else {
+                fprintf(stderr, "g16 prove --batch: --backend must be cpu, cuda or auto\n");
+                free(wtns);
+                return 2;
+            }
+            i++;
+        } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v"))
             verbose = 1;
         else if (!strcmp(a, "--trusted-key"))
             trusted = 1;
@@ -85,8 +105,9 @@ static int cmd_prove_batch(int argc, char **argv) {
             wtns[n++] = a;
     }
     if (!zkey || !n || !out_dir) {
-        fprintf(stderr, "usage: g16 prove --batch [--workers W] [--synth-threads S] [--budget BYTES] [--trusted-key]\n"
-                        "                 [--timeline FILE] [--no-verify] [--verbose] <circuit.zkey> <witness.wtns>... --out-dir DIR\n");
+        fprintf(stderr, "usage: g16 prove --batch [--backend cpu|cuda|auto] [--workers W] [--workers-per-device W]\n"
+                        "                 [--devices N] [--synth-threads S] [--budget BYTES] [--device-budget BYTES]\n"
+                        "                 [--trusted-key] [--timeline FILE] [--no-verify] [--verbose] <circuit.zkey> <witness.wtns>... --out-dir DIR\n");
         free(wtns);
         return 2;
     }
@@ -97,7 +118,8 @@ static int cmd_prove_batch(int argc, char **argv) {
     uint64_t key_id, job;
     double t0 = g16_cli_now_ms();
     g16_engine_opts eo = {.workers = workers, .synth_threads = synth, .budget_bytes = budget, .no_verify = no_verify,
-                          .timeline_path = timeline};
+                          .timeline_path = timeline, .backend = backend, .workers_per_device = wpd,
+                          .devices = devices, .device_budget_bytes = dev_budget};
     if (!ctx || !ws || g16_engine_create(ctx, &eng, &eo) != G16_OK)
         goto fail;
     if (g16_engine_key_add(eng, &key_id, zkey, trusted ? G16_KEY_TRUSTED : 0, G16_TIER_MMAP) != G16_OK)
@@ -453,9 +475,11 @@ int cmd_info(int argc, char **argv) {
     return rc;
 }
 
-/* g16 setup --insecure-test-setup [--curve C] circuit.r1cs out.zkey [--vk vk.json] [--seed S] */
+/* g16 setup --insecure-test-setup [--curve C] circuit.r1cs out.zkey [--vk vk.json] [--seed S]
+ *           [--backend cpu|cuda|auto] [--snarkjs-init] [--print-toxic] */
 int cmd_setup(int argc, char **argv) {
-    int insecure = 0, curve_set = 0;
+    int insecure = 0, curve_set = 0, print_toxic = 0;
+    groth16_setup_opts so = {.backend = GROTH16_SETUP_AUTO};
     g16_curve curve = G16_CURVE_BN254;
     const char *vk_path = NULL, *pos[2];
     int npos = 0;
@@ -475,6 +499,22 @@ int cmd_setup(int argc, char **argv) {
         } else if (!strcmp(a, "--vk") && v) {
             vk_path = v;
             i++;
+        } else if (!strcmp(a, "--backend") && v) {
+            if (!strcmp(v, "cpu"))
+                so.backend = GROTH16_SETUP_CPU;
+            else if (!strcmp(v, "cuda"))
+                so.backend = GROTH16_SETUP_CUDA;
+            else if (!strcmp(v, "auto"))
+                so.backend = GROTH16_SETUP_AUTO;
+            else {
+                fprintf(stderr, "g16 setup: unknown backend '%s' (cpu, cuda, auto)\n", v);
+                return 2;
+            }
+            i++;
+        } else if (!strcmp(a, "--snarkjs-init")) {
+            so.snarkjs_init = 1;
+        } else if (!strcmp(a, "--print-toxic")) {
+            print_toxic = 1;
         } else if (!strcmp(a, "--seed") && v) {
             seed = strtoull(v, NULL, 0);
             seed_set = 1;
@@ -490,7 +530,8 @@ int cmd_setup(int argc, char **argv) {
     }
     if (npos != 2) {
         fprintf(stderr, "usage: g16 setup --insecure-test-setup [--curve C] <circuit.r1cs> <out.zkey> "
-                        "[--vk vk.json] [--seed S]\n");
+                        "[--vk vk.json] [--seed S]\n"
+                        "                 [--backend cpu|cuda|auto] [--snarkjs-init] [--print-toxic]\n");
         return 2;
     }
     if (!insecure) {
@@ -520,14 +561,30 @@ int cmd_setup(int argc, char **argv) {
     }
     g16_ctx *ctx = g16_ctx_create(NULL);
     double t0 = g16_now_ms();
-    g16_err err = ctx ? groth16_setup_insecure(ctx, &cs, pos[1], seed, &st) : G16_ERR_NOMEM;
+    so.seed = seed;
+    groth16_setup_info info;
+    g16_err err = ctx ? groth16_setup_insecure_ex(ctx, &cs, &so, pos[1], NULL, NULL, &info, &st) : G16_ERR_NOMEM;
+    if (!err && print_toxic) {
+        /* The toxic waste as hex (fast_ptau.mjs --tau/--alpha/--beta take it). */
+        uint8_t tw[5][32];
+        static const char *names[5] = {"tau", "alpha", "beta", "gamma", "delta"};
+        groth16_setup_toxic(cs.curve, seed, tw);
+        for (int t = 0; t < 5; t++) {
+            printf("%s=0x", names[t]);
+            for (int b = 31; b >= 0; b--)
+                printf("%02x", tw[t][b]);
+            printf("\n");
+        }
+    }
     g16_r1cs_free(&cs);
     if (err) {
         fprintf(stderr, "g16 setup: %s\n", st.msg[0] ? st.msg : g16_err_str(err));
         g16_ctx_destroy(ctx);
         return 2;
     }
-    fprintf(stderr, "g16 setup: wrote %s in %.0f ms\n", pos[1], g16_now_ms() - t0);
+    fprintf(stderr, "g16 setup: wrote %s (%zu bytes) in %.0f ms (%s; lagrange %.0f ms, points %.0f ms%s)\n",
+            pos[1], info.key_bytes, g16_now_ms() - t0, info.used_gpu ? "cuda" : "cpu", info.lagrange_ms,
+            info.points_ms, so.snarkjs_init ? ", snarkjs init key" : "");
     int rc = 0;
     if (vk_path) {
         g16_key *key = NULL;

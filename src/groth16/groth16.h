@@ -348,6 +348,36 @@ const char *g16_snarkjs_curve_name(g16_curve curve);
 g16_err groth16_setup_insecure(g16_ctx *ctx, const g16_r1cs *cs, const char *out_path, uint64_t seed,
                                g16_status *st);
 
+/* The same with options. The key is built in one buffer of its exact size:
+ * with out_path, a shared mapping of that file; with out_path NULL, an
+ * anonymous mapping returned in *mem / *mem_len (free it with
+ * groth16_setup_mem_free), for in-memory keys (g16_zkey_open_mem). */
+enum { GROTH16_SETUP_AUTO = 0, GROTH16_SETUP_CPU = 1, GROTH16_SETUP_CUDA = 2 };
+typedef struct groth16_setup_opts {
+    uint64_t seed;
+    int backend;      /* GROTH16_SETUP_*: AUTO takes the GPU when one is present, else the CPU */
+    int snarkjs_init; /* gamma = delta = 1 and snarkjs's circuit hash: byte for byte the key
+                         `snarkjs zkey new` makes from a prepared ptau with the same tau, alpha,
+                         beta (scripts/interop/fast_ptau.mjs), which `snarkjs zkey verify` accepts */
+    int align;        /* insert zero-size padding sections (ids 0x1000..) so that every point
+                         section starts 8-byte aligned: the key loads without copies */
+} groth16_setup_opts;
+typedef struct groth16_setup_info {
+    int used_gpu;
+    size_t key_bytes;
+    double lagrange_ms; /* Lagrange basis and column sums */
+    double points_ms;   /* fixed-base multiplications (IC, C, A, B1, B2, H) */
+    double hash_ms;     /* snarkjs_init's circuit hash */
+    double total_ms;
+} groth16_setup_info;
+g16_err groth16_setup_insecure_ex(g16_ctx *ctx, const g16_r1cs *cs, const groth16_setup_opts *o,
+                                  const char *out_path, void **mem, size_t *mem_len, groth16_setup_info *info,
+                                  g16_status *st);
+void groth16_setup_mem_free(void *mem, size_t len);
+/* The toxic waste a seed gives: tau, alpha, beta, gamma, delta as canonical
+ * little-endian 32-byte integers (for fast_ptau.mjs --tau/--alpha/--beta). */
+void groth16_setup_toxic(g16_curve curve, uint64_t seed, uint8_t out[5][32]);
+
 
 /* ---- the prover in stages (for the engine) --------------------------------
  * A proof is three stages over a per-worker working area (groth16_work),
