@@ -44,6 +44,7 @@ static int pg_admin(const backend *b, const char *sql) {
     PGconn *c = PQconnectdb(b->pg_url);
     int ok = PQstatus(c) == CONNECTION_OK;
     if (ok) {
+        PQclear(PQexec(c, "SET client_min_messages = warning"));
         PGresult *r = PQexec(c, sql);
         ok = PQresultStatus(r) == PGRES_COMMAND_OK;
         if (!ok)
@@ -54,6 +55,22 @@ static int pg_admin(const backend *b, const char *sql) {
     }
     PQfinish(c);
     return ok;
+}
+
+/* Runs a query; returns its row count, -1 on failure. */
+static int pg_admin_q(const backend *b, const char *sql) {
+    PGconn *c = PQconnectdb(b->pg_url);
+    int n = -1;
+    if (PQstatus(c) == CONNECTION_OK) {
+        PGresult *r = PQexec(c, sql);
+        if (PQresultStatus(r) == PGRES_TUPLES_OK)
+            n = PQntuples(r);
+        else
+            fprintf(stderr, "pg admin '%s': %s", sql, PQerrorMessage(c));
+        PQclear(r);
+    }
+    PQfinish(c);
+    return n;
 }
 #endif
 
@@ -72,11 +89,11 @@ static int fresh_db(backend *b) {
         return 0;
     const char *u = b->pg_url;
     if (strncmp(u, "postgres", 8) == 0) /* a URI */
-        snprintf(b->url, sizeof b->url, "%s%csslmode=disable&options=-csearch_path%%3D%s", u,
-                 strchr(u, '?') ? '&' : '?', b->schema);
+        snprintf(b->url, sizeof b->url, "%s%csslmode=disable&application_name=%s&options=-csearch_path%%3D%s", u,
+                 strchr(u, '?') ? '&' : '?', b->schema, b->schema);
     else /* key=value conninfo, given as pg:CONNINFO or plain */
-        snprintf(b->url, sizeof b->url, "pg:%s options='-csearch_path=%s'", strncmp(u, "pg:", 3) ? u : u + 3,
-                 b->schema);
+        snprintf(b->url, sizeof b->url, "pg:%s application_name=%s options='-csearch_path=%s'",
+                 strncmp(u, "pg:", 3) ? u : u + 3, b->schema, b->schema);
     return 1;
 #else
     return 0;
@@ -543,6 +560,34 @@ static void t_recover_owner(backend *b) {
     store_close(o);
 }
 
+/* PostgreSQL: a connection killed by the server is re-established once. */
+static void t_reconnect(backend *b) {
+    store *s = open_as(b, "a");
+    if (!s)
+        return;
+    g16_status st = {0};
+    int64_t j = mkjob(s, "kA", 1, 2, NULL);
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '%s'"
+             " AND pid <> pg_backend_pid()",
+             b->schema);
+    for (int round = 0; round < 2; round++) {
+        CHECK(pg_admin_q(b, sql) == 1);
+        sleep_s(0.2);
+        store_claim c[1];
+        size_t n = claim(s, KA, 1, 60, 3, c, 1);
+        CHECK_MSG(n == 1 && c[0].job_id == j && c[0].partition == (uint32_t)round, "round %d n=%zu", round, n);
+        free_claims(c, n);
+    }
+    CHECK(store_part_done(s, j, 0, "{}", "[]", NULL, &st) == G16_OK);
+    store_close(s);
+    /* a server that is not there: G16_ERR_IO with libpq's message */
+    store *x = NULL;
+    CHECK(store_open(&x, "postgresql:///postgres?host=/nonexistent-g16&port=1", "a", &st) == G16_ERR_IO && !x);
+    CHECK_MSG(strstr(st.msg, "connect") != NULL, "%s", st.msg);
+}
+
 static void t_counts(backend *b, g16_rng *rng) {
     store *s = open_as(b, "a");
     if (!s)
@@ -682,7 +727,8 @@ static void run_suite(backend *b, uint64_t seed) {
         const char *name;
         int pg_only;
     } secs[] = {{"create", 0}, {"order", 0},  {"leases", 0},      {"transitions", 0},
-                {"expire+recover", 0}, {"recover-owner", 1}, {"counts", 0}, {"concurrency", 0}};
+                {"expire+recover", 0}, {"recover-owner", 1}, {"counts", 0}, {"concurrency", 0},
+                {"reconnect", 1}};
     for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {
         if (secs[i].pg_only && !b->pg_url)
             continue;
@@ -701,6 +747,11 @@ static void run_suite(backend *b, uint64_t seed) {
         case 5: t_recover_owner(b); break;
         case 6: t_counts(b, &rng); break;
         case 7: t_concurrency(b); break;
+        case 8:
+#ifdef G16_HAVE_LIBPQ
+            t_reconnect(b);
+#endif
+            break;
         }
         printf("%s %-15s %s (%.0f ms)\n", b->name, secs[i].name, t_failures == before ? "ok" : "FAILED",
                g16_now_ms() - t0);
