@@ -720,6 +720,116 @@ static void t_concurrency(backend *b) {
     store_close(s);
 }
 
+/* Mixed concurrent traffic: handles claim, finish (done / fail / release)
+ * and cancel at once, over jobs of 2-3 partitions (so that the last
+ * partitions of a job often finish together). Afterwards every job's state
+ * must be the one derived from its partitions (store.h), and none is left
+ * unfinished. */
+typedef struct stress_arg {
+    backend *b;
+    int t;
+    uint64_t seed;
+    int64_t base;
+    size_t errors, ops;
+} stress_arg;
+
+enum { STRESS_T = 4, STRESS_J = 30 };
+
+static void *stress_thread(void *p) {
+    stress_arg *a = p;
+    char owner[32];
+    snprintf(owner, sizeof owner, "s%d", a->t);
+    g16_rng rng;
+    g16_rng_seed(&rng, a->seed + (uint64_t)a->t);
+    store *s = NULL;
+    g16_status st = {0};
+    if (store_open(&s, a->b->url, owner, &st)) {
+        fprintf(stderr, "%s: %s\n", owner, st.msg);
+        a->errors++;
+        return NULL;
+    }
+    int idle = 0;
+    while (idle < 3) {
+        store_claim c[3];
+        size_t n = 0;
+        if (store_claim_next(s, KA, 1, 60, 0, c, 1 + (size_t)(g16_rng_next(&rng) % 3), &n, &st)) {
+            fprintf(stderr, "%s: claim: %s\n", owner, st.msg);
+            a->errors++;
+            break;
+        }
+        idle = n ? 0 : idle + 1;
+        for (size_t i = 0; i < n; i++) {
+            unsigned r = (unsigned)(g16_rng_next(&rng) % 20);
+            g16_err e;
+            if (r < 15)
+                e = store_part_done(s, c[i].job_id, c[i].partition, "{}", "[]", NULL, &st);
+            else if (r < 17)
+                e = store_part_fail(s, c[i].job_id, c[i].partition, G16_ERR_IO, "x", &st);
+            else
+                e = store_part_release(s, c[i].job_id, c[i].partition, &st);
+            if (e && e != G16_ERR_CANCELLED) { /* cancelled: the job was */
+                fprintf(stderr, "%s: finish %lld/%u: %s\n", owner, (long long)c[i].job_id, c[i].partition, st.msg);
+                a->errors++;
+            }
+            store_claim_free(&c[i]);
+            a->ops++;
+        }
+        if (g16_rng_next(&rng) % 16 == 0) {
+            int64_t j = a->base + (int64_t)(g16_rng_next(&rng) % STRESS_J);
+            if (store_job_cancel(s, j, NULL, &st)) {
+                fprintf(stderr, "%s: cancel %lld: %s\n", owner, (long long)j, st.msg);
+                a->errors++;
+            }
+        }
+        if (!n)
+            sleep_s(0.01);
+    }
+    store_close(s);
+    return NULL;
+}
+
+static void t_stress(backend *b, g16_rng *rng) {
+    store *s = open_as(b, "setup");
+    if (!s)
+        return;
+    int64_t base = 0;
+    for (int i = 0; i < STRESS_J; i++) {
+        int64_t id = mkjob(s, "kA", (int)(g16_rng_next(rng) % 4), 2 + (uint32_t)(g16_rng_next(rng) % 2), NULL);
+        if (i == 0)
+            base = id;
+        CHECK(id == base + i);
+    }
+    pthread_t th[STRESS_T];
+    stress_arg args[STRESS_T];
+    uint64_t seed = g16_rng_next(rng);
+    for (int t = 0; t < STRESS_T; t++) {
+        args[t] = (stress_arg){b, t, seed, base, 0, 0};
+        pthread_create(&th[t], NULL, stress_thread, &args[t]);
+    }
+    size_t errors = 0, ops = 0;
+    for (int t = 0; t < STRESS_T; t++) {
+        pthread_join(th[t], NULL);
+        errors += args[t].errors;
+        ops += args[t].ops;
+    }
+    CHECK_MSG(errors == 0, "%zu errors", errors);
+    for (int i = 0; i < STRESS_J; i++) {
+        store_job_info ji = getjob(s, base + i, 0);
+        uint32_t cnt[5] = {0};
+        for (uint32_t k = 0; k < ji.n_partitions && ji.parts; k++)
+            cnt[ji.parts[k].state]++;
+        store_state want = cnt[STORE_FAILED] ? STORE_FAILED : cnt[STORE_CANCELLED] ? STORE_CANCELLED : STORE_DONE;
+        CHECK_MSG(cnt[STORE_QUEUED] == 0 && cnt[STORE_RUNNING] == 0, "job %d: %u queued %u running", i,
+                  cnt[STORE_QUEUED], cnt[STORE_RUNNING]);
+        CHECK_MSG(ji.state == want, "job %d is %s, its partitions say %s (done %u failed %u cancelled %u)", i,
+                  store_state_name(ji.state), store_state_name(want), cnt[2], cnt[3], cnt[4]);
+        CHECK(ji.finished > 0);
+        store_job_info_free(&ji);
+    }
+    printf("  %zu finishes\n", ops);
+    store_close(s);
+}
+
 static void run_suite(backend *b, uint64_t seed) {
     g16_rng rng;
     g16_rng_seed(&rng, seed);
@@ -728,7 +838,7 @@ static void run_suite(backend *b, uint64_t seed) {
         int pg_only;
     } secs[] = {{"create", 0}, {"order", 0},  {"leases", 0},      {"transitions", 0},
                 {"expire+recover", 0}, {"recover-owner", 1}, {"counts", 0}, {"concurrency", 0},
-                {"reconnect", 1}};
+                {"reconnect", 1}, {"stress", 0}};
     for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {
         if (secs[i].pg_only && !b->pg_url)
             continue;
@@ -752,6 +862,7 @@ static void run_suite(backend *b, uint64_t seed) {
             t_reconnect(b);
 #endif
             break;
+        case 9: t_stress(b, &rng); break;
         }
         printf("%s %-15s %s (%.0f ms)\n", b->name, secs[i].name, t_failures == before ? "ok" : "FAILED",
                g16_now_ms() - t0);
