@@ -161,7 +161,12 @@ static double sq_now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* G16_ERR_IO with SQLite's message, and the OS error behind an I/O failure
+ * ("disk I/O error (File too large)"). */
 static g16_err sq_fail(sq *s, g16_status *st, const char *what) {
+    int rc = sqlite3_errcode(s->db), e = sqlite3_system_errno(s->db);
+    if (e && (rc == SQLITE_IOERR || rc == SQLITE_FULL || rc == SQLITE_CANTOPEN))
+        return g16_fail(st, G16_ERR_IO, "store (sqlite): %s: %s (%s)", what, sqlite3_errmsg(s->db), strerror(e));
     return g16_fail(st, G16_ERR_IO, "store (sqlite): %s: %s", what, sqlite3_errmsg(s->db));
 }
 
