@@ -4,8 +4,8 @@
 #                                         listening only on a unix socket in DIR,
 #                                         print its URL (also written to DIR/url)
 #   scripts/pg-test-server.sh stop DIR    stop it and delete DIR/data
-# Run as root, the cluster belongs to the "postgres" user (or "nobody"): the
-# server refuses to run as root. Authentication is "trust" (the socket lives
+# Run as root, the cluster belongs to the "postgres" user (or $G16_PG_USER, or
+# "nobody" when there is no such user): the server refuses to run as root. Authentication is "trust" (the socket lives
 # in DIR only). fsync is off: a test server needs no durability.
 # Exit status 1 with the logs on stderr when the server cannot start.
 set -euo pipefail
@@ -28,8 +28,8 @@ fi
 
 as=()
 if [[ $(id -u) == 0 ]]; then
-    user=postgres
-    id -u postgres >/dev/null 2>&1 || user=nobody
+    user=${G16_PG_USER:-postgres}
+    id -u "$user" >/dev/null 2>&1 || user=nobody
     as=(runuser -u "$user" --)
 fi
 
