@@ -92,8 +92,8 @@ static int fresh_db(backend *b) {
         snprintf(b->url, sizeof b->url, "%s%csslmode=disable&application_name=%s&options=-csearch_path%%3D%s", u,
                  strchr(u, '?') ? '&' : '?', b->schema, b->schema);
     else /* key=value conninfo, given as pg:CONNINFO or plain */
-        snprintf(b->url, sizeof b->url, "pg:%s application_name=%s options='-csearch_path=%s'",
-                 strncmp(u, "pg:", 3) ? u : u + 3, b->schema, b->schema);
+        snprintf(b->url, sizeof b->url, "pg:%s application_name=%s options='-csearch_path=%s'", u, b->schema,
+                 b->schema);
     return 1;
 #else
     return 0;
@@ -582,6 +582,27 @@ static void t_reconnect(backend *b) {
     }
     CHECK(store_part_done(s, j, 0, "{}", "[]", NULL, &st) == G16_OK);
     store_close(s);
+    /* the same database through "pg:" + a key=value conninfo */
+    PQconninfoOption *opts = PQconninfoParse(strncmp(b->url, "pg:", 3) ? b->url : b->url + 3, NULL);
+    CHECK(opts != NULL);
+    if (opts) {
+        char ci[1024] = "pg:";
+        for (PQconninfoOption *o = opts; o->keyword; o++) {
+            if (!o->val || !*o->val)
+                continue;
+            size_t l = strlen(ci);
+            snprintf(ci + l, sizeof ci - l, "%s='%s' ", o->keyword, o->val);
+        }
+        PQconninfoFree(opts);
+        store *k = NULL;
+        CHECK_MSG(store_open(&k, ci, "a", &st) == G16_OK, "%s: %s", ci, st.msg);
+        if (k) {
+            store_job_info ji = getjob(k, j, 0);
+            CHECK(ji.n_done == 1 && !strcmp(store_backend(k), "postgresql"));
+            store_job_info_free(&ji);
+            store_close(k);
+        }
+    }
     /* a server that is not there: G16_ERR_IO with libpq's message */
     store *x = NULL;
     CHECK(store_open(&x, "postgresql:///postgres?host=/nonexistent-g16&port=1", "a", &st) == G16_ERR_IO && !x);
@@ -915,7 +936,7 @@ int main(void) {
         printf("postgresql: skipped (G16_TEST_PG_URL not set)\n");
     } else {
 #ifdef G16_HAVE_LIBPQ
-        backend p = {.name = "postgresql", .pg_url = pg};
+        backend p = {.name = "postgresql", .pg_url = strncmp(pg, "pg:", 3) ? pg : pg + 3}; /* libpq's forms */
         run_suite(&p, seed);
 #else
         printf("postgresql: skipped (built without libpq)\n");
