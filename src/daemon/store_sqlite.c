@@ -53,7 +53,7 @@ static const char *const SQ_SCHEMA =
     "  stats_json TEXT,"
     "  started REAL,"
     "  finished REAL,"
-    "  PRIMARY KEY (job_id, idx)) WITHOUT ROWID;"
+    "  PRIMARY KEY (job_id, idx));"
     /* inline .wtns bytes, apart from the partition rows so that scans of
      * partitions never touch them; deleted when the partition finishes */
     "CREATE TABLE IF NOT EXISTS witnesses ("
