@@ -334,13 +334,13 @@ static void t_leases(backend *b) {
     g16_status st = {0};
     int64_t j1 = mkjob(a, "kA", 1, 1, NULL);
     store_claim c[2];
-    CHECK(claim(a, KA, 1, 0.6, 5, c, 2) == 1);
+    CHECK(claim(a, KA, 1, 1.5, 5, c, 2) == 1);
     free_claims(c, 1);
     CHECK(claim(bb, KA, 1, 30, 5, c, 2) == 0); /* lease live */
     store_job_info ji = getjob(bb, j1, 0);
     CHECK(ji.parts && ji.parts[0].state == STORE_RUNNING && !strcmp(ji.parts[0].owner, "owner-a"));
     store_job_info_free(&ji);
-    sleep_s(1.0);
+    sleep_s(1.8);
     size_t n = claim(bb, KA, 1, 30, 5, c, 2);
     CHECK_MSG(n == 1 && c[0].job_id == j1 && c[0].attempt == 2, "reclaim n=%zu attempt %u", n, n ? c[0].attempt : 0);
     free_claims(c, n);
@@ -353,15 +353,15 @@ static void t_leases(backend *b) {
 
     /* heartbeats keep a lease */
     int64_t j2 = mkjob(a, "kA", 1, 2, NULL);
-    CHECK(claim(a, KA, 1, 0.8, 5, c, 2) == 2);
+    CHECK(claim(a, KA, 1, 1.5, 5, c, 2) == 2);
     free_claims(c, 2);
-    for (int i = 0; i < 8; i++) {
-        sleep_s(0.25);
-        CHECK(store_heartbeat(a, 0.8, &st) == G16_OK);
-        CHECK(store_heartbeat(bb, 0.8, &st) == G16_OK); /* holds nothing: no effect */
+    for (int i = 0; i < 6; i++) { /* 1.8 s in all, past the first lease */
+        sleep_s(0.3);
+        CHECK(store_heartbeat(a, 1.5, &st) == G16_OK);
+        CHECK(store_heartbeat(bb, 1.5, &st) == G16_OK); /* holds nothing: no effect */
         CHECK(claim(bb, KA, 1, 30, 5, c, 2) == 0);
     }
-    sleep_s(1.3); /* no heartbeat: expires */
+    sleep_s(1.8); /* no heartbeat: expires */
     n = claim(bb, KA, 1, 30, 5, c, 2);
     CHECK_MSG(n == 2 && c[0].job_id == j2 && c[0].partition == 0 && c[1].partition == 1, "n=%zu", n);
     free_claims(c, n);
@@ -483,7 +483,7 @@ static void t_expire_recover(backend *b) {
         return;
     g16_status st = {0};
     store_witness w[2] = {{"/w0", NULL, 0}, {"/w1", NULL, 0}};
-    store_job_new j = {NULL, "kA", 1, 2, w, 0.3};
+    store_job_new j = {NULL, "kA", 1, 2, w, 1.0};
     int64_t j1 = 0, j2 = 0;
     CHECK(store_job_create(s, &j, &j1, NULL, &st) == G16_OK);
     j.timeout_s = 0;
@@ -493,7 +493,7 @@ static void t_expire_recover(backend *b) {
     free_claims(c, 1);
     size_t ne = 99;
     CHECK(store_expire(s, &ne, &st) == G16_OK && ne == 0);
-    sleep_s(0.5);
+    sleep_s(1.2);
     CHECK(store_expire(s, &ne, &st) == G16_OK && ne == 1);
     store_job_info ji = getjob(s, j1, 0);
     CHECK(ji.state == STORE_FAILED && ji.n_failed == 2);
