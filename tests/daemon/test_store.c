@@ -9,10 +9,13 @@
  * the per-job reads; claims under concurrency against a claimed-once
  * bitmap. */
 #include <pthread.h>
+#include <signal.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "daemon/store.h"
@@ -851,6 +854,105 @@ static void t_stress(backend *b, g16_rng *rng) {
     store_close(s);
 }
 
+/* A process killed by SIGKILL while it writes: every job whose creation
+ * returned (reported through a pipe) is in the store, whole; the database
+ * opens and works afterwards. */
+static void t_crash(backend *b) {
+    int fd[2];
+    if (pipe(fd)) {
+        CHECK(0);
+        return;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        store *s = NULL;
+        g16_status st = {0};
+        if (store_open(&s, b->url, "crasher", &st))
+            _exit(3);
+        for (;;) {
+            store_witness w[3] = {{"/a", NULL, 0}, {NULL, "xyz", 3}, {"/c", NULL, 0}};
+            store_job_new j = {NULL, "kA", 2, 3, w, 0};
+            int64_t id;
+            if (store_job_create(s, &j, &id, NULL, &st))
+                _exit(4);
+            store_claim c[1];
+            size_t n = 0;
+            if (store_claim_next(s, KA, 1, 60, 3, c, 1, &n, &st) || n != 1)
+                _exit(5);
+            if (store_part_done(s, c[0].job_id, c[0].partition, "{\"x\":1}", "[]", NULL, &st))
+                _exit(6);
+            store_claim_free(&c[0]);
+            if (write(fd[1], &id, sizeof id) != sizeof id)
+                _exit(7);
+        }
+    }
+    close(fd[1]);
+    int64_t last = 0, id;
+    size_t nacked = 0;
+    double t0 = g16_now_ms();
+    while (g16_now_ms() - t0 < 400 && read(fd[0], &id, sizeof id) == sizeof id) {
+        last = id;
+        nacked++;
+    }
+    kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    while (read(fd[0], &id, sizeof id) == sizeof id) { /* acked before the kill */
+        last = id;
+        nacked++;
+    }
+    close(fd[0]);
+    CHECK_MSG(WIFSIGNALED(status) && nacked > 0, "child status %d, %zu jobs acked", status, nacked);
+    store *s = open_as(b, "after");
+    if (!s)
+        return;
+    g16_status st = {0};
+    size_t nr = 0;
+    CHECK(store_recover(s, &nr, &st) == G16_OK); /* the crasher's running partition, if any */
+    /* each iteration done one partition, the next in dispatch order */
+    int64_t first = last - (int64_t)nacked + 1;
+    size_t ndone = 0;
+    for (int64_t j = first; j <= last; j++) {
+        store_job_info ji = getjob(s, j, 1);
+        CHECK_MSG(ji.n_partitions == 3 && ji.parts, "acked job %lld: %u partitions", (long long)j, ji.n_partitions);
+        for (uint32_t p = 0; p < ji.n_partitions && ji.parts; p++)
+            if (ji.parts[p].state == STORE_DONE) {
+                ndone++;
+                CHECK(ji.parts[p].proof_json && !strcmp(ji.parts[p].proof_json, "{\"x\":1}"));
+            }
+        store_job_info_free(&ji);
+    }
+    CHECK_MSG(ndone >= nacked, "%zu partitions done for %zu acknowledged iterations", ndone, nacked);
+    /* the store still works: claim everything that is left */
+    store_claim c[8];
+    size_t n, total = 0;
+    while ((n = claim(s, KA, 1, 60, 0, c, 8)) > 0) {
+        for (size_t i = 0; i < n; i++)
+            CHECK(store_part_done(s, c[i].job_id, c[i].partition, "{}", "[]", NULL, &st) == G16_OK);
+        free_claims(c, n);
+        total += n;
+    }
+    CHECK(total >= 2 * nacked);
+    printf("  %zu jobs acknowledged before SIGKILL\n", nacked);
+    store_close(s);
+    if (!b->pg_url) { /* the file itself is sound */
+        sqlite3 *db = NULL;
+        CHECK(sqlite3_open(b->url + 7, &db) == SQLITE_OK);
+        sqlite3_stmt *q = NULL;
+        CHECK(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &q, NULL) == SQLITE_OK);
+        CHECK(q && sqlite3_step(q) == SQLITE_ROW && !strcmp((const char *)sqlite3_column_text(q, 0), "ok"));
+        sqlite3_finalize(q);
+        /* a newer schema version is refused */
+        CHECK(sqlite3_exec(db, "UPDATE g16_meta SET value = '2' WHERE name = 'schema_version'", NULL, NULL, NULL) ==
+              SQLITE_OK);
+        sqlite3_close(db);
+        store *x = NULL;
+        CHECK(store_open(&x, b->url, "a", &st) == G16_ERR_UNSUPPORTED && !x);
+        CHECK_MSG(strstr(st.msg, "schema version 2") != NULL, "%s", st.msg);
+    }
+}
+
 static void run_suite(backend *b, uint64_t seed) {
     g16_rng rng;
     g16_rng_seed(&rng, seed);
@@ -859,7 +961,7 @@ static void run_suite(backend *b, uint64_t seed) {
         int pg_only;
     } secs[] = {{"create", 0}, {"order", 0},  {"leases", 0},      {"transitions", 0},
                 {"expire+recover", 0}, {"recover-owner", 1}, {"counts", 0}, {"concurrency", 0},
-                {"reconnect", 1}, {"stress", 0}};
+                {"reconnect", 1}, {"stress", 0}, {"crash", 0}};
     for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {
         if (secs[i].pg_only && !b->pg_url)
             continue;
@@ -884,6 +986,7 @@ static void run_suite(backend *b, uint64_t seed) {
 #endif
             break;
         case 9: t_stress(b, &rng); break;
+        case 10: t_crash(b); break;
         }
         printf("%s %-15s %s (%.0f ms)\n", b->name, secs[i].name, t_failures == before ? "ok" : "FAILED",
                g16_now_ms() - t0);
