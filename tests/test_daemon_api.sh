@@ -176,5 +176,23 @@ for line in open(sys.argv[1]):
 
 stop_g16d
 grep -q '"event":"stopped"' "$T/g16d.log" || fail "no stopped event"
+
+# a Unix socket, token_file, log_file and SIGHUP (log rotation)
+printf '%s\n' "$TOKEN" >"$T/token"
+rm -f "$T/ready"
+"$G16D_BIN" --listen "unix:$T/g16d.sock" --token-file "$T/token" --store "sqlite:$T/jobs.db" \
+    --allowed-roots "$T" --ready-file "$T/ready" --log-file "$T/events.log" --key "k:$T/k/c.zkey" &
+G16D_PID=$!
+for _ in $(seq 1 300); do [ -s "$T/ready" ] && break; sleep 0.1; done
+[ "$(cat "$T/ready")" = "unix:$T/g16d.sock" ] || fail "ready file: $(cat "$T/ready" 2>/dev/null)"
+U=(curl -s --unix-socket "$T/g16d.sock" -H "Authorization: Bearer $TOKEN")
+"${U[@]}" "http://g16d/v1/jobs/$J1?results=0" | grep -q '"state":"done"' || fail "unix socket: job $J1 not there"
+mv "$T/events.log" "$T/events.log.1"
+kill -HUP "$G16D_PID"
+for _ in $(seq 1 100); do [ -s "$T/events.log" ] && break; sleep 0.05; done
+grep -q '"event":"log_reopened"' "$T/events.log" || fail "SIGHUP did not reopen the log file"
+grep -q '"event":"started"' "$T/events.log.1" || fail "log_file"
+stop_g16d
+[ ! -e "$T/g16d.sock" ] || fail "socket file left behind"
 rm -rf "$OUT"
 echo "test_daemon_api: OK"
