@@ -6,23 +6,29 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void set_err(g16d_api_err *e, int http, const char *code, const char *fmt, const char *a, const char *b) {
+static void set_err(g16d_api_err *e, int http, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void set_err(g16d_api_err *e, int http, const char *code, const char *fmt, ...) {
     e->http = http;
     e->code = code;
-    snprintf(e->msg, sizeof e->msg, fmt, a, b);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    va_end(ap);
 }
 
 int g16d_path_check(const g16d *d, const char *p, char *out, g16d_api_err *e) {
     if (!p || p[0] != '/') {
-        set_err(e, 400, "invalid_arg", "path '%s' is not absolute%s", p ? p : "", "");
+        set_err(e, 400, "invalid_arg", "path '%s' is not absolute", p ? p : "");
         return -1;
     }
     if (!d->cfg->n_roots) {
-        set_err(e, 403, "forbidden_path", "path '%s': no allowed_roots are configured%s", p, "");
+        set_err(e, 403, "forbidden_path", "path '%s': no allowed_roots are configured", p);
         return -1;
     }
     if (!realpath(p, out)) {
@@ -38,7 +44,7 @@ int g16d_path_check(const g16d *d, const char *p, char *out, g16d_api_err *e) {
         if (!strcmp(r, "/") || (!strncmp(out, r, n) && (out[n] == '/' || out[n] == 0)))
             return 0;
     }
-    set_err(e, 403, "forbidden_path", "path '%s' is outside the allowed roots%s", p, "");
+    set_err(e, 403, "forbidden_path", "path '%s' is outside the allowed roots", p);
     return -1;
 }
 
@@ -76,7 +82,7 @@ int g16d_key_register(g16d *d, const char *id, const char *path, g16_key_tier ti
     char rp[PATH_MAX];
     *existed = 0;
     if (!id || !valid_id(id)) {
-        set_err(e, 400, "invalid_arg", "key id '%s': 1-127 characters of A-Z a-z 0-9 . _ -%s", id ? id : "", "");
+        set_err(e, 400, "invalid_arg", "key id '%s': 1-127 characters of A-Z a-z 0-9 . _ -", id ? id : "");
         return -1;
     }
     if (check_roots) {
@@ -108,7 +114,7 @@ int g16d_key_register(g16d *d, const char *id, const char *path, g16_key_tier ti
     g16_status st = {0};
     g16_err err = g16_zkey_open(&zk, rp, G16_ZKEY_TRUSTED | G16_ZKEY_NO_COPY, NULL, &st);
     if (err) {
-        set_err(e, err == G16_ERR_IO ? 403 : 422, g16d_err_code(err), "%s%s", st.msg, "");
+        set_err(e, err == G16_ERR_IO ? 403 : 422, g16d_err_code(err), "%s", st.msg);
         return -1;
     }
     g16d_key nk;
@@ -123,7 +129,7 @@ int g16d_key_register(g16d *d, const char *id, const char *path, g16_key_tier ti
     g16_zkey_close(&zk);
     err = g16_engine_key_add(d->eng, &nk.eng_id, rp, d->cfg->trusted_keys ? G16_KEY_TRUSTED : 0, tier);
     if (err) {
-        set_err(e, err == G16_ERR_NOMEM ? 507 : 422, g16d_err_code(err), "%s%s", g16d_last_engine_error(), "");
+        set_err(e, err == G16_ERR_NOMEM ? 507 : 422, g16d_err_code(err), "%s", g16d_last_engine_error());
         return -1;
     }
     pthread_mutex_lock(&d->mtx);
@@ -141,7 +147,7 @@ int g16d_key_register(g16d *d, const char *id, const char *path, g16_key_tier ti
         size_t nc = d->cap_keys ? 2 * d->cap_keys : 8;
         g16d_key *nk2 = realloc(d->keys, nc * sizeof *nk2);
         if (!nk2) {
-            set_err(e, 503, "nomem", "out of memory%s%s", "", "");
+            set_err(e, 503, "nomem", "out of memory");
             rc = -1;
         } else {
             d->keys = nk2;
@@ -165,14 +171,13 @@ int g16d_key_remove(g16d *d, const char *id, g16d_api_err *e) {
     g16d_key *k = find(d, id);
     if (!k) {
         pthread_mutex_unlock(&d->mtx);
-        set_err(e, 404, "not_found", "no key '%s'%s", id, "");
+        set_err(e, 404, "not_found", "no key '%s'", id);
         return -1;
     }
     if (k->inflight) {
-        char n[32];
-        snprintf(n, sizeof n, "%u", k->inflight);
+        unsigned n = k->inflight;
         pthread_mutex_unlock(&d->mtx);
-        set_err(e, 409, "conflict", "key '%s' is in use by %s running partitions", id, n);
+        set_err(e, 409, "conflict", "key '%s' is in use by %u running partitions", id, n);
         return -1;
     }
     uint64_t eid = k->eng_id;
