@@ -145,6 +145,27 @@ F=$(wait_job "$J3")
 expect DELETE "/v1/jobs/$J1" - 200
 [ "$(jq_ "$T/resp" "d['state']")" = done ] || fail "DELETE of a finished job changed it"
 
+# priority: a CRITICAL job submitted after a long LOW one finishes first
+LOWJ=$(python3 -c "import json; print(json.dumps({'key':'k','priority':'low','witnesses':[{'path':'$T/k/w.%d.wtns' % (i % 3)} for i in range(24)]}))")
+expect POST /v1/jobs "$LOWJ" 202
+JL=$(jq_ "$T/resp" "d['id']")
+expect POST /v1/jobs "{\"key\":\"k\",\"priority\":\"critical\",\"witnesses\":[{\"path\":\"$T/k/w.0.wtns\"}]}" 202
+JCR=$(jq_ "$T/resp" "d['id']")
+F=$(wait_job "$JCR")
+[ "$(jq_ "$F" "d['state']")" = done ] || fail "critical job"
+req GET "/v1/jobs/$JL?results=0" >/dev/null
+[ "$(jq_ "$T/resp" "d['progress']['done'] < 24")" = True ] || fail "the critical job did not overtake the low one"
+F=$(wait_job "$JL")
+[ "$(jq_ "$F" "d['state'], d['progress']['done']")" = "done 24" ] || fail "low job"
+# timeout_s: a job that cannot finish in time fails with code timeout
+TOJ=$(python3 -c "import json; print(json.dumps({'key':'k','timeout_s':0.2,'witnesses':[{'path':'$T/k/w.%d.wtns' % (i % 3)} for i in range(40)]}))")
+expect POST /v1/jobs "$TOJ" 202
+JT=$(jq_ "$T/resp" "d['id']")
+F=$(wait_job "$JT")
+[ "$(jq_ "$F" "d['state']")" = failed ] || fail "job with timeout_s: $(jq_ "$F" "d['state']")"
+[ "$(jq_ "$F" "any(p['error'] and p['error']['code']=='timeout' for p in d['partitions'])")" = True ] ||
+    fail "no partition failed with code timeout"
+
 # a BLS12-381 job; the idempotent job; key removal
 expect POST /v1/jobs "{\"key\":\"kb\",\"witnesses\":[{\"path\":\"$T/kb/w.0.wtns\"}]}" 202
 J4=$(jq_ "$T/resp" "d['id']")
