@@ -51,13 +51,28 @@ void g16d_dispatch_wake(g16d *d) {
     pthread_mutex_unlock(&d->mtx);
 }
 
+/* Counts every store failure; logs a repeated one (same operation and
+ * message) at most every 10 s, so that a full disk does not flood the log
+ * from every idle runner's poll. */
 void g16d_store_error(g16d *d, const char *op, const g16_status *st) {
+    static char last[300];
+    static double last_t;
+    char key[300];
+    snprintf(key, sizeof key, "%s|%.250s", op, st->msg);
+    double now = g16d_unix_now();
     pthread_mutex_lock(&d->mtx);
     d->cnt.store_errors++;
     d->store_ok = 0;
+    uint64_t total = d->cnt.store_errors;
+    int quiet = !strcmp(key, last) && now - last_t < 10;
+    if (!quiet) {
+        memcpy(last, key, sizeof last);
+        last_t = now;
+    }
     pthread_mutex_unlock(&d->mtx);
-    g16d_log(G16D_ERROR, "store_error", json_pack("{s:s,s:s,s:s}", "op", op, "code", g16d_err_code(st->code),
-                                                  "message", st->msg));
+    if (!quiet)
+        g16d_log(G16D_ERROR, "store_error", json_pack("{s:s,s:s,s:s,s:I}", "op", op, "code", g16d_err_code(st->code),
+                                                      "message", st->msg, "errors_total", (json_int_t)total));
 }
 
 void g16d_store_success(g16d *d) {
