@@ -113,6 +113,8 @@ expect POST /v1/jobs "{\"key\":\"k\",\"priority\":\"urgent\",\"witnesses\":[{\"p
 expect POST /v1/jobs "{\"key\":\"k\",\"timeout_s\":-1,\"witnesses\":[{\"path\":\"$T/k/w.0.wtns\"}]}" 400 invalid_arg
 expect POST /v1/jobs "{\"key\":\"k\",\"witnesses\":[{\"path\":\"$OUT/w.wtns\"}]}" 403 forbidden_path
 expect POST /v1/jobs "{\"key\":\"k\",\"witnesses\":[{\"path\":\"$T/k/none.wtns\"}]}" 404 not_found
+expect POST /v1/jobs "{\"key\":\"k\",\"witnesses\":[{\"path\":\"$OUT/none.wtns\"}]}" 403 forbidden_path
+expect POST /v1/jobs "{\"key\":\"k\",\"witnesses\":[{\"path\":\"$T/k/../../nowhere/none.wtns\"}]}" 403 forbidden_path
 expect POST /v1/jobs "{\"key\":\"k\",\"witnesses\":[{\"path\":\"relative.wtns\"}]}" 400 invalid_arg
 expect POST /v1/jobs "{\"key\":\"k\",\"witnesses\":[{\"path\":\"$T/kb/w.0.wtns\"}]}" 422 wrong_curve
 expect POST /v1/jobs "{\"key\":\"k\",\"witnesses\":[{\"path\":\"$T/k2/w.0.wtns\"}]}" 422 size_mismatch

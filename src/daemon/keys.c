@@ -22,6 +22,52 @@ static void set_err(g16d_api_err *e, int http, const char *code, const char *fmt
     va_end(ap);
 }
 
+static int under_root(const g16d *d, const char *path) {
+    for (size_t i = 0; i < d->cfg->n_roots; i++) {
+        const char *r = d->cfg->roots[i];
+        size_t n = strlen(r);
+        if (!strcmp(r, "/") || (!strncmp(path, r, n) && (path[n] == '/' || path[n] == 0)))
+            return 1;
+    }
+    return 0;
+}
+
+/* An absolute path with ".", ".." and repeated slashes resolved textually
+ * (no symlinks), into out (PATH_MAX bytes). */
+static int lexical_normalize(const char *p, char *out) {
+    size_t n = 0;
+    out[0] = 0;
+    while (*p) {
+        while (*p == '/')
+            p++;
+        const char *s = p;
+        while (*p && *p != '/')
+            p++;
+        size_t len = (size_t)(p - s);
+        if (!len || (len == 1 && s[0] == '.'))
+            continue;
+        if (len == 2 && s[0] == '.' && s[1] == '.') {
+            while (n && out[n - 1] != '/')
+                n--;
+            if (n)
+                n--;
+            out[n] = 0;
+            continue;
+        }
+        if (n + 1 + len >= PATH_MAX)
+            return -1;
+        out[n++] = '/';
+        memcpy(out + n, s, len);
+        n += len;
+        out[n] = 0;
+    }
+    if (!n) {
+        out[0] = '/';
+        out[1] = 0;
+    }
+    return 0;
+}
+
 int g16d_path_check(const g16d *d, const char *p, char *out, g16d_api_err *e) {
     if (!p || p[0] != '/') {
         set_err(e, 400, "invalid_arg", "path '%s' is not absolute", p ? p : "");
@@ -32,18 +78,19 @@ int g16d_path_check(const g16d *d, const char *p, char *out, g16d_api_err *e) {
         return -1;
     }
     if (!realpath(p, out)) {
-        if (errno == ENOENT || errno == ENOTDIR)
-            set_err(e, 404, "not_found", "path '%s': %s", p, strerror(errno));
+        int en = errno;
+        /* A missing file is 404 only if its path lies under a root (taken
+         * lexically); else 403, so as not to reveal what exists elsewhere. */
+        if ((en == ENOENT || en == ENOTDIR) && lexical_normalize(p, out) == 0 && under_root(d, out))
+            set_err(e, 404, "not_found", "path '%s': %s", p, strerror(en));
+        else if (en == ENOENT || en == ENOTDIR)
+            set_err(e, 403, "forbidden_path", "path '%s' is outside the allowed roots", p);
         else
-            set_err(e, 403, "forbidden_path", "path '%s': %s", p, strerror(errno));
+            set_err(e, 403, "forbidden_path", "path '%s': %s", p, strerror(en));
         return -1;
     }
-    for (size_t i = 0; i < d->cfg->n_roots; i++) {
-        const char *r = d->cfg->roots[i];
-        size_t n = strlen(r);
-        if (!strcmp(r, "/") || (!strncmp(out, r, n) && (out[n] == '/' || out[n] == 0)))
-            return 0;
-    }
+    if (under_root(d, out))
+        return 0;
     set_err(e, 403, "forbidden_path", "path '%s' is outside the allowed roots", p);
     return -1;
 }
