@@ -60,6 +60,10 @@ for _ in $(seq 1 600); do
     sleep 0.05
 done
 kill -TERM "$G16D_PID"
+for _ in $(seq 1 100); do
+    grep -q '"event":"drain_start"' "$T/g16d.log" && break
+    sleep 0.05
+done
 req POST /v1/jobs "{\"key\":\"k\",\"witnesses\":$(wl 1)}" >/dev/null
 case $(cat "$T/status") in
 503 | 000) ;; # draining, or already gone
@@ -76,5 +80,25 @@ FC=$(wait_job "$JC" 240)
 verify_job "$FC" "$T/k/vk.json"
 # partitions released at the drain were not counted as failed attempts beyond max_attempts
 [ "$(jq_ "$FC" "max(p['attempts'] for p in d['partitions'])")" -le 3 ] || fail "attempts"
+
+# a second SIGTERM cuts the drain short: still exit 0, nothing lost
+expect POST /v1/jobs "{\"key\":\"k\",\"witnesses\":$(wl 6)}" 202
+JD=$(jq_ "$T/resp" "d['id']")
+for _ in $(seq 1 600); do
+    req GET "/v1/jobs/$JD?results=0" >"$T/d.json"
+    [ "$(jq_ "$T/d.json" "d['state']")" = running ] && break
+    sleep 0.05
+done
+kill -TERM "$G16D_PID"
+sleep 0.05
+kill -TERM "$G16D_PID" 2>/dev/null || true
+rc=0
+wait "$G16D_PID" || rc=$?
+G16D_PID=
+[ "$rc" = 0 ] || fail "exit code $rc after two SIGTERMs"
+start_g16d "${FLAGS[@]}"
+FD=$(wait_job "$JD" 240)
+[ "$(jq_ "$FD" "d['state']")" = done ] || fail "job $JD after a cut drain: $(head -c 600 "$FD")"
+verify_job "$FD" "$T/k/vk.json"
 stop_g16d
 echo "test_daemon_restart: OK"

@@ -21,6 +21,7 @@
 #include "daemon.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -435,6 +436,17 @@ void g16d_dispatch_stop(g16d *d) {
         struct timespec ts;
         abs_deadline(&ts, fmin(0.2, fmax(0.001, end - g16d_unix_now())));
         pthread_cond_timedwait(&d->change, &d->mtx, &ts);
+        /* A second SIGTERM/SIGINT (blocked in every thread, so pending
+         * here) ends the wait: running partitions are cancelled and
+         * released below. */
+        sigset_t pend, stop;
+        sigemptyset(&stop);
+        sigaddset(&stop, SIGTERM);
+        sigaddset(&stop, SIGINT);
+        struct timespec zero = {0, 0};
+        if (!sigpending(&pend) && (sigismember(&pend, SIGTERM) || sigismember(&pend, SIGINT)) &&
+            sigtimedwait(&stop, NULL, &zero) > 0)
+            end = 0;
     }
     pthread_mutex_unlock(&d->mtx);
     if (busy) {
