@@ -34,7 +34,7 @@ static const opt OPTS[] = {
     {"allowed_roots", OPT_STR, O(allowed_roots), 0, 0, "colon-separated dirs that key/witness paths must lie under"},
     {"max_body_bytes", OPT_BYTES, O(max_body_bytes), 1024, 1e12, "request body cap (default 64M)"},
     {"max_witnesses", OPT_U32, O(max_witnesses), 1, 1e6, "witnesses per job (default 1024)"},
-    {"max_inline_bytes", OPT_BYTES, O(max_inline_bytes), 64, 1e12, "one inline .wtns, decoded (default 16M)"},
+    {"max_inline_bytes", OPT_BYTES, O(max_inline_bytes), 64, 1e12, "one inline .wtns, decoded (default 16M, at most max_body_bytes)"},
     {"max_connections", OPT_U32, O(max_connections), 1, 100000, "concurrent HTTP connections (default 64)"},
     {"connection_timeout_s", OPT_U32, O(connection_timeout_s), 1, 86400, "idle connection timeout (default 30)"},
     {"budget_bytes", OPT_BYTES, O(budget_bytes), 0, 1e15, "engine byte budget: keys + working sets (0 = unlimited)"},
@@ -491,11 +491,9 @@ int g16d_config_validate(g16d_config *c) {
         fputs("g16d: verify = off is allowed only with bench = on (never return unverified proofs)\n", stderr);
         return 2;
     }
-    if (c->max_inline_bytes > c->max_body_bytes) {
-        fprintf(stderr, "g16d: max_inline_bytes (%llu) exceeds max_body_bytes (%llu)\n",
-                (unsigned long long)c->max_inline_bytes, (unsigned long long)c->max_body_bytes);
-        return 2;
-    }
+    /* An inline witness cannot be larger than the body carrying it. */
+    if (c->max_inline_bytes > c->max_body_bytes)
+        c->max_inline_bytes = c->max_body_bytes;
     for (size_t i = 0; i < c->n_keys; i++) {
         for (size_t j = 0; j < i; j++)
             if (!strcmp(c->keys[i].id, c->keys[j].id)) {
