@@ -518,7 +518,6 @@ static char *status_get(g16d *d, int *status) {
         busy += d->slots[i].used;
     json_object_set_new(top, "inflight", json_integer(busy));
     pthread_mutex_unlock(&d->mtx);
-    json_object_set_new(top, "devices", json_pack("[{s:s}]", "kind", "cpu"));
     int sc = 0;
     char *kb = keys_get(d, &sc);
     json_t *kj = kb ? json_loads(kb, 0, NULL) : NULL;

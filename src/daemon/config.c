@@ -38,11 +38,14 @@ static const opt OPTS[] = {
     {"max_connections", OPT_U32, O(max_connections), 1, 100000, "concurrent HTTP connections (default 64)"},
     {"connection_timeout_s", OPT_U32, O(connection_timeout_s), 1, 86400, "idle connection timeout (default 30)"},
     {"budget_bytes", OPT_BYTES, O(budget_bytes), 0, 1e15, "engine byte budget: keys + working sets (0 = unlimited)"},
-    {"workers", OPT_INT, O(workers), 1, 256, "engine device workers (default 1)"},
+    {"workers", OPT_INT, O(workers), 1, 256, "engine workers on the CPU backend (default 1)"},
+    {"workers_per_device", OPT_INT, O(workers_per_device), 0, 64, "CUDA backend: workers per GPU (0 = 2)"},
+    {"devices", OPT_INT, O(devices), 0, 64, "CUDA backend: GPUs to use, the first ones (0 = all)"},
+    {"device_budget_bytes", OPT_BYTES, O(device_budget_bytes), 0, 1e15, "CUDA backend: bytes per GPU for keys + work areas (0 = unlimited)"},
     {"synth_threads", OPT_INT, O(synth_threads), 1, 256, "engine synthesis threads (default 1)"},
     {"threads", OPT_INT, O(threads), 0, 1024, "CPU threads of the context pool (0 = all)"},
     {"queue_extra", OPT_INT, O(queue_extra), 0, 256, "partitions queued in the engine beyond the workers (default 2)"},
-    {"backend", OPT_STR, O(backend), 0, 0, "cpu | cuda | auto (default auto)"},
+    {"backend", OPT_STR, O(backend), 0, 0, "cpu | cuda | auto (default auto: CUDA when a GPU is present)"},
     {"lease_s", OPT_DBL, O(lease_s), 1, 86400, "partition lease (default 60)"},
     {"heartbeat_s", OPT_DBL, O(heartbeat_s), 0.05, 3600, "lease renewal period (default 10; < lease_s)"},
     {"drain_timeout_s", OPT_DBL, O(drain_timeout_s), 0, 86400, "SIGTERM: wait this long for running partitions (default 60)"},
@@ -472,10 +475,6 @@ int g16d_config_validate(g16d_config *c) {
     }
     if (strcmp(c->backend, "cpu") && strcmp(c->backend, "cuda") && strcmp(c->backend, "auto")) {
         fprintf(stderr, "g16d: backend = '%s': expected cpu, cuda or auto\n", c->backend);
-        return 2;
-    }
-    if (!strcmp(c->backend, "cuda")) {
-        fputs("g16d: backend = cuda: the engine of this build has no CUDA backend (use cpu or auto)\n", stderr);
         return 2;
     }
     if (strcmp(c->log_level, "debug") && strcmp(c->log_level, "info") && strcmp(c->log_level, "warn") &&

@@ -44,6 +44,8 @@ typedef struct g16d_config {
     uint32_t max_witnesses, max_connections, connection_timeout_s;
     uint64_t budget_bytes;
     int workers, synth_threads, threads, queue_extra;
+    int workers_per_device, devices;
+    uint64_t device_budget_bytes;
     char *backend;     /* cpu | cuda | auto */
     double lease_s, heartbeat_s, drain_timeout_s, poll_s;
     uint32_t max_attempts;
@@ -124,6 +126,7 @@ typedef struct g16d {
     size_t n_keys, cap_keys;
     g16d_slot *slots;
     int n_slots;
+    int n_workers; /* the engine's workers (CPU: workers; CUDA: devices x per device) */
     pthread_t *runners;
     pthread_t heartbeat;
     int threads_started;

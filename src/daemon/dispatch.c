@@ -371,7 +371,7 @@ static void *heartbeat_main(void *arg) {
 }
 
 int g16d_dispatch_start(g16d *d) {
-    d->n_slots = d->cfg->workers + d->cfg->queue_extra;
+    d->n_slots = (d->n_workers > 0 ? d->n_workers : d->cfg->workers) + d->cfg->queue_extra;
     if (d->n_slots < 1)
         d->n_slots = 1;
     d->slots = calloc((size_t)d->n_slots, sizeof *d->slots);

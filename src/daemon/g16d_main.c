@@ -80,10 +80,27 @@ int main(int argc, char **argv) {
     eo.workers = cfg.workers;
     eo.synth_threads = cfg.synth_threads;
     eo.no_verify = !cfg.verify;
+    eo.backend = !strcmp(cfg.backend, "cpu")    ? G16_ENGINE_BACKEND_CPU
+                 : !strcmp(cfg.backend, "cuda") ? G16_ENGINE_BACKEND_CUDA
+                                                : G16_ENGINE_BACKEND_AUTO;
+    eo.workers_per_device = cfg.workers_per_device;
+    eo.devices = cfg.devices;
+    eo.device_budget_bytes = cfg.device_budget_bytes;
     if (g16_engine_create(d.ctx, &d.eng, &eo)) {
-        fprintf(stderr, "g16d: engine: %s\n", g16d_last_engine_error());
+        fprintf(stderr, "g16d: engine (backend = %s): %s\n", cfg.backend, g16d_last_engine_error());
         goto out;
     }
+    /* The engine's worker count (the CUDA backend sets its own). */
+    d.n_workers = cfg.workers;
+    char *sj = NULL;
+    if (!g16_engine_status_json(d.eng, &sj) && sj) {
+        json_t *so = json_loads(sj, 0, NULL);
+        json_t *wk = json_object_get(so, "workers");
+        if (json_is_array(wk) && json_array_size(wk) > 0)
+            d.n_workers = (int)json_array_size(wk);
+        json_decref(so);
+    }
+    g16_free(sj);
     g16_status st = {0};
     if (store_open(&d.st, cfg.store_url, cfg.owner, &st)) {
         fprintf(stderr, "g16d: store %s: %s\n", cfg.store_url, st.msg);
@@ -111,8 +128,9 @@ int main(int argc, char **argv) {
         goto out_http;
     }
     g16d_log(G16D_INFO, "started",
-             json_pack("{s:s,s:s,s:s,s:s,s:i,s:I,s:i,s:b}", "version", g16_version(), "listen", bound, "store",
-                       store_backend(d.st), "owner", cfg.owner, "workers", cfg.workers, "requeued",
+             json_pack("{s:s,s:s,s:s,s:s,s:s,s:i,s:I,s:i,s:b}", "version", g16_version(), "listen", bound, "backend",
+                       cfg.backend, "store",
+                       store_backend(d.st), "owner", cfg.owner, "workers", d.n_workers, "requeued",
                        (json_int_t)requeued, "keys", (int)cfg.n_keys, "auth", cfg.token != NULL));
     if (cfg.ready_file) {
         char tmp[4200];
