@@ -62,15 +62,16 @@ d_stop() {
   return $rc
 }
 
-# d_req METHOD PATH [BODY [curl options...]]: one request; sets D_CODE (HTTP
-# status, 000 when none) and writes the body to $D_BODY. BODY "@file" reads a
-# file. D_TOKEN, when set, is sent as the bearer token.
+# d_req METHOD PATH [BODY] [curl options...]: one request; sets D_CODE (HTTP
+# status, 000 when none) and writes the body to $D_BODY. BODY (any argument
+# not starting with "-") is sent as it is, "@file" reads a file. D_TOKEN,
+# when set, is sent as the bearer token.
 D_BODY=/dev/null
 d_req() {
   local method=$1 path=$2; shift 2
   local args=(-s -o "$D_BODY" -w '%{http_code}' --max-time 120 -X "$method")
   [ -n "${D_TOKEN:-}" ] && args+=(-H "Authorization: Bearer $D_TOKEN")
-  if [ $# -gt 0 ]; then args+=(-H 'Content-Type: application/json' -H 'Expect:' --data-binary "$1"); shift; fi
+  if [ $# -gt 0 ] && [ "${1:0:1}" != - ]; then args+=(-H 'Content-Type: application/json' -H 'Expect:' --data-binary "$1"); shift; fi
   D_CODE=$(curl "${args[@]}" "$@" "$D_URL$path")
 }
 
