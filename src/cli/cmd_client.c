@@ -491,7 +491,12 @@ static int cmd_submit(client *c, int argc, char **argv) {
     int inl = 0, wait = 0;
     double timeout_s = 0, job_timeout = 0;
     json_t *ws = json_array();
-    int rc = EXIT_USAGE;
+    const char **wtns = calloc((size_t)argc, sizeof *wtns);
+    int rc = EXIT_USAGE, nw = 0;
+    if (!wtns) {
+        json_decref(ws);
+        return EXIT_USAGE;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--priority") && v)
@@ -517,24 +522,27 @@ static int cmd_submit(client *c, int argc, char **argv) {
             goto out;
         } else if (!key)
             key = a;
-        else {
-            json_t *w;
-            if (inl) {
-                const char *err = NULL;
-                char *b64 = base64_file(a, &err);
-                if (!b64) {
-                    usage_err("submit: %s: %s", a, err);
-                    goto out;
-                }
-                w = json_pack("{s:s}", "data", b64);
-                free(b64);
-            } else {
-                char *ap = abs_path(a);
-                w = json_pack("{s:s}", "path", ap ? ap : a);
-                free(ap);
+        else
+            wtns[nw++] = a;
+    }
+    /* Witnesses after every option is known (--inline may come last). */
+    for (int i = 0; i < nw; i++) {
+        json_t *w;
+        if (inl) {
+            const char *err = NULL;
+            char *b64 = base64_file(wtns[i], &err);
+            if (!b64) {
+                usage_err("submit: %s: %s", wtns[i], err);
+                goto out;
             }
-            json_array_append_new(ws, w);
+            w = json_pack("{s:s}", "data", b64);
+            free(b64);
+        } else {
+            char *ap = abs_path(wtns[i]);
+            w = json_pack("{s:s}", "path", ap ? ap : wtns[i]);
+            free(ap);
         }
+        json_array_append_new(ws, w);
     }
     if (!key || !json_array_size(ws)) {
         usage_err("usage: submit KEY WTNS... [--priority P] [--idempotency-key K] [--inline] [--job-timeout S] "
@@ -574,9 +582,11 @@ static int cmd_submit(client *c, int argc, char **argv) {
     rc = wait ? wait_job(c, id, timeout_s, dir) : EXIT_OK;
 out:
     json_decref(ws);
+    free(wtns);
     return rc;
 bad_num:
     json_decref(ws);
+    free(wtns);
     return usage_err("submit: bad number of seconds");
 }
 

@@ -3,6 +3,9 @@
 # Env: G16_BIN (g16 CLI), G16D_BIN (g16d; unset in builds without the daemon).
 G16=${G16_BIN:-build/g16}
 G16D=${G16D_BIN:-}
+# Absolute paths: some tests run the binaries from other directories.
+[ -e "$G16" ] && G16=$(cd "$(dirname "$G16")" && pwd -P)/$(basename "$G16")
+[ -n "$G16D" ] && [ -e "$G16D" ] && G16D=$(cd "$(dirname "$G16D")" && pwd -P)/$(basename "$G16D")
 D_PID=
 D_URL=
 D_LOG=
