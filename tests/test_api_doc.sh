@@ -4,11 +4,11 @@
 # "# test: exit N", in the order of the page. /srv/g16 becomes a temporary
 # directory (the daemon's allowed root) and http://127.0.0.1:8416 the test
 # daemon's URL. A curl block passes when its last request got STATUS (blocks
-# tagged "token" go to a second daemon started with --token s3cret); other
+# tagged "token" go to a second daemon started with --token s3cret-token-0123); other
 # blocks pass when they exit with N. The first block of the page must not
 # need the daemon (it makes the key and witnesses).
 set -uo pipefail
-. tests/daemon/lib.sh
+. tests/daemon/client_lib.sh
 d_require
 DOC=${1:-docs/api.md}
 tmp=$(mktemp -d)
@@ -41,7 +41,7 @@ nblocks=$(ls $tmp/blocks/*.sh 2>/dev/null | wc -l)
 mkdir -p $tmp/root $tmp/auth
 d_start $tmp/root || { echo "0 passed, 1 failed"; exit 1; }
 PIDS+=($D_PID); URL=$D_URL
-d_start $tmp/auth --token s3cret || { echo "0 passed, 1 failed"; exit 1; }
+d_start $tmp/auth --token s3cret-token-0123 || { echo "0 passed, 1 failed"; exit 1; }
 PIDS+=($D_PID); AUTH_URL=$D_URL
 
 # The prelude each block runs with: curl records the last status code; g16 is
@@ -55,7 +55,7 @@ PRE
 for f in $tmp/blocks/*.sh; do
   tag=$(sed -n 1p ${f%.sh}.tag); line=$(sed -n 2p ${f%.sh}.tag)
   url=$URL; tok=
-  case $tag in *token) url=$AUTH_URL; tok=s3cret;; esac
+  case $tag in *token) url=$AUTH_URL; tok=s3cret-token-0123;; esac
   sed -e "s#http://127.0.0.1:8416#$url#g" -e "s#/srv/g16#$tmp/root#g" $f > $f.run
   rm -f $tmp/code $tmp/body
   (export G16D_TOKEN=$tok; . $tmp/prelude.sh; . $f.run) > $tmp/out 2>&1

@@ -3,7 +3,8 @@
 # precise 4xx of docs/api.md with an {"error": {"code", "message"}} body, no
 # job is created by any of them, and the daemon keeps serving: a good job
 # submitted before and one after all of them complete and verify.
-# Covers: malformed JSON (keys, jobs), wrong types and values, unknown key,
+# Covers: malformed JSON (keys, jobs: 400 invalid_json), wrong types and
+# values (400 invalid_arg), unknown key,
 # missing files, paths outside the allowed roots (absolute, "..", symlink),
 # bad key files, key id conflict, oversized body (413), too many witnesses
 # (413), a huge witness count, oversized / bad inline witnesses, wrong-curve
@@ -11,7 +12,7 @@
 # shorter than its Content-Length, idle and trickling (slow) clients, and a
 # token daemon (401 without or with a wrong token).
 set -uo pipefail
-. tests/daemon/lib.sh
+. tests/daemon/client_lib.sh
 d_require
 seed=${G16_SEED:-$(date +%s)}
 echo "test_daemon_badinput: seed $seed"
@@ -52,12 +53,15 @@ expect_http 201 ""               "register bn6"            POST /v1/keys "{\"id\
 first=$(good_job "before")
 expect_http 400 invalid_json     "keys: malformed JSON"    POST /v1/keys "{\"id\": \"x\", \"path\": "
 expect_http 400 invalid_json     "keys: not an object"     POST /v1/keys '[1, 2, 3]'
-expect_http 400 invalid_json     "keys: no path"           POST /v1/keys '{"id": "x"}'
-expect_http 400 invalid_json     "keys: path not a string" POST /v1/keys '{"id": "x", "path": 7}'
-expect_http 400 invalid_json     "keys: bad tier"          POST /v1/keys "{\"id\": \"x\", \"path\": \"$R/bn7/c.zkey\", \"tier\": \"warp\"}"
+expect_http 400 invalid_arg      "keys: no path"           POST /v1/keys '{"id": "x"}'
+expect_http 400 invalid_arg      "keys: path not a string" POST /v1/keys '{"id": "x", "path": 7}'
+expect_http 400 invalid_arg      "keys: bad tier"          POST /v1/keys "{\"id\": \"x\", \"path\": \"$R/bn7/c.zkey\", \"tier\": \"warp\"}"
 expect_http 403 forbidden_path   "keys: /etc/passwd"       POST /v1/keys '{"id": "x", "path": "/etc/passwd"}'
-expect_http 403 forbidden_path   "keys: .. out of root"    POST /v1/keys "{\"id\": \"x\", \"path\": \"$R/../../etc/passwd\"}"
+expect_http 403 forbidden_path   "keys: .. out of root"    POST /v1/keys "{\"id\": \"x\", \"path\": \"$R/../../../../../../../../etc/passwd\"}"
 expect_http 403 forbidden_path   "keys: symlink out"       POST /v1/keys "{\"id\": \"x\", \"path\": \"$R/link-out.zkey\"}"
+# A missing file outside the roots: 403 would not reveal whether it exists.
+d_req POST /v1/keys '{"id": "x", "path": "/nonexistent-dir/x.zkey"}'
+[ "$D_CODE" = 403 ] || echo "note: a missing path outside the allowed roots gets HTTP $D_CODE (403 would not reveal that it does not exist)"
 expect_http 404 not_found        "keys: missing file"      POST /v1/keys "{\"id\": \"x\", \"path\": \"$R/nope.zkey\"}"
 expect_http 422 ""               "keys: garbage file"      POST /v1/keys "{\"id\": \"x\", \"path\": \"$R/garbage.zkey\"}"
 expect_http 422 ""               "keys: truncated zkey"    POST /v1/keys "{\"id\": \"x\", \"path\": \"$R/truncated.zkey\"}"
@@ -72,16 +76,16 @@ J() { echo "{\"key\": \"bn6\", \"witnesses\": [$1]}"; }
 expect_http 400 invalid_json     "jobs: malformed JSON"    POST /v1/jobs '{"key": "bn6", "witnesses": [{"path": '
 expect_http 400 invalid_json     "jobs: empty body"        POST /v1/jobs ''
 expect_http 400 invalid_json     "jobs: trailing garbage"  POST /v1/jobs "$(J "{\"path\": \"$W0\"}") xyz"
-expect_http 400 invalid_json     "jobs: key not a string"  POST /v1/jobs "{\"key\": 5, \"witnesses\": [{\"path\": \"$W0\"}]}"
-expect_http 400 invalid_json     "jobs: no witnesses"      POST /v1/jobs '{"key": "bn6"}'
+expect_http 400 invalid_arg      "jobs: key not a string"  POST /v1/jobs "{\"key\": 5, \"witnesses\": [{\"path\": \"$W0\"}]}"
+expect_http 400 invalid_arg      "jobs: no witnesses"      POST /v1/jobs '{"key": "bn6"}'
 expect_http 400 ""               "jobs: zero witnesses"    POST /v1/jobs "$(J "")"
-expect_http 400 invalid_json     "jobs: witness no path/data" POST /v1/jobs "$(J '{"file": "x"}')"
-expect_http 400 invalid_json     "jobs: bad priority"      POST /v1/jobs "{\"key\": \"bn6\", \"priority\": \"urgent\", \"witnesses\": [{\"path\": \"$W0\"}]}"
+expect_http 400 invalid_arg      "jobs: witness no path/data" POST /v1/jobs "$(J '{"file": "x"}')"
+expect_http 400 invalid_arg      "jobs: bad priority"      POST /v1/jobs "{\"key\": \"bn6\", \"priority\": \"urgent\", \"witnesses\": [{\"path\": \"$W0\"}]}"
 expect_http 404 unknown_key      "jobs: unknown key"       POST /v1/jobs "{\"key\": \"nokey\", \"witnesses\": [{\"path\": \"$W0\"}]}"
 expect_http 404 not_found        "jobs: missing witness"   POST /v1/jobs "$(J "{\"path\": \"$R/nope.wtns\"}")"
 expect_http 404 not_found        "jobs: 2nd witness missing" POST /v1/jobs "$(J "{\"path\": \"$W0\"}, {\"path\": \"$R/nope.wtns\"}")"
 expect_http 403 forbidden_path   "jobs: /etc/passwd"       POST /v1/jobs "$(J '{"path": "/etc/passwd"}')"
-expect_http 403 forbidden_path   "jobs: .. out of root"    POST /v1/jobs "$(J "{\"path\": \"$R/bn6/../../../etc/passwd\"}")"
+expect_http 403 forbidden_path   "jobs: .. out of root"    POST /v1/jobs "$(J "{\"path\": \"$R/bn6/../../../../../../../../../etc/passwd\"}")"
 expect_http 403 forbidden_path   "jobs: symlink out"       POST /v1/jobs "$(J "{\"path\": \"$R/link-out.wtns\"}")"
 # A relative path must not resolve against g16d's working directory.
 cp $W0 ./g16-badinput-$$.wtns 2>/dev/null
@@ -186,7 +190,7 @@ for i, s in enumerate(idle):
     t = closed_within(s, 20)
     if t is None: bad(f"idle connection {i} not closed within 20 s (connection_timeout_s 3)")
     s.close()
-time.sleep(max(0, 12 - 0))  # give the server the time to cut the tricklers, if it does
+time.sleep(6)  # give the server the time to cut the tricklers, if it does
 stop.set()
 for x in th: x.join()
 cut = [v for v in res.values() if v[0] == "cut"]
@@ -206,18 +210,18 @@ d_req GET /metrics
 
 # ---- a daemon with a token ----
 mkdir -p $tmp/auth
-d_start $tmp/auth --token s3cret || { bad "g16d with a token did not start"; echo "$pass passed, $fail failed"; exit 1; }
+d_start $tmp/auth --token s3cret-token-0123 || { bad "g16d with a token did not start"; echo "$pass passed, $fail failed"; exit 1; }
 PIDS+=($D_PID)
 expect_http 401 unauthorized     "no token"                GET /v1/status
 expect_http 401 unauthorized     "no token, POST"          POST /v1/jobs '{"key": "x", "witnesses": [{"path": "/x"}]}'
 expect_http 401 unauthorized     "no token, metrics"       GET /metrics
-expect_http 401 unauthorized     "wrong token"             GET /v1/keys -H "Authorization: Bearer s3crex"
-expect_http 401 unauthorized     "token prefix"            GET /v1/keys -H "Authorization: Bearer s3cre"
-expect_http 401 unauthorized     "token longer"            GET /v1/keys -H "Authorization: Bearer s3cret0"
+expect_http 401 unauthorized     "wrong token"             GET /v1/keys -H "Authorization: Bearer s3cret-token-0124"
+expect_http 401 unauthorized     "token prefix"            GET /v1/keys -H "Authorization: Bearer s3cret-token-012"
+expect_http 401 unauthorized     "token longer"            GET /v1/keys -H "Authorization: Bearer s3cret-token-01230"
 expect_http 401 unauthorized     "not Bearer"              GET /v1/keys -H "Authorization: Basic czNjcmV0"
 expect_http 200 ""               "healthz needs no token"  GET /healthz
-expect_http 200 ""               "right token"             GET /v1/keys -H "Authorization: Bearer s3cret"
-D_TOKEN=s3cret expect_http 404 unknown_key "right token, then the normal checks" POST /v1/jobs '{"key": "x", "witnesses": [{"path": "/x"}]}'
+expect_http 200 ""               "right token"             GET /v1/keys -H "Authorization: Bearer s3cret-token-0123"
+D_TOKEN=s3cret-token-0123 expect_http 404 unknown_key "right token, then the normal checks" POST /v1/jobs '{"key": "x", "witnesses": [{"path": "/x"}]}'
 d_stop || bad "token g16d exit status"
 
 D_PID=${PIDS[0]}; D_LOG=$R/g16d.log

@@ -26,28 +26,28 @@ d_free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# d_start DIR [g16d options...]: starts g16d on a free loopback port with its
-# SQLite store in DIR and DIR as the allowed root, then waits for /healthz.
-# Sets D_PID, D_URL, D_LOG. Returns 1 (after printing the log) on failure.
+# d_start DIR [g16d options...]: starts g16d on a free loopback port (port
+# 0; g16d writes the bound address to its ready file) with its SQLite store
+# in DIR and DIR as the allowed root. Sets D_PID, D_URL, D_LOG. Returns 1
+# (after printing the log) on failure.
 d_start() {
   local dir=$1; shift
-  local port i
+  local ready=$dir/g16d.ready t
   D_LOG=$dir/g16d.log
-  for i in 1 2 3; do
-    port=$(d_free_port)
-    D_URL=http://127.0.0.1:$port
-    "$G16D" --listen 127.0.0.1:$port --store "sqlite:$dir/jobs.db" --allowed-roots "$dir" "$@" >>"$D_LOG" 2>&1 &
-    D_PID=$!
-    local t
-    for t in $(seq 1 600); do  # up to 60 s: ASan start-up on a busy machine
-      if [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$D_URL/healthz")" = 200 ]; then return 0; fi
-      kill -0 $D_PID 2>/dev/null || break
-      sleep 0.1
-    done
-    if kill -0 $D_PID 2>/dev/null; then echo "g16d did not answer /healthz in 60 s"; kill -9 $D_PID; wait $D_PID 2>/dev/null; break; fi
-    wait $D_PID 2>/dev/null
-    grep -qi "address already in use\|EADDRINUSE" "$D_LOG" || break  # lost the port race: retry
+  rm -f "$ready"
+  "$G16D" --listen 127.0.0.1:0 --ready-file "$ready" --store "sqlite:$dir/jobs.db" --allowed-roots "$dir" "$@" \
+    >>"$D_LOG" 2>&1 &
+  D_PID=$!
+  for t in $(seq 1 600); do  # up to 60 s: ASan start-up on a busy machine
+    if [ -s "$ready" ]; then
+      D_URL=http://$(head -n 1 "$ready")
+      [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$D_URL/healthz")" = 200 ] && return 0
+    fi
+    kill -0 $D_PID 2>/dev/null || break
+    sleep 0.1
   done
+  if kill -0 $D_PID 2>/dev/null; then echo "g16d not ready in 60 s"; kill -9 $D_PID; fi
+  wait $D_PID 2>/dev/null
   echo "g16d failed to start; its log:"; tail -n 30 "$D_LOG"
   D_PID=
   return 1
