@@ -112,5 +112,17 @@ expect_rc 0 "health"              C health
 
 d_stop; rc=$?
 [ $rc = 0 ] && ok || { bad "g16d exited $rc after SIGTERM"; tail -n 30 $D_LOG; }
+
+# Over a unix socket (--socket), without a token.
+unset G16D_TOKEN G16D_URL
+mkdir -p $tmp/u
+d_start $tmp/u --listen unix:$tmp/u/g16d.sock || { echo "$pass passed, $((fail+1)) failed"; exit 1; }
+cp $tmp/small/c.zkey $tmp/small/w.0.wtns $tmp/u/
+expect_rc 0 "socket: health"      C --socket $tmp/u/g16d.sock health
+expect_rc 0 "socket: keys add"    C --socket $tmp/u/g16d.sock keys add small $tmp/u/c.zkey
+expect_rc 0 "socket: submit --wait" C --socket $tmp/u/g16d.sock submit small $tmp/u/w.0.wtns --wait --out $tmp/u/o
+"$G16" verify $tmp/small/vk.json $tmp/u/o/public_0.json $tmp/u/o/proof_0.json >/dev/null 2>&1 && ok ||
+  bad "proof over the unix socket does not verify"
+d_stop || bad "socket g16d exit status"
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -8,6 +8,7 @@ G16D=${G16D_BIN:-}
 [ -n "$G16D" ] && [ -e "$G16D" ] && G16D=$(cd "$(dirname "$G16D")" && pwd -P)/$(basename "$G16D")
 D_PID=
 D_URL=
+D_SOCK=
 D_LOG=
 pass=0; fail=0
 ok()  { pass=$((pass+1)); }
@@ -28,7 +29,9 @@ d_free_port() {
 
 # d_start DIR [g16d options...]: starts g16d on a free loopback port (port
 # 0; g16d writes the bound address to its ready file) with its SQLite store
-# in DIR and DIR as the allowed root. Sets D_PID, D_URL, D_LOG. Returns 1
+# in DIR and DIR as the allowed root (a later --listen unix:PATH overrides
+# the port: then D_SOCK is PATH and D_URL http://localhost). Sets D_PID,
+# D_URL, D_SOCK, D_LOG. Returns 1
 # (after printing the log) on failure.
 d_start() {
   local dir=$1; shift
@@ -40,8 +43,10 @@ d_start() {
   D_PID=$!
   for t in $(seq 1 600); do  # up to 60 s: ASan start-up on a busy machine
     if [ -s "$ready" ]; then
-      D_URL=http://$(head -n 1 "$ready")
-      [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$D_URL/healthz")" = 200 ] && return 0
+      D_URL=http://$(head -n 1 "$ready") D_SOCK=
+      case $D_URL in http://unix:*) D_SOCK=${D_URL#http://unix:}; D_URL=http://localhost;; esac
+      [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 ${D_SOCK:+--unix-socket "$D_SOCK"} "$D_URL/healthz")" = 200 ] &&
+        return 0
     fi
     kill -0 $D_PID 2>/dev/null || break
     sleep 0.1
@@ -74,6 +79,7 @@ d_req() {
   local method=$1 path=$2; shift 2
   local args=(-s -o "$D_BODY" -w '%{http_code}' --max-time 120 -X "$method")
   [ -n "${D_TOKEN:-}" ] && args+=(-H "Authorization: Bearer $D_TOKEN")
+  [ -n "${D_SOCK:-}" ] && args+=(--unix-socket "$D_SOCK")
   if [ $# -gt 0 ] && [ "${1:0:1}" != - ]; then args+=(-H 'Content-Type: application/json' -H 'Expect:' --data-binary "$1"); shift; fi
   D_CODE=$(curl "${args[@]}" "$@" "$D_URL$path")
 }
