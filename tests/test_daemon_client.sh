@@ -87,13 +87,13 @@ grep -q "404 unknown_key" $tmp/err && ok || bad "unknown key: $(cat $tmp/err)"
 expect_rc 3 "submit: wrong size"  C submit small $tmp/big/w.0.wtns
 grep -q "422 size_mismatch" $tmp/err && ok || bad "wrong-size witness: $(cat $tmp/err)"
 
-# A long job (8 partitions of 2^12, one worker): wait --timeout 1 -> 4;
-# a second job queued behind it, cancelled -> wait says 1.
+# Two long jobs (8 partitions of 2^12 each, one worker): waiting 1 s for
+# the second -> 4; cancelled -> wait says 1; the first completes.
 expect_rc 0 "submit big"          C submit big $tmp/big/w.{0..7}.wtns --priority low
 idb=$(cat $tmp/out)
 expect_rc 0 "submit big 2"        C submit big $tmp/big/w.{0..7}.wtns --priority low
 idc=$(cat $tmp/out)
-expect_rc 4 "wait --timeout 1"    C wait $idb --timeout 1
+expect_rc 4 "wait --timeout 1"    C wait $idc --timeout 1   # behind 8 partitions of $idb
 expect_rc 0 "cancel"              C cancel $idc
 grep -q cancelled $tmp/out && ok || bad "cancel output: $(cat $tmp/out)"
 expect_rc 1 "wait on a cancelled job" C wait $idc
