@@ -24,6 +24,8 @@ typedef struct bench_opts {
     int partitions;       /* --partitions P (bench engine) */
     int workers;          /* --workers W (bench engine) */
     int no_verify;        /* --no-verify (bench engine) */
+    int workers_per_device; /* --workers-per-device W (bench engine, cuda) */
+    int synth_threads;    /* --synth-threads S (bench engine) */
     int argc;             /* remaining positional arguments */
     char **argv;
 } bench_opts;
@@ -37,7 +39,10 @@ int bench_arith(const bench_opts *o);
 int bench_ntt(const bench_opts *o);
 int bench_msm(const bench_opts *o);
 int bench_msm_cuda(const bench_opts *o); /* bench_gpu.c: --backend cuda */
+int bench_ntt_cuda(const bench_opts *o); /* bench_gpu_ntt.c: --backend cuda */
 int bench_prove(const bench_opts *o);
+/* bench_prove_cuda.c: the GPU heavy stage for a loaded key and witness. */
+int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witness *w);
 int bench_engine(const bench_opts *o);
 
 /* Entry from the CLI: argv[0] is "bench". */
