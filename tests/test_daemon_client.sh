@@ -124,5 +124,28 @@ expect_rc 0 "socket: submit --wait" C --socket $tmp/u/g16d.sock submit small $tm
 "$G16" verify $tmp/small/vk.json $tmp/u/o/public_0.json $tmp/u/o/proof_0.json >/dev/null 2>&1 && ok ||
   bad "proof over the unix socket does not verify"
 d_stop || bad "socket g16d exit status"
+
+# wait rides out a daemon restart: kill -9 in mid-job, restart on the same
+# store and socket; the accepted job completes and wait exits 0.
+mkdir -p $tmp/r
+cp $tmp/big/c.zkey $tmp/big/vk.json $tmp/big/w.*.wtns $tmp/r/
+RARGS=(--listen unix:$tmp/r/g16d.sock --key big:$tmp/r/c.zkey --workers 1)
+d_start $tmp/r "${RARGS[@]}" || { echo "$pass passed, $((fail+1)) failed"; exit 1; }
+expect_rc 0 "restart: submit"     C --socket $tmp/r/g16d.sock submit big $tmp/r/w.{0..7}.wtns
+idr=$(cat $tmp/out)
+C --socket $tmp/r/g16d.sock wait $idr --out $tmp/r/o >$tmp/r/wait.out 2>$tmp/r/wait.err &
+wpid=$!
+sleep 2
+kill -9 $D_PID; wait $D_PID 2>/dev/null; D_PID=
+sleep 2
+d_start $tmp/r "${RARGS[@]}" || { echo "$pass passed, $((fail+1)) failed"; exit 1; }
+wait $wpid; rc=$?
+[ $rc = 0 ] && ok || { bad "wait across a restart: exit $rc"; cat $tmp/r/wait.err; }
+grep -q "retrying" $tmp/r/wait.err && ok || bad "wait did not report the lost server: $(cat $tmp/r/wait.err)"
+for i in 0 7; do
+  "$G16" verify $tmp/r/vk.json $tmp/r/o/public_$i.json $tmp/r/o/proof_$i.json >/dev/null 2>&1 && ok ||
+    bad "proof $i after the restart does not verify"
+done
+d_stop || bad "restarted g16d exit status"
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -25,6 +25,7 @@ typedef struct client {
     const char *url;    /* base URL without a trailing slash */
     const char *socket; /* unix socket path or NULL */
     const char *token;  /* bearer token or NULL */
+    int quiet;          /* 1: errors are not printed (wait's retries) */
     CURL *curl;
 } client;
 
@@ -60,11 +61,13 @@ static void usage(void) {
           "  keys list                             resident keys\n"
           "  keys rm ID                            evict a key\n"
           "  submit KEY WTNS... [--priority low|normal|high|critical] [--idempotency-key K]\n"
-          "         [--inline] [--job-timeout S] [--wait [--timeout S] [--out DIR]]\n"
+          "         [--inline] [--job-timeout S] [--wait [--timeout S] [--retry S] [--out DIR]]\n"
           "                                        submit a job, one partition per witness;\n"
           "                                        prints the job id\n"
-          "  wait JOB [--timeout S] [--out DIR]    wait for a job; writes proof_<i>.json and\n"
-          "                                        public_<i>.json into DIR\n"
+          "  wait JOB [--timeout S] [--retry S] [--out DIR]\n"
+          "                                        wait for a job; writes proof_<i>.json and\n"
+          "                                        public_<i>.json into DIR; retries a lost\n"
+          "                                        server for S seconds (default 120)\n"
           "  job JOB [--no-results]                the job as JSON\n"
           "  cancel JOB                            cancel a job\n"
           "  status                                daemon status as JSON\n"
@@ -126,7 +129,8 @@ static int http(client *c, const char *method, const char *path, const char *bod
     CURLcode rc = curl_easy_perform(c->curl);
     curl_slist_free_all(hdr);
     if (rc != CURLE_OK) {
-        fprintf(stderr, "g16 client: %s %s: %s\n", method, c->socket ? c->socket : url, curl_easy_strerror(rc));
+        if (!c->quiet)
+            fprintf(stderr, "g16 client: %s %s: %s\n", method, c->socket ? c->socket : url, curl_easy_strerror(rc));
         free(out->p);
         memset(out, 0, sizeof *out);
         return EXIT_SERVER;
@@ -166,7 +170,8 @@ static int call_json(client *c, const char *method, const char *path, const char
     if (st < 200 || st > 299) {
         char what[256];
         snprintf(what, sizeof what, "%s %s", method, path);
-        print_http_error(what, st, &b);
+        if (!c->quiet)
+            print_http_error(what, st, &b);
         free(b.p);
         return EXIT_SERVER;
     }
@@ -428,10 +433,12 @@ static void progress_line(int tty, long long id, const json_t *job, double elaps
 }
 
 /* Long-polls the job until it finishes (or timeout_s > 0 passes), showing
- * progress, then fetches the results and writes them into dir. */
-static int wait_job(client *c, long long id, double timeout_s, const char *dir) {
+ * progress, then fetches the results and writes them into dir. A lost
+ * connection or a 502/503/504 (the daemon restarting or draining: accepted
+ * jobs survive that) is retried every second for up to retry_s. */
+static int wait_job(client *c, long long id, double timeout_s, double retry_s, const char *dir) {
     int tty = isatty(2);
-    double t0 = g16_cli_now_ms();
+    double t0 = g16_cli_now_ms(), down_since = -1;
     char path[128], last[160] = "";
     json_t *job = NULL;
     int rc;
@@ -445,10 +452,32 @@ static int wait_job(client *c, long long id, double timeout_s, const char *dir) 
         if (w < 0)
             w = 0;
         snprintf(path, sizeof path, "/v1/jobs/%lld?wait=%d&results=0", id, (int)(w + 0.999));
-        if ((rc = call_json(c, "GET", path, NULL, (long)w + 60, NULL, &job))) {
-            if (tty)
+        long st;
+        if ((rc = call_json(c, "GET", path, NULL, (long)w + 60, &st, &job))) {
+            double now_ms = g16_cli_now_ms();
+            int transient = st == 0 || st == 502 || st == 503 || st == 504;
+            if (transient && down_since < 0 && retry_s > 0) {
+                down_since = now_ms;
+                c->quiet = 1;
+                fprintf(stderr, "%sg16 client: job %lld: retrying for up to %.0f s\n", tty ? "\n" : "", id, retry_s);
+            }
+            if (transient && down_since >= 0 && (now_ms - down_since) / 1e3 < retry_s &&
+                (timeout_s <= 0 || (now_ms - t0) / 1e3 < timeout_s)) {
+                sleep(1);
+                continue;
+            }
+            if (c->quiet) {
+                c->quiet = 0;
+                fprintf(stderr, "g16 client: job %lld: no answer from the server for %.0f s\n", id,
+                        (now_ms - down_since) / 1e3);
+            } else if (tty)
                 fputc('\n', stderr);
             return rc;
+        }
+        if (down_since >= 0) {
+            fprintf(stderr, "g16 client: job %lld: the server answers again\n", id);
+            down_since = -1;
+            c->quiet = 0;
         }
         const char *state = str_or(json_object_get(job, "state"), "?");
         elapsed = (g16_cli_now_ms() - t0) / 1e3;
@@ -489,7 +518,7 @@ static int parse_double(const char *s, double *v) {
 static int cmd_submit(client *c, int argc, char **argv) {
     const char *key = NULL, *prio = NULL, *idem = NULL, *dir = NULL;
     int inl = 0, wait = 0;
-    double timeout_s = 0, job_timeout = 0;
+    double timeout_s = 0, job_timeout = 0, retry_s = 120;
     json_t *ws = json_array();
     const char **wtns = calloc((size_t)argc, sizeof *wtns);
     int rc = EXIT_USAGE, nw = 0;
@@ -507,6 +536,10 @@ static int cmd_submit(client *c, int argc, char **argv) {
             dir = v, i++;
         else if (!strcmp(a, "--timeout") && v) {
             if (!parse_double(v, &timeout_s))
+                goto bad_num;
+            i++;
+        } else if (!strcmp(a, "--retry") && v) {
+            if (!parse_double(v, &retry_s))
                 goto bad_num;
             i++;
         } else if (!strcmp(a, "--job-timeout") && v) {
@@ -579,7 +612,7 @@ static int cmd_submit(client *c, int argc, char **argv) {
     printf("%lld\n", id);
     fflush(stdout);
     json_decref(r);
-    rc = wait ? wait_job(c, id, timeout_s, dir) : EXIT_OK;
+    rc = wait ? wait_job(c, id, timeout_s, retry_s, dir) : EXIT_OK;
 out:
     json_decref(ws);
     free(wtns);
@@ -592,7 +625,7 @@ bad_num:
 
 static int cmd_wait(client *c, int argc, char **argv) {
     const char *job = NULL, *dir = NULL;
-    double timeout_s = 0;
+    double timeout_s = 0, retry_s = 120;
     long long id;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--out") && i + 1 < argc)
@@ -600,6 +633,9 @@ static int cmd_wait(client *c, int argc, char **argv) {
         else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
             if (!parse_double(argv[++i], &timeout_s))
                 return usage_err("wait: bad --timeout");
+        } else if (!strcmp(argv[i], "--retry") && i + 1 < argc) {
+            if (!parse_double(argv[++i], &retry_s))
+                return usage_err("wait: bad --retry");
         } else if (argv[i][0] == '-' && argv[i][1])
             return usage_err("wait: unknown option '%s'", argv[i]);
         else if (!job)
@@ -609,7 +645,7 @@ static int cmd_wait(client *c, int argc, char **argv) {
     }
     if (!job || !parse_job_id(job, &id))
         return usage_err("usage: wait JOB [--timeout S] [--out DIR] (JOB: a job id)");
-    return wait_job(c, id, timeout_s, dir);
+    return wait_job(c, id, timeout_s, retry_s, dir);
 }
 
 static int cmd_job(client *c, int argc, char **argv) {
