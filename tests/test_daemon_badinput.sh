@@ -61,7 +61,8 @@ expect_http 403 forbidden_path   "keys: .. out of root"    POST /v1/keys "{\"id\
 expect_http 403 forbidden_path   "keys: symlink out"       POST /v1/keys "{\"id\": \"x\", \"path\": \"$R/link-out.zkey\"}"
 # A missing file outside the roots: 403 would not reveal whether it exists.
 d_req POST /v1/keys '{"id": "x", "path": "/nonexistent-dir/x.zkey"}'
-[ "$D_CODE" = 403 ] || echo "note: a missing path outside the allowed roots gets HTTP $D_CODE (403 would not reveal that it does not exist)"
+[ "$D_CODE" = 403 ] && ok || bad "a missing path outside the allowed roots: HTTP $D_CODE, wanted 403 (no existence oracle)"
+expect_http 403 forbidden_path   "jobs: missing witness outside" POST /v1/jobs "{\"key\": \"bn6\", \"witnesses\": [{\"path\": \"/nonexistent-dir/w.wtns\"}]}"
 expect_http 404 not_found        "keys: missing file"      POST /v1/keys "{\"id\": \"x\", \"path\": \"$R/nope.zkey\"}"
 expect_http 422 ""               "keys: garbage file"      POST /v1/keys "{\"id\": \"x\", \"path\": \"$R/garbage.zkey\"}"
 expect_http 422 ""               "keys: truncated zkey"    POST /v1/keys "{\"id\": \"x\", \"path\": \"$R/truncated.zkey\"}"
