@@ -227,6 +227,7 @@ else:
     err("no RSS samples of g16d")
 print(f"load: {len(ids)} jobs, {nparts} proofs from {nclients} clients in {wall:.1f} s "
       f"({len(ids) / wall:.1f} jobs/s, {nparts / wall:.1f} proofs/s); {len(todo)} proofs checked with g16 verify in {tv:.1f} s")
+open(f"{tmp}/nparts.txt", "w").write(f"{nparts}\n")
 print(f"RESULT errors={len(errors)}")
 sys.exit(1 if errors else 0)
 PY
@@ -240,12 +241,18 @@ if [ -f $SNARKJS ] && [ -f $tmp/snarkjs.txt ]; then
   done < $tmp/snarkjs.txt
 else echo "note: snarkjs not installed (npm ci --prefix tests/js): skipping the snarkjs check"; fi
 
-# The daemon's own counters agree (when it exports g16d_jobs_total).
+# The daemon's own counters agree: as many jobs done as submitted, and every
+# partition proved exactly once (no partition ran twice).
 d_req GET /metrics
-done_metric=$(awk '/^g16d_jobs_total\{.*state="done".*\}/ {print $2}' $D_BODY)
-if [ -n "$done_metric" ]; then
-  [ "${done_metric%.*}" = "$JOBS" ] && ok || bad "g16d_jobs_total{state=done} is $done_metric, wanted $JOBS"
-fi
+nparts=$(cat $tmp/nparts.txt 2>/dev/null)
+metric() { awk -v re="$1" '$0 ~ re {s += $NF; n++} END {if (n) printf "%d", s}' $D_BODY; }
+m=$(metric '^g16d_jobs_total[{].*state="done"')
+[ -z "$m" ] || { [ "$m" = "$JOBS" ] && ok || bad "g16d_jobs_total{state=done} is $m, wanted $JOBS"; }
+m=$(metric '^g16d_partitions[{].*state="done"')
+[ -z "$m" ] || { [ "$m" = "$nparts" ] && ok || bad "g16d_partitions{state=done} sum to $m, wanted $nparts"; }
+m=$(metric '^g16_partitions_proved_total')
+[ -z "$m" ] || { [ "$m" = "$nparts" ] && ok || bad "g16_partitions_proved_total is $m, wanted $nparts (a partition proved twice?)"; }
+echo "metrics: jobs done $(metric '^g16d_jobs_total[{].*state="done"'), partitions done $(metric '^g16d_partitions[{].*state="done"'), proved $(metric '^g16_partitions_proved_total') (expected $JOBS, $nparts, $nparts)"
 kill -0 $D_PID 2>/dev/null && ok || bad "g16d died: $(tail -n 20 $D_LOG)"
 d_stop; rc=$?
 [ $rc = 0 ] && ok || { bad "g16d exited $rc after SIGTERM"; tail -n 30 $D_LOG; }
