@@ -54,18 +54,18 @@ expect_rc 3 "keys add: outside the roots" C keys add etc /etc/passwd
 grep -q "403 forbidden_path" $tmp/err && ok || bad "keys add /etc/passwd: $(cat $tmp/err)"
 
 # submit --wait --out: files for every partition, proofs verify.
-expect_rc 0 "submit --wait"       C submit small $tmp/small/w.0.wtns $tmp/small/w.1.wtns $tmp/small/w.2.wtns --wait --out $tmp/o1
+expect_rc 0 "submit --wait"       C submit small $tmp/small/w.0.wtns $tmp/small/w.1.wtns $tmp/small/w.2.wtns --wait --out $tmp/o1/deep/er
 id1=$(head -n 1 $tmp/out)
 for i in 0 1 2; do
-  "$G16" verify $tmp/small/vk.json $tmp/o1/public_$i.json $tmp/o1/proof_$i.json >/dev/null 2>&1 && ok ||
+  "$G16" verify $tmp/small/vk.json $tmp/o1/deep/er/public_$i.json $tmp/o1/deep/er/proof_$i.json >/dev/null 2>&1 && ok ||
     bad "proof $i of submit --wait does not verify"
 done
 # Partition i has witness i: its public signals are those of a local proof.
 "$G16" prove $tmp/small/c.zkey $tmp/small/w.2.wtns $tmp/lp.json $tmp/lpub.json >/dev/null 2>&1
-[ "$(json_get $tmp/lpub.json j)" = "$(json_get $tmp/o1/public_2.json j)" ] && ok || bad "public_2.json is not witness 2's"
+[ "$(json_get $tmp/lpub.json j)" = "$(json_get $tmp/o1/deep/er/public_2.json j)" ] && ok || bad "public_2.json is not witness 2's"
 SNARKJS=tests/js/node_modules/snarkjs/cli.js
 if [ -f $SNARKJS ]; then
-  node $SNARKJS groth16 verify $tmp/small/vk.json $tmp/o1/public_0.json $tmp/o1/proof_0.json 2>&1 | grep -q "OK!" && ok ||
+  node $SNARKJS groth16 verify $tmp/small/vk.json $tmp/o1/deep/er/public_0.json $tmp/o1/deep/er/proof_0.json 2>&1 | grep -q "OK!" && ok ||
     bad "snarkjs rejects proof_0.json"
 fi
 # inline, idempotency, wait and job on a finished job

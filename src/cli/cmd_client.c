@@ -374,6 +374,23 @@ static int finished(const char *state) {
     return !strcmp(state, "done") || !strcmp(state, "failed") || !strcmp(state, "cancelled");
 }
 
+/* mkdir -p: creates dir and its missing parents. Returns 0 or -1 (errno). */
+static int mkdirs(const char *dir) {
+    char p[PATH_MAX];
+    if (snprintf(p, sizeof p, "%s", dir) >= (int)sizeof p) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = 0;
+            if (mkdir(p, 0777) && errno != EEXIST)
+                return -1;
+            *s = '/';
+        }
+    return mkdir(p, 0777) && errno != EEXIST ? -1 : 0;
+}
+
 /* Writes the finished job's proofs into dir and reports failed partitions.
  * Returns the exit code for the job's final state. */
 static int job_results(const json_t *job, const char *dir) {
@@ -381,7 +398,7 @@ static int job_results(const json_t *job, const char *dir) {
     json_t *parts = json_object_get(job, "partitions"), *p;
     size_t i;
     int rc = strcmp(state, "done") ? EXIT_JOB : EXIT_OK;
-    if (dir && mkdir(dir, 0777) && errno != EEXIST) {
+    if (dir && mkdirs(dir)) {
         fprintf(stderr, "g16 client: --out %s: %s\n", dir, strerror(errno));
         return EXIT_USAGE;
     }
