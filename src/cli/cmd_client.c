@@ -332,6 +332,8 @@ static int cmd_keys(client *c, int argc, char **argv) {
         char *ap = abs_path(path);
         json_t *req = json_pack("{s:s, s:s}", "id", id, "path", ap ? ap : path);
         free(ap);
+        if (!req)
+            return usage_err("keys add: the id or path is not valid UTF-8");
         if (tier)
             json_object_set_new(req, "tier", json_string(tier));
         char *body = json_dumps(req, JSON_COMPACT);
@@ -592,7 +594,10 @@ static int cmd_submit(client *c, int argc, char **argv) {
             w = json_pack("{s:s}", "path", ap ? ap : wtns[i]);
             free(ap);
         }
-        json_array_append_new(ws, w);
+        if (!w || json_array_append_new(ws, w)) {
+            usage_err("submit: %s: the path is not valid UTF-8", wtns[i]);
+            goto out;
+        }
     }
     if (!key || !json_array_size(ws)) {
         usage_err("usage: submit KEY WTNS... [--priority P] [--idempotency-key K] [--inline] [--job-timeout S] "
@@ -608,10 +613,17 @@ static int cmd_submit(client *c, int argc, char **argv) {
         goto out;
     }
     json_t *req = json_pack("{s:s, s:O}", "key", key, "witnesses", ws);
+    json_t *ik = idem ? json_string(idem) : NULL;
+    if (!req || (idem && !ik)) {
+        json_decref(req);
+        json_decref(ik);
+        usage_err("submit: the key id or idempotency key is not valid UTF-8");
+        goto out;
+    }
     if (prio)
         json_object_set_new(req, "priority", json_string(prio));
-    if (idem)
-        json_object_set_new(req, "idempotency_key", json_string(idem));
+    if (ik)
+        json_object_set_new(req, "idempotency_key", ik);
     if (job_timeout > 0)
         json_object_set_new(req, "timeout_s", json_real(job_timeout));
     char *body = json_dumps(req, JSON_COMPACT);
