@@ -24,6 +24,8 @@ typedef struct bench_opts {
     int partitions;       /* --partitions P (bench engine) */
     int workers;          /* --workers W (bench engine) */
     int no_verify;        /* --no-verify (bench engine) */
+    const char *profile;  /* --profile random|filecoin (bench msm scalars; default random) */
+    int streamed;         /* --streamed (bench msm --backend cuda: bases from host memory) */
     int argc;             /* remaining positional arguments */
     char **argv;
 } bench_opts;
@@ -37,6 +39,9 @@ int bench_arith(const bench_opts *o);
 int bench_ntt(const bench_opts *o);
 int bench_msm(const bench_opts *o);
 int bench_msm_cuda(const bench_opts *o); /* bench_gpu.c: --backend cuda */
+/* Scalar profile of --profile: 1 for "filecoin" (about 99% of the scalars in
+ * {0, 1}, half each, the rest uniform), 0 for "random" or none, -1 unknown. */
+int bench_profile(const bench_opts *o);
 int bench_prove(const bench_opts *o);
 int bench_engine(const bench_opts *o);
 
