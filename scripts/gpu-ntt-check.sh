@@ -27,6 +27,12 @@ say "test_gpu_ntt: rc=$rc ($(( $(date +%s) - t0 )) s)"
 grep -E "mismatch|gpu =|cpu =|differ|CHECK failed|checks|skipped|device:|FAILED| h 2\^" "$out/test_gpu_ntt.log" | head -60 |
     tee -a "$summary"
 
+# The radix-2 variant of the pass kernel (G16_GPU_NTT_RADIX=2) up to 2^16.
+t0=$(date +%s)
+G16_GPU_NTT_RADIX=2 G16_GPU_TEST_MAX_LOG=16 timeout 100 "$bin/test_gpu_ntt" >"$out/test_gpu_ntt_radix2.log" 2>&1
+say "test_gpu_ntt radix 2 (max 2^16): rc=$? ($(( $(date +%s) - t0 )) s)"
+grep -E "mismatch|CHECK failed|checks" "$out/test_gpu_ntt_radix2.log" | head -10 | tee -a "$summary"
+
 # Shared-memory races (the kernels' barriers) on small sizes first.
 SAN_TOOLS=racecheck
 sanitize() {
@@ -52,6 +58,11 @@ for curve in bn254 bls12-381; do
             >>"$out/bench.jsonl" 2>>"$out/bench.err" || say "bench $curve 2^$lg failed rc=$?"
     done
 done
+for lg in 22 24; do
+    in_budget || break
+    G16_GPU_NTT_RADIX=2 timeout 90 "$bin/g16" bench ntt --backend cuda --curve bn254 --log-n $lg \
+        --reps 7 --json | sed "s/^{/{\"radix\":2,/" >>"$out/bench_cols.jsonl" 2>>"$out/bench.err"
+done
 for cols in 1 3; do
     for lg in 22 24; do
         in_budget || break
@@ -61,7 +72,7 @@ for cols in 1 3; do
 done
 grep '"kernels"' "$out/bench.jsonl" | tee -a "$summary"
 grep '"total"' "$out/bench.jsonl" | grep '"ntt"' | tee -a "$summary"
-echo "column variants (kernels):" | tee -a "$summary"
+echo "radix-2 and column variants (kernels):" | tee -a "$summary"
 grep '"kernels"' "$out/bench_cols.jsonl" 2>/dev/null | tee -a "$summary"
 tail -5 "$out/bench.err" 2>/dev/null | tee -a "$summary"
 

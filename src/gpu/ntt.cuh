@@ -92,6 +92,7 @@ template <class F> struct ntt_pass_args {
     unsigned cbits;
     int tw;  /* apply the inter-pass twiddle (m > B) */
     int dit; /* DIT (twiddle on load) or DIF (twiddle on store) */
+    int r4;  /* levels two at a time (radix 4) */
     ntt_scale<F> pre, post;
 };
 
@@ -170,11 +171,58 @@ template <class F> __global__ void __launch_bounds__(NTT_THREADS) ntt_pass_kerne
             x = x * ntt_factor(p.pre, P);
         ntt_sput(S, e, tile, x);
     }
-    const unsigned half = tile >> 1;
-    for (unsigned s = 0; s < p.B; s++) {
+    const unsigned half = tile >> 1, quarter = tile >> 2;
+    for (unsigned s = 0; s < p.B;) {
+        __syncthreads();
+        if (p.r4 && p.B - s >= 2) {
+            /* Two levels at once (radix 4): rows r0 + {0, h, 2h, 3h}, r0 =
+             * a multiple of 4h plus u < h; levels of half distance 2h (pairs
+             * r0/r2 and r1/r3, twiddles w_4h^u and w_4h^(u+h)) and h (pairs
+             * r0/r1 and r2/r3, twiddle w_2h^u): DIF does 2h then h, DIT h
+             * then 2h. Half the barriers and shared-memory traffic. */
+            const unsigned ll = p.dit ? s : p.B - 2 - s;
+            const uint32_t h = 1u << ll;
+            for (unsigned q = threadIdx.x; q < quarter; q += blockDim.x) {
+                uint32_t col = q & tmask, i = q >> p.t;
+                uint32_t u = i & (h - 1);
+                uint32_t e0 = ((((i >> ll) << (ll + 2)) + u) << p.t) + col, sd = h << p.t;
+                F x0 = ntt_sget<F>(S, e0, tile), x1 = ntt_sget<F>(S, e0 + sd, tile);
+                F x2 = ntt_sget<F>(S, e0 + 2 * sd, tile), x3 = ntt_sget<F>(S, e0 + 3 * sd, tile);
+                F wa = ntt_gload(p.roots + (u << (p.L - 2 - ll)));
+                F wb = ntt_gload(p.roots + ((u + h) << (p.L - 2 - ll)));
+                if (p.dit) {
+                    if (ll) {
+                        F wc = ntt_gload(p.roots + (u << (p.L - 1 - ll)));
+                        x1 = x1 * wc;
+                        x3 = x3 * wc;
+                    }
+                    F y0 = x0 + x1, y1 = x0 - x1, y2 = (x2 + x3) * wa, y3 = (x2 - x3) * wb;
+                    x0 = y0 + y2;
+                    x2 = y0 - y2;
+                    x1 = y1 + y3;
+                    x3 = y1 - y3;
+                } else {
+                    F y0 = x0 + x2, y2 = (x0 - x2) * wa, y1 = x1 + x3, y3 = (x1 - x3) * wb;
+                    x0 = y0 + y1;
+                    x2 = y2 + y3;
+                    x1 = y0 - y1;
+                    x3 = y2 - y3;
+                    if (ll) {
+                        F wc = ntt_gload(p.roots + (u << (p.L - 1 - ll)));
+                        x1 = x1 * wc;
+                        x3 = x3 * wc;
+                    }
+                }
+                ntt_sput(S, e0, tile, x0);
+                ntt_sput(S, e0 + sd, tile, x1);
+                ntt_sput(S, e0 + 2 * sd, tile, x2);
+                ntt_sput(S, e0 + 3 * sd, tile, x3);
+            }
+            s += 2;
+            continue;
+        }
         const unsigned lh = p.dit ? s : p.B - 1 - s; /* half distance h = 2^lh (in rows) */
         const uint32_t h = 1u << lh;
-        __syncthreads();
         for (unsigned b = threadIdx.x; b < half; b += blockDim.x) {
             uint32_t col = b & tmask, i = b >> p.t;
             uint32_t u = i & (h - 1);
@@ -194,6 +242,7 @@ template <class F> __global__ void __launch_bounds__(NTT_THREADS) ntt_pass_kerne
                 ntt_sput(S, ey, tile, d);
             }
         }
+        s += 1;
     }
     __syncthreads();
     for (unsigned e = threadIdx.x; e < tile; e += blockDim.x) {
@@ -329,6 +378,10 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
     const char *cols = getenv("G16_GPU_NTT_COLS");
     if (cols && atoi(cols) >= 1 && atoi(cols) <= 4 && (unsigned)atoi(cols) < NTT_TILE_LOG)
         d->cols_log = (unsigned)atoi(cols);
+    /* Levels two per barrier (default), or one ($G16_GPU_NTT_RADIX=2, for
+     * comparison). */
+    const char *radix = getenv("G16_GPU_NTT_RADIX");
+    d->radix4 = !(radix && atoi(radix) == 2);
     CU(cudaMalloc(&d->d_mem, z.total * sizeof(F)));
     F *p = (F *)d->d_mem;
     for (int dir = 0; dir < 2; dir++) {
@@ -390,6 +443,7 @@ static g16_err ntt_core(g16_gpu *g, const g16_gpu_domain *d, F *a, int dir, int 
         p.cbits = z.cb;
         p.tw = p.m > p.B;
         p.dit = dit;
+        p.r4 = d->radix4;
         p.pre = s == 0 ? pre : none;
         p.post = s == pl.np - 1 ? post : none;
         unsigned tile = 1u << (p.B + p.t);

@@ -49,6 +49,7 @@ struct g16_gpu_domain {
     void *odd_s1, *odd_s2;
     uint32_t ninv[8];
     unsigned cols_log;
+    int radix4;
 };
 
 static inline int cudaMalloc(void **p, size_t bytes) {
