@@ -63,6 +63,11 @@ for lg in 22 24; do
     G16_GPU_NTT_RADIX=2 timeout 90 "$bin/g16" bench ntt --backend cuda --curve bn254 --log-n $lg \
         --reps 7 --json | sed "s/^{/{\"radix\":2,/" >>"$out/bench_cols.jsonl" 2>>"$out/bench.err"
 done
+for lg in 22 24; do
+    in_budget || break
+    G16_GPU_NTT_MINB=3 timeout 90 "$bin/g16" bench ntt --backend cuda --curve bn254 --log-n $lg \
+        --reps 7 --json | sed "s/^{/{\"minb\":3,/" >>"$out/bench_cols.jsonl" 2>>"$out/bench.err"
+done
 for cols in 1 3; do
     for lg in 22 24; do
         in_budget || break
@@ -72,7 +77,7 @@ for cols in 1 3; do
 done
 grep '"kernels"' "$out/bench.jsonl" | tee -a "$summary"
 grep '"total"' "$out/bench.jsonl" | grep '"ntt"' | tee -a "$summary"
-echo "radix-2 and column variants (kernels):" | tee -a "$summary"
+echo "radix-2, minb-3 and column variants (kernels):" | tee -a "$summary"
 grep '"kernels"' "$out/bench_cols.jsonl" 2>/dev/null | tee -a "$summary"
 tail -5 "$out/bench.err" 2>/dev/null | tee -a "$summary"
 

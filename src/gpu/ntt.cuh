@@ -151,7 +151,8 @@ template <class F> __device__ __forceinline__ F ntt_twiddle(const ntt_pass_args<
 
 /* One pass (see the top comment). Grid: n / 2^(B+t) blocks; dynamic shared
  * memory 2^(B+t) elements. */
-template <class F> __global__ void __launch_bounds__(NTT_THREADS) ntt_pass_kernel(ntt_pass_args<F> p) {
+template <class F, int MINB>
+__global__ void __launch_bounds__(NTT_THREADS, MINB) ntt_pass_kernel(ntt_pass_args<F> p) {
     extern __shared__ uint32_t S[];
     const unsigned tile = 1u << (p.B + p.t);
     const unsigned lo_bits = p.m - p.B;
@@ -382,6 +383,11 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
      * comparison). */
     const char *radix = getenv("G16_GPU_NTT_RADIX");
     d->radix4 = !(radix && atoi(radix) == 2);
+    /* Pass kernel compiled for 1 block of 256 per SM at least (127
+     * registers: 2 fit), or for 3 ($G16_GPU_NTT_MINB=3: at most 85
+     * registers, spills possible; for measurements). */
+    const char *minb = getenv("G16_GPU_NTT_MINB");
+    d->minb3 = minb && atoi(minb) == 3;
     CU(cudaMalloc(&d->d_mem, z.total * sizeof(F)));
     F *p = (F *)d->d_mem;
     for (int dir = 0; dir < 2; dir++) {
@@ -411,7 +417,9 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
         d->odd_s1 = os1;
         d->odd_s2 = os2;
     }
-    CU(cudaFuncSetAttribute(ntt_pass_kernel<F>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    CU(cudaFuncSetAttribute(ntt_pass_kernel<F, 1>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                            (int)(((size_t)1 << NTT_TILE_LOG) * sizeof(F))));
+    CU(cudaFuncSetAttribute(ntt_pass_kernel<F, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                             (int)(((size_t)1 << NTT_TILE_LOG) * sizeof(F))));
     CU(cudaStreamSynchronize(g->stream));
     return G16_OK;
@@ -449,7 +457,8 @@ static g16_err ntt_core(g16_gpu *g, const g16_gpu_domain *d, F *a, int dir, int 
         unsigned tile = 1u << (p.B + p.t);
         unsigned threads = tile / 2 < NTT_THREADS ? (tile / 2 ? tile / 2 : 1) : NTT_THREADS;
         unsigned blocks = (unsigned)(((size_t)1 << k) >> (p.B + p.t));
-        NTT_LAUNCH_SYNC(ntt_pass_kernel<F>, blocks, threads, tile * sizeof(F), p);
+        void (*kern)(ntt_pass_args<F>) = d->minb3 ? ntt_pass_kernel<F, 3> : ntt_pass_kernel<F, 1>;
+        NTT_LAUNCH_SYNC(kern, blocks, threads, tile * sizeof(F), p);
     }
     return G16_OK;
 }

@@ -28,7 +28,7 @@ struct emul_dim {
 };
 extern emul_dim threadIdx, blockIdx, blockDim;
 #define __global__
-#define __launch_bounds__(x)
+#define __launch_bounds__(...)
 #define __shared__
 #define __syncthreads() ((void)0)
 
@@ -50,6 +50,7 @@ struct g16_gpu_domain {
     uint32_t ninv[8];
     unsigned cols_log;
     int radix4;
+    int minb3;
 };
 
 static inline int cudaMalloc(void **p, size_t bytes) {
