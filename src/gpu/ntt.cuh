@@ -90,6 +90,7 @@ template <class F> struct ntt_pass_args {
     unsigned L;
     const F *tl, *th; /* inter-pass twiddle w_n^E = tl[E & (2^cbits-1)] * th[E >> cbits] */
     unsigned cbits;
+    const F *tfull;   /* or w_n^E = +-tfull[E mod n/2] (n/2 elements), if not NULL */
     int tw;  /* apply the inter-pass twiddle (m > B) */
     int dit; /* DIT (twiddle on load) or DIF (twiddle on store) */
     int r4;  /* levels two at a time (radix 4) */
@@ -146,6 +147,11 @@ template <class F> __device__ __forceinline__ F ntt_factor(const ntt_scale<F> &s
 /* w_M^(lo * rev_B(j)) as w_n^E, E = (lo * rev_B(j)) << (k - m) < n. */
 template <class F> __device__ __forceinline__ F ntt_twiddle(const ntt_pass_args<F> &p, uint32_t j, uint32_t lo) {
     uint32_t E = (lo * (__brev(j) >> (32 - p.B))) << (p.k - p.m);
+    if (p.tfull) { /* w_n^(n/2) = -1 */
+        const uint32_t hn = 1u << (p.k - 1);
+        F w = ntt_gload(p.tfull + (E & (hn - 1)));
+        return (E & hn) ? w.neg() : w;
+    }
     return ntt_gload(p.tl + (E & ((1u << p.cbits) - 1))) * ntt_gload(p.th + (E >> p.cbits));
 }
 
@@ -388,6 +394,13 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
      * registers, spills possible; for measurements). */
     const char *minb = getenv("G16_GPU_NTT_MINB");
     d->minb3 = minb && atoi(minb) == 3;
+    /* $G16_GPU_NTT_FULLTW=1: inter-pass twiddles from a full table of n/2
+     * elements per direction (one multiplication per element instead of
+     * two, 32 more bytes read), for multi-pass sizes. */
+    const char *full = getenv("G16_GPU_NTT_FULLTW");
+    d->d_full = d->tfull[0] = d->tfull[1] = NULL;
+    if (full && atoi(full) == 1 && k > NTT_TILE_LOG)
+        CU(cudaMalloc(&d->d_full, ((size_t)1 << k) * sizeof(F)));
     CU(cudaMalloc(&d->d_mem, z.total * sizeof(F)));
     F *p = (F *)d->d_mem;
     for (int dir = 0; dir < 2; dir++) {
@@ -402,6 +415,11 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
         const uint64_t(*R)[4] = dir ? roots_inv : roots;
         F wL = ntt_host_load<F>(R[z.L]), wn = ntt_host_load<F>(R[k]);
         g16_err rc;
+        if (d->d_full) {
+            d->tfull[dir] = (F *)d->d_full + (dir ? (size_t)1 << (k - 1) : 0);
+            if ((rc = ntt_powers(g, (F *)d->tfull[dir], (size_t)1 << (k - 1), wn, one, 0, st)))
+                return rc;
+        }
         if ((rc = ntt_powers(g, (F *)d->roots[dir], z.nr, wL, one, 0, st)) ||
             (rc = ntt_powers(g, (F *)d->tl[dir], z.ntl, wn, one, 0, st)) ||
             (rc = ntt_powers(g, (F *)d->th[dir], z.nth, ntt_pow2k(wn, z.cb), one, 0, st)))
@@ -449,6 +467,7 @@ static g16_err ntt_core(g16_gpu *g, const g16_gpu_domain *d, F *a, int dir, int 
         p.tl = (const F *)d->tl[dir];
         p.th = (const F *)d->th[dir];
         p.cbits = z.cb;
+        p.tfull = (const F *)d->tfull[dir];
         p.tw = p.m > p.B;
         p.dit = dit;
         p.r4 = d->radix4;
