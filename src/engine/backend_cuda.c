@@ -309,6 +309,10 @@ g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_dev
     be->name = "cuda";
     be->self = b;
     be->devices = n;
+    /* Synthesis writes a, b, c, w straight into pinned host buffers (one
+     * cudaHostAlloc per working area, at its creation; the engine caches
+     * the areas), so the per-partition copies run at full PCIe speed. */
+    be->work_flags = GROTH16_WORK_PINNED;
     be->worker_init = cuda_worker_init;
     be->worker_fini = cuda_worker_fini;
     be->worker_device = cuda_worker_device;

@@ -653,7 +653,7 @@ static void *synth_main(void *arg) {
                 k->active++; /* pins the key while allocating */
                 pthread_mutex_unlock(&e->lock);
                 groth16_work *w = NULL;
-                err = groth16_work_create(e->ctx, &w, k->key, &st);
+                err = groth16_work_create_ex(e->ctx, &w, k->key, e->be.work_flags, &st);
                 pthread_mutex_lock(&e->lock);
                 k->active--;
                 if (err) {

@@ -25,6 +25,7 @@ typedef struct engine_backend {
     const char *name; /* "cpu" or "cuda" */
     void *self;
     int devices;      /* devices the workers spread over (1 on the CPU) */
+    unsigned work_flags; /* groth16_work_create_ex flags of the host working areas */
     /* Per-worker state, created once when the engine starts (never per
      * partition: no device-global calls in the per-partition path). */
     g16_err (*worker_init)(void *self, int worker, void **wstate, g16_status *st);
