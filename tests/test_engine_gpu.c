@@ -330,11 +330,17 @@ static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd) {
     CHECK_MSG(ndev == nparts, "timeline: %d device stages for %d partitions", ndev, nparts);
     if (gpu)
         CHECK_MSG(nup == nparts && nk == nparts, "timeline: %d uploads, %d kernel spans", nup, nk);
+    double span0 = 1e300, span1 = -1e300; /* first device stage start, last end */
+    for (int i = 0; i < n; i++)
+        if (iv[i].kind == 0 && iv[i].e >= 0) {
+            span0 = iv[i].b < span0 ? iv[i].b : span0;
+            span1 = iv[i].e > span1 ? iv[i].e : span1;
+        }
     double pph = nparts / (ms / 3.6e6);
     fprintf(stderr,
-            "pipeline %d worker%s: %d partitions in %.1f ms after release = %.0f proofs/hour; device busy %.1f%%; "
-            "mean per partition: device stage %.2f ms, gpu %.2f ms, upload %.3f ms\n",
-            wpd, wpd > 1 ? "s" : "", nparts, ms, pph, ms > 0 ? 100 * busy / ms : 0, dms, gms, up);
+            "pipeline %d worker%s: %d partitions in %.1f ms after release = %.0f proofs/hour (device stages span "
+            "%.1f ms); device busy %.1f%%; mean per partition: device stage %.2f ms, gpu %.2f ms, upload %.3f ms\n",
+            wpd, wpd > 1 ? "s" : "", nparts, ms, pph, span1 - span0, ms > 0 ? 100 * busy / ms : 0, dms, gms, up);
     if (wpd > 1) {
         int dd = overlaps(iv, n, 0, 0, 1, "device stages");
         CHECK_MSG(dd > 0, "no two workers' device stages overlapped");
