@@ -32,6 +32,38 @@ static char tmpdir[64];
 static int gpu;           /* 1: CUDA backend; 0: the CPU dry run */
 static int nparts = 20;
 static g16_engine_backend backend;
+/* The first device error (G16_ERR_DEVICE) seen: a CUDA fault such as an
+ * illegal address is sticky (the process's context is dead), so the later
+ * sections are skipped with this message instead of failing in cascade. */
+static char dead_msg[300];
+
+static void note_device_error(g16_err err, const char *msg) {
+    if (err == G16_ERR_DEVICE && !dead_msg[0]) {
+        snprintf(dead_msg, sizeof dead_msg, "%.290s", msg);
+        fprintf(stderr, "  DEVICE ERROR (later sections skipped): %s\n", dead_msg);
+    }
+}
+
+/* 1 (and says so) when a device error was seen: the section is skipped. */
+static int skip_section(const char *name) {
+    if (!dead_msg[0])
+        return 0;
+    fprintf(stderr, "%s: SKIPPED after the device error above (%s)\n", name, dead_msg);
+    t_failures++; /* a skipped GPU section is not a pass */
+    return 1;
+}
+
+/* g16_engine_create, noting a device error. */
+static g16_err engine_create(g16_ctx *ctx, g16_engine **e, const g16_engine_opts *o) {
+    g16_err err = g16_engine_create(ctx, e, o);
+    if (err) {
+        char msg[256];
+        g16_ctx_last_error(ctx, msg, sizeof msg);
+        fprintf(stderr, "  g16_engine_create: error %d: %s\n", err, msg);
+        note_device_error(err, msg);
+    }
+    return err;
+}
 
 static int make_circuit(g16_ctx *ctx, circuit *c, const char *name, g16_curve curve, int log_n, uint64_t seed) {
     char r1cs[128], wstem[128];
@@ -91,6 +123,7 @@ static int check_job(g16_ctx *ctx, g16_engine *e, const circuit *c, uint64_t job
         } else if (good + 3 > i) { /* the first few failures, with their reason */
             char msg[256];
             g16_ctx_last_error(ctx, msg, sizeof msg);
+            note_device_error(err, msg);
             fprintf(stderr, "  %s job %llu partition %d: result %d verify %d worker %d: %s\n", c->name,
                     (unsigned long long)job, i, err, verr, ps.worker, msg);
         }
@@ -255,6 +288,10 @@ static int overlaps(const ival *v, int n, int ka, int kb, int ndev, const char *
  * runs ahead until every partition waits for a worker, then the workers are
  * released at once; returns the proofs per hour of that device stage. */
 static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd) {
+    char sname[32];
+    snprintf(sname, sizeof sname, "pipeline %d", wpd);
+    if (skip_section(sname))
+        return 0;
     char tlpath[128];
     snprintf(tlpath, sizeof tlpath, "%s/timeline-%d.jsonl", tmpdir, wpd);
     g16_engine_opts o = {.backend = backend,
@@ -265,7 +302,7 @@ static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd) {
                          .lookahead = nparts,
                          .timeline_path = tlpath};
     g16_engine *e = NULL;
-    CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
+    CHECK(engine_create(ctx, &e, &o) == G16_OK);
     if (!e)
         return 0;
     uint64_t key, warm, job;
@@ -291,6 +328,10 @@ static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd) {
     if (wmask != (1 << wpd) - 1)
         fprintf(stderr, "  note: warm-up ran on workers 0x%x only\n", wmask);
     CHECK(g16_engine_job_release(e, warm) == G16_OK);
+    if (dead_msg[0]) {
+        g16_engine_destroy(e, 0);
+        return 0;
+    }
 
     engine_hold_workers(e, 1);
     CHECK(g16_engine_submit(e, &job, key, w, (size_t)nparts, G16_PRIORITY_NORMAL, 0) == G16_OK);
@@ -369,6 +410,8 @@ static void prove_n(g16_ctx *ctx, g16_engine *e, const circuit *c, uint64_t key,
 }
 
 static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb) {
+    if (skip_section("device keys"))
+        return;
     char tier[16];
     double db;
     int streamed;
@@ -377,7 +420,7 @@ static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb)
     {
         g16_engine_opts o = {.backend = backend, .workers = 2, .workers_per_device = 2, .synth_threads = 2};
         g16_engine *e = NULL;
-        CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
+        CHECK(engine_create(ctx, &e, &o) == G16_OK);
         if (!e)
             return;
         uint64_t ka, kb;
@@ -402,7 +445,7 @@ static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb)
                       dev_keys_bytes(e));
         g16_engine_destroy(e, 1);
     }
-    if (!gpu)
+    if (!gpu || dead_msg[0])
         return; /* the device budget is a GPU matter */
     /* A device budget for one key at a time: loading b evicts idle a (LRU)
      * and the other way round; host tier untouched by the device budget. */
@@ -412,7 +455,7 @@ static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb)
         g16_engine_opts o = {.backend = backend, .workers_per_device = 2, .devices = 1,
                              .device_budget_bytes = kmax + 2 * wmax + 1024};
         g16_engine *e = NULL;
-        CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
+        CHECK(engine_create(ctx, &e, &o) == G16_OK);
         if (!e)
             return;
         uint64_t ka, kb;
@@ -430,12 +473,14 @@ static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb)
         CHECK_MSG(!strcmp(tier, "device"), "budget: a tier %s", tier);
         g16_engine_destroy(e, 1);
     }
+    if (dead_msg[0])
+        return;
     /* A device budget below any key: the bases are streamed, proofs still
      * verify, and the metrics say so. */
     {
         g16_engine_opts o = {.backend = backend, .workers_per_device = 2, .devices = 1, .device_budget_bytes = 1};
         g16_engine *e = NULL;
-        CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
+        CHECK(engine_create(ctx, &e, &o) == G16_OK);
         if (!e)
             return;
         uint64_t ka;
@@ -454,6 +499,8 @@ static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb)
 /* ---- 3. cancellation releases what partitions hold ------------------------- */
 
 static void test_cancel(g16_ctx *ctx, const circuit *c) {
+    if (skip_section("cancel"))
+        return;
     g16_engine_opts o = {.backend = backend,
                          .workers = 2,
                          .workers_per_device = 2,
@@ -461,7 +508,7 @@ static void test_cancel(g16_ctx *ctx, const circuit *c) {
                          .synth_threads = 2,
                          .lookahead = 6};
     g16_engine *e = NULL;
-    CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
+    CHECK(engine_create(ctx, &e, &o) == G16_OK);
     if (!e)
         return;
     uint64_t key, job;
@@ -489,6 +536,10 @@ static void test_cancel(g16_ctx *ctx, const circuit *c) {
     CHECK_MSG(dev_keys_bytes(e) == dkeys, "cancel a: device keys %.0f, before %.0f", dev_keys_bytes(e), dkeys);
     engine_hold_workers(e, 0);
     CHECK(g16_engine_job_release(e, job) == G16_OK);
+    if (dead_msg[0]) {
+        g16_engine_destroy(e, 0);
+        return;
+    }
     /* b) Cancelled while partitions run on the devices. */
     CHECK(g16_engine_submit(e, &job, key, w, 12, G16_PRIORITY_NORMAL, 0) == G16_OK);
     double end = g16_now_ms() + 120000;
