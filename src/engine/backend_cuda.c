@@ -31,6 +31,7 @@ typedef struct cdev {
     int device;
     g16_gpu *loader; /* uploads and frees key bases (lock held) */
     pthread_mutex_t lock;
+    int failed;      /* a GPU stage failed here (lock held to read/write) */
 } cdev;
 
 typedef struct ckey {
@@ -153,7 +154,7 @@ static g16_err cuda_key_prepare(void *self, const g16_key *key, int to_device, i
     for (int d = 0; ok && d < b->ndev; d++) {
         g16_status ust = {0};
         pthread_mutex_lock(&b->dev[d].lock);
-        ok = groth16_gpu_key_upload(b->dev[d].loader, &c->gk[d], key, &ust) == G16_OK;
+        ok = !b->dev[d].failed && groth16_gpu_key_upload(b->dev[d].loader, &c->gk[d], key, &ust) == G16_OK;
         pthread_mutex_unlock(&b->dev[d].lock);
     }
     if (!ok)
@@ -236,6 +237,15 @@ static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *
                           const g16_key *key, groth16_timings *tm, engine_heavy_info *hi, g16_status *st) {
     cuda_be *b = self;
     cworker *w = wstate;
+    cdev *dv = &b->dev[w->dev];
+    pthread_mutex_lock(&dv->lock);
+    int failed = dv->failed;
+    pthread_mutex_unlock(&dv->lock);
+    if (failed) {
+        /* Out of service (a CUDA fault is sticky: the context is dead). */
+        hi->cpu_fallback = 1;
+        return groth16_stage_heavy(ctx, out, work, key, tm, st);
+    }
     g16_status fst = {0};
     groth16_gpu_work *gw = worker_fit(w, key, &fst);
     if (!gw) {
@@ -253,6 +263,14 @@ static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *
     hi->upload_ms = gtm.upload_ms;
     hi->gpu_ms = gtm.gpu_ms;
     hi->streamed = gk == NULL;
+    if (err == G16_ERR_DEVICE) {
+        /* This partition fails (its working area is consumed); the next
+         * ones of this device run on the CPU. */
+        hi->device_failed = 1;
+        pthread_mutex_lock(&dv->lock);
+        dv->failed = 1;
+        pthread_mutex_unlock(&dv->lock);
+    }
     return err;
 }
 

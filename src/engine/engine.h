@@ -18,7 +18,10 @@ typedef struct engine_heavy_info {
     double upload_ms;  /* host -> device copies of a, b, c, w (0 on the CPU) */
     double gpu_ms;     /* first copy to last result on the device (0 on the CPU) */
     int streamed;      /* the bases were streamed from host memory */
-    int cpu_fallback;  /* a GPU worker ran it on the CPU (no device working area) */
+    int cpu_fallback;  /* a GPU worker ran it on the CPU (no device working
+                        * area, or its device was taken out of service) */
+    int device_failed; /* this stage failed on the device: the device is now
+                        * out of service (its workers run the CPU stage) */
 } engine_heavy_info;
 
 typedef struct engine_backend {
