@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "engine/engine.h"
 #include "gpu/gpu.h"
 #include "groth16/synth.h"
@@ -158,6 +160,11 @@ __attribute__((noinline)) static char *status(g16_engine *e) {
     char *s = NULL;
     if (g16_engine_status_json(e, &s) != G16_OK)
         return NULL;
+    /* Well-formed JSON (the daemon parses it with jansson). */
+    json_error_t je;
+    json_t *j = json_loads(s, 0, &je);
+    CHECK_MSG(j != NULL, "status JSON: %s at %d: %.300s", je.text, je.position, s);
+    json_decref(j);
     return s;
 }
 
