@@ -294,27 +294,32 @@ static int overlaps(const ival *v, int n, int ka, int kb, int ndev, const char *
 /* Proves nparts partitions of c with wpd workers on device 0: synthesis
  * runs ahead until every partition waits for a worker, then the workers are
  * released at once; returns the proofs per hour of that device stage. */
-static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd) {
-    char sname[32];
-    snprintf(sname, sizeof sname, "pipeline %d", wpd);
+static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd, int ndevs) {
+    char sname[48];
+    snprintf(sname, sizeof sname, "pipeline %d x %d", ndevs, wpd);
+    int nw = wpd * ndevs;
     if (skip_section(sname))
         return 0;
     char tlpath[128];
-    snprintf(tlpath, sizeof tlpath, "%s/timeline-%d.jsonl", tmpdir, wpd);
+    snprintf(tlpath, sizeof tlpath, "%s/timeline-%d-%d.jsonl", tmpdir, ndevs, wpd);
     g16_engine_opts o = {.backend = backend,
-                         .workers = wpd,
+                         .workers = nw,
                          .workers_per_device = wpd,
-                         .devices = 1,
+                         .devices = ndevs,
                          .synth_threads = 4,
-                         .lookahead = nparts,
+                         .lookahead = nparts > nw ? nparts : nw,
                          .timeline_path = tlpath};
+    if (nw > 30) {
+        fprintf(stderr, "%s: more than 30 workers: skipped\n", sname);
+        return 0;
+    }
     g16_engine *e = NULL;
     CHECK(engine_create(ctx, &e, &o) == G16_OK);
     if (!e)
         return 0;
     uint64_t key, warm, job;
     g16_engine_witness w[64];
-    witnesses(c, w, nparts);
+    witnesses(c, w, 64);
     CHECK(g16_engine_key_add(e, &key, c->zkey, 0, G16_TIER_MMAP) == G16_OK);
     char tier[16];
     double db;
@@ -326,13 +331,13 @@ static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd) {
     /* Warm-up: one partition per worker, released together (sizes each
      * worker's context and device working area). */
     engine_hold_workers(e, 1);
-    CHECK(g16_engine_submit(e, &warm, key, w, (size_t)wpd, G16_PRIORITY_NORMAL, 0) == G16_OK);
-    CHECK_MSG(wait_ready(e, warm, wpd, 300000), "warm-up: synthesis did not fill the ready queue");
+    CHECK(g16_engine_submit(e, &warm, key, w, (size_t)nw, G16_PRIORITY_NORMAL, 0) == G16_OK);
+    CHECK_MSG(wait_ready(e, warm, nw, 300000), "warm-up: synthesis did not fill the ready queue");
     engine_hold_workers(e, 0);
     CHECK(g16_engine_wait(e, warm, -1) == G16_OK);
     int wmask = 0;
-    CHECK_MSG(check_job(ctx, e, c, warm, wpd, &wmask) == wpd, "warm-up: %s", job_info(e, warm).msg);
-    if (wmask != (1 << wpd) - 1)
+    CHECK_MSG(check_job(ctx, e, c, warm, nw, &wmask) == nw, "warm-up: %s", job_info(e, warm).msg);
+    if (wmask != (1 << nw) - 1)
         fprintf(stderr, "  note: warm-up ran on workers 0x%x only\n", wmask);
     CHECK(g16_engine_job_release(e, warm) == G16_OK);
     if (dead_msg[0]) {
@@ -344,19 +349,28 @@ static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd) {
     CHECK(g16_engine_submit(e, &job, key, w, (size_t)nparts, G16_PRIORITY_NORMAL, 0) == G16_OK);
     int full = wait_ready(e, job, nparts, 300000);
     CHECK_MSG(full, "synthesis did not fill the ready queue");
-    double busy0 = metric(e, "g16_device_busy_ms_total{device=\"0\"}");
+    double busy0 = 0, busy = 0;
+    char bname[64];
+    for (int d = 0; d < ndevs; d++) {
+        snprintf(bname, sizeof bname, "g16_device_busy_ms_total{device=\"%d\"}", d);
+        busy0 += metric(e, bname);
+    }
     double t0 = g16_now_ms();
     engine_hold_workers(e, 0);
     CHECK(g16_engine_wait(e, job, -1) == G16_OK);
     double ms = g16_now_ms() - t0;
-    double busy = metric(e, "g16_device_busy_ms_total{device=\"0\"}") - busy0;
+    for (int d = 0; d < ndevs; d++) {
+        snprintf(bname, sizeof bname, "g16_device_busy_ms_total{device=\"%d\"}", d);
+        busy += metric(e, bname);
+    }
+    busy = (busy - busy0) / ndevs;
     g16_engine_job_info ji = job_info(e, job);
     CHECK_MSG(ji.state == G16_JOB_DONE && ji.proved == (uint32_t)nparts, "state %d proved %u: %s", ji.state,
               ji.proved, ji.msg);
     int mask = 0;
     int good = check_job(ctx, e, c, job, nparts, &mask);
     CHECK_MSG(good == nparts, "%d of %d partitions verify", good, nparts);
-    CHECK_MSG(mask == (1 << wpd) - 1, "workers used: mask 0x%x", mask);
+    CHECK_MSG(mask == (1 << nw) - 1, "workers used: mask 0x%x", mask);
     if (gpu) {
         CHECK_MSG(metric(e, "g16_partitions_streamed_total") == 0, "streamed partitions");
         CHECK_MSG(metric(e, "g16_partitions_cpu_fallback_total") == 0, "CPU fallbacks");
@@ -386,14 +400,16 @@ static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd) {
         }
     double pph = nparts / (ms / 3.6e6);
     fprintf(stderr,
-            "pipeline %d worker%s: %d partitions in %.1f ms after release = %.0f proofs/hour (device stages span "
-            "%.1f ms); device busy %.1f%%; mean per partition: device stage %.2f ms, gpu %.2f ms, upload %.3f ms\n",
-            wpd, wpd > 1 ? "s" : "", nparts, ms, pph, span1 - span0, ms > 0 ? 100 * busy / ms : 0, dms, gms, up);
+            "pipeline %d device%s x %d worker%s: %d partitions in %.1f ms after release = %.0f proofs/hour (device "
+            "stages span %.1f ms); device busy %.1f%%; mean per partition: device stage %.2f ms, gpu %.2f ms, "
+            "upload %.3f ms\n",
+            ndevs, ndevs > 1 ? "s" : "", wpd, wpd > 1 ? "s" : "", nparts, ms, pph, span1 - span0,
+            ms > 0 ? 100 * busy / ms : 0, dms, gms, up);
     if (wpd > 1) {
-        int dd = overlaps(iv, n, 0, 0, 1, "device stages");
+        int dd = overlaps(iv, n, 0, 0, ndevs, "device stages");
         CHECK_MSG(dd > 0, "no two workers' device stages overlapped");
         if (gpu) {
-            int uk = overlaps(iv, n, 1, 2, 1, "upload vs kernels");
+            int uk = overlaps(iv, n, 1, 2, ndevs, "upload vs kernels");
             fprintf(stderr, "  overlaps: %d device-stage pairs, %d upload-vs-kernels pairs\n", dd, uk);
             CHECK_MSG(uk > 0, "no worker's upload overlapped another worker's kernels");
         } else {
@@ -604,10 +620,16 @@ int main(void) {
     if (ok) {
         fprintf(stderr, "backend %s, %d GPU(s)\n", gpu ? "cuda" : "cpu (dry run)", g16_gpu_count());
         double t = g16_now_ms();
-        double p1 = test_pipeline(ctx, &ca, 1);
-        double p2 = test_pipeline(ctx, &ca, 2);
+        double p1 = test_pipeline(ctx, &ca, 1, 1);
+        double p2 = test_pipeline(ctx, &ca, 2, 1);
         fprintf(stderr, "throughput: 2 workers / 1 worker = %.2fx (%.0f vs %.0f proofs/hour; goal >= 1.25x)\n",
                 p1 > 0 ? p2 / p1 : 0, p2, p1);
+        int ng = gpu ? g16_gpu_count() : 0;
+        if (ng >= 2) { /* every GPU, 2 workers each: against one GPU */
+            double pg = test_pipeline(ctx, &ca, 2, ng);
+            fprintf(stderr, "throughput: %d GPUs / 1 GPU (2 workers each) = %.2fx (%.0f vs %.0f proofs/hour; goal ~%dx)\n",
+                    ng, p2 > 0 ? pg / p2 : 0, pg, p2, ng);
+        }
         fprintf(stderr, "pipeline %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
         test_device_keys(ctx, &ca, &cb);
         fprintf(stderr, "device keys %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
