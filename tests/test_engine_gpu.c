@@ -450,8 +450,12 @@ static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb)
         CHECK(g16_engine_key_add(e, &ka, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
         prove_n(ctx, e, ca, ka, 2, "device key a");
         if (gpu)
-            CHECK_MSG(dev_keys_bytes(e) == (double)ca->key_dev, "device keys %.0f", dev_keys_bytes(e));
+            CHECK_MSG(dev_keys_bytes(e) == (double)ca->key_dev && metric(e, "g16_keys_resident{tier=\"device\"}") == 1,
+                      "device keys %.0f", dev_keys_bytes(e));
+        else
+            CHECK(metric(e, "g16_keys_resident{tier=\"mmap\"}") == 1);
         CHECK(g16_engine_key_evict(e, ka) == G16_OK);
+        CHECK(metric(e, "g16_keys_resident{tier=\"device\"}") == 0 && metric(e, "g16_keys_resident{tier=\"mmap\"}") == 0);
         key_status(e, ka, tier, sizeof tier, &db, &streamed);
         CHECK_MSG(!strcmp(tier, "none") && db == 0, "after evict: tier %s device_bytes %.0f", tier, db);
         CHECK_MSG(dev_keys_bytes(e) == 0, "device keys after evict %.0f", dev_keys_bytes(e));

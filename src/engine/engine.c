@@ -1562,6 +1562,14 @@ g16_err g16_engine_metrics(g16_engine *e, char **text) {
               (unsigned long long)e->o.device_budget_bytes, (unsigned long long)e->dev_keys,
               (unsigned long long)e->dev_work, (unsigned long long)(e->dev_keys + e->dev_work),
               (unsigned long long)e->dev_peak);
+    uint64_t tiers[3] = {0, 0, 0}; /* device, host, mmap */
+    for (ekey *k = e->keys; k; k = k->next)
+        if (k->key)
+            tiers[k->dev_bytes ? 0 : k->tier == G16_TIER_HOST ? 1 : 2]++;
+    sb_printf(&b, "# HELP g16_keys_resident Resident keys by tier (device: bases on the GPUs).\n"
+                  "# TYPE g16_keys_resident gauge\ng16_keys_resident{tier=\"device\"} %llu\n"
+                  "g16_keys_resident{tier=\"host\"} %llu\ng16_keys_resident{tier=\"mmap\"} %llu\n",
+              (unsigned long long)tiers[0], (unsigned long long)tiers[1], (unsigned long long)tiers[2]);
     double tnow = now_ms();
     sb_printf(&b, "# HELP g16_worker_busy_ms_total Time each worker spent in heavy stages.\n"
                   "# TYPE g16_worker_busy_ms_total counter\n");
