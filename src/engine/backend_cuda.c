@@ -58,6 +58,11 @@ typedef struct cworker {
     size_t g_points; /* MSM capacity of g */
     groth16_gpu_work *gw[GW_CACHE];
     uint64_t gw_use[GW_CACHE], tick;
+    /* Shapes the device could not hold (a context of fail_points points, a
+     * working area for domain fail_n / fail_nv wires): not retried per
+     * partition (each try is a large cudaMalloc, a device-global call). */
+    size_t fail_points;
+    uint32_t fail_n, fail_nv;
 } cworker;
 
 /* MSM points a proof on key needs: the wires (A, B1, B2, C over n_vars)
@@ -192,13 +197,17 @@ static void cuda_key_release(void *self, const g16_key *key) {
  * cached areas and retries. NULL when the device cannot hold them (the
  * partition then runs on the CPU). */
 static groth16_gpu_work *worker_fit(cworker *w, const g16_key *key, g16_status *st) {
+    g16_key_info ki;
+    if (g16_key_get_info(NULL, &ki, key) != G16_OK)
+        return NULL;
     size_t need = key_points(key);
-    if (!need)
+    if ((w->fail_points && need >= w->fail_points) || (ki.domain_size == w->fail_n && ki.n_vars == w->fail_nv))
         return NULL;
     if (!w->g || w->g_points < need) {
         worker_drop_device(w);
         if (g16_gpu_create(&w->g, w->be->dev[w->dev].device, need, 1, st) != G16_OK) {
             w->g = NULL;
+            w->fail_points = need;
             return NULL;
         }
         w->g_points = need;
@@ -225,6 +234,7 @@ static groth16_gpu_work *worker_fit(cworker *w, const g16_key *key, g16_status *
             worker_drop_works(w, -1);
             if (groth16_gpu_work_create(w->g, &w->gw[slot], key, st) != G16_OK) {
                 w->gw[slot] = NULL;
+                w->fail_n = ki.domain_size, w->fail_nv = ki.n_vars;
                 return NULL;
             }
         }
