@@ -5,6 +5,7 @@
 #ifndef G16_BENCH_H
 #define G16_BENCH_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "g16.h"
@@ -24,6 +25,10 @@ typedef struct bench_opts {
     int partitions;       /* --partitions P (bench engine) */
     int workers;          /* --workers W (bench engine) */
     int no_verify;        /* --no-verify (bench engine) */
+    int synthetic;        /* --synthetic (bench prove: circuit, key, witness in memory) */
+    const char *profile;  /* --profile dense|filecoin|sparse-b (with --synthetic) */
+    int seed_set;         /* --seed S given */
+    uint64_t seed;
     int argc;             /* remaining positional arguments */
     char **argv;
 } bench_opts;
@@ -38,6 +43,7 @@ int bench_ntt(const bench_opts *o);
 int bench_msm(const bench_opts *o);
 int bench_msm_cuda(const bench_opts *o); /* bench_gpu.c: --backend cuda */
 int bench_prove(const bench_opts *o);
+int bench_prove_synthetic(const bench_opts *o); /* bench_synthetic.c: --synthetic */
 int bench_engine(const bench_opts *o);
 
 /* Entry from the CLI: argv[0] is "bench". */

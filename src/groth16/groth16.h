@@ -462,6 +462,13 @@ g16_err groth16_stage_heavy_gpu(g16_ctx *ctx, struct g16_gpu *g, groth16_gpu_wor
                                 groth16_msms *out, groth16_work *w, const g16_key *key, groth16_timings *tm,
                                 groth16_gpu_timings *gtm, g16_status *st);
 
+/* A key over caller-owned zkey bytes (not copied; data must outlive the
+ * key), with its working area, as g16_key_load (flags G16_KEY_*). */
+g16_err groth16_key_load_mem(g16_ctx *ctx, g16_key **key, const char *name, const void *data, size_t len,
+                             unsigned flags, g16_status *st);
+/* A witness from a vector (moved: *v is left empty). */
+g16_err groth16_witness_from_frvec(g16_witness **w, g16_frvec *v, g16_status *st);
+
 /* Verifies res against key (verification key cached in the key). */
 g16_err groth16_result_verify(const g16_key *key, const g16_result *res, g16_status *st);
 
