@@ -29,6 +29,8 @@ typedef struct bench_opts {
     const char *profile;  /* --profile dense|filecoin|sparse-b (with --synthetic) */
     int seed_set;         /* --seed S given */
     uint64_t seed;
+    int workers_per_device; /* --workers-per-device W (bench engine, cuda) */
+    int synth_threads;    /* --synth-threads S (bench engine) */
     int argc;             /* remaining positional arguments */
     char **argv;
 } bench_opts;
@@ -42,8 +44,11 @@ int bench_arith(const bench_opts *o);
 int bench_ntt(const bench_opts *o);
 int bench_msm(const bench_opts *o);
 int bench_msm_cuda(const bench_opts *o); /* bench_gpu.c: --backend cuda */
+int bench_ntt_cuda(const bench_opts *o); /* bench_gpu_ntt.c: --backend cuda */
 int bench_prove(const bench_opts *o);
 int bench_prove_synthetic(const bench_opts *o); /* bench_synthetic.c: --synthetic */
+/* bench_prove_cuda.c: the GPU heavy stage for a loaded key and witness. */
+int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witness *w);
 int bench_engine(const bench_opts *o);
 
 /* Entry from the CLI: argv[0] is "bench". */

@@ -1,5 +1,5 @@
 /* g16 bench prove --synthetic --curve C --log-n K --profile P [--seed S]
- *                  [--reps R] [--threads T] [--json]
+ *                  [--reps R] [--threads T] [--backend cpu|cuda|auto] [--json]
  * Everything in memory, no files (at 2^27 a key is 50-100 GB): a synthetic
  * circuit and witness (synth_generate_mem), the insecure test setup into an
  * anonymous mapping (aligned sections, GPU fixed-base when a device is
@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 
 #include "bench.h"
+#include "gpu/gpu.h"
 #include "groth16/groth16.h"
 #include "groth16/synth.h"
 
@@ -30,8 +31,12 @@ int bench_prove_synthetic(const bench_opts *o) {
                         "sparse-b] [--seed S] [--reps R] [--json]\n");
         return 2;
     }
-    if (strcmp(o->backend, "cpu") != 0) {
-        fprintf(stderr, "g16 bench prove --synthetic: prover backend '%s' is not available here (cpu)\n", o->backend);
+    /* The prover's backend as bench_prove's: cuda (bench_prove_cuda.c), or
+     * auto = cuda when a GPU is present. The setup takes the GPU whenever one
+     * is present. */
+    int cuda = !strcmp(o->backend, "cuda") || (!strcmp(o->backend, "auto") && g16_gpu_count() > 0);
+    if (!cuda && strcmp(o->backend, "cpu") != 0 && strcmp(o->backend, "auto") != 0) {
+        fprintf(stderr, "g16 bench prove: unknown backend '%s' (cpu|cuda|auto)\n", o->backend);
         return 2;
     }
     synth_opts so = {.curve = o->curve_set ? o->curve : G16_CURVE_BN254, .log_n = o->log_n,
@@ -77,6 +82,19 @@ int bench_prove_synthetic(const bench_opts *o) {
     fprintf(stderr, "bench prove --synthetic: 2^%d %s: synth %.0f ms, setup %.0f ms (%s), load %.0f ms, key %.2f GB\n",
             o->log_n, o->profile ? o->profile : "filecoin", synth_ms, setup_ms, si.used_gpu ? "cuda" : "cpu", load_ms,
             (double)len / 1e9);
+    if (cuda) {
+        /* bench_prove_cuda verifies each of its proofs. */
+        rc = bench_prove_cuda(o, ctx, key, w);
+        char extra[768];
+        snprintf(extra, sizeof extra,
+                 "\"synthetic\":true,\"profile\":\"%s\",\"log_n\":%d,\"constraints\":%u,\"wires\":%u,"
+                 "\"circuit_ms\":%.1f,\"setup_backend\":\"%s\",\"setup_lagrange_ms\":%.1f,\"setup_points_ms\":%.1f,"
+                 "\"key_bytes\":%zu,\"load_ms\":%.1f,\"peak_rss_kb\":%ld",
+                 o->profile ? o->profile : "filecoin", o->log_n, ss.n_constraints, ss.n_wires, synth_ms,
+                 si.used_gpu ? "cuda" : "cpu", si.lagrange_ms, si.points_ms, len, load_ms, peak_rss_kb());
+        bench_report(o, "setup_synthetic", so.curve, extra, "ms", setup_ms);
+        goto done;
+    }
     for (int i = -1; i < reps; i++) {
         g16_result *res = NULL;
         g16_prove_stats ps;

@@ -58,6 +58,7 @@ static void gpu_free_all(g16_gpu *g) {
     cudaFree(g->d_red);
     cudaFree(g->d_win);
     cudaFreeHost(g->h_win);
+    cudaFree(g->d_ntt_scratch);
     for (int i = 0; i < 4; i++)
         if (g->ev[i])
             cudaEventDestroy(g->ev[i]);
@@ -136,6 +137,7 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
     CU(cudaMalloc(&g->d_red, g->max_red * pt));
     CU(cudaMalloc(&g->d_win, 64 * pt));
     CU(cudaMallocHost(&g->h_win, 64 * pt));
+    CU(cudaMalloc(&g->d_ntt_scratch, G16GPU_NTT_SCRATCH * 32)); /* 32 bytes per Fr */
     return G16_OK;
 }
 

@@ -419,6 +419,18 @@ typedef struct groth16_work groth16_work;
 /* Bytes a working area for key takes (what the engine reserves). */
 size_t groth16_work_bytes(g16_ctx *ctx, const g16_key *key);
 g16_err groth16_work_create(g16_ctx *ctx, groth16_work **w, const g16_key *key, g16_status *st);
+/* flags: GROTH16_WORK_PINNED allocates the buffers a GPU heavy stage copies
+ * to the device (a, b, c, w scalars) in pinned host memory (once, here;
+ * silently malloc without CUDA or when pinning fails: see
+ * groth16_work_pinned); GROTH16_WORK_NO_CPU_HEAVY leaves out what only the
+ * CPU heavy stage needs (h and the MSM scratch): such a working area serves
+ * groth16_stage_heavy_gpu only (groth16_stage_heavy refuses it). */
+enum { GROTH16_WORK_PINNED = 1, GROTH16_WORK_NO_CPU_HEAVY = 2 };
+g16_err groth16_work_create_ex(g16_ctx *ctx, groth16_work **w, const g16_key *key, unsigned flags,
+                               g16_status *st);
+size_t groth16_work_bytes_ex(g16_ctx *ctx, const g16_key *key, unsigned flags);
+/* 1 if all of a, b, c and the w scalars are in pinned host memory. */
+int groth16_work_pinned(const groth16_work *w);
 void groth16_work_free(groth16_work *w);
 /* Whether w was sized for key's shape (same curve, domain and nVars). */
 int groth16_work_fits(const groth16_work *w, const g16_key *key);
@@ -468,6 +480,19 @@ g16_err groth16_key_load_mem(g16_ctx *ctx, g16_key **key, const char *name, cons
                              unsigned flags, g16_status *st);
 /* A witness from a vector (moved: *v is left empty). */
 g16_err groth16_witness_from_frvec(g16_witness **w, g16_frvec *v, g16_status *st);
+/* Internal (prove.c -> prove_gpu.c): the CPU working area's buffers after
+ * groth16_stage_synth (G16_ERR_INTERNAL if not synthesized for key's
+ * shape), and the end of a heavy stage run elsewhere: wipes the w scalars,
+ * marks the area free and moves the public signals into out->pub. */
+typedef struct groth16_work_bufs {
+    void *abc[3];   /* a, b, c: n Fr each (Montgomery, the domain's values) */
+    g16_scalar *ws; /* nv canonical scalars */
+    uint32_t n, nv, npub;
+    int pinned;
+} groth16_work_bufs;
+g16_err groth16_work_buffers(groth16_work *w, const g16_key *key, groth16_work_bufs *b, g16_status *st);
+void groth16_work_consume(groth16_work *w, groth16_msms *out);
+const g16_zkey *groth16_key_zkey(const g16_key *key);
 
 /* Verifies res against key (verification key cached in the key). */
 g16_err groth16_result_verify(const g16_key *key, const g16_result *res, g16_status *st);
