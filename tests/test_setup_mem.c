@@ -101,6 +101,8 @@ static const uint8_t *section(const uint8_t *b, size_t len, uint32_t id, uint64_
     return NULL;
 }
 
+static void count_done(void *p) { ++*(int *)p; }
+
 static void key_test(g16_ctx *ctx, g16_curve curve, int log_n, uint64_t seed) {
     const char *cn = curve == G16_CURVE_BN254 ? "bn254" : "bls12-381";
     synth_opts so = {.curve = curve, .log_n = log_n, .profile = SYNTH_FILECOIN, .partitions = 1, .seed = seed};
@@ -127,8 +129,13 @@ static void key_test(g16_ctx *ctx, g16_curve curve, int log_n, uint64_t seed) {
         CHECK(!info.used_gpu);
     CHECK_MSG(fbytes && mem && flen == mlen && !memcmp(fbytes, mem, flen), "%s: file key != memory key", cn);
     o.align = 1;
+    int done_calls = 0;
+    o.cs_done = count_done;
+    o.cs_done_user = &done_calls;
     CHECK_MSG(groth16_setup_insecure_ex(ctx, &cs, &o, NULL, &amem, &alen, NULL, &st) == G16_OK, "setup aligned: %s",
               st.msg);
+    CHECK(done_calls == 1);
+    o.cs_done = NULL;
     o.align = 0;
     o.seed = seed + 1;
     CHECK(groth16_setup_insecure_ex(ctx, &cs, &o, NULL, &amem2, &alen2, NULL, &st) == G16_OK);

@@ -361,6 +361,11 @@ typedef struct groth16_setup_opts {
                          beta (scripts/interop/fast_ptau.mjs), which `snarkjs zkey verify` accepts */
     int align;        /* insert zero-size padding sections (ids 0x1000..) so that every point
                          section starts 8-byte aligned: the key loads without copies */
+    /* Called once the setup no longer reads the circuit (after the column
+     * sums and the coefficient section), so a caller can free it before the
+     * key's points are made (lower peak memory at 2^27); may be NULL. */
+    void (*cs_done)(void *user);
+    void *cs_done_user;
 } groth16_setup_opts;
 typedef struct groth16_setup_info {
     int used_gpu;
