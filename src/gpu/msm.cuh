@@ -67,23 +67,13 @@ static const uint32_t NO_KEY = 0xffffffffu;
 static const int MSM_THREADS = 128;
 
 /* Point additions in the kernels off the hot path (tree, fix-up, bucket
- * reduction). G1 calls the out-of-line add_cold/dbl_cold (small code, fast
- * compiles; verified on the H200). G2 inlines them: with the out-of-line
- * versions, msm_chunk_kernel for BN254 G2 faulted on the H200 (2026-11-30,
- * compute-sanitizer: invalid __local__ read in add_cold's doubling branch,
- * cause not found yet), while the inlined G2 code passed every test. */
-template <class E> G16_HD void red_add(xyzz_t<E> &a, const xyzz_t<E> &b) {
-    if constexpr (E::N <= 12)
-        a.add_cold(b);
-    else
-        a.add(b);
-}
-template <class E> G16_HD void red_dbl(xyzz_t<E> &a) {
-    if constexpr (E::N <= 12)
-        a.dbl_cold();
-    else
-        a = a.dbl();
-}
+ * reduction), inlined for every group. The out-of-line add_cold/dbl_cold
+ * faulted on the H200 when a reduction took the doubling branch (first seen
+ * for BN254 G2, 2026-11-30; then for G1 in the prover, where keys with many
+ * infinity bases make equal partial sums common): compute-sanitizer reported
+ * an invalid __local__ read in add_cold's doubling branch; cause not found. */
+template <class E> G16_HD void red_add(xyzz_t<E> &a, const xyzz_t<E> &b) { a.add(b); }
+template <class E> G16_HD void red_dbl(xyzz_t<E> &a) { a = a.dbl(); }
 
 static inline unsigned blocks_for(size_t n, int threads) { return (unsigned)((n + threads - 1) / threads); }
 
