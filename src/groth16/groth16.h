@@ -487,8 +487,9 @@ g16_err groth16_key_load_mem(g16_ctx *ctx, g16_key **key, const char *name, cons
 g16_err groth16_witness_from_frvec(g16_witness **w, g16_frvec *v, g16_status *st);
 /* Internal (prove.c -> prove_gpu.c): the CPU working area's buffers after
  * groth16_stage_synth (G16_ERR_INTERNAL if not synthesized for key's
- * shape), and the end of a heavy stage run elsewhere: wipes the w scalars,
- * marks the area free and moves the public signals into out->pub. */
+ * shape), and the end of a heavy stage run elsewhere: wipes the w scalars
+ * (unless the caller already did: ws_wiped), marks the area free and moves
+ * the public signals into out->pub. */
 typedef struct groth16_work_bufs {
     void *abc[3];   /* a, b, c: n Fr each (Montgomery, the domain's values) */
     g16_scalar *ws; /* nv canonical scalars */
@@ -496,7 +497,7 @@ typedef struct groth16_work_bufs {
     int pinned;
 } groth16_work_bufs;
 g16_err groth16_work_buffers(groth16_work *w, const g16_key *key, groth16_work_bufs *b, g16_status *st);
-void groth16_work_consume(groth16_work *w, groth16_msms *out);
+void groth16_work_consume(groth16_work *w, groth16_msms *out, int ws_wiped);
 const g16_zkey *groth16_key_zkey(const g16_key *key);
 
 /* Verifies res against key (verification key cached in the key). */

@@ -279,8 +279,9 @@ g16_err groth16_work_buffers(groth16_work *w, const g16_key *key, groth16_work_b
     return G16_OK;
 }
 
-void groth16_work_consume(groth16_work *w, groth16_msms *out) {
-    g16_wipe(w->scr.scalars[1], (size_t)w->nv * sizeof(g16_scalar));
+void groth16_work_consume(groth16_work *w, groth16_msms *out, int ws_wiped) {
+    if (!ws_wiped)
+        g16_wipe(w->scr.scalars[1], (size_t)w->nv * sizeof(g16_scalar));
     w->synthesized = 0;
     out->pub = w->pub; /* moved */
     memset(&w->pub, 0, sizeof w->pub);

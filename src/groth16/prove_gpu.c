@@ -10,7 +10,9 @@
  *   3. the five MSMs with device scalars, in the CPU's order A, B1, B2, C, H
  *      (C over the private wires w[nPublic+1 ..], as the CPU does), against
  *      the key's resident bases, or streamed from host memory (gkey NULL);
- *   4. wipe the device copies of a, b, c, h and w (queued on the stream).
+ *   4. wipe the device copies of a, b, c, h and w (queued on the stream);
+ *      the host's w scalars are wiped as soon as their copy is done, while
+ *      the GPU computes H.
  * The MSM sums are the same group elements as the CPU's (the Jacobian
  * representation may differ): finalize normalizes to affine, so the proof
  * bytes are identical for the same r, s.
@@ -215,7 +217,8 @@ static void msm_outputs(groth16_msms *out, void *res[GK_COUNT]) {
 
 /* Copies, H and the MSMs (steps 1-3 of the header). */
 static g16_err heavy_run(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key *gkey, groth16_msms *out,
-                         const groth16_work_bufs *b, const g16_zkey *zk, groth16_gpu_timings *gt, g16_status *st) {
+                         const groth16_work_bufs *b, const g16_zkey *zk, groth16_gpu_timings *gt, int *ws_wiped,
+                         g16_status *st) {
     g16_err err;
     double t0 = g16_now_ms();
     /* Copies and H are queued without a host wait: events time them, read
@@ -237,6 +240,15 @@ static g16_err heavy_run(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key
     }
     if ((err = g16_gpu_event_record(g, gw->ev[2], st)))
         return err;
+    /* Once the copies are done, wipe the host's w scalars while the GPU
+     * runs H (the MSMs read the device copy): the wipe leaves the serial
+     * path (2 GiB at 2^26). */
+    float up = 0, ntt = 0;
+    if ((err = g16_gpu_event_elapsed(&up, gw->ev[0], gw->ev[1], st)))
+        return err;
+    g16_wipe(b->ws, (size_t)b->nv * sizeof(g16_scalar));
+    *ws_wiped = 1;
+    gt->upload_ms = up;
 
     void *res[GK_COUNT];
     msm_outputs(out, res);
@@ -258,11 +270,8 @@ static g16_err heavy_run(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key
         /* The MSM's own CUDA-event time when it reports one, else the host clock. */
         gt->msm_ms[i] = tmg.total_ms > 0 ? (double)tmg.total_ms : g16_now_ms() - tm0;
         if (i == 0) {
-            float up = 0, ntt = 0;
-            if ((err = g16_gpu_event_elapsed(&up, gw->ev[0], gw->ev[1], st)) ||
-                (err = g16_gpu_event_elapsed(&ntt, gw->ev[1], gw->ev[2], st)))
+            if ((err = g16_gpu_event_elapsed(&ntt, gw->ev[1], gw->ev[2], st)))
                 return err;
-            gt->upload_ms = up;
             gt->ntt_ms = ntt;
         }
     }
@@ -286,6 +295,7 @@ g16_err groth16_stage_heavy_gpu(g16_ctx *ctx, struct g16_gpu *g, groth16_gpu_wor
     const g16_zkey *zk = groth16_key_zkey(key);
     groth16_work_bufs b;
     g16_err err = groth16_work_buffers(w, key, &b, st);
+    int ws_wiped = 0;
     if (err)
         return err;
     out->curve = zk->curve;
@@ -297,11 +307,11 @@ g16_err groth16_stage_heavy_gpu(g16_ctx *ctx, struct g16_gpu *g, groth16_gpu_wor
     else if (gkey && !gpu_key_matches(gkey, zk))
         err = g16_fail(st, G16_ERR_INTERNAL, "prove (gpu): the device bases belong to another key");
     else
-        err = heavy_run(g, gw, gkey, out, &b, zk, &gt, st);
+        err = heavy_run(g, gw, gkey, out, &b, zk, &gt, &ws_wiped, st);
 
     /* Wipe the device copies of witness-derived data (queued behind the
-     * MSMs; also after a failure). The host's w scalars are wiped by
-     * groth16_work_consume, as the CPU stage does. */
+     * MSMs; also after a failure). The host's w scalars were wiped during
+     * H (heavy_run), else (a failure before) groth16_work_consume does it. */
     g16_status wst = {0};
     g16_err werr = G16_OK;
     for (int i = 0; i < 3 && !werr; i++)
@@ -315,7 +325,7 @@ g16_err groth16_stage_heavy_gpu(g16_ctx *ctx, struct g16_gpu *g, groth16_gpu_wor
     if (err)
         (void)g16_gpu_sync(g, &wst);
 
-    groth16_work_consume(w, out);
+    groth16_work_consume(w, out, ws_wiped);
     if (err) {
         groth16_msms_clear(out);
         return err;

@@ -87,10 +87,14 @@ g16_err g16_os_random(void *buf, size_t len) {
     return G16_OK;
 }
 
+/* memset at full speed, then a compiler barrier that takes p and clobbers
+ * memory, so the stores count as observed and cannot be elided (the
+ * OPENSSL_cleanse / explicit_bzero pattern). A volatile byte loop ran at
+ * about 2 GB/s: ~1 s for the 2 GiB witness scalars of a 2^26 proof. */
 void g16_wipe(void *p, size_t len) {
-    volatile uint8_t *v = p;
-    while (len--)
-        *v++ = 0;
+    if (!p || !len)
+        return;
+    memset(p, 0, len);
     __asm__ __volatile__("" : : "r"(p) : "memory");
 }
 
