@@ -563,6 +563,7 @@ static void t_recover_owner(backend *b) {
     store_close(o);
 }
 
+#ifdef G16_HAVE_LIBPQ
 /* PostgreSQL: a connection killed by the server is re-established once. */
 static void t_reconnect(backend *b) {
     store *s = open_as(b, "a");
@@ -611,6 +612,7 @@ static void t_reconnect(backend *b) {
     CHECK(store_open(&x, "postgresql:///postgres?host=/nonexistent-g16&port=1", "a", &st) == G16_ERR_IO && !x);
     CHECK_MSG(strstr(st.msg, "connect") != NULL, "%s", st.msg);
 }
+#endif
 
 static void t_counts(backend *b, g16_rng *rng) {
     store *s = open_as(b, "a");
