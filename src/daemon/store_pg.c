@@ -548,7 +548,6 @@ static g16_err pg_claim_rows(pgs *p, claim_arg *ca, g16_status *st) {
             return G16_OK;
         }
         g16_err err = G16_OK;
-        int64_t last_job = -1;
         for (int i = 0; i < nr && !err; i++) {
             int64_t job = col_i64(r, i, 0);
             uint32_t idx = (uint32_t)col_i64(r, i, 1);
@@ -612,9 +611,7 @@ static g16_err pg_claim_rows(pgs *p, claim_arg *ca, g16_status *st) {
              * last partition here (jobs are locked in dispatch order) */
             if (!err && (i + 1 == nr || col_i64(r, i + 1, 0) != job))
                 err = pg_job_refresh(p, job, st);
-            last_job = job;
         }
-        (void)last_job;
         PQclear(r);
         if (err)
             return err;
