@@ -17,19 +17,22 @@ wl() { # witness list: N entries cycling through the 4 files, every 4th inline
 import json,sys
 n=int(sys.argv[1]); b=open(sys.argv[3]).read().strip(); print(json.dumps([{'data':b} if i%4==2 else {'path':'%s/k/w.%d.wtns'%(sys.argv[2],i%4)} for i in range(n)]))" "$1" "$T" "$T/w2.b64"
 }
-expect POST /v1/jobs "{\"key\":\"k\",\"witnesses\":$(wl 6)}" 202
+wl 8 >"$T/wa.json"
+wl 6 >"$T/wb.json"
+expect POST /v1/jobs "{\"key\":\"k\",\"witnesses\":$(cat "$T/wa.json")}" 202
 JA=$(jq_ "$T/resp" "d['id']")
-expect POST /v1/jobs "{\"key\":\"k\",\"priority\":\"low\",\"witnesses\":$(wl 4)}" 202
+expect POST /v1/jobs "{\"key\":\"k\",\"priority\":\"low\",\"witnesses\":$(cat "$T/wb.json")}" 202
 JB=$(jq_ "$T/resp" "d['id']")
-# wait for the first finished partition, then crash
-for _ in $(seq 1 600); do
-    req GET "/v1/jobs/$JA" >"$T/before.json"
-    [ "$(jq_ "$T/before.json" "d['progress']['done']")" -ge 1 ] && break
-    sleep 0.05
+# wait for the first finished partition (watching the log: quick enough for
+# a release build's ~30 ms partitions), take a snapshot, then crash
+for _ in $(seq 1 3000); do
+    grep -q '"event":"partition_done"' "$T/g16d.log" && break
+    sleep 0.01
 done
-[ "$(jq_ "$T/before.json" "d['progress']['done']")" -ge 1 ] || fail "no partition finished"
+req GET "/v1/jobs/$JA" >"$T/before.json"
 kill -KILL "$G16D_PID"
 wait "$G16D_PID" 2>/dev/null || true
+[ "$(jq_ "$T/before.json" "d['progress']['done']")" -ge 1 ] || fail "no partition finished"
 G16D_PID=
 DONE_BEFORE=$(jq_ "$T/before.json" "[p['index'] for p in d['partitions'] if p['state']=='done']")
 echo "killed with partitions $DONE_BEFORE of job $JA done"
