@@ -39,7 +39,7 @@ OUT=$(mktemp -d /tmp/g16d-outside.XXXXXX)
 cp "$T/k/w.0.wtns" "$OUT/w.wtns"
 TOKEN=secret-token-0123456789
 printf 'token = %s\nmax_witnesses = 40\nmax_body_bytes = 1M\nmax_inline_bytes = 512K\n' "$TOKEN" >"$T/g16d.conf"
-start_g16d --config "$T/g16d.conf" --heartbeat-s 0.5 --lease-s 5
+start_g16d --config "$T/g16d.conf" --heartbeat-s 0.5 --lease-s 5 --request-timeout-s 2
 
 # auth
 SAVED=$TOKEN
@@ -185,6 +185,28 @@ F=$(wait_job "$J2")
 expect DELETE /v1/keys/k2 - 200
 expect DELETE /v1/keys/k2 - 404 not_found
 expect POST /v1/jobs "{\"key\":\"k2\",\"witnesses\":[{\"path\":\"$T/k2/w.0.wtns\"}]}" 404 unknown_key
+
+# a body trickling in (one byte per 0.2 s) is cut after request_timeout_s
+python3 - "$ADDR" "$TOKEN" <<'PY' || fail "a trickling body was not cut by request_timeout_s"
+import socket, sys, time
+host, port = sys.argv[1][len("http://"):].rsplit(":", 1)
+s = socket.create_connection((host, int(port)))
+s.sendall(("POST /v1/jobs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Length: 1000\r\n\r\n" % sys.argv[2]).encode())
+s.settimeout(0.2)
+t0 = time.time()
+while time.time() - t0 < 15:
+    try:
+        s.sendall(b" ")
+        if s.recv(4096) == b"":
+            break
+    except socket.timeout:
+        continue
+    except OSError:
+        break
+dt = time.time() - t0
+print("trickling body cut after %.1f s" % dt)
+sys.exit(0 if dt < 8 else 1)
+PY
 
 # observability
 req GET /metrics >"$T/metrics.txt"

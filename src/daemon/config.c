@@ -37,6 +37,7 @@ static const opt OPTS[] = {
     {"max_inline_bytes", OPT_BYTES, O(max_inline_bytes), 64, 1e12, "one inline .wtns, decoded (default 16M, at most max_body_bytes)"},
     {"max_connections", OPT_U32, O(max_connections), 1, 100000, "concurrent HTTP connections (default 64)"},
     {"connection_timeout_s", OPT_U32, O(connection_timeout_s), 1, 86400, "idle connection timeout (default 30)"},
+    {"request_timeout_s", OPT_U32, O(request_timeout_s), 1, 86400, "a request body must arrive within this (default 120)"},
     {"budget_bytes", OPT_BYTES, O(budget_bytes), 0, 1e15, "engine byte budget: keys + working sets (0 = unlimited)"},
     {"workers", OPT_INT, O(workers), 1, 256, "engine workers on the CPU backend (default 1)"},
     {"workers_per_device", OPT_INT, O(workers_per_device), 0, 64, "CUDA backend: workers per GPU (0 = 2)"},
@@ -69,6 +70,7 @@ void g16d_config_defaults(g16d_config *c) {
     c->max_witnesses = 1024;
     c->max_connections = 64;
     c->connection_timeout_s = 30;
+    c->request_timeout_s = 120;
     c->workers = 1;
     c->synth_threads = 1;
     c->queue_extra = 2;

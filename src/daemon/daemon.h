@@ -41,7 +41,7 @@ typedef struct g16d_config {
     char **roots;
     size_t n_roots;
     uint64_t max_body_bytes, max_inline_bytes;
-    uint32_t max_witnesses, max_connections, connection_timeout_s;
+    uint32_t max_witnesses, max_connections, connection_timeout_s, request_timeout_s;
     uint64_t budget_bytes;
     int workers, synth_threads, threads, queue_extra;
     int workers_per_device, devices;
