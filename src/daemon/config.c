@@ -53,6 +53,7 @@ static const opt OPTS[] = {
     {"poll_s", OPT_DBL, O(poll_s), 0.01, 60, "idle store poll period (default 0.5)"},
     {"max_attempts", OPT_U32, O(max_attempts), 1, 1000, "claims of one partition before it fails (default 3)"},
     {"key", OPT_KEY, 0, 0, 0, "id:path, a key registered at start (repeatable)"},
+    {"keys_file", OPT_STR, O(keys_file), 0, 0, "keep keys registered over the API in this file across restarts"},
     {"trusted_keys", OPT_BOOL, O(trusted_keys), 0, 0, "skip point checks of the keys' big sections (default off)"},
     {"log_file", OPT_STR, O(log_file), 0, 0, "log to this file (default stderr; SIGHUP reopens)"},
     {"log_level", OPT_STR, O(log_level), 0, 0, "debug | info | warn | error (default info)"},

@@ -55,6 +55,7 @@ typedef struct g16d_config {
     char *log_file;
     char *log_level;   /* debug | info | warn | error */
     char *ready_file;  /* written with the bound address once listening */
+    char *keys_file;   /* keys registered over the API, kept across restarts */
     int verify, bench;
 } g16d_config;
 
@@ -91,6 +92,7 @@ typedef struct g16d_key {
     g16_key_tier tier;
     uint64_t eng_id;
     uint32_t inflight; /* partitions of this daemon using it now */
+    int from_config;   /* a config `key` line (not saved in keys_file) */
 } g16d_key;
 
 /* ---- the daemon ------------------------------------------------------------ */
@@ -150,6 +152,11 @@ int g16d_key_find(g16d *d, const char *id, g16d_key *out); /* 1 found */
 /* Key ids for store_claim_next: a malloc'd array of n pointers into one
  * block (free with free()); NULL when there are none. */
 char **g16d_key_ids(g16d *d, size_t *n);
+/* keys_file: the API-registered keys as JSON, rewritten atomically after
+ * each change (save), registered again at start-up (restore; a key that
+ * fails is logged and skipped). Both are no-ops without keys_file. */
+void g16d_keys_save(g16d *d);
+void g16d_keys_restore(g16d *d);
 /* Realpath of p if it lies under an allowed root: 0; else -1 with e set
  * (403 forbidden_path or 404 not_found). out has PATH_MAX bytes. */
 int g16d_path_check(const g16d *d, const char *p, char *out, g16d_api_err *e);
