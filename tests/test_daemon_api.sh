@@ -29,6 +29,10 @@ refused --backend tpu
 refused --store "sqlite:$T/no/such/dir/jobs.db" --listen 127.0.0.1:0
 refused stray-argument
 "$G16D_BIN" --help | grep -q -- "--max-witnesses" || fail "--help"
+# the sample config is valid (its paths overridden by flags)
+start_g16d --config examples/g16d.conf --keys-file "$T/keys.json"
+expect GET /healthz - 200
+stop_g16d
 
 # ---- keys and witnesses ---------------------------------------------------
 make_key "$T/k" 8 3
