@@ -136,6 +136,8 @@ typedef struct g16d {
     int stopping;  /* threads exit */
     int store_ok;  /* last store call succeeded */
     g16d_counters cnt;
+    char last_store_err[300]; /* g16d_store_error's log rate limit */
+    double last_store_err_t;
     void *http;    /* http.c's server */
 } g16d;
 
