@@ -146,6 +146,17 @@ for i in 0 7; do
   "$G16" verify $tmp/r/vk.json $tmp/r/o/public_$i.json $tmp/r/o/proof_$i.json >/dev/null 2>&1 && ok ||
     bad "proof $i after the restart does not verify"
 done
+# submit --retry while the daemon is down: it gets through once it is back.
+kill -9 $D_PID; wait $D_PID 2>/dev/null; D_PID=
+C --socket $tmp/r/g16d.sock submit big $tmp/r/w.0.wtns --idempotency-key down-1 --retry 60 --wait --out $tmp/r/o2 \
+  >$tmp/r/sub.out 2>$tmp/r/sub.err &
+spid=$!
+sleep 2
+d_start $tmp/r "${RARGS[@]}" || { echo "$pass passed, $((fail+1)) failed"; exit 1; }
+wait $spid; rc=$?
+[ $rc = 0 ] && ok || { bad "submit --retry across a restart: exit $rc"; cat $tmp/r/sub.err; }
+"$G16" verify $tmp/r/vk.json $tmp/r/o2/public_0.json $tmp/r/o2/proof_0.json >/dev/null 2>&1 && ok ||
+  bad "proof of the retried submit does not verify"
 d_stop || bad "restarted g16d exit status"
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
