@@ -445,9 +445,17 @@ static void progress_line(int tty, long long id, const json_t *job, double elaps
     if (!strcmp(state, "queued"))
         snprintf(qp, sizeof qp, ", queue position %lld",
                  (long long)json_integer_value(json_object_get(job, "queue_position")));
-    if (tty)
-        fprintf(stderr, "\r\033[Kjob %lld %s: %lld/%lld done, %lld failed%s, %.1f s%s", id, state, done, total, failed,
-                qp, elapsed_s, final ? "\n" : "");
+    if (tty) {
+        /* One line redrawn in place: a 20-cell bar of finished partitions
+         * ('#' done, 'x' failed). */
+        char bar[21];
+        long long cd = total > 0 ? done * 20 / total : 0, cf = total > 0 ? (done + failed) * 20 / total : 0;
+        for (int k = 0; k < 20; k++)
+            bar[k] = k < cd ? '#' : k < cf ? 'x' : '.';
+        bar[20] = 0;
+        fprintf(stderr, "\r\033[Kjob %lld %s [%s] %lld/%lld done, %lld failed%s, %.1f s%s", id, state, bar, done, total,
+                failed, qp, elapsed_s, final ? "\n" : "");
+    }
     else
         fprintf(stderr, "job %lld %s: %lld/%lld done, %lld failed%s, %.1f s\n", id, state, done, total, failed, qp,
                 elapsed_s);
