@@ -72,6 +72,15 @@ typedef struct g16_gpu_timing {
 g16_err g16_gpu_msm(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, const g16_scalar *scalars,
                     size_t n, g16_gpu_timing *timing, g16_status *st);
 
+/* Density form (as the CPU's msm_<G>_density): density is a bitmap over the
+ * bases' n points, bit i = (density[i / 8] >> (i % 8)) & 1, in host or
+ * device memory; scalar j pairs with the base at the j-th set bit:
+ *   out = sum_{j < n_scalars} scalars[j] * bases[pos_j].
+ * The number of set bits must equal n_scalars (else G16_ERR_SIZE_MISMATCH);
+ * n_scalars <= max_points, and the bases' n at most 128 * max_points. */
+g16_err g16_gpu_msm_density(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, const uint8_t *density,
+                            const g16_scalar *scalars, size_t n_scalars, g16_gpu_timing *timing, g16_status *st);
+
 /* Typed wrappers. */
 static inline g16_err g16_gpu_msm_bn254_g1(g16_gpu *g, bn254_g1_jac *r, const g16_gpu_bases *b,
                                            const g16_scalar *k, size_t n, g16_status *st) {
@@ -141,6 +150,37 @@ g16_err g16_gpu_h(g16_gpu *g, const g16_gpu_domain *d, const void *a, const void
 g16_err g16_gpu_msm_streamed(g16_gpu *g, void *out_jac, g16_curve curve, g16_gpu_group group,
                              const void *host_points, const g16_scalar *scalars, size_t n,
                              g16_gpu_timing *timing, g16_status *st);
+
+/* Allocates the streamed MSM's two staging buffers (max_points affine points
+ * each, of the largest group the context serves), its copy stream and
+ * events, once: call it at set-up; otherwise the first streamed MSM does. */
+g16_err g16_gpu_stream_reserve(g16_gpu *g, g16_status *st);
+/* Page-locks host memory (cudaHostRegister), so that streamed bases copy at
+ * full speed and their copies overlap the kernels; g16_gpu_host_unpin before
+ * freeing it. Pinning is slow (call it once per key, not per proof). */
+g16_err g16_gpu_host_pin(void *p, size_t bytes, g16_status *st);
+void g16_gpu_host_unpin(void *p);
+
+/* ---- backend choice ----------------------------------------------------------
+ * "cpu", "cuda" or "auto" (NULL = "auto") -> *out CPU or CUDA: auto is CUDA
+ * when g16_gpu_count() > 0; "cuda" without a device fails with
+ * G16_ERR_NO_DEVICE, an unknown name with G16_ERR_INVALID_ARG. */
+typedef enum g16_gpu_backend { G16_GPU_BACKEND_CPU = 0, G16_GPU_BACKEND_CUDA = 1 } g16_gpu_backend;
+static inline g16_err g16_gpu_backend_choose(const char *name, g16_gpu_backend *out, g16_status *st) {
+    int cpu = name && name[0] == 'c' && name[1] == 'p' && name[2] == 'u' && !name[3];
+    int cuda = name && name[0] == 'c' && name[1] == 'u' && name[2] == 'd' && name[3] == 'a' && !name[4];
+    int autom = !name || (name[0] == 'a' && name[1] == 'u' && name[2] == 't' && name[3] == 'o' && !name[4]);
+    *out = G16_GPU_BACKEND_CPU;
+    if (!cpu && !cuda && !autom)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "backend '%s': expected cpu, cuda or auto", name);
+    if (cpu)
+        return G16_OK;
+    if (g16_gpu_count() > 0)
+        *out = G16_GPU_BACKEND_CUDA;
+    else if (cuda)
+        return g16_fail(st, G16_ERR_NO_DEVICE, "backend cuda: no usable CUDA device");
+    return G16_OK;
+}
 
 /* Device memory of a pointer-sized helper: allocate / free once (at worker
  * start or key upload, never per proof) and copy on g's stream. */
