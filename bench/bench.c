@@ -98,9 +98,6 @@ int bench_main(int argc, char **argv) {
             o.no_verify = 1;
         } else if (!strcmp(a, "--synthetic")) {
             o.synthetic = 1;
-        } else if (!strcmp(a, "--profile") && v) {
-            o.profile = v;
-            i++;
         } else if (!strcmp(a, "--seed") && v) {
             o.seed = strtoull(v, NULL, 0);
             o.seed_set = 1;

@@ -26,12 +26,12 @@ typedef struct bench_opts {
     int workers;          /* --workers W (bench engine) */
     int no_verify;        /* --no-verify (bench engine) */
     int synthetic;        /* --synthetic (bench prove: circuit, key, witness in memory) */
-    const char *profile;  /* --profile dense|filecoin|sparse-b (with --synthetic) */
+    const char *profile;  /* --profile: bench prove --synthetic: dense|filecoin|sparse-b;
+                           * bench msm scalars: random|filecoin (default random) */
     int seed_set;         /* --seed S given */
     uint64_t seed;
     int workers_per_device; /* --workers-per-device W (bench engine, cuda) */
     int synth_threads;    /* --synth-threads S (bench engine) */
-    const char *profile;  /* --profile random|filecoin (bench msm scalars; default random) */
     int streamed;         /* --streamed (bench msm --backend cuda: bases from host memory) */
     int argc;             /* remaining positional arguments */
     char **argv;
