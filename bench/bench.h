@@ -26,8 +26,7 @@ typedef struct bench_opts {
     int workers;          /* --workers W (bench engine) */
     int no_verify;        /* --no-verify (bench engine) */
     int synthetic;        /* --synthetic (bench prove: circuit, key, witness in memory) */
-    const char *profile;  /* --profile: bench prove --synthetic: dense|filecoin|sparse-b;
-                           * bench msm scalars: random|filecoin (default random) */
+    const char *profile;  /* --profile: prove --synthetic: dense|filecoin|sparse-b; msm: random|filecoin */
     int seed_set;         /* --seed S given */
     uint64_t seed;
     int workers_per_device; /* --workers-per-device W (bench engine, cuda) */
