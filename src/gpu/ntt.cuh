@@ -355,6 +355,35 @@ template <class F> __global__ void ntt_bitrev_kernel(F *a, unsigned k, uint32_t 
     }
 }
 
+/* In-place bit reversal by 16 x 16 tiles, k >= 8: an index is (a, b, c)
+ * with a the top 4 bits, c the low 4, b the k-8 middle ones, and
+ * rev_k(a, b, c) = (rev_4 c, rev b, rev_4 a). Block b (with b <= b' = rev b)
+ * loads the tiles X = {(a, b, c)} and Y = {(a, b', c)} (rows of 16
+ * consecutive elements: 512-byte runs), transposes them through shared
+ * memory and writes X to {(r, b', q)}, Y to {(r, b, q)}, again in rows. */
+template <class F> __global__ void ntt_bitrev_tile_kernel(F *a, unsigned k) {
+    extern __shared__ uint32_t S[]; /* 2 tiles of 256 elements, limb planes */
+    const uint32_t mb = k - 8, b = blockIdx.x;
+    const uint32_t b2 = mb ? __brev(b) >> (32 - mb) : 0;
+    if (b > b2)
+        return;
+    const unsigned rs = k - 4; /* row stride log */
+    for (unsigned t = threadIdx.x; t < 256; t += blockDim.x) {
+        uint32_t r = t >> 4, q = t & 15;
+        F x = ntt_load(a + (((size_t)r << rs) + (b << 4) + q));
+        F y = ntt_load(a + (((size_t)r << rs) + (b2 << 4) + q));
+        uint32_t e = ((__brev(q) >> 28) << 4) + (__brev(r) >> 28); /* (rev c, rev a) */
+        ntt_sput(S, e, 512, x);
+        ntt_sput(S, 256 + e, 512, y);
+    }
+    __syncthreads();
+    for (unsigned t = threadIdx.x; t < 256; t += blockDim.x) {
+        uint32_t r = t >> 4, q = t & 15;
+        ntt_store(a + (((size_t)r << rs) + (b2 << 4) + q), ntt_sget<F>(S, t, 512));
+        ntt_store(a + (((size_t)r << rs) + (b << 4) + q), ntt_sget<F>(S, 256 + t, 512));
+    }
+}
+
 /* out[i] = c * base^e(i), e(i) = rev_revbits(i) (revbits > 0) or i, for
  * i < cnt. Square-and-multiply, variable time in the exponent e(i): the
  * position, public. */
@@ -572,6 +601,10 @@ template <class F> static g16_err ntt_bitrev(g16_gpu *g, F *a, unsigned k, g16_s
     if (k == 0)
         return G16_OK;
     size_t n = (size_t)1 << k;
+    if (k >= 8) {
+        NTT_LAUNCH_SYNC(ntt_bitrev_tile_kernel<F>, (unsigned)(n >> 8), 256, 512 * sizeof(F), a, k);
+        return G16_OK;
+    }
     NTT_LAUNCH(ntt_bitrev_kernel<F>, ntt_blocks(n, 256), 256, 0, a, k, (uint32_t)n);
     return G16_OK;
 }
