@@ -29,7 +29,8 @@ static int usage(void) {
             "                 [--group g1|g2] [--threads T] [--backend cpu|cuda|auto]\n"
             "                 [--reps R] [--zkey K --wtns W] [--json]\n"
             "                 msm: [--profile random|filecoin] [--streamed (cuda)]\n"
-            "                 engine: --zkey K --wtns W [--jobs J] [--partitions P] [--workers W] [--no-verify]\n");
+            "                 engine: (--zkey|--key K --wtns W | --log-n N [--curve C]) [--jobs J] [--partitions P]\n"
+            "                         [--workers W] [--workers-per-device W] [--synth-threads S] [--no-verify]\n");
     return 2;
 }
 
@@ -66,7 +67,7 @@ int bench_main(int argc, char **argv) {
         } else if (!strcmp(a, "--reps") && v) {
             o.reps = atoi(v);
             i++;
-        } else if (!strcmp(a, "--zkey") && v) {
+        } else if ((!strcmp(a, "--zkey") || !strcmp(a, "--key")) && v) {
             o.zkey = v;
             i++;
         } else if (!strcmp(a, "--wtns") && v) {
@@ -86,6 +87,12 @@ int bench_main(int argc, char **argv) {
             i++;
         } else if (!strcmp(a, "--streamed")) {
             o.streamed = 1;
+        } else if (!strcmp(a, "--workers-per-device") && v) {
+            o.workers_per_device = atoi(v);
+            i++;
+        } else if (!strcmp(a, "--synth-threads") && v) {
+            o.synth_threads = atoi(v);
+            i++;
         } else if (!strcmp(a, "--no-verify")) {
             o.no_verify = 1;
         } else if (a[0] == '-') {
@@ -100,7 +107,7 @@ int bench_main(int argc, char **argv) {
     if (!strcmp(what, "arith"))
         return bench_arith(&o);
     if (!strcmp(what, "ntt"))
-        return bench_ntt(&o);
+        return !strcmp(o.backend, "cuda") ? bench_ntt_cuda(&o) : bench_ntt(&o);
     if (!strcmp(what, "msm")) {
         if (bench_profile(&o) < 0) {
             fprintf(stderr, "g16 bench msm: unknown --profile '%s'\n", o.profile);

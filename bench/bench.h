@@ -26,6 +26,8 @@ typedef struct bench_opts {
     int no_verify;        /* --no-verify (bench engine) */
     const char *profile;  /* --profile random|filecoin (bench msm scalars; default random) */
     int streamed;         /* --streamed (bench msm --backend cuda: bases from host memory) */
+    int workers_per_device; /* --workers-per-device W (bench engine, cuda) */
+    int synth_threads;    /* --synth-threads S (bench engine) */
     int argc;             /* remaining positional arguments */
     char **argv;
 } bench_opts;
@@ -42,7 +44,10 @@ int bench_msm_cuda(const bench_opts *o); /* bench_gpu.c: --backend cuda */
 /* Scalar profile of --profile: 1 for "filecoin" (about 99% of the scalars in
  * {0, 1}, half each, the rest uniform), 0 for "random" or none, -1 unknown. */
 int bench_profile(const bench_opts *o);
+int bench_ntt_cuda(const bench_opts *o); /* bench_gpu_ntt.c: --backend cuda */
 int bench_prove(const bench_opts *o);
+/* bench_prove_cuda.c: the GPU heavy stage for a loaded key and witness. */
+int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witness *w);
 int bench_engine(const bench_opts *o);
 
 /* Entry from the CLI: argv[0] is "bench". */

@@ -1,4 +1,4 @@
-/* The proving engine (CPU workers): scheduling order, concurrency, the byte
+/* The proving engine (CPU workers, forced: test_engine_gpu.c covers CUDA): scheduling order, concurrency, the byte
  * budget, cancellation, timeouts, faults, observability. Circuits are small
  * synthetic ones (g16 synth + insecure setup) made in a temp dir. */
 #include <pthread.h>
@@ -91,7 +91,7 @@ static int count_lines(const char *text, const char *needle) {
 static void test_basic(g16_ctx *ctx, circuit *ca, circuit *cb) {
     char tlpath[128];
     snprintf(tlpath, sizeof tlpath, "%s/timeline.jsonl", tmpdir);
-    g16_engine_opts o = {.workers = 2, .synth_threads = 2, .timeline_path = tlpath};
+    g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 2, .synth_threads = 2, .timeline_path = tlpath};
     g16_engine *e = NULL;
     CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
     if (!e)
@@ -144,13 +144,13 @@ static void test_basic(g16_ctx *ctx, circuit *ca, circuit *cb) {
           count_lines(tl, "\"ev\":\"synthesis\",\"ph\":\"E\"") == 2 * NW &&
           count_lines(tl, "\"ev\":\"finalize\",\"ph\":\"E\"") == 2 * NW);
     free(tl);
-    g16_engine_opts bad = {.timeline_path = "/nonexistent/dir/t.jsonl"};
+    g16_engine_opts bad = {.backend = G16_ENGINE_BACKEND_CPU, .timeline_path = "/nonexistent/dir/t.jsonl"};
     CHECK(g16_engine_create(ctx, &e, &bad) == G16_ERR_IO && e == NULL);
 }
 
 /* ---- scheduling: priority, then age ---------------------------------------- */
 static void test_priority(g16_ctx *ctx, circuit *c) {
-    g16_engine_opts o = {.workers = 1, .synth_threads = 1, .lookahead = 1};
+    g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 1, .synth_threads = 1, .lookahead = 1};
     g16_engine *e = NULL;
     CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
     if (!e)
@@ -218,7 +218,7 @@ static void *submitter(void *arg) {
 }
 
 static void test_concurrent(g16_ctx *ctx, circuit *ca, circuit *cb) {
-    g16_engine_opts o = {.workers = 2, .synth_threads = 2, .lookahead = 3};
+    g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 2, .synth_threads = 2, .lookahead = 3};
     g16_engine *e = NULL;
     CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
     if (!e)
@@ -286,7 +286,7 @@ static uint64_t idle_accounting(g16_engine *e, const uint64_t *keys, int n) {
 static void test_budget(g16_ctx *ctx, circuit *ca, circuit *cb) {
     /* Learn the sizes with an unlimited engine. */
     g16_engine *e = NULL;
-    g16_engine_opts o = {.workers = 1};
+    g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 1};
     CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
     if (!e)
         return;
@@ -302,7 +302,7 @@ static void test_budget(g16_ctx *ctx, circuit *ca, circuit *cb) {
     CHECK_MSG(budget < ia.bytes + ib.bytes + work, "budget %llu would hold both keys (%llu + %llu)",
               (unsigned long long)budget, (unsigned long long)ia.bytes, (unsigned long long)ib.bytes);
 
-    g16_engine_opts ob = {.workers = 1, .budget_bytes = budget};
+    g16_engine_opts ob = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 1, .budget_bytes = budget};
     CHECK(g16_engine_create(ctx, &e, &ob) == G16_OK);
     if (!e)
         return;
@@ -351,7 +351,7 @@ static void test_budget(g16_ctx *ctx, circuit *ca, circuit *cb) {
     g16_engine_destroy(e, 1);
 
     /* A budget below one key: the job fails with a clear error, no hang. */
-    g16_engine_opts os = {.workers = 1, .budget_bytes = 1024};
+    g16_engine_opts os = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 1, .budget_bytes = 1024};
     CHECK(g16_engine_create(ctx, &e, &os) == G16_OK);
     if (!e)
         return;
@@ -361,7 +361,7 @@ static void test_budget(g16_ctx *ctx, circuit *ca, circuit *cb) {
 
 /* ---- cancellation, timeouts, faults ----------------------------------------- */
 static void test_faults(g16_ctx *ctx, circuit *ca, circuit *cb) {
-    g16_engine_opts o = {.workers = 1, .synth_threads = 1, .lookahead = 1};
+    g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 1, .synth_threads = 1, .lookahead = 1};
     g16_engine *e = NULL;
     CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
     if (!e)

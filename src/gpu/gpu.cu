@@ -88,6 +88,7 @@ static void gpu_free_all(g16_gpu *g) {
     }
     if (g->copy_stream)
         cudaStreamDestroy(g->copy_stream);
+    cudaFree(g->d_ntt_scratch);
     for (int i = 0; i < 4; i++)
         if (g->ev[i])
             cudaEventDestroy(g->ev[i]);
@@ -187,6 +188,7 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
     CU(cudaMalloc(&g->d_red, g->max_red * pt));
     CU(cudaMalloc(&g->d_win, 64 * pt));
     CU(cudaMallocHost(&g->h_win, 64 * pt));
+    CU(cudaMalloc(&g->d_ntt_scratch, G16GPU_NTT_SCRATCH * 32)); /* 32 bytes per Fr */
     size_t cls_blocks = (g->max_points + 255) / 256;
     CU(cudaMalloc(&g->d_cls, 2 * cls_blocks * sizeof(uint32_t)));
     CU(cudaMalloc(&g->d_big, g->max_points * sizeof(uint32_t)));

@@ -104,7 +104,11 @@ static inline g16_err g16_gpu_msm_bls381_g2(g16_gpu *g, bls381_g2_jac *r, const 
  * ntt layer (src/ntt/ntt.h); results equal the CPU's bit for bit (Montgomery
  * form, fully reduced). A domain holds the twiddles of one (curve, log_n) on
  * one device: it is created once (it allocates) and then serves any number
- * of transforms from any context on that device. */
+ * of transforms from any context on that device. log_n <= 28 (and <= the
+ * field's two-adicity; G16_ERR_UNSUPPORTED above): twiddle memory is
+ * O(2^(log_n/2)), a few MiB at most. Coset kinds build their shift tables
+ * in the context's scratch, so a context runs one transform at a time
+ * (stream order), while a domain may be shared by contexts. */
 typedef struct g16_gpu_domain g16_gpu_domain;
 g16_err g16_gpu_domain_create(g16_gpu *g, g16_gpu_domain **out, g16_curve curve, unsigned log_n,
                               g16_status *st);
@@ -184,6 +188,23 @@ g16_err g16_gpu_alloc(g16_gpu *g, void **d_ptr, size_t bytes, g16_status *st);
 void g16_gpu_free(g16_gpu *g, void *d_ptr);
 g16_err g16_gpu_copy_async(g16_gpu *g, void *dst, const void *src, size_t bytes, g16_status *st);
 g16_err g16_gpu_sync(g16_gpu *g, g16_status *st); /* waits for g's stream only */
+/* Fills bytes of device memory with the byte value on g's stream
+ * (asynchronous), e.g. to wipe witness-derived data after a proof. */
+g16_err g16_gpu_memset_async(g16_gpu *g, void *d_ptr, int value, size_t bytes, g16_status *st);
+/* Pinned (page-locked, portable) host memory for buffers that are copied to
+ * a device on every proof: allocate once (a worker's working area), never
+ * per proof (cudaHostAlloc is a device-global call). Without CUDA,
+ * G16_ERR_NO_DEVICE: callers fall back to malloc. */
+g16_err g16_gpu_host_alloc(void **p, size_t bytes, g16_status *st);
+void g16_gpu_host_free(void *p);
+/* Timing events on g's stream (created once, like the buffers): record
+ * queues the event; elapsed waits for `to` (that event only) and gives the
+ * milliseconds between two recorded events. */
+typedef struct g16_gpu_event g16_gpu_event;
+g16_err g16_gpu_event_create(g16_gpu *g, g16_gpu_event **ev, g16_status *st);
+void g16_gpu_event_destroy(g16_gpu *g, g16_gpu_event *ev);
+g16_err g16_gpu_event_record(g16_gpu *g, g16_gpu_event *ev, g16_status *st);
+g16_err g16_gpu_event_elapsed(float *ms, g16_gpu_event *from, g16_gpu_event *to, g16_status *st);
 
 /* ---- test hooks -------------------------------------------------------------
  * Element-wise field arithmetic on the device, to compare with the CPU field
@@ -201,6 +222,17 @@ typedef enum g16_gpu_field {
 typedef enum g16_gpu_op { G16_GPU_ADD, G16_GPU_SUB, G16_GPU_MUL, G16_GPU_SQR } g16_gpu_op;
 g16_err g16_gpu_field_op(g16_gpu *g, g16_gpu_field f, g16_gpu_op op, void *out, const void *a,
                          const void *b, size_t n, g16_status *st);
+
+/* ---- fixed-base scalar multiplication (fixed_base.cuh, fixed_base_*.cu) ----
+ * out[i] = k[i] * base for i < n: the test-only setup's key points. base is
+ * one affine point of (curve, group) (the CPU's G_affine), k any 256-bit
+ * integers (g16_scalar), out n affine points in the CPU's layout (Montgomery,
+ * infinity (0, 0)), equal bit for bit to the CPU's. Host memory in and out;
+ * runs in chunks on g's stream and returns when out is written. Allocates
+ * device memory per call (setup only, not for the proving path). Variable
+ * time in k (the test setup's toxic waste is not secret by design). */
+g16_err g16_gpu_fixed_base(g16_gpu *g, g16_curve curve, g16_gpu_group group, const void *base,
+                           const g16_scalar *k, size_t n, void *out, g16_status *st);
 
 #ifdef __cplusplus
 }

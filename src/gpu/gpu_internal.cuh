@@ -85,6 +85,7 @@ struct g16_gpu {
     size_t stage_bytes;
     cudaStream_t copy_stream;
     cudaEvent_t ev_copy[2];
+    void *d_ntt_scratch; /* coset shift tables of one NTT (ntt.cuh): G16GPU_NTT_SCRATCH Fr */
 };
 
 struct g16_gpu_bases {
@@ -127,5 +128,33 @@ g16_err g16gpu_field_op_bn254_fp2(g16_gpu *g, g16_gpu_op op, void *out, const vo
                                   g16_status *st);
 g16_err g16gpu_field_op_bls381_fp2(g16_gpu *g, g16_gpu_op op, void *out, const void *a, const void *b, size_t n,
                                    g16_status *st);
+
+/* ---- NTT over Fr (ntt.cuh, ntt.cu, ntt_<curve>.cu) ---- */
+#define G16GPU_NTT_MAX_LOG 28                       /* largest GPU domain */
+#define G16GPU_NTT_SCRATCH ((size_t)2 << ((G16GPU_NTT_MAX_LOG + 1) / 2)) /* elements */
+
+/* Twiddles of one (curve, log_n) on one device, in one allocation (ntt.cuh,
+ * ntt_dom_layout). Immutable after creation. */
+struct g16_gpu_domain {
+    g16_curve curve;
+    unsigned log_n;
+    int device;
+    void *d_mem;
+    void *roots[2], *tl[2], *th[2]; /* per direction: 0 forward, 1 inverse */
+    void *odd_s1, *odd_s2;          /* odd-coset scale tables; NULL if log_n = s */
+    uint32_t ninv[8];               /* 2^-log_n, Montgomery */
+    unsigned cols_log;              /* tile columns of the first passes (ntt_make_plan) */
+};
+
+g16_err g16gpu_ntt_domain_init_bn254(g16_gpu *g, g16_gpu_domain *d, g16_status *st);
+g16_err g16gpu_ntt_domain_init_bls381(g16_gpu *g, g16_gpu_domain *d, g16_status *st);
+g16_err g16gpu_ntt_run_bn254(g16_gpu *g, const g16_gpu_domain *d, void *d_data, g16_gpu_ntt_kind kind, int order,
+                             const void *shift, g16_status *st);
+g16_err g16gpu_ntt_run_bls381(g16_gpu *g, const g16_gpu_domain *d, void *d_data, g16_gpu_ntt_kind kind, int order,
+                              const void *shift, g16_status *st);
+g16_err g16gpu_h_run_bn254(g16_gpu *g, const g16_gpu_domain *d, void *d_a, void *d_b, void *d_c, g16_scalar *d_h,
+                           g16_status *st);
+g16_err g16gpu_h_run_bls381(g16_gpu *g, const g16_gpu_domain *d, void *d_a, void *d_b, void *d_c, g16_scalar *d_h,
+                            g16_status *st);
 
 #endif

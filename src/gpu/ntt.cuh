@@ -1,0 +1,506 @@
+/* GPU NTT over Fr (BN254, BLS12-381), templated over the field type F =
+ * fp_t<..._fr_cfg> (8 limbs of 32 bits, the CPU's Montgomery form and bytes).
+ * Contract: src/gpu/gpu.h ("NTT over Fr"); definitions, roots and orders are
+ * the CPU's (src/ntt/ntt.h). Field arithmetic is exact, so any network
+ * computing the same transform gives the CPU's bytes (fully reduced).
+ *
+ * Network. A transform of size n = 2^k is a radix-2 DIF (natural in,
+ * bit-reversed out) or DIT (bit-reversed in, natural out) network, cut into
+ * at most 3 passes over global memory (plan below). A pass works on the
+ * contiguous sub-problems of size M = 2^m (m = k for the first DIF pass) and
+ * does the B butterfly levels of the top B index bits: a position of a
+ * sub-problem is P = j*2^(m-B) + lo (j < 2^B), and for each lo the pass runs
+ * a size-2^B DIF (or DIT) over j, the "column" of stride 2^(m-B). The four-
+ * step identity (Bailey; for DIF, with x = j*2^(m-B) + lo,
+ *   X[k1 + 2^B k2] = sum_lo w_{2^(m-B)}^(lo k2) w_M^(lo k1) sum_j a[x] w_{2^B}^(j k1))
+ * gives the twiddle between passes: after a DIF pass (before a DIT pass) the
+ * element at (j, lo) is multiplied by w_M^(lo * rev_B(j)). The remaining
+ * levels are the same problem on the contiguous blocks of 2^(m-B).
+ *
+ * Kernel. One thread block loads a tile of 2^B rows (j) x 2^t columns
+ * (consecutive lo: 2^t * 32 bytes contiguous per row, t = 2 -> 128-byte
+ * lines) into shared memory, stored as 8 planes of 32-bit limbs (limb i of
+ * tile element e at S[i*tile + e]: consecutive elements are consecutive
+ * banks), runs the B levels with a __syncthreads between levels, and writes
+ * the tile back. Level twiddles w_{2h}^u come from a per-domain table of the
+ * powers of w_{2^L}, L = min(k, 11); the inter-pass twiddle w_n^E (E < n)
+ * is tl[E mod 2^c] * th[E >> c], two tables of 2^c and 2^(k-c) elements, c =
+ * ceil(k/2): twiddle memory is O(sqrt n) per direction plus 2^10 elements.
+ *
+ * Scaling (inverse's n^-1, coset shifts, odd coset) is folded into the first
+ * pass's load (pre) or the last pass's store (post): factor(P) = s1[P mod
+ * 2^c] * s2[P >> c] for the global position P, where the two tables hold
+ * g^P (natural positions) or g^rev_k(P) (bit-reversed positions: rev_k(hi
+ * 2^c + lo) = rev_c(lo) 2^(k-c) + rev_(k-c)(hi)), a constant folded into s1.
+ * Tables for a caller's shift are built per call in the context's scratch
+ * (g->d_ntt_scratch) by a small kernel, on the stream.
+ *
+ * Everything is queued on g->stream; the *_dev paths neither allocate nor
+ * synchronize with the host. */
+#ifndef G16_GPU_NTT_CUH
+#define G16_GPU_NTT_CUH
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "field.cuh"
+#ifdef G16_NTT_EMUL
+#include "../../tests/gpu/ntt_emul.h" /* host emulation of the kernels (tests/gpu/ntt_emul.cpp) */
+#else
+#include "gpu_internal.cuh"
+/* Launch on g's stream; _SYNC marks kernels with __syncthreads (the host
+ * emulation runs those with one thread per block). */
+#define NTT_LAUNCH(K, GRID, THREADS, SMEM, ...)                      \
+    do {                                                             \
+        K<<<(GRID), (THREADS), (SMEM), g->stream>>>(__VA_ARGS__);     \
+        CU_LAUNCH(K);                                                \
+    } while (0)
+#define NTT_LAUNCH_SYNC NTT_LAUNCH
+#endif
+
+namespace g16gpu {
+
+enum { NTT_NN_ = 0, NTT_NR_ = 1, NTT_RN_ = 2, NTT_RR_ = 3 }; /* ntt_order (src/ntt/ntt.h) */
+
+/* Tile shape; the host emulation also runs with tiny tiles (many passes at
+ * small sizes) to exercise the multi-pass logic. */
+#ifndef G16_NTT_TILE_LOG
+#define G16_NTT_TILE_LOG 11
+#define G16_NTT_PASS_MAX_B 9
+#define G16_NTT_COLS_LOG 2
+#endif
+static const unsigned NTT_TILE_LOG = G16_NTT_TILE_LOG;     /* elements per tile, at most: 64 KiB of shared memory */
+static const unsigned NTT_PASS_MAX_B = G16_NTT_PASS_MAX_B; /* levels of a pass that is not the last (DIF order) */
+static const unsigned NTT_COLS_LOG = G16_NTT_COLS_LOG;     /* columns of such a pass's tile */
+static const unsigned NTT_THREADS = 256;
+
+/* factor(P): mode 0 none, 1 the constant c, 2 s1[P & (2^bits-1)] * s2[P >> bits]. */
+template <class F> struct ntt_scale {
+    const F *s1, *s2;
+    unsigned bits;
+    int mode;
+    F c;
+};
+
+template <class F> struct ntt_pass_args {
+    F *a;
+    unsigned k;       /* log2 n */
+    unsigned m, B, t; /* sub-problem 2^m, levels B, tile columns 2^t */
+    const F *roots;   /* roots[x] = w_{2^L}^x, x < 2^(L-1) (direction's root) */
+    unsigned L;
+    const F *tl, *th; /* inter-pass twiddle w_n^E = tl[E & (2^cbits-1)] * th[E >> cbits] */
+    unsigned cbits;
+    int tw;  /* apply the inter-pass twiddle (m > B) */
+    int dit; /* DIT (twiddle on load) or DIF (twiddle on store) */
+    ntt_scale<F> pre, post;
+};
+
+template <class F> __device__ __forceinline__ F ntt_gload(const F *p) {
+    static_assert(F::N % 4 == 0, "ntt: limbs in uint4 units");
+    const uint4 *q = reinterpret_cast<const uint4 *>(p);
+    F r;
+G16_UNROLL
+    for (int i = 0; i < F::N / 4; i++) {
+        uint4 u = __ldg(q + i);
+        r.l[4 * i] = u.x, r.l[4 * i + 1] = u.y, r.l[4 * i + 2] = u.z, r.l[4 * i + 3] = u.w;
+    }
+    return r;
+}
+/* Plain load (data that the same kernel sequence rewrites: no __ldg). */
+template <class F> __device__ __forceinline__ F ntt_load(const F *p) {
+    const uint4 *q = reinterpret_cast<const uint4 *>(p);
+    F r;
+G16_UNROLL
+    for (int i = 0; i < F::N / 4; i++) {
+        uint4 u = q[i];
+        r.l[4 * i] = u.x, r.l[4 * i + 1] = u.y, r.l[4 * i + 2] = u.z, r.l[4 * i + 3] = u.w;
+    }
+    return r;
+}
+template <class F> __device__ __forceinline__ void ntt_store(F *p, const F &x) {
+    uint4 *q = reinterpret_cast<uint4 *>(p);
+G16_UNROLL
+    for (int i = 0; i < F::N / 4; i++)
+        q[i] = make_uint4(x.l[4 * i], x.l[4 * i + 1], x.l[4 * i + 2], x.l[4 * i + 3]);
+}
+template <class F> __device__ __forceinline__ F ntt_sget(const uint32_t *S, unsigned e, unsigned tile) {
+    F r;
+G16_UNROLL
+    for (int i = 0; i < F::N; i++)
+        r.l[i] = S[i * tile + e];
+    return r;
+}
+template <class F> __device__ __forceinline__ void ntt_sput(uint32_t *S, unsigned e, unsigned tile, const F &x) {
+G16_UNROLL
+    for (int i = 0; i < F::N; i++)
+        S[i * tile + e] = x.l[i];
+}
+
+template <class F> __device__ __forceinline__ F ntt_factor(const ntt_scale<F> &s, uint32_t P) {
+    if (s.mode == 1)
+        return s.c;
+    return ntt_gload(s.s1 + (P & ((1u << s.bits) - 1))) * ntt_gload(s.s2 + (P >> s.bits));
+}
+
+/* w_M^(lo * rev_B(j)) as w_n^E, E = (lo * rev_B(j)) << (k - m) < n. */
+template <class F> __device__ __forceinline__ F ntt_twiddle(const ntt_pass_args<F> &p, uint32_t j, uint32_t lo) {
+    uint32_t E = (lo * (__brev(j) >> (32 - p.B))) << (p.k - p.m);
+    return ntt_gload(p.tl + (E & ((1u << p.cbits) - 1))) * ntt_gload(p.th + (E >> p.cbits));
+}
+
+/* One pass (see the top comment). Grid: n / 2^(B+t) blocks; dynamic shared
+ * memory 2^(B+t) elements. */
+template <class F> __global__ void __launch_bounds__(NTT_THREADS) ntt_pass_kernel(ntt_pass_args<F> p) {
+    extern __shared__ uint32_t S[];
+    const unsigned tile = 1u << (p.B + p.t);
+    const unsigned lo_bits = p.m - p.B;
+    const unsigned chunks_log = lo_bits - p.t;
+    const uint32_t tmask = (1u << p.t) - 1;
+    const uint32_t bid = blockIdx.x;
+    const uint32_t base = (bid >> chunks_log) << p.m;
+    const uint32_t lo0 = (bid & ((1u << chunks_log) - 1)) << p.t;
+
+    for (unsigned e = threadIdx.x; e < tile; e += blockDim.x) {
+        uint32_t j = e >> p.t, lo = lo0 + (e & tmask);
+        uint32_t P = base + (j << lo_bits) + lo;
+        F x = ntt_load(p.a + P);
+        if (p.dit && p.tw)
+            x = x * ntt_twiddle(p, j, lo);
+        if (p.pre.mode)
+            x = x * ntt_factor(p.pre, P);
+        ntt_sput(S, e, tile, x);
+    }
+    const unsigned half = tile >> 1;
+    for (unsigned s = 0; s < p.B; s++) {
+        const unsigned lh = p.dit ? s : p.B - 1 - s; /* half distance h = 2^lh (in rows) */
+        const uint32_t h = 1u << lh;
+        __syncthreads();
+        for (unsigned b = threadIdx.x; b < half; b += blockDim.x) {
+            uint32_t col = b & tmask, i = b >> p.t;
+            uint32_t u = i & (h - 1);
+            uint32_t jx = ((i >> lh) << (lh + 1)) + u;
+            uint32_t ex = (jx << p.t) + col, ey = ex + (h << p.t);
+            F x = ntt_sget<F>(S, ex, tile), y = ntt_sget<F>(S, ey, tile);
+            if (p.dit) {
+                if (lh)
+                    y = y * ntt_gload(p.roots + (u << (p.L - 1 - lh)));
+                ntt_sput(S, ex, tile, x + y);
+                ntt_sput(S, ey, tile, x - y);
+            } else {
+                F d = x - y;
+                if (lh)
+                    d = d * ntt_gload(p.roots + (u << (p.L - 1 - lh)));
+                ntt_sput(S, ex, tile, x + y);
+                ntt_sput(S, ey, tile, d);
+            }
+        }
+    }
+    __syncthreads();
+    for (unsigned e = threadIdx.x; e < tile; e += blockDim.x) {
+        uint32_t j = e >> p.t, lo = lo0 + (e & tmask);
+        uint32_t P = base + (j << lo_bits) + lo;
+        F x = ntt_sget<F>(S, e, tile);
+        if (!p.dit && p.tw)
+            x = x * ntt_twiddle(p, j, lo);
+        if (p.post.mode)
+            x = x * ntt_factor(p.post, P);
+        ntt_store(p.a + P, x);
+    }
+}
+
+/* In-place bit-reversal permutation of 2^k elements, k >= 1. */
+template <class F> __global__ void ntt_bitrev_kernel(F *a, unsigned k, uint32_t n) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    uint32_t j = __brev(i) >> (32 - k);
+    if (i < j) {
+        F x = ntt_load(a + i), y = ntt_load(a + j);
+        ntt_store(a + i, y);
+        ntt_store(a + j, x);
+    }
+}
+
+/* out[i] = c * base^e(i), e(i) = rev_revbits(i) (revbits > 0) or i, for
+ * i < cnt. Square-and-multiply, variable time in the exponent e(i): the
+ * position, public. */
+template <class F> __global__ void ntt_powers_kernel(F *out, uint32_t cnt, F base, F c, unsigned revbits) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= cnt)
+        return;
+    uint32_t e = revbits ? __brev(i) >> (32 - revbits) : i;
+    F r = c, b = base;
+    while (e) {
+        if (e & 1)
+            r = r * b;
+        e >>= 1;
+        if (e)
+            b = b.sqr();
+    }
+    ntt_store(out + i, r);
+}
+
+/* h_i = a_i * b_i - c_i, out of Montgomery form (times the integer 1, i.e.
+ * * R^-1): the canonical little-endian integer, as g16_scalar. h may alias a. */
+template <class F> __global__ void ntt_h_kernel(const F *a, const F *b, const F *c, F *h, uint32_t n) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    F x = ntt_load(a + i) * ntt_load(b + i) - ntt_load(c + i);
+    F one = F::zero();
+    one.l[0] = 1;
+    ntt_store(h + i, x * one);
+}
+
+/* ---- host side ---------------------------------------------------------------- */
+
+/* Passes in DIF order (first = the top bits): np <= 3 for k <= 28 with the
+ * default shape. Passes before the last take at most NTT_TILE_LOG - cols
+ * levels (tile 2^(B+t), t = cols columns), the last one up to NTT_TILE_LOG
+ * (t = 0). */
+struct ntt_plan {
+    int np;
+    unsigned m[32], B[32], t[32];
+};
+static inline ntt_plan ntt_make_plan(unsigned k, unsigned cols) {
+    ntt_plan pl;
+    unsigned maxb = NTT_TILE_LOG - cols;
+    pl.np = k <= NTT_TILE_LOG ? 1 : 1 + (int)((k - NTT_TILE_LOG + maxb - 1) / maxb);
+    unsigned q = (k + (unsigned)pl.np - 1) / (unsigned)pl.np, m = k;
+    for (int i = 0; i < pl.np; i++) {
+        unsigned B = m;
+        if (i < pl.np - 1)
+            B = q < maxb ? q : maxb;
+        pl.m[i] = m;
+        pl.B[i] = B;
+        pl.t[i] = m - B < cols ? m - B : cols;
+        m -= B;
+    }
+    return pl;
+}
+
+template <class F> static F ntt_host_load(const uint64_t v[4]) {
+    F r;
+    for (int i = 0; i < F::N; i++)
+        r.l[i] = (i & 1) ? (uint32_t)(v[i >> 1] >> 32) : (uint32_t)v[i >> 1];
+    return r;
+}
+template <class F> static F ntt_pow2k(F x, unsigned s) { /* x^(2^s) */
+    for (unsigned i = 0; i < s; i++)
+        x = x.sqr();
+    return x;
+}
+static inline unsigned ntt_blocks(size_t n, unsigned threads) { return (unsigned)((n + threads - 1) / threads); }
+
+template <class F>
+static g16_err ntt_powers(g16_gpu *g, F *out, size_t cnt, const F &base, const F &c, unsigned revbits,
+                          g16_status *st) {
+    NTT_LAUNCH(ntt_powers_kernel<F>, ntt_blocks(cnt, 128), 128, 0, out, (uint32_t)cnt, base, c, revbits);
+    return G16_OK;
+}
+
+/* Element counts of a domain's tables (one allocation, in this order). */
+struct ntt_dom_sizes {
+    unsigned L, cb;
+    size_t nr, ntl, nth, total;
+};
+static inline ntt_dom_sizes ntt_dom_layout(unsigned k) {
+    ntt_dom_sizes z;
+    z.L = k < NTT_TILE_LOG ? k : NTT_TILE_LOG;
+    z.nr = z.L ? (size_t)1 << (z.L - 1) : 1;
+    z.cb = (k + 1) / 2;
+    z.ntl = (size_t)1 << z.cb;
+    z.nth = (size_t)1 << (k - z.cb);
+    z.total = 2 * z.nr + 3 * (z.ntl + z.nth);
+    return z;
+}
+
+/* Fills d (log_n, curve set) from the CPU's root tables (ntt_constants.h):
+ * roots[i] = w[i], roots_inv[i] = w[i]^-1, inv2pow[i] = 2^-i, i <= s. */
+template <class F>
+g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4], const uint64_t (*roots_inv)[4],
+                        const uint64_t (*inv2pow)[4], unsigned s, g16_status *st) {
+    unsigned k = d->log_n;
+    ntt_dom_sizes z = ntt_dom_layout(k);
+    /* Columns per tile of the passes before the last: 2^NTT_COLS_LOG, or
+     * $G16_GPU_NTT_COLS (1..4, for measurements; the levels per pass
+     * shrink as the columns grow, the tile staying 2^NTT_TILE_LOG). */
+    d->cols_log = NTT_COLS_LOG;
+    const char *cols = getenv("G16_GPU_NTT_COLS");
+    if (cols && atoi(cols) >= 1 && atoi(cols) <= 4 && (unsigned)atoi(cols) < NTT_TILE_LOG)
+        d->cols_log = (unsigned)atoi(cols);
+    CU(cudaMalloc(&d->d_mem, z.total * sizeof(F)));
+    F *p = (F *)d->d_mem;
+    for (int dir = 0; dir < 2; dir++) {
+        d->roots[dir] = p, p += z.nr;
+        d->tl[dir] = p, p += z.ntl;
+        d->th[dir] = p, p += z.nth;
+    }
+    F *os1 = p, *os2 = p + z.ntl;
+    F one = F::one(), ninv = ntt_host_load<F>(inv2pow[k]);
+    memcpy(d->ninv, &ninv, sizeof ninv);
+    for (int dir = 0; dir < 2; dir++) {
+        const uint64_t(*R)[4] = dir ? roots_inv : roots;
+        F wL = ntt_host_load<F>(R[z.L]), wn = ntt_host_load<F>(R[k]);
+        g16_err rc;
+        if ((rc = ntt_powers(g, (F *)d->roots[dir], z.nr, wL, one, 0, st)) ||
+            (rc = ntt_powers(g, (F *)d->tl[dir], z.ntl, wn, one, 0, st)) ||
+            (rc = ntt_powers(g, (F *)d->th[dir], z.nth, ntt_pow2k(wn, z.cb), one, 0, st)))
+            return rc;
+    }
+    d->odd_s1 = d->odd_s2 = NULL;
+    if (k < s) { /* odd coset: g = w[k+1]; factor(P) = n^-1 g^rev_k(P) */
+        F go = ntt_host_load<F>(roots[k + 1]);
+        g16_err rc;
+        if ((rc = ntt_powers(g, os1, z.ntl, ntt_pow2k(go, k - z.cb), ninv, z.cb, st)) ||
+            (rc = ntt_powers(g, os2, z.nth, go, one, k - z.cb, st)))
+            return rc;
+        d->odd_s1 = os1;
+        d->odd_s2 = os2;
+    }
+    CU(cudaFuncSetAttribute(ntt_pass_kernel<F>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                            (int)(((size_t)1 << NTT_TILE_LOG) * sizeof(F))));
+    CU(cudaStreamSynchronize(g->stream));
+    return G16_OK;
+}
+
+/* The unpermuted network (DIF natural -> bit-reversed, DIT bit-reversed ->
+ * natural) in direction dir (0: w_n, 1: w_n^-1, without the n^-1), with pre
+ * applied on load and post on store. */
+template <class F>
+static g16_err ntt_core(g16_gpu *g, const g16_gpu_domain *d, F *a, int dir, int dit, const ntt_scale<F> &pre,
+                        const ntt_scale<F> &post, g16_status *st) {
+    unsigned k = d->log_n;
+    ntt_plan pl = ntt_make_plan(k, d->cols_log);
+    ntt_dom_sizes z = ntt_dom_layout(k);
+    ntt_scale<F> none;
+    memset(&none, 0, sizeof none);
+    for (int s = 0; s < pl.np; s++) {
+        int i = dit ? pl.np - 1 - s : s;
+        ntt_pass_args<F> p;
+        p.a = a;
+        p.k = k;
+        p.m = pl.m[i];
+        p.B = pl.B[i];
+        p.t = pl.t[i];
+        p.roots = (const F *)d->roots[dir];
+        p.L = z.L;
+        p.tl = (const F *)d->tl[dir];
+        p.th = (const F *)d->th[dir];
+        p.cbits = z.cb;
+        p.tw = p.m > p.B;
+        p.dit = dit;
+        p.pre = s == 0 ? pre : none;
+        p.post = s == pl.np - 1 ? post : none;
+        unsigned tile = 1u << (p.B + p.t);
+        unsigned threads = tile / 2 < NTT_THREADS ? (tile / 2 ? tile / 2 : 1) : NTT_THREADS;
+        unsigned blocks = (unsigned)(((size_t)1 << k) >> (p.B + p.t));
+        NTT_LAUNCH_SYNC(ntt_pass_kernel<F>, blocks, threads, tile * sizeof(F), p);
+    }
+    return G16_OK;
+}
+
+template <class F> static g16_err ntt_bitrev(g16_gpu *g, F *a, unsigned k, g16_status *st) {
+    if (k == 0)
+        return G16_OK;
+    size_t n = (size_t)1 << k;
+    NTT_LAUNCH(ntt_bitrev_kernel<F>, ntt_blocks(n, 256), 256, 0, a, k, (uint32_t)n);
+    return G16_OK;
+}
+
+template <class F> static g16_err ntt_odd_coset(g16_gpu *g, const g16_gpu_domain *d, F *a, g16_status *st) {
+    ntt_scale<F> none, post;
+    memset(&none, 0, sizeof none);
+    post = none;
+    post.mode = 2;
+    post.s1 = (const F *)d->odd_s1;
+    post.s2 = (const F *)d->odd_s2;
+    post.bits = ntt_dom_layout(d->log_n).cb;
+    g16_err rc = ntt_core<F>(g, d, a, 1, 0, none, post, st); /* values -> n^-1 g^j coeffs, bit-reversed */
+    if (rc)
+        return rc;
+    return ntt_core<F>(g, d, a, 0, 1, none, none, st); /* -> values on g*omega^i, natural */
+}
+
+/* g16_gpu_ntt_dev, arguments checked by the caller (ntt.cu). */
+template <class F>
+g16_err ntt_run(g16_gpu *g, const g16_gpu_domain *d, void *data, g16_gpu_ntt_kind kind, int order,
+                const void *shift, g16_status *st) {
+    F *a = (F *)data;
+    unsigned k = d->log_n;
+    if (kind == G16_GPU_NTT_ODD_COSET)
+        return ntt_odd_coset<F>(g, d, a, st);
+    int dir = kind == G16_GPU_NTT_INVERSE || kind == G16_GPU_NTT_COSET_INVERSE;
+    F ninv;
+    memcpy(&ninv, d->ninv, sizeof ninv);
+    ntt_scale<F> pre, post;
+    memset(&pre, 0, sizeof pre);
+    post = pre;
+    if (kind == G16_GPU_NTT_COSET_FORWARD || kind == G16_GPU_NTT_COSET_INVERSE) {
+        F gs, one = F::one();
+        memcpy(&gs, shift, sizeof gs);
+        F base = dir ? gs.inv() : gs, c = dir ? ninv : one;
+        /* Positions scaled: forward, the DIF/DIT input (bit-reversed for RN
+         * only: RR permutes first); inverse, the network's output
+         * (natural for RN only: NN permutes after). */
+        int rev = dir ? order != NTT_RN_ : order == NTT_RN_;
+        unsigned cb = ntt_dom_layout(k).cb;
+        F *s1 = (F *)g->d_ntt_scratch, *s2 = s1 + ((size_t)1 << cb);
+        g16_err rc;
+        if (rev)
+            rc = ntt_powers(g, s1, (size_t)1 << cb, ntt_pow2k(base, k - cb), c, cb, st);
+        else
+            rc = ntt_powers(g, s1, (size_t)1 << cb, base, c, 0, st);
+        if (rc)
+            return rc;
+        if (rev)
+            rc = ntt_powers(g, s2, (size_t)1 << (k - cb), base, one, k - cb, st);
+        else
+            rc = ntt_powers(g, s2, (size_t)1 << (k - cb), ntt_pow2k(base, cb), one, 0, st);
+        if (rc)
+            return rc;
+        ntt_scale<F> sc = pre;
+        sc.mode = 2;
+        sc.s1 = s1;
+        sc.s2 = s2;
+        sc.bits = cb;
+        if (dir)
+            post = sc;
+        else
+            pre = sc;
+    } else if (dir) {
+        post.mode = 1;
+        post.c = ninv;
+    }
+    g16_err rc;
+    switch (order) {
+    case NTT_NR_: return ntt_core<F>(g, d, a, dir, 0, pre, post, st);
+    case NTT_RN_: return ntt_core<F>(g, d, a, dir, 1, pre, post, st);
+    case NTT_NN_:
+        if ((rc = ntt_core<F>(g, d, a, dir, 0, pre, post, st)))
+            return rc;
+        return ntt_bitrev<F>(g, a, k, st);
+    default: /* RR */
+        if ((rc = ntt_bitrev<F>(g, a, k, st)))
+            return rc;
+        return ntt_core<F>(g, d, a, dir, 0, pre, post, st);
+    }
+}
+
+/* g16_gpu_h_dev, arguments checked by the caller. */
+template <class F>
+g16_err ntt_h_run(g16_gpu *g, const g16_gpu_domain *d, void *da, void *db, void *dc, g16_scalar *dh,
+                  g16_status *st) {
+    g16_err rc;
+    if ((rc = ntt_odd_coset<F>(g, d, (F *)da, st)) || (rc = ntt_odd_coset<F>(g, d, (F *)db, st)) ||
+        (rc = ntt_odd_coset<F>(g, d, (F *)dc, st)))
+        return rc;
+    size_t n = (size_t)1 << d->log_n;
+    NTT_LAUNCH(ntt_h_kernel<F>, ntt_blocks(n, 256), 256, 0, (const F *)da, (const F *)db, (const F *)dc,
+               (F *)(void *)dh, (uint32_t)n);
+    return G16_OK;
+}
+
+} /* namespace g16gpu */
+
+#endif
