@@ -67,23 +67,16 @@ static const uint32_t NO_KEY = 0xffffffffu;
 static const int MSM_THREADS = 128;
 
 /* Point additions in the kernels off the hot path (tree, fix-up, bucket
- * reduction). G1 calls the out-of-line add_cold/dbl_cold (small code, fast
- * compiles; verified on the H200). G2 inlines them: with the out-of-line
- * versions, msm_chunk_kernel for BN254 G2 faulted on the H200 (2026-11-30,
+ * reduction): inlined for every group. The out-of-line add_cold/dbl_cold
+ * faulted on the H200 for BN254 G2 with n = 1 ("illegal memory access";
  * compute-sanitizer: invalid __local__ read in add_cold's doubling branch,
- * cause not found yet), while the inlined G2 code passed every test. */
-template <class E> G16_HD void red_add(xyzz_t<E> &a, const xyzz_t<E> &b) {
-    if constexpr (E::N <= 12)
-        a.add_cold(b);
-    else
-        a.add(b);
-}
-template <class E> G16_HD void red_dbl(xyzz_t<E> &a) {
-    if constexpr (E::N <= 12)
-        a.dbl_cold();
-    else
-        a = a.dbl();
-}
+ * cause not found), while the inlined code passed every test. G1 used them
+ * until 2026-11-30 without a failing test, but the prover's G1 MSMs then
+ * faulted on sparse (filecoin) scalars, where empty buckets below a nonempty
+ * one make the running sums W += R double: a precaution, pending a
+ * compute-sanitizer run. */
+template <class E> G16_HD void red_add(xyzz_t<E> &a, const xyzz_t<E> &b) { a.add(b); }
+template <class E> G16_HD void red_dbl(xyzz_t<E> &a) { a = a.dbl(); }
 
 static inline unsigned blocks_for(size_t n, int threads) { return (unsigned)((n + threads - 1) / threads); }
 
