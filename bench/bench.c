@@ -28,9 +28,10 @@ static int usage(void) {
             "usage: g16 bench <arith|ntt|msm|prove|engine> [--curve bn254|bls12-381] [--log-n K]\n"
             "                 [--group g1|g2] [--threads T] [--backend cpu|cuda|auto]\n"
             "                 [--reps R] [--zkey K --wtns W] [--json]\n"
-            "                 msm: [--profile random|filecoin] [--streamed (cuda)]\n"
+            "                 prove --synthetic --curve C --log-n K [--profile P] [--seed S]: all in memory\n"
             "                 engine: (--zkey|--key K --wtns W | --log-n N [--curve C]) [--jobs J] [--partitions P]\n"
-            "                         [--workers W] [--workers-per-device W] [--synth-threads S] [--no-verify]\n");
+            "                         [--workers W] [--workers-per-device W] [--synth-threads S] [--no-verify]\n"
+            "                 msm: [--profile random|filecoin] [--streamed (cuda)]\n");
     return 2;
 }
 
@@ -82,19 +83,25 @@ int bench_main(int argc, char **argv) {
         } else if (!strcmp(a, "--workers") && v) {
             o.workers = atoi(v);
             i++;
-        } else if (!strcmp(a, "--profile") && v) {
-            o.profile = v;
-            i++;
-        } else if (!strcmp(a, "--streamed")) {
-            o.streamed = 1;
         } else if (!strcmp(a, "--workers-per-device") && v) {
             o.workers_per_device = atoi(v);
             i++;
         } else if (!strcmp(a, "--synth-threads") && v) {
             o.synth_threads = atoi(v);
             i++;
+        } else if (!strcmp(a, "--profile") && v) {
+            o.profile = v;
+            i++;
+        } else if (!strcmp(a, "--streamed")) {
+            o.streamed = 1;
         } else if (!strcmp(a, "--no-verify")) {
             o.no_verify = 1;
+        } else if (!strcmp(a, "--synthetic")) {
+            o.synthetic = 1;
+        } else if (!strcmp(a, "--seed") && v) {
+            o.seed = strtoull(v, NULL, 0);
+            o.seed_set = 1;
+            i++;
         } else if (a[0] == '-') {
             fprintf(stderr, "g16 bench: unknown option '%s'\n", a);
             return usage();

@@ -13,8 +13,11 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 int bench_prove(const bench_opts *o) {
+    if (o->synthetic)
+        return bench_prove_synthetic(o); /* bench_synthetic.c */
     if (!o->zkey || !o->wtns) {
-        fprintf(stderr, "usage: g16 bench prove --zkey circuit.zkey --wtns witness.wtns [--reps R] [--json]\n");
+        fprintf(stderr, "usage: g16 bench prove --zkey circuit.zkey --wtns witness.wtns [--reps R] [--json]\n"
+                        "       g16 bench prove --synthetic --curve C --log-n K [--profile P] [--seed S] [--reps R]\n");
         return 2;
     }
     /* cuda (bench_prove_cuda.c); auto: cuda when a GPU is present. */

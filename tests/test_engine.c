@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "gpu/gpu.h"
 #include "groth16/synth.h"
 #include "testutil.h"
 #include "util/util.h"
@@ -460,6 +461,32 @@ static void test_faults(g16_ctx *ctx, circuit *ca, circuit *cb) {
     g16_engine_destroy(e, 0);
 }
 
+/* ---- backend choice: AUTO without a GPU is the CPU; CUDA without one fails */
+static void test_backend_choice(g16_ctx *ctx) {
+    g16_engine *e = NULL;
+    g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_AUTO, .workers = 3};
+    CHECK(g16_engine_create(ctx, &e, &o) == G16_OK && e);
+    char *s = NULL;
+    if (e && g16_engine_status_json(e, &s) == G16_OK) {
+        if (g16_gpu_count() == 0)
+            CHECK_MSG(strstr(s, "\"backend\":\"cpu\"") && strstr(s, "\"workers\":[{\"id\":0,\"device\":0,") &&
+                          strstr(s, "{\"id\":2,\"device\":0,") && strstr(s, "\"devices\":[{\"id\":0,\"workers\":3,"),
+                      "%s", s);
+        else
+            CHECK_MSG(strstr(s, "\"backend\":\"cuda\""), "%s", s);
+        g16_free(s);
+    }
+    g16_engine_destroy(e, 1);
+    if (g16_gpu_count() == 0) {
+        g16_engine_opts oc = {.backend = G16_ENGINE_BACKEND_CUDA};
+        e = NULL;
+        CHECK(g16_engine_create(ctx, &e, &oc) == G16_ERR_NO_DEVICE && e == NULL);
+    }
+    g16_engine_opts bad = {.backend = G16_ENGINE_BACKEND_CUDA, .workers_per_device = 1000};
+    e = NULL;
+    CHECK(g16_engine_create(ctx, &e, &bad) != G16_OK && e == NULL);
+}
+
 int main(void) {
     uint64_t seed = t_seed("test_engine");
     snprintf(tmpdir, sizeof tmpdir, "/tmp/g16_engine_XXXXXX");
@@ -485,6 +512,7 @@ int main(void) {
         fprintf(stderr, "budget %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
         test_faults(ctx, &ca, &cb);
         fprintf(stderr, "faults %.0f ms\n", g16_now_ms() - t);
+        test_backend_choice(ctx);
     }
     free_circuit(&ca);
     free_circuit(&cb);

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "engine/engine.h"
 #include "gpu/gpu.h"
 #include "groth16/synth.h"
@@ -32,6 +34,38 @@ static char tmpdir[64];
 static int gpu;           /* 1: CUDA backend; 0: the CPU dry run */
 static int nparts = 20;
 static g16_engine_backend backend;
+/* The first device error (G16_ERR_DEVICE) seen: a CUDA fault such as an
+ * illegal address is sticky (the process's context is dead), so the later
+ * sections are skipped with this message instead of failing in cascade. */
+static char dead_msg[300];
+
+static void note_device_error(g16_err err, const char *msg) {
+    if (err == G16_ERR_DEVICE && !dead_msg[0]) {
+        snprintf(dead_msg, sizeof dead_msg, "%.290s", msg);
+        fprintf(stderr, "  DEVICE ERROR (later sections skipped): %s\n", dead_msg);
+    }
+}
+
+/* 1 (and says so) when a device error was seen: the section is skipped. */
+static int skip_section(const char *name) {
+    if (!dead_msg[0])
+        return 0;
+    fprintf(stderr, "%s: SKIPPED after the device error above (%s)\n", name, dead_msg);
+    t_failures++; /* a skipped GPU section is not a pass */
+    return 1;
+}
+
+/* g16_engine_create, noting a device error. */
+static g16_err engine_create(g16_ctx *ctx, g16_engine **e, const g16_engine_opts *o) {
+    g16_err err = g16_engine_create(ctx, e, o);
+    if (err) {
+        char msg[256];
+        g16_ctx_last_error(ctx, msg, sizeof msg);
+        fprintf(stderr, "  g16_engine_create: error %d: %s\n", err, msg);
+        note_device_error(err, msg);
+    }
+    return err;
+}
 
 static int make_circuit(g16_ctx *ctx, circuit *c, const char *name, g16_curve curve, int log_n, uint64_t seed) {
     char r1cs[128], wstem[128];
@@ -91,6 +125,7 @@ static int check_job(g16_ctx *ctx, g16_engine *e, const circuit *c, uint64_t job
         } else if (good + 3 > i) { /* the first few failures, with their reason */
             char msg[256];
             g16_ctx_last_error(ctx, msg, sizeof msg);
+            note_device_error(err, msg);
             fprintf(stderr, "  %s job %llu partition %d: result %d verify %d worker %d: %s\n", c->name,
                     (unsigned long long)job, i, err, verr, ps.worker, msg);
         }
@@ -125,6 +160,11 @@ __attribute__((noinline)) static char *status(g16_engine *e) {
     char *s = NULL;
     if (g16_engine_status_json(e, &s) != G16_OK)
         return NULL;
+    /* Well-formed JSON (the daemon parses it with jansson). */
+    json_error_t je;
+    json_t *j = json_loads(s, 0, &je);
+    CHECK_MSG(j != NULL, "status JSON: %s at %d: %.300s", je.text, je.position, s);
+    json_decref(j);
     return s;
 }
 
@@ -254,23 +294,32 @@ static int overlaps(const ival *v, int n, int ka, int kb, int ndev, const char *
 /* Proves nparts partitions of c with wpd workers on device 0: synthesis
  * runs ahead until every partition waits for a worker, then the workers are
  * released at once; returns the proofs per hour of that device stage. */
-static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd) {
+static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd, int ndevs) {
+    char sname[48];
+    snprintf(sname, sizeof sname, "pipeline %d x %d", ndevs, wpd);
+    int nw = wpd * ndevs;
+    if (skip_section(sname))
+        return 0;
     char tlpath[128];
-    snprintf(tlpath, sizeof tlpath, "%s/timeline-%d.jsonl", tmpdir, wpd);
+    snprintf(tlpath, sizeof tlpath, "%s/timeline-%d-%d.jsonl", tmpdir, ndevs, wpd);
     g16_engine_opts o = {.backend = backend,
-                         .workers = wpd,
+                         .workers = nw,
                          .workers_per_device = wpd,
-                         .devices = 1,
+                         .devices = ndevs,
                          .synth_threads = 4,
-                         .lookahead = nparts,
+                         .lookahead = nparts > nw ? nparts : nw,
                          .timeline_path = tlpath};
+    if (nw > 30) {
+        fprintf(stderr, "%s: more than 30 workers: skipped\n", sname);
+        return 0;
+    }
     g16_engine *e = NULL;
-    CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
+    CHECK(engine_create(ctx, &e, &o) == G16_OK);
     if (!e)
         return 0;
     uint64_t key, warm, job;
     g16_engine_witness w[64];
-    witnesses(c, w, nparts);
+    witnesses(c, w, 64);
     CHECK(g16_engine_key_add(e, &key, c->zkey, 0, G16_TIER_MMAP) == G16_OK);
     char tier[16];
     double db;
@@ -282,33 +331,46 @@ static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd) {
     /* Warm-up: one partition per worker, released together (sizes each
      * worker's context and device working area). */
     engine_hold_workers(e, 1);
-    CHECK(g16_engine_submit(e, &warm, key, w, (size_t)wpd, G16_PRIORITY_NORMAL, 0) == G16_OK);
-    CHECK_MSG(wait_ready(e, warm, wpd, 300000), "warm-up: synthesis did not fill the ready queue");
+    CHECK(g16_engine_submit(e, &warm, key, w, (size_t)nw, G16_PRIORITY_NORMAL, 0) == G16_OK);
+    CHECK_MSG(wait_ready(e, warm, nw, 300000), "warm-up: synthesis did not fill the ready queue");
     engine_hold_workers(e, 0);
     CHECK(g16_engine_wait(e, warm, -1) == G16_OK);
     int wmask = 0;
-    CHECK_MSG(check_job(ctx, e, c, warm, wpd, &wmask) == wpd, "warm-up: %s", job_info(e, warm).msg);
-    if (wmask != (1 << wpd) - 1)
+    CHECK_MSG(check_job(ctx, e, c, warm, nw, &wmask) == nw, "warm-up: %s", job_info(e, warm).msg);
+    if (wmask != (1 << nw) - 1)
         fprintf(stderr, "  note: warm-up ran on workers 0x%x only\n", wmask);
     CHECK(g16_engine_job_release(e, warm) == G16_OK);
+    if (dead_msg[0]) {
+        g16_engine_destroy(e, 0);
+        return 0;
+    }
 
     engine_hold_workers(e, 1);
     CHECK(g16_engine_submit(e, &job, key, w, (size_t)nparts, G16_PRIORITY_NORMAL, 0) == G16_OK);
     int full = wait_ready(e, job, nparts, 300000);
     CHECK_MSG(full, "synthesis did not fill the ready queue");
-    double busy0 = metric(e, "g16_device_busy_ms_total{device=\"0\"}");
+    double busy0 = 0, busy = 0;
+    char bname[64];
+    for (int d = 0; d < ndevs; d++) {
+        snprintf(bname, sizeof bname, "g16_device_busy_ms_total{device=\"%d\"}", d);
+        busy0 += metric(e, bname);
+    }
     double t0 = g16_now_ms();
     engine_hold_workers(e, 0);
     CHECK(g16_engine_wait(e, job, -1) == G16_OK);
     double ms = g16_now_ms() - t0;
-    double busy = metric(e, "g16_device_busy_ms_total{device=\"0\"}") - busy0;
+    for (int d = 0; d < ndevs; d++) {
+        snprintf(bname, sizeof bname, "g16_device_busy_ms_total{device=\"%d\"}", d);
+        busy += metric(e, bname);
+    }
+    busy = (busy - busy0) / ndevs;
     g16_engine_job_info ji = job_info(e, job);
     CHECK_MSG(ji.state == G16_JOB_DONE && ji.proved == (uint32_t)nparts, "state %d proved %u: %s", ji.state,
               ji.proved, ji.msg);
     int mask = 0;
     int good = check_job(ctx, e, c, job, nparts, &mask);
     CHECK_MSG(good == nparts, "%d of %d partitions verify", good, nparts);
-    CHECK_MSG(mask == (1 << wpd) - 1, "workers used: mask 0x%x", mask);
+    CHECK_MSG(mask == (1 << nw) - 1, "workers used: mask 0x%x", mask);
     if (gpu) {
         CHECK_MSG(metric(e, "g16_partitions_streamed_total") == 0, "streamed partitions");
         CHECK_MSG(metric(e, "g16_partitions_cpu_fallback_total") == 0, "CPU fallbacks");
@@ -330,16 +392,24 @@ static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd) {
     CHECK_MSG(ndev == nparts, "timeline: %d device stages for %d partitions", ndev, nparts);
     if (gpu)
         CHECK_MSG(nup == nparts && nk == nparts, "timeline: %d uploads, %d kernel spans", nup, nk);
+    double span0 = 1e300, span1 = -1e300; /* first device stage start, last end */
+    for (int i = 0; i < n; i++)
+        if (iv[i].kind == 0 && iv[i].e >= 0) {
+            span0 = iv[i].b < span0 ? iv[i].b : span0;
+            span1 = iv[i].e > span1 ? iv[i].e : span1;
+        }
     double pph = nparts / (ms / 3.6e6);
     fprintf(stderr,
-            "pipeline %d worker%s: %d partitions in %.1f ms after release = %.0f proofs/hour; device busy %.1f%%; "
-            "mean per partition: device stage %.2f ms, gpu %.2f ms, upload %.3f ms\n",
-            wpd, wpd > 1 ? "s" : "", nparts, ms, pph, ms > 0 ? 100 * busy / ms : 0, dms, gms, up);
+            "pipeline %d device%s x %d worker%s: %d partitions in %.1f ms after release = %.0f proofs/hour (device "
+            "stages span %.1f ms); device busy %.1f%%; mean per partition: device stage %.2f ms, gpu %.2f ms, "
+            "upload %.3f ms\n",
+            ndevs, ndevs > 1 ? "s" : "", wpd, wpd > 1 ? "s" : "", nparts, ms, pph, span1 - span0,
+            ms > 0 ? 100 * busy / ms : 0, dms, gms, up);
     if (wpd > 1) {
-        int dd = overlaps(iv, n, 0, 0, 1, "device stages");
+        int dd = overlaps(iv, n, 0, 0, ndevs, "device stages");
         CHECK_MSG(dd > 0, "no two workers' device stages overlapped");
         if (gpu) {
-            int uk = overlaps(iv, n, 1, 2, 1, "upload vs kernels");
+            int uk = overlaps(iv, n, 1, 2, ndevs, "upload vs kernels");
             fprintf(stderr, "  overlaps: %d device-stage pairs, %d upload-vs-kernels pairs\n", dd, uk);
             CHECK_MSG(uk > 0, "no worker's upload overlapped another worker's kernels");
         } else {
@@ -363,6 +433,8 @@ static void prove_n(g16_ctx *ctx, g16_engine *e, const circuit *c, uint64_t key,
 }
 
 static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb) {
+    if (skip_section("device keys"))
+        return;
     char tier[16];
     double db;
     int streamed;
@@ -371,15 +443,19 @@ static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb)
     {
         g16_engine_opts o = {.backend = backend, .workers = 2, .workers_per_device = 2, .synth_threads = 2};
         g16_engine *e = NULL;
-        CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
+        CHECK(engine_create(ctx, &e, &o) == G16_OK);
         if (!e)
             return;
         uint64_t ka, kb;
         CHECK(g16_engine_key_add(e, &ka, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
         prove_n(ctx, e, ca, ka, 2, "device key a");
         if (gpu)
-            CHECK_MSG(dev_keys_bytes(e) == (double)ca->key_dev, "device keys %.0f", dev_keys_bytes(e));
+            CHECK_MSG(dev_keys_bytes(e) == (double)ca->key_dev && metric(e, "g16_keys_resident{tier=\"device\"}") == 1,
+                      "device keys %.0f", dev_keys_bytes(e));
+        else
+            CHECK(metric(e, "g16_keys_resident{tier=\"mmap\"}") == 1);
         CHECK(g16_engine_key_evict(e, ka) == G16_OK);
+        CHECK(metric(e, "g16_keys_resident{tier=\"device\"}") == 0 && metric(e, "g16_keys_resident{tier=\"mmap\"}") == 0);
         key_status(e, ka, tier, sizeof tier, &db, &streamed);
         CHECK_MSG(!strcmp(tier, "none") && db == 0, "after evict: tier %s device_bytes %.0f", tier, db);
         CHECK_MSG(dev_keys_bytes(e) == 0, "device keys after evict %.0f", dev_keys_bytes(e));
@@ -396,7 +472,7 @@ static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb)
                       dev_keys_bytes(e));
         g16_engine_destroy(e, 1);
     }
-    if (!gpu)
+    if (!gpu || dead_msg[0])
         return; /* the device budget is a GPU matter */
     /* A device budget for one key at a time: loading b evicts idle a (LRU)
      * and the other way round; host tier untouched by the device budget. */
@@ -406,7 +482,7 @@ static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb)
         g16_engine_opts o = {.backend = backend, .workers_per_device = 2, .devices = 1,
                              .device_budget_bytes = kmax + 2 * wmax + 1024};
         g16_engine *e = NULL;
-        CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
+        CHECK(engine_create(ctx, &e, &o) == G16_OK);
         if (!e)
             return;
         uint64_t ka, kb;
@@ -424,12 +500,14 @@ static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb)
         CHECK_MSG(!strcmp(tier, "device"), "budget: a tier %s", tier);
         g16_engine_destroy(e, 1);
     }
+    if (dead_msg[0])
+        return;
     /* A device budget below any key: the bases are streamed, proofs still
      * verify, and the metrics say so. */
     {
         g16_engine_opts o = {.backend = backend, .workers_per_device = 2, .devices = 1, .device_budget_bytes = 1};
         g16_engine *e = NULL;
-        CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
+        CHECK(engine_create(ctx, &e, &o) == G16_OK);
         if (!e)
             return;
         uint64_t ka;
@@ -448,6 +526,8 @@ static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb)
 /* ---- 3. cancellation releases what partitions hold ------------------------- */
 
 static void test_cancel(g16_ctx *ctx, const circuit *c) {
+    if (skip_section("cancel"))
+        return;
     g16_engine_opts o = {.backend = backend,
                          .workers = 2,
                          .workers_per_device = 2,
@@ -455,7 +535,7 @@ static void test_cancel(g16_ctx *ctx, const circuit *c) {
                          .synth_threads = 2,
                          .lookahead = 6};
     g16_engine *e = NULL;
-    CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
+    CHECK(engine_create(ctx, &e, &o) == G16_OK);
     if (!e)
         return;
     uint64_t key, job;
@@ -483,6 +563,10 @@ static void test_cancel(g16_ctx *ctx, const circuit *c) {
     CHECK_MSG(dev_keys_bytes(e) == dkeys, "cancel a: device keys %.0f, before %.0f", dev_keys_bytes(e), dkeys);
     engine_hold_workers(e, 0);
     CHECK(g16_engine_job_release(e, job) == G16_OK);
+    if (dead_msg[0]) {
+        g16_engine_destroy(e, 0);
+        return;
+    }
     /* b) Cancelled while partitions run on the devices. */
     CHECK(g16_engine_submit(e, &job, key, w, 12, G16_PRIORITY_NORMAL, 0) == G16_OK);
     double end = g16_now_ms() + 120000;
@@ -540,10 +624,16 @@ int main(void) {
     if (ok) {
         fprintf(stderr, "backend %s, %d GPU(s)\n", gpu ? "cuda" : "cpu (dry run)", g16_gpu_count());
         double t = g16_now_ms();
-        double p1 = test_pipeline(ctx, &ca, 1);
-        double p2 = test_pipeline(ctx, &ca, 2);
+        double p1 = test_pipeline(ctx, &ca, 1, 1);
+        double p2 = test_pipeline(ctx, &ca, 2, 1);
         fprintf(stderr, "throughput: 2 workers / 1 worker = %.2fx (%.0f vs %.0f proofs/hour; goal >= 1.25x)\n",
                 p1 > 0 ? p2 / p1 : 0, p2, p1);
+        int ng = gpu ? g16_gpu_count() : 0;
+        if (ng >= 2) { /* every GPU, 2 workers each: against one GPU */
+            double pg = test_pipeline(ctx, &ca, 2, ng);
+            fprintf(stderr, "throughput: %d GPUs / 1 GPU (2 workers each) = %.2fx (%.0f vs %.0f proofs/hour; goal ~%dx)\n",
+                    ng, p2 > 0 ? pg / p2 : 0, pg, p2, ng);
+        }
         fprintf(stderr, "pipeline %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
         test_device_keys(ctx, &ca, &cb);
         fprintf(stderr, "device keys %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();

@@ -31,6 +31,7 @@ typedef struct cdev {
     int device;
     g16_gpu *loader; /* uploads and frees key bases (lock held) */
     pthread_mutex_t lock;
+    int failed;      /* a GPU stage failed here (lock held to read/write) */
 } cdev;
 
 typedef struct ckey {
@@ -57,6 +58,11 @@ typedef struct cworker {
     size_t g_points; /* MSM capacity of g */
     groth16_gpu_work *gw[GW_CACHE];
     uint64_t gw_use[GW_CACHE], tick;
+    /* Shapes the device could not hold (a context of fail_points points, a
+     * working area for domain fail_n / fail_nv wires): not retried per
+     * partition (each try is a large cudaMalloc, a device-global call). */
+    size_t fail_points;
+    uint32_t fail_n, fail_nv;
 } cworker;
 
 /* MSM points a proof on key needs: the wires (A, B1, B2, C over n_vars)
@@ -153,7 +159,7 @@ static g16_err cuda_key_prepare(void *self, const g16_key *key, int to_device, i
     for (int d = 0; ok && d < b->ndev; d++) {
         g16_status ust = {0};
         pthread_mutex_lock(&b->dev[d].lock);
-        ok = groth16_gpu_key_upload(b->dev[d].loader, &c->gk[d], key, &ust) == G16_OK;
+        ok = !b->dev[d].failed && groth16_gpu_key_upload(b->dev[d].loader, &c->gk[d], key, &ust) == G16_OK;
         pthread_mutex_unlock(&b->dev[d].lock);
     }
     if (!ok)
@@ -191,13 +197,17 @@ static void cuda_key_release(void *self, const g16_key *key) {
  * cached areas and retries. NULL when the device cannot hold them (the
  * partition then runs on the CPU). */
 static groth16_gpu_work *worker_fit(cworker *w, const g16_key *key, g16_status *st) {
+    g16_key_info ki;
+    if (g16_key_get_info(NULL, &ki, key) != G16_OK)
+        return NULL;
     size_t need = key_points(key);
-    if (!need)
+    if ((w->fail_points && need >= w->fail_points) || (ki.domain_size == w->fail_n && ki.n_vars == w->fail_nv))
         return NULL;
     if (!w->g || w->g_points < need) {
         worker_drop_device(w);
         if (g16_gpu_create(&w->g, w->be->dev[w->dev].device, need, 1, st) != G16_OK) {
             w->g = NULL;
+            w->fail_points = need;
             return NULL;
         }
         w->g_points = need;
@@ -224,6 +234,7 @@ static groth16_gpu_work *worker_fit(cworker *w, const g16_key *key, g16_status *
             worker_drop_works(w, -1);
             if (groth16_gpu_work_create(w->g, &w->gw[slot], key, st) != G16_OK) {
                 w->gw[slot] = NULL;
+                w->fail_n = ki.domain_size, w->fail_nv = ki.n_vars;
                 return NULL;
             }
         }
@@ -236,6 +247,15 @@ static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *
                           const g16_key *key, groth16_timings *tm, engine_heavy_info *hi, g16_status *st) {
     cuda_be *b = self;
     cworker *w = wstate;
+    cdev *dv = &b->dev[w->dev];
+    pthread_mutex_lock(&dv->lock);
+    int failed = dv->failed;
+    pthread_mutex_unlock(&dv->lock);
+    if (failed) {
+        /* Out of service (a CUDA fault is sticky: the context is dead). */
+        hi->cpu_fallback = 1;
+        return groth16_stage_heavy(ctx, out, work, key, tm, st);
+    }
     g16_status fst = {0};
     groth16_gpu_work *gw = worker_fit(w, key, &fst);
     if (!gw) {
@@ -253,6 +273,14 @@ static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *
     hi->upload_ms = gtm.upload_ms;
     hi->gpu_ms = gtm.gpu_ms;
     hi->streamed = gk == NULL;
+    if (err == G16_ERR_DEVICE) {
+        /* This partition fails (its working area is consumed); the next
+         * ones of this device run on the CPU. */
+        hi->device_failed = 1;
+        pthread_mutex_lock(&dv->lock);
+        dv->failed = 1;
+        pthread_mutex_unlock(&dv->lock);
+    }
     return err;
 }
 
@@ -309,6 +337,10 @@ g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_dev
     be->name = "cuda";
     be->self = b;
     be->devices = n;
+    /* Synthesis writes a, b, c, w straight into pinned host buffers (one
+     * cudaHostAlloc per working area, at its creation; the engine caches
+     * the areas), so the per-partition copies run at full PCIe speed. */
+    be->work_flags = GROTH16_WORK_PINNED;
     be->worker_init = cuda_worker_init;
     be->worker_fini = cuda_worker_fini;
     be->worker_device = cuda_worker_device;

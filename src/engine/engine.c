@@ -164,6 +164,7 @@ struct g16_engine {
      * intervals, gpu_ms the sum of the device-timed GPU stages. */
     struct {
         int n_busy, workers;
+        int failed; /* a GPU stage failed: out of service */
         double busy_since, busy_ms, first_ms, gpu_ms;
     } *dev;
     int n_dev, wpd;
@@ -174,7 +175,7 @@ struct g16_engine {
     uint64_t c_jobs_submitted, c_jobs_done, c_jobs_failed, c_jobs_cancelled;
     uint64_t c_parts_proved, c_parts_failed, c_parts_cancelled, c_verify_failed;
     uint64_t c_key_loads, c_key_evictions, c_work_allocs, c_work_reclaims;
-    uint64_t c_keys_streamed, c_parts_streamed, c_parts_cpu_fallback;
+    uint64_t c_keys_streamed, c_parts_streamed, c_parts_cpu_fallback, c_device_errors;
     hist h[ST_COUNT];
 };
 
@@ -653,7 +654,7 @@ static void *synth_main(void *arg) {
                 k->active++; /* pins the key while allocating */
                 pthread_mutex_unlock(&e->lock);
                 groth16_work *w = NULL;
-                err = groth16_work_create(e->ctx, &w, k->key, &st);
+                err = groth16_work_create_ex(e->ctx, &w, k->key, e->be.work_flags, &st);
                 pthread_mutex_lock(&e->lock);
                 k->active--;
                 if (err) {
@@ -799,6 +800,8 @@ static void *worker_main(void *arg) {
         e->dev[dv].gpu_ms += hi.gpu_ms;
         e->c_parts_streamed += !err && hi.streamed;
         e->c_parts_cpu_fallback += hi.cpu_fallback;
+        e->c_device_errors += hi.device_failed;
+        e->dev[dv].failed |= hi.device_failed;
         hist_add(&e->h[ST_DEVICE], p->stats.device_ms);
         if (!err && hi.gpu_ms > 0) {
             hist_add(&e->h[ST_UPLOAD], hi.upload_ms);
@@ -1537,8 +1540,11 @@ g16_err g16_engine_metrics(g16_engine *e, char **text) {
          e->c_keys_streamed},
         {"g16_partitions_streamed_total", "Partitions proved with bases streamed from host memory.",
          e->c_parts_streamed},
-        {"g16_partitions_cpu_fallback_total", "Partitions a GPU worker ran on the CPU (no device working area).",
+        {"g16_partitions_cpu_fallback_total",
+         "Partitions a GPU worker ran on the CPU (no device working area, or its device out of service).",
          e->c_parts_cpu_fallback},
+        {"g16_device_errors_total", "GPU stages that failed on a device (the device is then out of service).",
+         e->c_device_errors},
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
         sb_printf(&b, "# HELP %s %s\n# TYPE %s counter\n%s %llu\n", c[i].name, c[i].help, c[i].name, c[i].name,
@@ -1556,6 +1562,14 @@ g16_err g16_engine_metrics(g16_engine *e, char **text) {
               (unsigned long long)e->o.device_budget_bytes, (unsigned long long)e->dev_keys,
               (unsigned long long)e->dev_work, (unsigned long long)(e->dev_keys + e->dev_work),
               (unsigned long long)e->dev_peak);
+    uint64_t tiers[3] = {0, 0, 0}; /* device, host, mmap */
+    for (ekey *k = e->keys; k; k = k->next)
+        if (k->key)
+            tiers[k->dev_bytes ? 0 : k->tier == G16_TIER_HOST ? 1 : 2]++;
+    sb_printf(&b, "# HELP g16_keys_resident Resident keys by tier (device: bases on the GPUs).\n"
+                  "# TYPE g16_keys_resident gauge\ng16_keys_resident{tier=\"device\"} %llu\n"
+                  "g16_keys_resident{tier=\"host\"} %llu\ng16_keys_resident{tier=\"mmap\"} %llu\n",
+              (unsigned long long)tiers[0], (unsigned long long)tiers[1], (unsigned long long)tiers[2]);
     double tnow = now_ms();
     sb_printf(&b, "# HELP g16_worker_busy_ms_total Time each worker spent in heavy stages.\n"
                   "# TYPE g16_worker_busy_ms_total counter\n");
@@ -1621,9 +1635,11 @@ g16_err g16_engine_status_json(g16_engine *e, char **json) {
     double tnow = now_ms();
     sb_printf(&b, "\"devices\":[");
     for (int d = 0; d < e->n_dev; d++)
-        sb_printf(&b, "%s{\"id\":%d,\"workers\":%d,\"busy\":%d,\"busy_ms\":%.3f,\"gpu_ms\":%.3f,\"busy_fraction\":%.4f}",
-                  d ? "," : "", d, e->dev[d].workers, e->dev[d].n_busy, dev_busy_ms(e, d, tnow), e->dev[d].gpu_ms,
-                  dev_busy_fraction(e, d, tnow));
+        sb_printf(&b,
+                  "%s{\"id\":%d,\"workers\":%d,\"failed\":%s,\"busy\":%d,\"busy_ms\":%.3f,\"gpu_ms\":%.3f,"
+                  "\"busy_fraction\":%.4f}",
+                  d ? "," : "", d, e->dev[d].workers, e->dev[d].failed ? "true" : "false", e->dev[d].n_busy,
+                  dev_busy_ms(e, d, tnow), e->dev[d].gpu_ms, dev_busy_fraction(e, d, tnow));
     sb_printf(&b, "],\"keys\":[");
     for (ekey *k = e->keys; k; k = k->next) {
         sb_printf(&b, "%s{\"id\":%llu,\"path\":", k == e->keys ? "" : ",", (unsigned long long)k->id);

@@ -18,13 +18,17 @@ typedef struct engine_heavy_info {
     double upload_ms;  /* host -> device copies of a, b, c, w (0 on the CPU) */
     double gpu_ms;     /* first copy to last result on the device (0 on the CPU) */
     int streamed;      /* the bases were streamed from host memory */
-    int cpu_fallback;  /* a GPU worker ran it on the CPU (no device working area) */
+    int cpu_fallback;  /* a GPU worker ran it on the CPU (no device working
+                        * area, or its device was taken out of service) */
+    int device_failed; /* this stage failed on the device: the device is now
+                        * out of service (its workers run the CPU stage) */
 } engine_heavy_info;
 
 typedef struct engine_backend {
     const char *name; /* "cpu" or "cuda" */
     void *self;
     int devices;      /* devices the workers spread over (1 on the CPU) */
+    unsigned work_flags; /* groth16_work_create_ex flags of the host working areas */
     /* Per-worker state, created once when the engine starts (never per
      * partition: no device-global calls in the per-partition path). */
     g16_err (*worker_init)(void *self, int worker, void **wstate, g16_status *st);

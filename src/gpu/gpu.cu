@@ -75,6 +75,7 @@ static void gpu_free_all(g16_gpu *g) {
     cudaFree(g->d_red);
     cudaFree(g->d_win);
     cudaFreeHost(g->h_win);
+    cudaFree(g->d_ntt_scratch);
     cudaFree(g->d_cls);
     cudaFree(g->d_big);
     cudaFree(g->d_one);
@@ -88,7 +89,6 @@ static void gpu_free_all(g16_gpu *g) {
     }
     if (g->copy_stream)
         cudaStreamDestroy(g->copy_stream);
-    cudaFree(g->d_ntt_scratch);
     for (int i = 0; i < 4; i++)
         if (g->ev[i])
             cudaEventDestroy(g->ev[i]);

@@ -66,6 +66,7 @@ struct g16_gpu {
     void *d_win, *h_win; /* window sums: up to 64 points */
     g16_gpu_timing last;
     int acc_minb; /* accumulation kernel variant for 12-limb fields (msm.cuh) */
+    void *d_ntt_scratch; /* coset shift tables of one NTT (ntt.cuh): G16GPU_NTT_SCRATCH Fr */
     /* MSM variants, from the environment at create (msm.cuh): */
     int msm_v;           /* 2 (default): 0/1 split + flat accumulation; 1: first version */
     int plan_policy;     /* g16gpu_plan's policy ($G16_GPU_MSM_C forces c) */
@@ -85,7 +86,6 @@ struct g16_gpu {
     size_t stage_bytes;
     cudaStream_t copy_stream;
     cudaEvent_t ev_copy[2];
-    void *d_ntt_scratch; /* coset shift tables of one NTT (ntt.cuh): G16GPU_NTT_SCRATCH Fr */
 };
 
 struct g16_gpu_bases {
@@ -144,6 +144,9 @@ struct g16_gpu_domain {
     void *odd_s1, *odd_s2;          /* odd-coset scale tables; NULL if log_n = s */
     uint32_t ninv[8];               /* 2^-log_n, Montgomery */
     unsigned cols_log;              /* tile columns of the first passes (ntt_make_plan) */
+    int radix4;                     /* radix-4 steps in the pass kernel (ntt.cuh) */
+    int minb3;                      /* pass kernel with __launch_bounds__(256, 3) */
+    void *d_full, *tfull[2];        /* optional full inter-pass twiddles, n/2 per direction */
 };
 
 g16_err g16gpu_ntt_domain_init_bn254(g16_gpu *g, g16_gpu_domain *d, g16_status *st);

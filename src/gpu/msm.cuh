@@ -67,14 +67,11 @@ static const uint32_t NO_KEY = 0xffffffffu;
 static const int MSM_THREADS = 128;
 
 /* Point additions in the kernels off the hot path (tree, fix-up, bucket
- * reduction): inlined for every group. The out-of-line add_cold/dbl_cold
- * faulted on the H200 for BN254 G2 with n = 1 ("illegal memory access";
- * compute-sanitizer: invalid __local__ read in add_cold's doubling branch,
- * cause not found), while the inlined code passed every test. G1 used them
- * until 2026-11-30 without a failing test, but the prover's G1 MSMs then
- * faulted on sparse (filecoin) scalars, where empty buckets below a nonempty
- * one make the running sums W += R double: a precaution, pending a
- * compute-sanitizer run. */
+ * reduction), inlined for every group. The out-of-line add_cold/dbl_cold
+ * faulted on the H200 when a reduction took the doubling branch (first seen
+ * for BN254 G2, 2026-11-30; then for G1 in the prover, where keys with many
+ * infinity bases make equal partial sums common): compute-sanitizer reported
+ * an invalid __local__ read in add_cold's doubling branch; cause not found. */
 template <class E> G16_HD void red_add(xyzz_t<E> &a, const xyzz_t<E> &b) { a.add(b); }
 template <class E> G16_HD void red_dbl(xyzz_t<E> &a) { a = a.dbl(); }
 

@@ -38,6 +38,7 @@ extern "C" g16_err g16_gpu_domain_create(g16_gpu *g, g16_gpu_domain **out, g16_c
     }
     if (rc != G16_OK) {
         cudaFree(d->d_mem);
+        cudaFree(d->d_full);
         free(d);
         return rc;
     }
@@ -50,6 +51,7 @@ extern "C" void g16_gpu_domain_free(g16_gpu_domain *d) {
         return;
     cudaSetDevice(d->device);
     cudaFree(d->d_mem); /* waits for the device's work that may still use it */
+    cudaFree(d->d_full);
     free(d);
 }
 

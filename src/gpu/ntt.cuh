@@ -90,8 +90,10 @@ template <class F> struct ntt_pass_args {
     unsigned L;
     const F *tl, *th; /* inter-pass twiddle w_n^E = tl[E & (2^cbits-1)] * th[E >> cbits] */
     unsigned cbits;
+    const F *tfull;   /* or w_n^E = +-tfull[E mod n/2] (n/2 elements), if not NULL */
     int tw;  /* apply the inter-pass twiddle (m > B) */
     int dit; /* DIT (twiddle on load) or DIF (twiddle on store) */
+    int r4;  /* levels two at a time (radix 4) */
     ntt_scale<F> pre, post;
 };
 
@@ -145,12 +147,18 @@ template <class F> __device__ __forceinline__ F ntt_factor(const ntt_scale<F> &s
 /* w_M^(lo * rev_B(j)) as w_n^E, E = (lo * rev_B(j)) << (k - m) < n. */
 template <class F> __device__ __forceinline__ F ntt_twiddle(const ntt_pass_args<F> &p, uint32_t j, uint32_t lo) {
     uint32_t E = (lo * (__brev(j) >> (32 - p.B))) << (p.k - p.m);
+    if (p.tfull) { /* w_n^(n/2) = -1 */
+        const uint32_t hn = 1u << (p.k - 1);
+        F w = ntt_gload(p.tfull + (E & (hn - 1)));
+        return (E & hn) ? w.neg() : w;
+    }
     return ntt_gload(p.tl + (E & ((1u << p.cbits) - 1))) * ntt_gload(p.th + (E >> p.cbits));
 }
 
 /* One pass (see the top comment). Grid: n / 2^(B+t) blocks; dynamic shared
  * memory 2^(B+t) elements. */
-template <class F> __global__ void __launch_bounds__(NTT_THREADS) ntt_pass_kernel(ntt_pass_args<F> p) {
+template <class F, int MINB>
+__global__ void __launch_bounds__(NTT_THREADS, MINB) ntt_pass_kernel(ntt_pass_args<F> p) {
     extern __shared__ uint32_t S[];
     const unsigned tile = 1u << (p.B + p.t);
     const unsigned lo_bits = p.m - p.B;
@@ -170,11 +178,58 @@ template <class F> __global__ void __launch_bounds__(NTT_THREADS) ntt_pass_kerne
             x = x * ntt_factor(p.pre, P);
         ntt_sput(S, e, tile, x);
     }
-    const unsigned half = tile >> 1;
-    for (unsigned s = 0; s < p.B; s++) {
+    const unsigned half = tile >> 1, quarter = tile >> 2;
+    for (unsigned s = 0; s < p.B;) {
+        __syncthreads();
+        if (p.r4 && p.B - s >= 2) {
+            /* Two levels at once (radix 4): rows r0 + {0, h, 2h, 3h}, r0 =
+             * a multiple of 4h plus u < h; levels of half distance 2h (pairs
+             * r0/r2 and r1/r3, twiddles w_4h^u and w_4h^(u+h)) and h (pairs
+             * r0/r1 and r2/r3, twiddle w_2h^u): DIF does 2h then h, DIT h
+             * then 2h. Half the barriers and shared-memory traffic. */
+            const unsigned ll = p.dit ? s : p.B - 2 - s;
+            const uint32_t h = 1u << ll;
+            for (unsigned q = threadIdx.x; q < quarter; q += blockDim.x) {
+                uint32_t col = q & tmask, i = q >> p.t;
+                uint32_t u = i & (h - 1);
+                uint32_t e0 = ((((i >> ll) << (ll + 2)) + u) << p.t) + col, sd = h << p.t;
+                F x0 = ntt_sget<F>(S, e0, tile), x1 = ntt_sget<F>(S, e0 + sd, tile);
+                F x2 = ntt_sget<F>(S, e0 + 2 * sd, tile), x3 = ntt_sget<F>(S, e0 + 3 * sd, tile);
+                F wa = ntt_gload(p.roots + (u << (p.L - 2 - ll)));
+                F wb = ntt_gload(p.roots + ((u + h) << (p.L - 2 - ll)));
+                if (p.dit) {
+                    if (ll) {
+                        F wc = ntt_gload(p.roots + (u << (p.L - 1 - ll)));
+                        x1 = x1 * wc;
+                        x3 = x3 * wc;
+                    }
+                    F y0 = x0 + x1, y1 = x0 - x1, y2 = (x2 + x3) * wa, y3 = (x2 - x3) * wb;
+                    x0 = y0 + y2;
+                    x2 = y0 - y2;
+                    x1 = y1 + y3;
+                    x3 = y1 - y3;
+                } else {
+                    F y0 = x0 + x2, y2 = (x0 - x2) * wa, y1 = x1 + x3, y3 = (x1 - x3) * wb;
+                    x0 = y0 + y1;
+                    x2 = y2 + y3;
+                    x1 = y0 - y1;
+                    x3 = y2 - y3;
+                    if (ll) {
+                        F wc = ntt_gload(p.roots + (u << (p.L - 1 - ll)));
+                        x1 = x1 * wc;
+                        x3 = x3 * wc;
+                    }
+                }
+                ntt_sput(S, e0, tile, x0);
+                ntt_sput(S, e0 + sd, tile, x1);
+                ntt_sput(S, e0 + 2 * sd, tile, x2);
+                ntt_sput(S, e0 + 3 * sd, tile, x3);
+            }
+            s += 2;
+            continue;
+        }
         const unsigned lh = p.dit ? s : p.B - 1 - s; /* half distance h = 2^lh (in rows) */
         const uint32_t h = 1u << lh;
-        __syncthreads();
         for (unsigned b = threadIdx.x; b < half; b += blockDim.x) {
             uint32_t col = b & tmask, i = b >> p.t;
             uint32_t u = i & (h - 1);
@@ -194,6 +249,7 @@ template <class F> __global__ void __launch_bounds__(NTT_THREADS) ntt_pass_kerne
                 ntt_sput(S, ey, tile, d);
             }
         }
+        s += 1;
     }
     __syncthreads();
     for (unsigned e = threadIdx.x; e < tile; e += blockDim.x) {
@@ -329,6 +385,22 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
     const char *cols = getenv("G16_GPU_NTT_COLS");
     if (cols && atoi(cols) >= 1 && atoi(cols) <= 4 && (unsigned)atoi(cols) < NTT_TILE_LOG)
         d->cols_log = (unsigned)atoi(cols);
+    /* Levels two per barrier (default), or one ($G16_GPU_NTT_RADIX=2, for
+     * comparison). */
+    const char *radix = getenv("G16_GPU_NTT_RADIX");
+    d->radix4 = !(radix && atoi(radix) == 2);
+    /* Pass kernel compiled for 1 block of 256 per SM at least (127
+     * registers: 2 fit), or for 3 ($G16_GPU_NTT_MINB=3: at most 85
+     * registers, spills possible; for measurements). */
+    const char *minb = getenv("G16_GPU_NTT_MINB");
+    d->minb3 = minb && atoi(minb) == 3;
+    /* $G16_GPU_NTT_FULLTW=1: inter-pass twiddles from a full table of n/2
+     * elements per direction (one multiplication per element instead of
+     * two, 32 more bytes read), for multi-pass sizes. */
+    const char *full = getenv("G16_GPU_NTT_FULLTW");
+    d->d_full = d->tfull[0] = d->tfull[1] = NULL;
+    if (full && atoi(full) == 1 && k > NTT_TILE_LOG)
+        CU(cudaMalloc(&d->d_full, ((size_t)1 << k) * sizeof(F)));
     CU(cudaMalloc(&d->d_mem, z.total * sizeof(F)));
     F *p = (F *)d->d_mem;
     for (int dir = 0; dir < 2; dir++) {
@@ -343,6 +415,11 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
         const uint64_t(*R)[4] = dir ? roots_inv : roots;
         F wL = ntt_host_load<F>(R[z.L]), wn = ntt_host_load<F>(R[k]);
         g16_err rc;
+        if (d->d_full) {
+            d->tfull[dir] = (F *)d->d_full + (dir ? (size_t)1 << (k - 1) : 0);
+            if ((rc = ntt_powers(g, (F *)d->tfull[dir], (size_t)1 << (k - 1), wn, one, 0, st)))
+                return rc;
+        }
         if ((rc = ntt_powers(g, (F *)d->roots[dir], z.nr, wL, one, 0, st)) ||
             (rc = ntt_powers(g, (F *)d->tl[dir], z.ntl, wn, one, 0, st)) ||
             (rc = ntt_powers(g, (F *)d->th[dir], z.nth, ntt_pow2k(wn, z.cb), one, 0, st)))
@@ -358,7 +435,9 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
         d->odd_s1 = os1;
         d->odd_s2 = os2;
     }
-    CU(cudaFuncSetAttribute(ntt_pass_kernel<F>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    CU(cudaFuncSetAttribute(ntt_pass_kernel<F, 1>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                            (int)(((size_t)1 << NTT_TILE_LOG) * sizeof(F))));
+    CU(cudaFuncSetAttribute(ntt_pass_kernel<F, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                             (int)(((size_t)1 << NTT_TILE_LOG) * sizeof(F))));
     CU(cudaStreamSynchronize(g->stream));
     return G16_OK;
@@ -388,14 +467,17 @@ static g16_err ntt_core(g16_gpu *g, const g16_gpu_domain *d, F *a, int dir, int 
         p.tl = (const F *)d->tl[dir];
         p.th = (const F *)d->th[dir];
         p.cbits = z.cb;
+        p.tfull = (const F *)d->tfull[dir];
         p.tw = p.m > p.B;
         p.dit = dit;
+        p.r4 = d->radix4;
         p.pre = s == 0 ? pre : none;
         p.post = s == pl.np - 1 ? post : none;
         unsigned tile = 1u << (p.B + p.t);
         unsigned threads = tile / 2 < NTT_THREADS ? (tile / 2 ? tile / 2 : 1) : NTT_THREADS;
         unsigned blocks = (unsigned)(((size_t)1 << k) >> (p.B + p.t));
-        NTT_LAUNCH_SYNC(ntt_pass_kernel<F>, blocks, threads, tile * sizeof(F), p);
+        void (*kern)(ntt_pass_args<F>) = d->minb3 ? ntt_pass_kernel<F, 3> : ntt_pass_kernel<F, 1>;
+        NTT_LAUNCH_SYNC(kern, blocks, threads, tile * sizeof(F), p);
     }
     return G16_OK;
 }

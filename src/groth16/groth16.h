@@ -361,6 +361,11 @@ typedef struct groth16_setup_opts {
                          beta (scripts/interop/fast_ptau.mjs), which `snarkjs zkey verify` accepts */
     int align;        /* insert zero-size padding sections (ids 0x1000..) so that every point
                          section starts 8-byte aligned: the key loads without copies */
+    /* Called once the setup no longer reads the circuit (after the column
+     * sums and the coefficient section), so a caller can free it before the
+     * key's points are made (lower peak memory at 2^27); may be NULL. */
+    void (*cs_done)(void *user);
+    void *cs_done_user;
 } groth16_setup_opts;
 typedef struct groth16_setup_info {
     int used_gpu;
@@ -474,6 +479,12 @@ g16_err groth16_stage_heavy_gpu(g16_ctx *ctx, struct g16_gpu *g, groth16_gpu_wor
                                 groth16_msms *out, groth16_work *w, const g16_key *key, groth16_timings *tm,
                                 groth16_gpu_timings *gtm, g16_status *st);
 
+/* A key over caller-owned zkey bytes (not copied; data must outlive the
+ * key), with its working area, as g16_key_load (flags G16_KEY_*). */
+g16_err groth16_key_load_mem(g16_ctx *ctx, g16_key **key, const char *name, const void *data, size_t len,
+                             unsigned flags, g16_status *st);
+/* A witness from a vector (moved: *v is left empty). */
+g16_err groth16_witness_from_frvec(g16_witness **w, g16_frvec *v, g16_status *st);
 /* Internal (prove.c -> prove_gpu.c): the CPU working area's buffers after
  * groth16_stage_synth (G16_ERR_INTERNAL if not synthesized for key's
  * shape), and the end of a heavy stage run elsewhere: wipes the w scalars,

@@ -459,6 +459,48 @@ g16_err groth16_key_load_ex(g16_ctx *ctx, g16_key **out, const char *zkey_path, 
     return G16_OK;
 }
 
+/* A key over caller-owned bytes (an in-memory key from the test setup): not
+ * copied (aligned point sections are used in place), with a working area as
+ * g16_key_load makes. data must outlive the key. */
+g16_err groth16_key_load_mem(g16_ctx *ctx, g16_key **out, const char *name, const void *data, size_t len,
+                             unsigned flags, g16_status *st) {
+    *out = NULL;
+    g16_key *key = calloc(1, sizeof *key);
+    if (!key)
+        return g16_fail(st, G16_ERR_NOMEM, "g16_key_load: out of memory");
+    unsigned zflags = (flags & G16_KEY_TRUSTED ? G16_ZKEY_TRUSTED : 0) |
+                      (flags & G16_KEY_CHECK_SUBGROUP ? G16_ZKEY_CHECK_SUBGROUP : 0);
+    g16_err err = g16_zkey_open_mem(&key->zk, name, data, len, zflags, ctx->pool, st);
+    if (!err && (err = prep_build(&key->prep, &key->zk, st))) {
+        if (key->prep.row[0])
+            prep_free(&key->prep);
+        g16_zkey_close(&key->zk);
+    }
+    if (err) {
+        free(key);
+        return err;
+    }
+    pthread_mutex_init(&key->lock, NULL);
+    pthread_mutex_init(&key->vk_lock, NULL);
+    if ((err = groth16_work_create(ctx, &key->work, key, st))) {
+        g16_key_free(key);
+        return err;
+    }
+    *out = key;
+    return G16_OK;
+}
+
+g16_err groth16_witness_from_frvec(g16_witness **out, g16_frvec *v, g16_status *st) {
+    *out = NULL;
+    g16_witness *w = calloc(1, sizeof *w);
+    if (!w)
+        return g16_fail(st, G16_ERR_NOMEM, "witness: out of memory");
+    w->w = *v;
+    memset(v, 0, sizeof *v);
+    *out = w;
+    return G16_OK;
+}
+
 g16_err g16_key_load(g16_ctx *ctx, g16_key **out, const char *zkey_path, unsigned flags) {
     if (!ctx || !out || !zkey_path)
         return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_key_load: NULL argument");

@@ -222,6 +222,10 @@ g16_err groth16_setup_insecure_ex(g16_ctx *ctx, const g16_r1cs *cs, const groth1
         map = mmap(NULL, e.L.total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     } else {
         map = mmap(NULL, e.L.total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+#ifdef MADV_HUGEPAGE
+        if (map != MAP_FAILED)
+            (void)madvise(map, e.L.total, MADV_HUGEPAGE); /* fewer faults for 10-100 GB keys; advisory */
+#endif
     }
     if (map == MAP_FAILED) {
         err = g16_fail(st, out_path ? G16_ERR_IO : G16_ERR_NOMEM, "setup: cannot map %zu bytes for the key: %s",

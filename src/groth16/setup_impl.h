@@ -491,6 +491,9 @@ static g16_err G16_CAT(G16_CAT(groth16_, CV), _setup)(setup_env *e, const g16_r1
         }
     }
 
+    if (e->o->cs_done) /* cs is not read below */
+        e->o->cs_done(e->o->cs_done_user);
+
     /* IC and C scalars: (beta a_i + alpha b_i + c_i) / (gamma or delta), into ec. */
     {
         SP(comb_job) cj = {ea, eb, ec, *alpha, *beta, gamma_inv, delta_inv, npub, nvars};

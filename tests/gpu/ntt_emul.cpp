@@ -94,6 +94,7 @@ static void run(const char *name, g16_curve curve, const uint64_t (*R)[4], const
         free(b), free(c), free(hr), free(bb), free(cc);
         free(a), free(x), free(y);
         free(d.d_mem);
+        free(d.d_full);
         printf("  %s 2^%u done (%d failures so far)\n", name, k, fails);
         fflush(stdout);
     }

@@ -28,7 +28,7 @@ struct emul_dim {
 };
 extern emul_dim threadIdx, blockIdx, blockDim;
 #define __global__
-#define __launch_bounds__(x)
+#define __launch_bounds__(...)
 #define __shared__
 #define __syncthreads() ((void)0)
 
@@ -49,6 +49,9 @@ struct g16_gpu_domain {
     void *odd_s1, *odd_s2;
     uint32_t ninv[8];
     unsigned cols_log;
+    int radix4;
+    int minb3;
+    void *d_full, *tfull[2];
 };
 
 static inline int cudaMalloc(void **p, size_t bytes) {
