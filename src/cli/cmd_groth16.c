@@ -124,6 +124,18 @@ static int cmd_prove_batch(int argc, char **argv) {
         goto fail;
     if (g16_engine_key_add(eng, &key_id, zkey, trusted ? G16_KEY_TRUSTED : 0, G16_TIER_MMAP) != G16_OK)
         goto fail;
+    if (verbose) { /* which backend the engine chose, and the key's tier */
+        char *sj = NULL;
+        if (g16_engine_status_json(eng, &sj) == G16_OK && sj) {
+            const char *b = strstr(sj, "\"backend\":\""), *t = strstr(sj, "\"tier\":\"");
+            int nw = 0;
+            for (const char *q = strstr(sj, "\"workers\":["); q && (q = strstr(q, "\"device\":")) != NULL; q++)
+                nw++;
+            fprintf(stderr, "g16 prove --batch: backend %.*s, %d workers, key tier %.*s\n", b ? (int)strcspn(b + 11, "\"") : 1,
+                    b ? b + 11 : "?", nw, t ? (int)strcspn(t + 8, "\"") : 1, t ? t + 8 : "?");
+        }
+        g16_free(sj);
+    }
     for (size_t i = 0; i < n; i++)
         ws[i].path = wtns[i];
     if (g16_engine_submit(eng, &job, key_id, ws, n, G16_PRIORITY_NORMAL, 0) != G16_OK ||
