@@ -999,8 +999,10 @@ g16_err g16_engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts 
         if (e->o.synth_threads > 64)
             e->o.synth_threads = 64;
     }
+    /* The lookahead bounds partitions synthesizing + waiting for a worker:
+     * on a GPU it must leave every synthesis thread busy. */
     if (e->o.lookahead <= 0)
-        e->o.lookahead = e->o.workers;
+        e->o.lookahead = e->be.key_prepare ? e->o.synth_threads + e->o.workers : e->o.workers;
     if (e->o.workers > 256 || e->o.synth_threads > 256 || e->o.lookahead > 4096) {
         if (e->be.destroy)
             e->be.destroy(e->be.self);
