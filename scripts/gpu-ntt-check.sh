@@ -39,6 +39,12 @@ G16_GPU_NTT_FULLTW=1 G16_GPU_TEST_MAX_LOG=22 timeout 100 "$bin/test_gpu_ntt" >"$
 say "test_gpu_ntt full twiddles (max 2^22): rc=$? ($(( $(date +%s) - t0 )) s)"
 grep -E "mismatch|CHECK failed|checks" "$out/test_gpu_ntt_fulltw.log" | head -10 | tee -a "$summary"
 
+# The carry-chain multiplication (G16_GPU_NTT_FASTMUL=1) up to 2^22.
+t0=$(date +%s)
+G16_GPU_NTT_FASTMUL=1 G16_GPU_TEST_MAX_LOG=22 timeout 100 "$bin/test_gpu_ntt" >"$out/test_gpu_ntt_fastmul.log" 2>&1
+say "test_gpu_ntt fast mul (max 2^22): rc=$? ($(( $(date +%s) - t0 )) s)"
+grep -E "mismatch|gpu =|cpu =|CHECK failed|checks" "$out/test_gpu_ntt_fastmul.log" | head -10 | tee -a "$summary"
+
 # Shared-memory races (the kernels' barriers) on small sizes first.
 SAN_TOOLS=racecheck
 sanitize() {
@@ -71,6 +77,14 @@ for lg in 22 24; do
 done
 for lg in 22 24; do
     in_budget || break
+    G16_GPU_NTT_FASTMUL=1 timeout 90 "$bin/g16" bench ntt --backend cuda --curve bn254 --log-n $lg \
+        --reps 7 --json | sed "s/^{/{\"fastmul\":1,/" >>"$out/bench_cols.jsonl" 2>>"$out/bench.err"
+    G16_GPU_NTT_FASTMUL=1 G16_GPU_NTT_FULLTW=1 timeout 90 "$bin/g16" bench ntt --backend cuda --curve bn254 \
+        --log-n $lg --reps 7 --json | sed "s/^{/{\"fastmul\":1,\"fulltw\":1,/" >>"$out/bench_cols.jsonl" \
+        2>>"$out/bench.err"
+done
+for lg in 22 24; do
+    in_budget || break
     G16_GPU_NTT_MINB=3 timeout 90 "$bin/g16" bench ntt --backend cuda --curve bn254 --log-n $lg \
         --reps 7 --json | sed "s/^{/{\"minb\":3,/" >>"$out/bench_cols.jsonl" 2>>"$out/bench.err"
 done
@@ -88,7 +102,7 @@ for cols in 1 3; do
 done
 grep '"kernels"' "$out/bench.jsonl" | tee -a "$summary"
 grep '"total"' "$out/bench.jsonl" | grep '"ntt"' | tee -a "$summary"
-echo "variants (radix 2, minb 3, full twiddles, columns; kernels):" | tee -a "$summary"
+echo "variants (radix 2, fast mul, minb 3, full twiddles, columns; kernels):" | tee -a "$summary"
 grep '"kernels"' "$out/bench_cols.jsonl" 2>/dev/null | tee -a "$summary"
 tail -5 "$out/bench.err" 2>/dev/null | tee -a "$summary"
 

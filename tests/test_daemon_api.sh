@@ -29,6 +29,10 @@ refused --backend tpu
 refused --store "sqlite:$T/no/such/dir/jobs.db" --listen 127.0.0.1:0
 refused stray-argument
 "$G16D_BIN" --help | grep -q -- "--max-witnesses" || fail "--help"
+# the sample config is valid (its paths overridden by flags)
+start_g16d --config examples/g16d.conf --keys-file "$T/keys.json"
+expect GET /healthz - 200
+stop_g16d
 
 # ---- keys and witnesses ---------------------------------------------------
 make_key "$T/k" 8 3
@@ -39,7 +43,7 @@ OUT=$(mktemp -d /tmp/g16d-outside.XXXXXX)
 cp "$T/k/w.0.wtns" "$OUT/w.wtns"
 TOKEN=secret-token-0123456789
 printf 'token = %s\nmax_witnesses = 40\nmax_body_bytes = 1M\nmax_inline_bytes = 512K\n' "$TOKEN" >"$T/g16d.conf"
-start_g16d --config "$T/g16d.conf" --heartbeat-s 0.5 --lease-s 5
+start_g16d --config "$T/g16d.conf" --heartbeat-s 0.5 --lease-s 5 --request-timeout-s 2
 
 # auth
 SAVED=$TOKEN
@@ -155,10 +159,16 @@ expect POST /v1/jobs "{\"key\":\"k\",\"priority\":\"critical\",\"witnesses\":[{\
 JCR=$(jq_ "$T/resp" "d['id']")
 F=$(wait_job "$JCR")
 [ "$(jq_ "$F" "d['state']")" = done ] || fail "critical job"
-req GET "/v1/jobs/$JL?results=0" >/dev/null
-[ "$(jq_ "$T/resp" "d['progress']['done'] < 24")" = True ] || fail "the critical job did not overtake the low one"
 F=$(wait_job "$JL")
 [ "$(jq_ "$F" "d['state'], d['progress']['done']")" = "done 24" ] || fail "low job"
+# in the log, the critical partition is done before the low job's last one
+python3 -c "
+import json,sys
+ev=[json.loads(l) for l in open(sys.argv[1]) if l.startswith('{')]
+done=[(e['job'],e['partition']) for e in ev if e['event']=='partition_done']
+crit=done.index((int(sys.argv[2]),0)); last=max(i for i,(j,_) in enumerate(done) if j==int(sys.argv[3]))
+assert crit < last, 'critical done at %d, low job done at %d' % (crit, last)
+" "$T/g16d.log" "$JCR" "$JL" || fail "the critical job did not overtake the low one"
 # timeout_s: a job that cannot finish in time fails with code timeout
 TOJ=$(python3 -c "import json; print(json.dumps({'key':'k','timeout_s':0.2,'witnesses':[{'path':'$T/k/w.%d.wtns' % (i % 3)} for i in range(40)]}))")
 expect POST /v1/jobs "$TOJ" 202
@@ -179,6 +189,28 @@ F=$(wait_job "$J2")
 expect DELETE /v1/keys/k2 - 200
 expect DELETE /v1/keys/k2 - 404 not_found
 expect POST /v1/jobs "{\"key\":\"k2\",\"witnesses\":[{\"path\":\"$T/k2/w.0.wtns\"}]}" 404 unknown_key
+
+# a body trickling in (one byte per 0.2 s) is cut after request_timeout_s
+python3 - "$ADDR" "$TOKEN" <<'PY' || fail "a trickling body was not cut by request_timeout_s"
+import socket, sys, time
+host, port = sys.argv[1][len("http://"):].rsplit(":", 1)
+s = socket.create_connection((host, int(port)))
+s.sendall(("POST /v1/jobs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Length: 1000\r\n\r\n" % sys.argv[2]).encode())
+s.settimeout(0.2)
+t0 = time.time()
+while time.time() - t0 < 15:
+    try:
+        s.sendall(b" ")
+        if s.recv(4096) == b"":
+            break
+    except socket.timeout:
+        continue
+    except OSError:
+        break
+dt = time.time() - t0
+print("trickling body cut after %.1f s" % dt)
+sys.exit(0 if dt < 8 else 1)
+PY
 
 # observability
 req GET /metrics >"$T/metrics.txt"

@@ -10,7 +10,8 @@
 # (413), a huge witness count, oversized / bad inline witnesses, wrong-curve
 # and wrong-size witnesses (422), unknown ids and routes (404), a body
 # shorter than its Content-Length, idle and trickling (slow) clients, and a
-# token daemon (401 without or with a wrong token).
+# token daemon (401 without or with a wrong token), wrong methods (405),
+# a reused idempotency key (409).
 set -uo pipefail
 . tests/daemon/client_lib.sh
 d_require
@@ -114,6 +115,8 @@ expect_http 404 not_found        "DELETE unknown job"      DELETE /v1/jobs/98765
 d_req GET /v1/jobs/not-a-number
 case $D_CODE in 400|404) ok;; *) bad "GET /v1/jobs/not-a-number: HTTP $D_CODE, wanted 400 or 404";; esac
 expect_http 404 not_found        "unknown route"           GET /v1/nothing-here
+expect_http 405 method_not_allowed "wrong method"          PUT /v1/keys '{}'
+expect_http 405 method_not_allowed "wrong method on a job" POST /v1/jobs/$first '{}'
 d_req GET "/v1/jobs/$first?wait=abc"
 case $D_CODE in 200|400) ok;; *) bad "GET ?wait=abc: HTTP $D_CODE, wanted 400 or 200";; esac
 
@@ -205,6 +208,9 @@ PY
 # job gets the next id and completes.
 last=$(good_job "after")
 [ "$last" = $((first + 1)) ] && ok || bad "a bad request created a job: the good jobs are $first and $last, wanted consecutive ids"
+# An idempotency key reused for another request: 409 conflict.
+expect_http 202 ""               "idempotency key, first use" POST /v1/jobs "{\"key\": \"bn6\", \"idempotency_key\": \"k-1\", \"witnesses\": [{\"path\": \"$W0\"}]}"
+expect_http 409 conflict         "idempotency key, other witness count" POST /v1/jobs "{\"key\": \"bn6\", \"idempotency_key\": \"k-1\", \"witnesses\": [{\"path\": \"$W0\"}, {\"path\": \"$W0\"}]}"
 kill -0 ${PIDS[0]} 2>/dev/null && ok || bad "g16d died: $(tail -n 20 $D_LOG)"
 d_req GET /metrics
 [ "$D_CODE" = 200 ] && ok || bad "/metrics: HTTP $D_CODE"

@@ -94,12 +94,21 @@ idb=$(cat $tmp/out)
 expect_rc 0 "submit big 2"        C submit big $tmp/big/w.{0..7}.wtns --priority low
 idc=$(cat $tmp/out)
 expect_rc 4 "wait --timeout 1"    C wait $idc --timeout 1   # behind 8 partitions of $idb
+# A witness that breaks after admission (truncated while queued): the
+# partition fails when it runs, wait exits 1 and prints its error.
+cp $tmp/small/w.0.wtns $tmp/tofail.wtns
+expect_rc 0 "submit to fail"      C submit small $tmp/tofail.wtns $tmp/small/w.1.wtns --priority low
+idf=$(cat $tmp/out)
+head -c 100 $tmp/small/w.0.wtns > $tmp/tofail.wtns
 expect_rc 0 "cancel"              C cancel $idc
 grep -q cancelled $tmp/out && ok || bad "cancel output: $(cat $tmp/out)"
 expect_rc 1 "wait on a cancelled job" C wait $idc
 expect_rc 0 "wait big"            C wait $idb --timeout 300 --out $tmp/ob
 "$G16" verify $tmp/big/vk.json $tmp/ob/public_7.json $tmp/ob/proof_7.json >/dev/null 2>&1 && ok || bad "big proof 7 does not verify"
 grep -q "8/8 done" $tmp/err && ok || bad "wait: no final progress line '8/8 done': $(cat $tmp/err)"
+expect_rc 1 "wait on a failed job" C wait $idf --timeout 300 --out $tmp/of
+grep -q "partition 0 failed" $tmp/err && ok || bad "wait on a failed job: no partition error: $(cat $tmp/err)"
+[ -f $tmp/of/proof_1.json ] && [ ! -f $tmp/of/proof_0.json ] && ok || bad "failed job: proof_1.json missing or proof_0.json present"
 expect_rc 0 "keys rm"             C keys rm big
 expect_rc 3 "keys rm again"       C keys rm big
 
@@ -146,6 +155,17 @@ for i in 0 7; do
   "$G16" verify $tmp/r/vk.json $tmp/r/o/public_$i.json $tmp/r/o/proof_$i.json >/dev/null 2>&1 && ok ||
     bad "proof $i after the restart does not verify"
 done
+# submit --retry while the daemon is down: it gets through once it is back.
+kill -9 $D_PID; wait $D_PID 2>/dev/null; D_PID=
+C --socket $tmp/r/g16d.sock submit big $tmp/r/w.0.wtns --idempotency-key down-1 --retry 60 --wait --out $tmp/r/o2 \
+  >$tmp/r/sub.out 2>$tmp/r/sub.err &
+spid=$!
+sleep 2
+d_start $tmp/r "${RARGS[@]}" || { echo "$pass passed, $((fail+1)) failed"; exit 1; }
+wait $spid; rc=$?
+[ $rc = 0 ] && ok || { bad "submit --retry across a restart: exit $rc"; cat $tmp/r/sub.err; }
+"$G16" verify $tmp/r/vk.json $tmp/r/o2/public_0.json $tmp/r/o2/proof_0.json >/dev/null 2>&1 && ok ||
+  bad "proof of the retried submit does not verify"
 d_stop || bad "restarted g16d exit status"
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -6,6 +6,10 @@
 # proof verifies (partitions proved by A and by B), each partition has
 # exactly one recorded result, and the daemons' partition_done events add up
 # to the partition count (none was recorded twice).
+# Then A comes back (same owner) and is stopped with SIGTERM and no drain
+# time while it proves: the partition it gives back (store_part_release) is
+# taken by B at once, without waiting for a lease and without counting an
+# attempt.
 # Uses G16_TEST_PG_URL (scripts/test.sh starts a server), else starts its
 # own throwaway server when PostgreSQL is installed, else skips.
 set -euo pipefail
@@ -61,11 +65,12 @@ make_key "$T/k" 12 "$NP"
 # lease 2 s, renewed every 0.3 s: a dead daemon's partition is free ~2 s later
 FLAGS=(--store "$URL" --key "k:$T/k/c.zkey" --workers 1 --queue-extra 0 --lease-s 2 --heartbeat-s 0.3
     --allowed-roots "$T")
-# start_one NAME: starts g16d NAME (owner NAME), sets PID_NAME and ADDR_NAME
+# start_one NAME [flags]: starts g16d NAME (owner NAME), sets PID_NAME and ADDR_NAME
 start_one() {
     local n=$1
+    shift
     rm -f "$T/ready.$n"
-    "$G16D_BIN" --listen 127.0.0.1:0 --ready-file "$T/ready.$n" --owner "$n" "${FLAGS[@]}" >>"$T/g16d.$n.log" 2>&1 &
+    "$G16D_BIN" --listen 127.0.0.1:0 --ready-file "$T/ready.$n" --owner "$n" "${FLAGS[@]}" "$@" >>"$T/g16d.$n.log" 2>&1 &
     local pid=$!
     PIDS+=("$pid")
     for _ in $(seq 1 300); do
@@ -137,6 +142,57 @@ json.dump(p['proof'], open(sys.argv[2],'w')); json.dump(p['public'], open(sys.ar
         fail "snarkjs rejects the proof of partition ${LOST%% *}"
     echo "snarkjs verifies partition ${LOST%% *} (proved by B after A died)"
 fi
+
+# partition_done events of job $1 in the daemons' logs
+done_events() {
+    cat "$T/g16d.A.log" "$T/g16d.B.log" | python3 -c "
+import json,sys
+n=0
+for l in sys.stdin:
+    try: e=json.loads(l)
+    except ValueError: continue
+    if e.get('event')=='partition_done' and e.get('job')==int(sys.argv[1]): n+=1
+print(n)" "$1"
+}
+[ "$(done_events "$J")" = "$NP" ] || fail "partition_done events of job $J: $(done_events "$J")"
+
+# A again, then SIGTERM with no drain time while it proves: B takes the
+# released partition at once (no lease wait, the attempt not counted)
+start_one A --drain-timeout-s 0
+ADDR=$ADDR_A
+expect POST /v1/jobs "{\"key\":\"k\",\"priority\":\"high\",\"witnesses\":$WL}" 202
+J2=$(jq_ "$T/resp" "d['id']")
+held=
+for _ in $(seq 1 1200); do
+    held=$(sql "SELECT idx FROM partitions WHERE job_id=$J2 AND state=1 AND owner='A' LIMIT 1")
+    [ -n "$held" ] && break
+    sleep 0.05
+done
+[ -n "$held" ] || fail "A never claimed a partition of job $J2"
+kill -TERM "$PID_A"
+rc=0
+wait "$PID_A" || rc=$?
+[ "$rc" = 0 ] || fail "A exited with $rc after SIGTERM"
+grep -q '"event":"partition_released"' "$T/g16d.A.log" || fail "A released nothing"
+ADDR=$ADDR_B
+F2=$(wait_job "$J2" 240)
+[ "$(jq_ "$F2" "d['state']")" = done ] || fail "job $J2: $(head -c 800 "$F2")"
+verify_job "$F2" "$T/k/vk.json"
+[ "$(done_events "$J2")" = "$NP" ] || fail "partition_done events of job $J2: $(done_events "$J2")"
+released=$(python3 -c "
+import json,sys
+for l in open(sys.argv[1]):
+    try: e=json.loads(l)
+    except ValueError: continue
+    if e.get('event')=='partition_released' and e.get('job')==int(sys.argv[2]): print(e['partition'])" "$T/g16d.A.log" "$J2")
+[ -n "$released" ] || fail "A released no partition of job $J2"
+for i in $released; do
+    row=$(sql "SELECT owner || ' ' || attempts FROM partitions WHERE job_id=$J2 AND idx=$i")
+    [ "$row" = "B 1" ] || fail "released partition $i of job $J2: owner/attempts '$row', expected 'B 1'"
+done
+maxatt=$(sql "SELECT max(attempts) FROM partitions WHERE job_id=$J2")
+[ "$maxatt" = 1 ] || fail "job $J2: a released partition counted an attempt (max attempts $maxatt)"
+echo "A released partition(s) $(echo $released) of job $J2 on SIGTERM; B proved them on their first counted attempt"
 
 # B drains cleanly
 # shellcheck disable=SC2154

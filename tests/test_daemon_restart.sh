@@ -9,27 +9,35 @@ set -euo pipefail
 . "$(dirname "$0")/daemon/lib.sh"
 
 make_key "$T/k" 12 4
-FLAGS=(--heartbeat-s 0.5 --lease-s 5 --key "k:$T/k/c.zkey" --workers 1 --queue-extra 1)
+make_key "$T/k8" 8 2
+FLAGS=(--heartbeat-s 0.5 --lease-s 5 --key "k:$T/k/c.zkey" --workers 1 --queue-extra 1 --keys-file "$T/keys.json")
 start_g16d "${FLAGS[@]}"
+# a key registered over the API survives the restarts (keys_file)
+expect POST /v1/keys "{\"id\":\"k8\",\"path\":\"$T/k8/c.zkey\"}" 201
 base64 -w0 "$T/k/w.2.wtns" >"$T/w2.b64"
 wl() { # witness list: N entries cycling through the 4 files, every 4th inline
     python3 -c "
 import json,sys
 n=int(sys.argv[1]); b=open(sys.argv[3]).read().strip(); print(json.dumps([{'data':b} if i%4==2 else {'path':'%s/k/w.%d.wtns'%(sys.argv[2],i%4)} for i in range(n)]))" "$1" "$T" "$T/w2.b64"
 }
-expect POST /v1/jobs "{\"key\":\"k\",\"witnesses\":$(wl 6)}" 202
+wl 8 >"$T/wa.json"
+wl 6 >"$T/wb.json"
+expect POST /v1/jobs "{\"key\":\"k\",\"witnesses\":$(cat "$T/wa.json")}" 202
 JA=$(jq_ "$T/resp" "d['id']")
-expect POST /v1/jobs "{\"key\":\"k\",\"priority\":\"low\",\"witnesses\":$(wl 4)}" 202
+expect POST /v1/jobs "{\"key\":\"k\",\"priority\":\"low\",\"witnesses\":$(cat "$T/wb.json")}" 202
 JB=$(jq_ "$T/resp" "d['id']")
-# wait for the first finished partition, then crash
-for _ in $(seq 1 600); do
-    req GET "/v1/jobs/$JA" >"$T/before.json"
-    [ "$(jq_ "$T/before.json" "d['progress']['done']")" -ge 1 ] && break
-    sleep 0.05
+expect POST /v1/jobs "{\"key\":\"k8\",\"priority\":\"low\",\"witnesses\":[{\"path\":\"$T/k8/w.0.wtns\"},{\"path\":\"$T/k8/w.1.wtns\"}]}" 202
+J8=$(jq_ "$T/resp" "d['id']")
+# wait for the first finished partition (watching the log: quick enough for
+# a release build's ~30 ms partitions), take a snapshot, then crash
+for _ in $(seq 1 3000); do
+    grep -q '"event":"partition_done"' "$T/g16d.log" && break
+    sleep 0.01
 done
-[ "$(jq_ "$T/before.json" "d['progress']['done']")" -ge 1 ] || fail "no partition finished"
+req GET "/v1/jobs/$JA" >"$T/before.json"
 kill -KILL "$G16D_PID"
 wait "$G16D_PID" 2>/dev/null || true
+[ "$(jq_ "$T/before.json" "d['progress']['done']")" -ge 1 ] || fail "no partition finished"
 G16D_PID=
 DONE_BEFORE=$(jq_ "$T/before.json" "[p['index'] for p in d['partitions'] if p['state']=='done']")
 echo "killed with partitions $DONE_BEFORE of job $JA done"
@@ -42,6 +50,11 @@ FB=$(wait_job "$JB" 240)
 [ "$(jq_ "$FB" "d['state']")" = done ] || fail "job $JB after restart: $(head -c 600 "$FB")"
 verify_job "$FA" "$T/k/vk.json"
 verify_job "$FB" "$T/k/vk.json"
+F8=$(wait_job "$J8" 240)
+[ "$(jq_ "$F8" "d['state']")" = done ] || fail "job $J8 of the API-registered key after restart"
+verify_job "$F8" "$T/k8/vk.json"
+expect GET /v1/keys - 200
+[ "$(jq_ "$T/resp" "sorted(k['id'] for k in d['keys'])")" = "['k', 'k8']" ] || fail "keys after restart: $(cat "$T/resp")"
 python3 -c "
 import json,sys
 a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2]))
@@ -100,5 +113,10 @@ start_g16d "${FLAGS[@]}"
 FD=$(wait_job "$JD" 240)
 [ "$(jq_ "$FD" "d['state']")" = done ] || fail "job $JD after a cut drain: $(head -c 600 "$FD")"
 verify_job "$FD" "$T/k/vk.json"
+expect DELETE /v1/keys/k8 - 200
+stop_g16d
+start_g16d "${FLAGS[@]}"
+expect GET /v1/keys - 200
+[ "$(jq_ "$T/resp" "[k['id'] for k in d['keys']]")" = "['k']" ] || fail "a removed key came back: $(cat "$T/resp")"
 stop_g16d
 echo "test_daemon_restart: OK"

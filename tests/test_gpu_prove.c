@@ -41,6 +41,17 @@ static int selftest;
 static char tmpdir[64];
 static g16_rng rng;
 static uint8_t R[32], S[32];
+/* Set after a G16_ERR_DEVICE: a CUDA fault is sticky (every later call on
+ * the device fails), so the remaining cases are skipped to keep the first
+ * failure readable. */
+static int device_dead;
+
+static void note_err(g16_err e) {
+    if (e == G16_ERR_DEVICE && !device_dead) {
+        device_dead = 1;
+        fprintf(stderr, "test_gpu_prove: device error: the CUDA context is lost; skipping the remaining cases\n");
+    }
+}
 
 /* ---- circuits ------------------------------------------------------------- */
 
@@ -240,8 +251,11 @@ static int worker_make(worker *w, const g16_key *key, unsigned flags) {
     memset(w, 0, sizeof *w);
     if (selftest)
         flags &= ~(unsigned)GROTH16_WORK_NO_CPU_HEAVY;
+    if (device_dead)
+        return 0;
     if (groth16_work_create(ctx, &w->cpu, key, &st) || groth16_work_create_ex(ctx, &w->work, key, flags, &st) ||
         (!selftest && groth16_gpu_work_create(gpu, &w->gw, key, &st))) {
+        note_err(st.code);
         CHECK_MSG(0, "worker: %s", st.msg);
         worker_free(w);
         return 0;
@@ -255,7 +269,9 @@ static g16_err heavy(worker *w, const groth16_gpu_key *gk, groth16_msms *m, cons
     memset(gt, 0, sizeof *gt);
     if (selftest)
         return groth16_stage_heavy(ctx, m, w->work, key, &tm, st);
-    return groth16_stage_heavy_gpu(ctx, gpu, w->gw, gk, m, w->work, key, &tm, gt, st);
+    g16_err e = groth16_stage_heavy_gpu(ctx, gpu, w->gw, gk, m, w->work, key, &tm, gt, st);
+    note_err(e);
+    return e;
 }
 
 /* Proves wit on the CPU and on the GPU worker (gk NULL: streamed bases) and
@@ -271,6 +287,8 @@ static int prove_cmp(const char *name, worker *w, const g16_key *key, const grot
     int ok = 0;
     memset(&mc, 0, sizeof mc);
     memset(&mg, 0, sizeof mg);
+    if (device_dead)
+        return 0;
     double t0 = g16_now_ms();
     if (groth16_stage_synth(ctx, w->cpu, key, wit, &tm, &st) || groth16_stage_heavy(ctx, &mc, w->cpu, key, &tm, &st)) {
         CHECK_MSG(0, "%s: CPU prover: %s", name, st.msg);
@@ -331,7 +349,10 @@ static groth16_gpu_key *upload(const kit *k) {
     if (selftest)
         return NULL;
     double t0 = g16_now_ms();
+    if (device_dead)
+        return NULL;
     if (groth16_gpu_key_upload(gpu, &gk, k->key, &st)) {
+        note_err(st.code);
         CHECK_MSG(0, "%s: key upload: %s", k->name, st.msg);
         return NULL;
     }
@@ -356,7 +377,7 @@ static void test_kit(const kit *k, int with_streamed, unsigned flags) {
             prove_cmp(name, &w, k->key, gk, k->wit[1], 0);
         }
     }
-    if (with_streamed && !selftest) {
+    if (with_streamed && !selftest && !device_dead) {
         char name[128];
         snprintf(name, sizeof name, "%s streamed", k->name);
         prove_cmp(name, &w, k->key, NULL, k->wit[0], 1);
@@ -553,7 +574,7 @@ int main(void) {
         for (size_t li = 0; li < sizeof logs / sizeof logs[0]; li++) {
             if (logs[li] > max_log)
                 continue;
-            for (int p = 0; p < 3; p++) {
+            for (int p = 0; p < 3 && !device_dead; p++) {
                 if (!listed("G16_GPU_TEST_PROFILES", "dense,filecoin,sparse-b", prof_name[p]))
                     continue;
                 kit k;
@@ -572,12 +593,13 @@ int main(void) {
                 kit_free(&k);
             }
         }
-        if (max_log >= 10)
+        if (max_log >= 10 && !device_dead)
             test_faults(curves[ci], seed * 0x9e3779b97f4a7c15ull + 7777 + (uint64_t)ci);
     }
-    test_fixture_dir("examples", 0); /* the repository's own snarkjs keys (poseidon, both curves) */
+    if (!device_dead)
+        test_fixture_dir("examples", 0); /* the repository's own snarkjs keys (poseidon, both curves) */
     const char *fx = getenv("G16_GPU_TEST_FIXTURES");
-    if (fx && *fx)
+    if (fx && *fx && !device_dead)
         test_fixture_dir(fx, 0);
 
     char cmd[128];

@@ -25,7 +25,8 @@ typedef struct client {
     const char *url;    /* base URL without a trailing slash */
     const char *socket; /* unix socket path or NULL */
     const char *token;  /* bearer token or NULL */
-    int quiet;          /* 1: errors are not printed (wait's retries) */
+    int quiet;          /* 1: errors are not printed (retries) */
+    CURLcode last;      /* the last transfer's libcurl result */
     CURL *curl;
 } client;
 
@@ -61,9 +62,11 @@ static void usage(void) {
           "  keys list                             resident keys\n"
           "  keys rm ID                            evict a key\n"
           "  submit KEY WTNS... [--priority low|normal|high|critical] [--idempotency-key K]\n"
-          "         [--inline] [--job-timeout S] [--wait [--timeout S] [--retry S] [--out DIR]]\n"
+          "         [--inline] [--job-timeout S] [--retry S] [--wait [--timeout S] [--out DIR]]\n"
           "                                        submit a job, one partition per witness;\n"
-          "                                        prints the job id\n"
+          "                                        prints the job id; --retry S: retry a down\n"
+          "                                        server for S seconds (any lost reply only\n"
+          "                                        with an idempotency key)\n"
           "  wait JOB [--timeout S] [--retry S] [--out DIR]\n"
           "                                        wait for a job; writes proof_<i>.json and\n"
           "                                        public_<i>.json into DIR; retries a lost\n"
@@ -126,7 +129,7 @@ static int http(client *c, const char *method, const char *path, const char *bod
     }
     hdr = curl_slist_append(hdr, "Expect:"); /* no 100-continue round trip */
     curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, hdr);
-    CURLcode rc = curl_easy_perform(c->curl);
+    CURLcode rc = c->last = curl_easy_perform(c->curl);
     curl_slist_free_all(hdr);
     if (rc != CURLE_OK) {
         if (!c->quiet)
@@ -442,9 +445,17 @@ static void progress_line(int tty, long long id, const json_t *job, double elaps
     if (!strcmp(state, "queued"))
         snprintf(qp, sizeof qp, ", queue position %lld",
                  (long long)json_integer_value(json_object_get(job, "queue_position")));
-    if (tty)
-        fprintf(stderr, "\r\033[Kjob %lld %s: %lld/%lld done, %lld failed%s, %.1f s%s", id, state, done, total, failed,
-                qp, elapsed_s, final ? "\n" : "");
+    if (tty) {
+        /* One line redrawn in place: a 20-cell bar of finished partitions
+         * ('#' done, 'x' failed). */
+        char bar[21];
+        long long cd = total > 0 ? done * 20 / total : 0, cf = total > 0 ? (done + failed) * 20 / total : 0;
+        for (int k = 0; k < 20; k++)
+            bar[k] = k < cd ? '#' : k < cf ? 'x' : '.';
+        bar[20] = 0;
+        fprintf(stderr, "\r\033[Kjob %lld %s [%s] %lld/%lld done, %lld failed%s, %.1f s%s", id, state, bar, done, total,
+                failed, qp, elapsed_s, final ? "\n" : "");
+    }
     else
         fprintf(stderr, "job %lld %s: %lld/%lld done, %lld failed%s, %.1f s\n", id, state, done, total, failed, qp,
                 elapsed_s);
@@ -537,7 +548,7 @@ static int parse_double(const char *s, double *v) {
 static int cmd_submit(client *c, int argc, char **argv) {
     const char *key = NULL, *prio = NULL, *idem = NULL, *dir = NULL;
     int inl = 0, wait = 0;
-    double timeout_s = 0, job_timeout = 0, retry_s = 120;
+    double timeout_s = 0, job_timeout = 0, retry_s = -1; /* -1: submit 0 s, wait 120 s */
     json_t *ws = json_array();
     const char **wtns = calloc((size_t)argc, sizeof *wtns);
     int rc = EXIT_USAGE, nw = 0;
@@ -629,7 +640,29 @@ static int cmd_submit(client *c, int argc, char **argv) {
     char *body = json_dumps(req, JSON_COMPACT);
     json_decref(req);
     json_t *r = NULL;
-    rc = body ? call_json(c, "POST", "/v1/jobs", body, 600, NULL, &r) : EXIT_USAGE;
+    /* Retried for up to retry_s while the daemon is down or restarting:
+     * always when the connection was refused (nothing was sent), and for
+     * any lost reply or 502/503/504 when an idempotency key makes the
+     * retry return the same job. */
+    double t0 = g16_cli_now_ms();
+    int tries = 0;
+    for (; body; tries++) {
+        long st;
+        c->quiet = tries > 0;
+        rc = call_json(c, "POST", "/v1/jobs", body, 600, &st, &r);
+        int refused = st == 0 && c->last == CURLE_COULDNT_CONNECT;
+        int lost = st == 0 || st == 502 || st == 503 || st == 504;
+        if (!rc || !(refused || (idem && lost)) || (g16_cli_now_ms() - t0) / 1e3 >= retry_s)
+            break; /* retry_s < 0 (not given): no retry */
+        if (!tries)
+            fprintf(stderr, "g16 client: submit: retrying for up to %.0f s\n", retry_s);
+        sleep(1);
+    }
+    c->quiet = 0;
+    if (!body)
+        rc = EXIT_USAGE;
+    else if (rc && tries > 0)
+        fprintf(stderr, "g16 client: submit: gave up after %.0f s\n", (g16_cli_now_ms() - t0) / 1e3);
     free(body);
     if (rc)
         goto out;
@@ -641,7 +674,7 @@ static int cmd_submit(client *c, int argc, char **argv) {
     printf("%lld\n", id);
     fflush(stdout);
     json_decref(r);
-    rc = wait ? wait_job(c, id, timeout_s, retry_s, dir) : EXIT_OK;
+    rc = wait ? wait_job(c, id, timeout_s, retry_s < 0 ? 120 : retry_s, dir) : EXIT_OK;
 out:
     json_decref(ws);
     free(wtns);

@@ -319,6 +319,11 @@ int cmd_prove(int argc, char **argv) {
     if (use_gpu && progress)
         fprintf(stderr, "g16 prove: GPU %s%s (%.0f ms)\n", g16_gpu_name(gp.g),
                 stream_bases ? ", bases streamed" : ", key uploaded", gp.key_upload_ms);
+    /* auto: a GPU stage that fails, or a GPU proof that does not verify, is
+     * redone on the CPU (with a warning), so auto never does worse than cpu. */
+    int is_auto = !strcmp(backend, "auto");
+again:
+    memset(&tm, 0, sizeof tm);
     if (groth16_work_create_ex(ctx, &work, key, use_gpu ? GROTH16_WORK_PINNED | GROTH16_WORK_NO_CPU_HEAVY : 0, &st) !=
         G16_OK)
         goto fail_st;
@@ -327,8 +332,12 @@ int cmd_prove(int argc, char **argv) {
     if (progress)
         fprintf(stderr, "g16 prove: [1/3] synthesis done (%.0f ms)\n", tm.synth_ms);
     if (use_gpu) {
-        if (groth16_stage_heavy_gpu(ctx, gp.g, gp.gw, gp.gkey, &msms, work, key, &tm, &gtm, &st) != G16_OK)
-            goto fail_st;
+        if (groth16_stage_heavy_gpu(ctx, gp.g, gp.gw, gp.gkey, &msms, work, key, &tm, &gtm, &st) != G16_OK) {
+            if (!is_auto)
+                goto fail_st;
+            fprintf(stderr, "g16 prove: the GPU stage failed (%s); proving on the CPU\n", st.msg);
+            goto retry_cpu;
+        }
         if (progress)
             fprintf(stderr,
                     "g16 prove: [2/3] GPU: upload %.1f ms, NTT/H %.1f ms, MSM A %.1f, B1 %.1f, B2 %.1f, C %.1f, "
@@ -348,6 +357,10 @@ int cmd_prove(int argc, char **argv) {
     /* A witness of another circuit with the right length proves "fine" but
      * yields an invalid proof: one multi-pairing catches it. */
     if (check && groth16_result_verify(key, res, &st) != G16_OK) {
+        if (use_gpu && is_auto) {
+            fprintf(stderr, "g16 prove: the GPU proof does not verify; proving again on the CPU\n");
+            goto retry_cpu;
+        }
         fprintf(stderr, "g16 prove: the proof does not verify: the witness %s does not satisfy the circuit of %s\n",
                 pos[1], pos[0]);
         goto done;
@@ -366,6 +379,15 @@ int cmd_prove(int argc, char **argv) {
                 g16_cli_now_ms() - t0);
     rc = 0;
     goto done;
+retry_cpu:
+    groth16_msms_clear(&msms);
+    groth16_work_free(work);
+    work = NULL;
+    g16_result_free(res);
+    res = NULL;
+    gpu_prove_free(&gp);
+    use_gpu = 0;
+    goto again;
 fail_st:
     fprintf(stderr, "g16 prove: %s (%s)\n", st.msg[0] ? st.msg : g16_err_str(st.code), g16_err_str(st.code));
     goto done;

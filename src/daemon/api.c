@@ -169,6 +169,8 @@ static char *keys_post(g16d *d, json_t *body, int *status) {
     if (g16d_key_register(d, id, path, tier, 1, &k, &existed, &e))
         return g16d_api_error(e.http, e.code, e.msg, status);
     if (!existed)
+        g16d_keys_save(d);
+    if (!existed)
         g16d_log(G16D_INFO, "key_registered", json_pack("{s:s,s:s,s:s,s:i}", "key", k.id, "path", k.path, "curve",
                                                          curve_snarkjs(k.curve), "domain", (int)k.domain));
     return dump(key_json(d, &k, 0), existed ? 200 : 201, status);

@@ -37,6 +37,7 @@ static const opt OPTS[] = {
     {"max_inline_bytes", OPT_BYTES, O(max_inline_bytes), 64, 1e12, "one inline .wtns, decoded (default 16M, at most max_body_bytes)"},
     {"max_connections", OPT_U32, O(max_connections), 1, 100000, "concurrent HTTP connections (default 64)"},
     {"connection_timeout_s", OPT_U32, O(connection_timeout_s), 1, 86400, "idle connection timeout (default 30)"},
+    {"request_timeout_s", OPT_U32, O(request_timeout_s), 1, 86400, "a request body must arrive within this (default 120)"},
     {"budget_bytes", OPT_BYTES, O(budget_bytes), 0, 1e15, "engine byte budget: keys + working sets (0 = unlimited)"},
     {"workers", OPT_INT, O(workers), 1, 256, "engine workers on the CPU backend (default 1)"},
     {"workers_per_device", OPT_INT, O(workers_per_device), 0, 64, "CUDA backend: workers per GPU (0 = 2)"},
@@ -52,6 +53,7 @@ static const opt OPTS[] = {
     {"poll_s", OPT_DBL, O(poll_s), 0.01, 60, "idle store poll period (default 0.5)"},
     {"max_attempts", OPT_U32, O(max_attempts), 1, 1000, "claims of one partition before it fails (default 3)"},
     {"key", OPT_KEY, 0, 0, 0, "id:path, a key registered at start (repeatable)"},
+    {"keys_file", OPT_STR, O(keys_file), 0, 0, "keep keys registered over the API in this file across restarts"},
     {"trusted_keys", OPT_BOOL, O(trusted_keys), 0, 0, "skip point checks of the keys' big sections (default off)"},
     {"log_file", OPT_STR, O(log_file), 0, 0, "log to this file (default stderr; SIGHUP reopens)"},
     {"log_level", OPT_STR, O(log_level), 0, 0, "debug | info | warn | error (default info)"},
@@ -69,6 +71,7 @@ void g16d_config_defaults(g16d_config *c) {
     c->max_witnesses = 1024;
     c->max_connections = 64;
     c->connection_timeout_s = 30;
+    c->request_timeout_s = 120;
     c->workers = 1;
     c->synth_threads = 1;
     c->queue_extra = 2;

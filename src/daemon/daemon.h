@@ -41,7 +41,7 @@ typedef struct g16d_config {
     char **roots;
     size_t n_roots;
     uint64_t max_body_bytes, max_inline_bytes;
-    uint32_t max_witnesses, max_connections, connection_timeout_s;
+    uint32_t max_witnesses, max_connections, connection_timeout_s, request_timeout_s;
     uint64_t budget_bytes;
     int workers, synth_threads, threads, queue_extra;
     int workers_per_device, devices;
@@ -55,6 +55,7 @@ typedef struct g16d_config {
     char *log_file;
     char *log_level;   /* debug | info | warn | error */
     char *ready_file;  /* written with the bound address once listening */
+    char *keys_file;   /* keys registered over the API, kept across restarts */
     int verify, bench;
 } g16d_config;
 
@@ -91,6 +92,7 @@ typedef struct g16d_key {
     g16_key_tier tier;
     uint64_t eng_id;
     uint32_t inflight; /* partitions of this daemon using it now */
+    int from_config;   /* a config `key` line (not saved in keys_file) */
 } g16d_key;
 
 /* ---- the daemon ------------------------------------------------------------ */
@@ -134,6 +136,8 @@ typedef struct g16d {
     int stopping;  /* threads exit */
     int store_ok;  /* last store call succeeded */
     g16d_counters cnt;
+    char last_store_err[300]; /* g16d_store_error's log rate limit */
+    double last_store_err_t;
     void *http;    /* http.c's server */
 } g16d;
 
@@ -150,6 +154,11 @@ int g16d_key_find(g16d *d, const char *id, g16d_key *out); /* 1 found */
 /* Key ids for store_claim_next: a malloc'd array of n pointers into one
  * block (free with free()); NULL when there are none. */
 char **g16d_key_ids(g16d *d, size_t *n);
+/* keys_file: the API-registered keys as JSON, rewritten atomically after
+ * each change (save), registered again at start-up (restore; a key that
+ * fails is logged and skipped). Both are no-ops without keys_file. */
+void g16d_keys_save(g16d *d);
+void g16d_keys_restore(g16d *d);
 /* Realpath of p if it lies under an allowed root: 0; else -1 with e set
  * (403 forbidden_path or 404 not_found). out has PATH_MAX bytes. */
 int g16d_path_check(const g16d *d, const char *p, char *out, g16d_api_err *e);

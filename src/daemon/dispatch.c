@@ -56,8 +56,8 @@ void g16d_dispatch_wake(g16d *d) {
  * message) at most every 10 s, so that a full disk does not flood the log
  * from every idle runner's poll. */
 void g16d_store_error(g16d *d, const char *op, const g16_status *st) {
-    static char last[300];
-    static double last_t;
+    char *last = d->last_store_err;
+    double *last_t = &d->last_store_err_t;
     char key[300];
     snprintf(key, sizeof key, "%s|%.250s", op, st->msg);
     double now = g16d_unix_now();
@@ -65,10 +65,10 @@ void g16d_store_error(g16d *d, const char *op, const g16_status *st) {
     d->cnt.store_errors++;
     d->store_ok = 0;
     uint64_t total = d->cnt.store_errors;
-    int quiet = !strcmp(key, last) && now - last_t < 10;
+    int quiet = !strcmp(key, last) && now - *last_t < 10;
     if (!quiet) {
-        memcpy(last, key, sizeof last);
-        last_t = now;
+        memcpy(last, key, sizeof key);
+        *last_t = now;
     }
     pthread_mutex_unlock(&d->mtx);
     if (!quiet)
@@ -347,7 +347,7 @@ static void *heartbeat_main(void *arg) {
         }
         g16d_store_success(d);
         if (n_exp) {
-            g16d_log(G16D_INFO, "jobs_expired", json_pack("{s:I}", "partitions", (json_int_t)n_exp));
+            g16d_log(G16D_INFO, "jobs_expired", json_pack("{s:I}", "jobs", (json_int_t)n_exp));
             /* Stop the engine work of partitions that are no longer ours. */
             int64_t jobs[256];
             int nj = 0;

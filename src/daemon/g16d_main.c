@@ -120,6 +120,7 @@ int main(int argc, char **argv) {
             goto out;
         }
     }
+    g16d_keys_restore(&d);
     char bound[300] = "";
     if (g16d_http_start(&d, bound, sizeof bound))
         goto out;

@@ -28,6 +28,7 @@ typedef struct http_srv {
 } http_srv;
 
 typedef struct req {
+    double t0; /* first call, ms (g16_now_ms) */
     char *buf;
     size_t len, cap;
     int too_large;
@@ -82,6 +83,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
         if (!rq)
             return MHD_NO;
         *con_cls = rq;
+        rq->t0 = g16_now_ms();
         if (d->cfg->token && strcmp(url, "/healthz")) {
             const char *auth = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
             int ok = auth && !strncmp(auth, "Bearer ", 7) && token_equal(auth + 7, d->cfg->token);
@@ -109,6 +111,12 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
     if (*upload_data_size) {
         size_t n = *upload_data_size;
         *upload_data_size = 0;
+        /* A body trickling in slower than request_timeout_s in total: drop
+         * the connection (the idle timeout alone never fires for it). */
+        if (g16_now_ms() - rq->t0 > 1000.0 * d->cfg->request_timeout_s) {
+            g16d_log(G16D_WARN, "http_request_timeout", json_pack("{s:s,s:s}", "method", method, "url", url));
+            return MHD_NO;
+        }
         if (rq->too_large || rq->len + n > d->cfg->max_body_bytes) {
             rq->too_large = 1;
             free(rq->buf);

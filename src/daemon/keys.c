@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void set_err(g16d_api_err *e, int http, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -202,6 +203,7 @@ int g16d_key_register(g16d *d, const char *id, const char *path, g16_key_tier ti
         }
     }
     if (!rc && !k) {
+        nk.from_config = !check_roots;
         d->keys[d->n_keys++] = nk;
         *out = nk;
     }
@@ -231,7 +233,75 @@ int g16d_key_remove(g16d *d, const char *id, g16d_api_err *e) {
     *k = d->keys[--d->n_keys];
     pthread_mutex_unlock(&d->mtx);
     (void)g16_engine_key_remove(d->eng, eid);
+    g16d_keys_save(d);
     return 0;
+}
+
+static pthread_mutex_t keys_file_mtx = PTHREAD_MUTEX_INITIALIZER;
+
+void g16d_keys_save(g16d *d) {
+    const char *path = d->cfg->keys_file;
+    if (!path)
+        return;
+    pthread_mutex_lock(&keys_file_mtx);
+    json_t *arr = json_array();
+    pthread_mutex_lock(&d->mtx);
+    for (size_t i = 0; i < d->n_keys; i++)
+        if (!d->keys[i].from_config)
+            json_array_append_new(arr, json_pack("{s:s,s:s,s:s}", "id", d->keys[i].id, "path", d->keys[i].path,
+                                                 "tier", d->keys[i].tier == G16_TIER_HOST ? "host" : "mmap"));
+    pthread_mutex_unlock(&d->mtx);
+    json_t *o = json_pack("{s:o}", "keys", arr);
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    int ok = 0;
+    FILE *f = fopen(tmp, "w");
+    if (f) {
+        ok = json_dumpf(o, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', f) != EOF;
+        ok = fflush(f) == 0 && fsync(fileno(f)) == 0 && ok;
+        ok = fclose(f) == 0 && ok;
+        ok = ok && rename(tmp, path) == 0;
+        if (!ok)
+            unlink(tmp);
+    }
+    json_decref(o);
+    pthread_mutex_unlock(&keys_file_mtx);
+    if (!ok)
+        g16d_log(G16D_ERROR, "keys_file", json_pack("{s:s,s:s}", "path", path, "error", strerror(errno)));
+}
+
+void g16d_keys_restore(g16d *d) {
+    const char *path = d->cfg->keys_file;
+    if (!path)
+        return;
+    json_error_t je;
+    json_t *o = json_load_file(path, 0, &je);
+    if (!o) {
+        if (access(path, F_OK) == 0)
+            g16d_log(G16D_ERROR, "keys_file", json_pack("{s:s,s:s}", "path", path, "error", je.text));
+        return;
+    }
+    json_t *arr = json_object_get(o, "keys");
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        json_t *k = json_array_get(arr, i);
+        const char *id = json_string_value(json_object_get(k, "id"));
+        const char *kp = json_string_value(json_object_get(k, "path"));
+        const char *tier = json_string_value(json_object_get(k, "tier"));
+        g16d_key out;
+        g16d_api_err e = {0};
+        int existed = 0;
+        if (!id || !kp) {
+            g16d_log(G16D_WARN, "key_restore_failed", json_pack("{s:s,s:i}", "path", path, "entry", (int)i));
+            continue;
+        }
+        if (g16d_key_register(d, id, kp, tier && !strcmp(tier, "host") ? G16_TIER_HOST : G16_TIER_MMAP, 1, &out,
+                              &existed, &e))
+            g16d_log(G16D_WARN, "key_restore_failed",
+                     json_pack("{s:s,s:s,s:s,s:s}", "key", id, "path", kp, "code", e.code, "message", e.msg));
+        else
+            g16d_log(G16D_INFO, "key_restored", json_pack("{s:s,s:s}", "key", id, "path", kp));
+    }
+    json_decref(o);
 }
 
 char **g16d_key_ids(g16d *d, size_t *n) {

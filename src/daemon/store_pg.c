@@ -157,6 +157,7 @@ typedef struct pgs {
     PGconn *c;
     char owner[128];
     char sqlstate[6]; /* of the last failed statement */
+    int ready;        /* the session is set up (statements prepared) */
 } pgs;
 
 /* ---- statements and parameters ------------------------------------------- */
@@ -266,14 +267,22 @@ static g16_err pg_session(pgs *p, g16_status *st) {
     if (PQstatus(p->c) != CONNECTION_OK)
         return g16_fail(st, G16_ERR_IO, "store (postgresql): connect: %s", PQerrorMessage(p->c));
     g16_err err = pg_cmd(p, "SET client_min_messages = warning", st);
-    return err ? err : pg_prepare_all(p, st);
+    if (!err)
+        err = pg_prepare_all(p, st);
+    p->ready = !err;
+    return err;
 }
 
-/* Reconnects a broken connection (once per call). */
+/* Reconnects a broken connection (once per call); a session whose set-up
+ * failed is set up again. */
 static g16_err pg_ensure(pgs *p, g16_status *st) {
-    if (PQstatus(p->c) == CONNECTION_OK)
+    if (PQstatus(p->c) == CONNECTION_OK && p->ready)
         return G16_OK;
-    PQreset(p->c);
+    p->ready = 0;
+    if (PQstatus(p->c) != CONNECTION_OK)
+        PQreset(p->c);
+    else
+        PQclear(PQexec(p->c, "DEALLOCATE ALL")); /* a partly prepared session */
     return pg_session(p, st);
 }
 
@@ -331,6 +340,7 @@ static g16_err pg_open(void **self, const char *target, const char *owner, g16_s
         err = pg_schema(p, target, st);
     if (!err)
         err = pg_prepare_all(p, st);
+    p->ready = !err;
     if (err) {
         /* the message may end in a newline (libpq's) */
         size_t n = strlen(st ? st->msg : "");
@@ -538,7 +548,6 @@ static g16_err pg_claim_rows(pgs *p, claim_arg *ca, g16_status *st) {
             return G16_OK;
         }
         g16_err err = G16_OK;
-        int64_t last_job = -1;
         for (int i = 0; i < nr && !err; i++) {
             int64_t job = col_i64(r, i, 0);
             uint32_t idx = (uint32_t)col_i64(r, i, 1);
@@ -602,9 +611,7 @@ static g16_err pg_claim_rows(pgs *p, claim_arg *ca, g16_status *st) {
              * last partition here (jobs are locked in dispatch order) */
             if (!err && (i + 1 == nr || col_i64(r, i + 1, 0) != job))
                 err = pg_job_refresh(p, job, st);
-            last_job = job;
         }
-        (void)last_job;
         PQclear(r);
         if (err)
             return err;

@@ -146,6 +146,7 @@ struct g16_gpu_domain {
     unsigned cols_log;              /* tile columns of the first passes (ntt_make_plan) */
     int radix4;                     /* radix-4 steps in the pass kernel (ntt.cuh) */
     int minb3;                      /* pass kernel with __launch_bounds__(256, 3) */
+    int fastmul;                    /* pass kernel with ntt_mul_fast */
     void *d_full, *tfull[2];        /* optional full inter-pass twiddles, n/2 per direction */
 };
 

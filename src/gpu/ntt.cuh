@@ -138,26 +138,104 @@ G16_UNROLL
         S[i * tile + e] = x.l[i];
 }
 
-template <class F> __device__ __forceinline__ F ntt_factor(const ntt_scale<F> &s, uint32_t P) {
+/* a * b * R^-1 mod p for 8-limb fields: CIOS (Koc, Acar, Kaliski 1996)
+ * with PTX carry chains, per word b_i: t += a * b_i (a chain of the low
+ * halves, then one of the high halves shifted by a word), m = t_0 * n0,
+ * t += m * p (same two chains), t >>= 32. t stays below 2p (< 2^255) between
+ * rows and below 2^289 within one (10 words), so the chains end in t_8, t_9.
+ * Same result as fp_t's operator* (both fully reduced); the host and the
+ * emulation use operator*. */
+template <class T> struct ntt_cfg_of;
+template <class C> struct ntt_cfg_of<fp_t<C>> {
+    typedef C type;
+};
+#define NTT_ROW_ASM                                                                                      \
+    "{\n\t"                                                                                              \
+    "mad.lo.cc.u32 %0, %10, %18, %0;\n\t"                                                                \
+    "madc.lo.cc.u32 %1, %11, %18, %1;\n\t"                                                               \
+    "madc.lo.cc.u32 %2, %12, %18, %2;\n\t"                                                               \
+    "madc.lo.cc.u32 %3, %13, %18, %3;\n\t"                                                               \
+    "madc.lo.cc.u32 %4, %14, %18, %4;\n\t"                                                               \
+    "madc.lo.cc.u32 %5, %15, %18, %5;\n\t"                                                               \
+    "madc.lo.cc.u32 %6, %16, %18, %6;\n\t"                                                               \
+    "madc.lo.cc.u32 %7, %17, %18, %7;\n\t"                                                               \
+    "addc.cc.u32 %8, %8, 0;\n\t"                                                                         \
+    "addc.u32 %9, %9, 0;\n\t"                                                                            \
+    "mad.hi.cc.u32 %1, %10, %18, %1;\n\t"                                                                \
+    "madc.hi.cc.u32 %2, %11, %18, %2;\n\t"                                                               \
+    "madc.hi.cc.u32 %3, %12, %18, %3;\n\t"                                                               \
+    "madc.hi.cc.u32 %4, %13, %18, %4;\n\t"                                                               \
+    "madc.hi.cc.u32 %5, %14, %18, %5;\n\t"                                                               \
+    "madc.hi.cc.u32 %6, %15, %18, %6;\n\t"                                                               \
+    "madc.hi.cc.u32 %7, %16, %18, %7;\n\t"                                                               \
+    "madc.hi.cc.u32 %8, %17, %18, %8;\n\t"                                                               \
+    "addc.u32 %9, %9, 0;\n\t"                                                                            \
+    "}"
+template <class F> __device__ __forceinline__ F ntt_mul_fast(const F &a, const F &b) {
+#if defined(__CUDA_ARCH__)
+    static_assert(F::N == 8, "ntt_mul_fast: 8 limbs");
+    typedef typename ntt_cfg_of<F>::type C;
+    uint32_t t[10];
+G16_UNROLL
+    for (int i = 0; i < 10; i++)
+        t[i] = 0;
+G16_UNROLL
+    for (int i = 0; i < 8; i++) {
+        asm(NTT_ROW_ASM
+            : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]), "+r"(t[7]),
+              "+r"(t[8]), "+r"(t[9])
+            : "r"(a.l[0]), "r"(a.l[1]), "r"(a.l[2]), "r"(a.l[3]), "r"(a.l[4]), "r"(a.l[5]), "r"(a.l[6]),
+              "r"(a.l[7]), "r"(b.l[i]));
+        uint32_t m = t[0] * C::n0;
+        asm(NTT_ROW_ASM
+            : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]), "+r"(t[7]),
+              "+r"(t[8]), "+r"(t[9])
+            : "r"(C::p(0)), "r"(C::p(1)), "r"(C::p(2)), "r"(C::p(3)), "r"(C::p(4)), "r"(C::p(5)), "r"(C::p(6)),
+              "r"(C::p(7)), "r"(m));
+        /* t_0 is now 0: shift down one word */
+G16_UNROLL
+        for (int j = 0; j < 9; j++)
+            t[j] = t[j + 1];
+        t[9] = 0;
+    }
+    F r;
+G16_UNROLL
+    for (int i = 0; i < 8; i++)
+        r.l[i] = t[i];
+    F::reduce_once(r.l);
+    return r;
+#else
+    return a * b;
+#endif
+}
+template <bool FM, class F> __device__ __forceinline__ F ntt_mul(const F &a, const F &b) {
+    if constexpr (FM)
+        return ntt_mul_fast(a, b);
+    else
+        return a * b;
+}
+
+template <bool FM, class F> __device__ __forceinline__ F ntt_factor(const ntt_scale<F> &s, uint32_t P) {
     if (s.mode == 1)
         return s.c;
-    return ntt_gload(s.s1 + (P & ((1u << s.bits) - 1))) * ntt_gload(s.s2 + (P >> s.bits));
+    return ntt_mul<FM>(ntt_gload(s.s1 + (P & ((1u << s.bits) - 1))), ntt_gload(s.s2 + (P >> s.bits)));
 }
 
 /* w_M^(lo * rev_B(j)) as w_n^E, E = (lo * rev_B(j)) << (k - m) < n. */
-template <class F> __device__ __forceinline__ F ntt_twiddle(const ntt_pass_args<F> &p, uint32_t j, uint32_t lo) {
+template <bool FM, class F>
+__device__ __forceinline__ F ntt_twiddle(const ntt_pass_args<F> &p, uint32_t j, uint32_t lo) {
     uint32_t E = (lo * (__brev(j) >> (32 - p.B))) << (p.k - p.m);
     if (p.tfull) { /* w_n^(n/2) = -1 */
         const uint32_t hn = 1u << (p.k - 1);
         F w = ntt_gload(p.tfull + (E & (hn - 1)));
         return (E & hn) ? w.neg() : w;
     }
-    return ntt_gload(p.tl + (E & ((1u << p.cbits) - 1))) * ntt_gload(p.th + (E >> p.cbits));
+    return ntt_mul<FM>(ntt_gload(p.tl + (E & ((1u << p.cbits) - 1))), ntt_gload(p.th + (E >> p.cbits)));
 }
 
 /* One pass (see the top comment). Grid: n / 2^(B+t) blocks; dynamic shared
  * memory 2^(B+t) elements. */
-template <class F, int MINB>
+template <class F, int MINB, bool FM>
 __global__ void __launch_bounds__(NTT_THREADS, MINB) ntt_pass_kernel(ntt_pass_args<F> p) {
     extern __shared__ uint32_t S[];
     const unsigned tile = 1u << (p.B + p.t);
@@ -173,9 +251,9 @@ __global__ void __launch_bounds__(NTT_THREADS, MINB) ntt_pass_kernel(ntt_pass_ar
         uint32_t P = base + (j << lo_bits) + lo;
         F x = ntt_load(p.a + P);
         if (p.dit && p.tw)
-            x = x * ntt_twiddle(p, j, lo);
+            x = ntt_mul<FM>(x, ntt_twiddle<FM>(p, j, lo));
         if (p.pre.mode)
-            x = x * ntt_factor(p.pre, P);
+            x = ntt_mul<FM>(x, ntt_factor<FM>(p.pre, P));
         ntt_sput(S, e, tile, x);
     }
     const unsigned half = tile >> 1, quarter = tile >> 2;
@@ -200,24 +278,24 @@ __global__ void __launch_bounds__(NTT_THREADS, MINB) ntt_pass_kernel(ntt_pass_ar
                 if (p.dit) {
                     if (ll) {
                         F wc = ntt_gload(p.roots + (u << (p.L - 1 - ll)));
-                        x1 = x1 * wc;
-                        x3 = x3 * wc;
+                        x1 = ntt_mul<FM>(x1, wc);
+                        x3 = ntt_mul<FM>(x3, wc);
                     }
-                    F y0 = x0 + x1, y1 = x0 - x1, y2 = (x2 + x3) * wa, y3 = (x2 - x3) * wb;
+                    F y0 = x0 + x1, y1 = x0 - x1, y2 = ntt_mul<FM>(x2 + x3, wa), y3 = ntt_mul<FM>(x2 - x3, wb);
                     x0 = y0 + y2;
                     x2 = y0 - y2;
                     x1 = y1 + y3;
                     x3 = y1 - y3;
                 } else {
-                    F y0 = x0 + x2, y2 = (x0 - x2) * wa, y1 = x1 + x3, y3 = (x1 - x3) * wb;
+                    F y0 = x0 + x2, y2 = ntt_mul<FM>(x0 - x2, wa), y1 = x1 + x3, y3 = ntt_mul<FM>(x1 - x3, wb);
                     x0 = y0 + y1;
                     x2 = y2 + y3;
                     x1 = y0 - y1;
                     x3 = y2 - y3;
                     if (ll) {
                         F wc = ntt_gload(p.roots + (u << (p.L - 1 - ll)));
-                        x1 = x1 * wc;
-                        x3 = x3 * wc;
+                        x1 = ntt_mul<FM>(x1, wc);
+                        x3 = ntt_mul<FM>(x3, wc);
                     }
                 }
                 ntt_sput(S, e0, tile, x0);
@@ -238,13 +316,13 @@ __global__ void __launch_bounds__(NTT_THREADS, MINB) ntt_pass_kernel(ntt_pass_ar
             F x = ntt_sget<F>(S, ex, tile), y = ntt_sget<F>(S, ey, tile);
             if (p.dit) {
                 if (lh)
-                    y = y * ntt_gload(p.roots + (u << (p.L - 1 - lh)));
+                    y = ntt_mul<FM>(y, ntt_gload(p.roots + (u << (p.L - 1 - lh))));
                 ntt_sput(S, ex, tile, x + y);
                 ntt_sput(S, ey, tile, x - y);
             } else {
                 F d = x - y;
                 if (lh)
-                    d = d * ntt_gload(p.roots + (u << (p.L - 1 - lh)));
+                    d = ntt_mul<FM>(d, ntt_gload(p.roots + (u << (p.L - 1 - lh))));
                 ntt_sput(S, ex, tile, x + y);
                 ntt_sput(S, ey, tile, d);
             }
@@ -257,9 +335,9 @@ __global__ void __launch_bounds__(NTT_THREADS, MINB) ntt_pass_kernel(ntt_pass_ar
         uint32_t P = base + (j << lo_bits) + lo;
         F x = ntt_sget<F>(S, e, tile);
         if (!p.dit && p.tw)
-            x = x * ntt_twiddle(p, j, lo);
+            x = ntt_mul<FM>(x, ntt_twiddle<FM>(p, j, lo));
         if (p.post.mode)
-            x = x * ntt_factor(p.post, P);
+            x = ntt_mul<FM>(x, ntt_factor<FM>(p.post, P));
         ntt_store(p.a + P, x);
     }
 }
@@ -274,6 +352,35 @@ template <class F> __global__ void ntt_bitrev_kernel(F *a, unsigned k, uint32_t 
         F x = ntt_load(a + i), y = ntt_load(a + j);
         ntt_store(a + i, y);
         ntt_store(a + j, x);
+    }
+}
+
+/* In-place bit reversal by 16 x 16 tiles, k >= 8: an index is (a, b, c)
+ * with a the top 4 bits, c the low 4, b the k-8 middle ones, and
+ * rev_k(a, b, c) = (rev_4 c, rev b, rev_4 a). Block b (with b <= b' = rev b)
+ * loads the tiles X = {(a, b, c)} and Y = {(a, b', c)} (rows of 16
+ * consecutive elements: 512-byte runs), transposes them through shared
+ * memory and writes X to {(r, b', q)}, Y to {(r, b, q)}, again in rows. */
+template <class F> __global__ void ntt_bitrev_tile_kernel(F *a, unsigned k) {
+    extern __shared__ uint32_t S[]; /* 2 tiles of 256 elements, limb planes */
+    const uint32_t mb = k - 8, b = blockIdx.x;
+    const uint32_t b2 = mb ? __brev(b) >> (32 - mb) : 0;
+    if (b > b2)
+        return;
+    const unsigned rs = k - 4; /* row stride log */
+    for (unsigned t = threadIdx.x; t < 256; t += blockDim.x) {
+        uint32_t r = t >> 4, q = t & 15;
+        F x = ntt_load(a + (((size_t)r << rs) + (b << 4) + q));
+        F y = ntt_load(a + (((size_t)r << rs) + (b2 << 4) + q));
+        uint32_t e = ((__brev(q) >> 28) << 4) + (__brev(r) >> 28); /* (rev c, rev a) */
+        ntt_sput(S, e, 512, x);
+        ntt_sput(S, 256 + e, 512, y);
+    }
+    __syncthreads();
+    for (unsigned t = threadIdx.x; t < 256; t += blockDim.x) {
+        uint32_t r = t >> 4, q = t & 15;
+        ntt_store(a + (((size_t)r << rs) + (b2 << 4) + q), ntt_sget<F>(S, t, 512));
+        ntt_store(a + (((size_t)r << rs) + (b << 4) + q), ntt_sget<F>(S, 256 + t, 512));
     }
 }
 
@@ -394,6 +501,10 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
      * registers, spills possible; for measurements). */
     const char *minb = getenv("G16_GPU_NTT_MINB");
     d->minb3 = minb && atoi(minb) == 3;
+    /* $G16_GPU_NTT_FASTMUL=1: the pass kernel multiplies with ntt_mul_fast
+     * (carry-chain CIOS) instead of fp_t's operator*; for measurements. */
+    const char *fm = getenv("G16_GPU_NTT_FASTMUL");
+    d->fastmul = fm && atoi(fm) == 1;
     /* $G16_GPU_NTT_FULLTW=1: inter-pass twiddles from a full table of n/2
      * elements per direction (one multiplication per element instead of
      * two, 32 more bytes read), for multi-pass sizes. */
@@ -435,9 +546,11 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
         d->odd_s1 = os1;
         d->odd_s2 = os2;
     }
-    CU(cudaFuncSetAttribute(ntt_pass_kernel<F, 1>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    CU(cudaFuncSetAttribute(ntt_pass_kernel<F, 2, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                             (int)(((size_t)1 << NTT_TILE_LOG) * sizeof(F))));
-    CU(cudaFuncSetAttribute(ntt_pass_kernel<F, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    CU(cudaFuncSetAttribute(ntt_pass_kernel<F, 3, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                            (int)(((size_t)1 << NTT_TILE_LOG) * sizeof(F))));
+    CU(cudaFuncSetAttribute(ntt_pass_kernel<F, 2, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                             (int)(((size_t)1 << NTT_TILE_LOG) * sizeof(F))));
     CU(cudaStreamSynchronize(g->stream));
     return G16_OK;
@@ -476,7 +589,9 @@ static g16_err ntt_core(g16_gpu *g, const g16_gpu_domain *d, F *a, int dir, int 
         unsigned tile = 1u << (p.B + p.t);
         unsigned threads = tile / 2 < NTT_THREADS ? (tile / 2 ? tile / 2 : 1) : NTT_THREADS;
         unsigned blocks = (unsigned)(((size_t)1 << k) >> (p.B + p.t));
-        void (*kern)(ntt_pass_args<F>) = d->minb3 ? ntt_pass_kernel<F, 3> : ntt_pass_kernel<F, 1>;
+        void (*kern)(ntt_pass_args<F>) = d->fastmul ? ntt_pass_kernel<F, 2, true>
+                                         : d->minb3 ? ntt_pass_kernel<F, 3, false>
+                                                    : ntt_pass_kernel<F, 2, false>;
         NTT_LAUNCH_SYNC(kern, blocks, threads, tile * sizeof(F), p);
     }
     return G16_OK;
@@ -486,6 +601,10 @@ template <class F> static g16_err ntt_bitrev(g16_gpu *g, F *a, unsigned k, g16_s
     if (k == 0)
         return G16_OK;
     size_t n = (size_t)1 << k;
+    if (k >= 8) {
+        NTT_LAUNCH_SYNC(ntt_bitrev_tile_kernel<F>, (unsigned)(n >> 8), 256, 512 * sizeof(F), a, k);
+        return G16_OK;
+    }
     NTT_LAUNCH(ntt_bitrev_kernel<F>, ntt_blocks(n, 256), 256, 0, a, k, (uint32_t)n);
     return G16_OK;
 }

@@ -143,9 +143,12 @@ static int gpu_key_matches(const groth16_gpu_key *gk, const g16_zkey *zk) {
 
 size_t groth16_gpu_work_bytes(const g16_key *key) {
     const g16_zkey *zk = groth16_key_zkey(key);
-    /* a, b, c, w; the domain's twiddles are estimated at 2n elements. */
-    return (size_t)zk->domainSize * 32 * 3 + (size_t)zk->nVars * sizeof(g16_scalar) + (size_t)zk->domainSize * 32 * 2 +
-           sizeof(groth16_gpu_work);
+    /* a, b, c, w, and the domain's tables: O(sqrt n) elements (ntt.cuh:
+     * 2^10 level twiddles, three pairs of 2^ceil(k/2) + 2^floor(k/2)
+     * tables), bounded here with room to spare. */
+    unsigned k = zk->log2_domain, cb = (k + 1) / 2;
+    size_t dom = ((size_t)2048 + 3 * (((size_t)1 << cb) + ((size_t)1 << (k - cb)))) * 32 + 4096;
+    return (size_t)zk->domainSize * 32 * 3 + (size_t)zk->nVars * sizeof(g16_scalar) + dom + sizeof(groth16_gpu_work);
 }
 
 g16_err groth16_gpu_work_create(struct g16_gpu *g, groth16_gpu_work **out, const g16_key *key, g16_status *st) {

@@ -18,7 +18,7 @@ extern "C" {
 
 emul_dim threadIdx, blockIdx, blockDim;
 namespace g16gpu {
-uint32_t S[8 << NTT_TILE_LOG];
+uint32_t S[(8 << NTT_TILE_LOG) > 8 * 512 ? (8 << NTT_TILE_LOG) : 8 * 512]; /* pass tiles, bit-reversal tiles */
 }
 
 static const uint64_t bn254_roots[][4] = BN254_FR_NTT_ROOTS;

@@ -51,6 +51,7 @@ struct g16_gpu_domain {
     unsigned cols_log;
     int radix4;
     int minb3;
+    int fastmul;
     void *d_full, *tfull[2];
 };
 
