@@ -480,7 +480,7 @@ g16_err groth16_stage_heavy_gpu(g16_ctx *ctx, struct g16_gpu *g, groth16_gpu_wor
                                 groth16_gpu_timings *gtm, g16_status *st);
 
 /* A key over caller-owned zkey bytes (not copied; data must outlive the
- * key), with its working area, as g16_key_load (flags G16_KEY_*). */
+ * key), flags G16_KEY_*; the working area is made by g16_prove on first use. */
 g16_err groth16_key_load_mem(g16_ctx *ctx, g16_key **key, const char *name, const void *data, size_t len,
                              unsigned flags, g16_status *st);
 /* A witness from a vector (moved: *v is left empty). */

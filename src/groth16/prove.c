@@ -461,8 +461,8 @@ g16_err groth16_key_load_ex(g16_ctx *ctx, g16_key **out, const char *zkey_path, 
 }
 
 /* A key over caller-owned bytes (an in-memory key from the test setup): not
- * copied (aligned point sections are used in place), with a working area as
- * g16_key_load makes. data must outlive the key. */
+ * copied (aligned point sections are used in place); no working area yet
+ * (g16_prove makes one on first use). data must outlive the key. */
 g16_err groth16_key_load_mem(g16_ctx *ctx, g16_key **out, const char *name, const void *data, size_t len,
                              unsigned flags, g16_status *st) {
     *out = NULL;
@@ -483,10 +483,7 @@ g16_err groth16_key_load_mem(g16_ctx *ctx, g16_key **out, const char *name, cons
     }
     pthread_mutex_init(&key->lock, NULL);
     pthread_mutex_init(&key->vk_lock, NULL);
-    if ((err = groth16_work_create(ctx, &key->work, key, st))) {
-        g16_key_free(key);
-        return err;
-    }
+    /* no working area: g16_prove creates one on first use (a GPU bench brings its own) */
     *out = key;
     return G16_OK;
 }
