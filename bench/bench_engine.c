@@ -78,9 +78,9 @@ static int take_snap(g16_engine *eng, snap *s) {
 }
 
 /* Workers and devices, from the status JSON. */
-static void engine_shape(g16_engine *eng, char *backend, size_t blen, int *workers, int *devices) {
+static void engine_shape(g16_engine *eng, char *backend, size_t blen, int *workers, int *devices, int *synth) {
     char *s = NULL;
-    *workers = 1, *devices = 1;
+    *workers = 1, *devices = 1, *synth = 1;
     snprintf(backend, blen, "?");
     if (g16_engine_status_json(eng, &s) != G16_OK)
         return;
@@ -98,6 +98,9 @@ static void engine_shape(g16_engine *eng, char *backend, size_t blen, int *worke
         nw++;
     *devices = nd > 0 ? nd : 1;
     *workers = nw > 0 ? nw : 1;
+    const char *sy = strstr(s, "\"synth_threads\":");
+    if (sy)
+        *synth = atoi(sy + 16);
     g16_free(s);
 }
 
@@ -178,8 +181,8 @@ int bench_engine(const bench_opts *o) {
         g16_engine_key_add(eng, &key, zkey, 0, G16_TIER_MMAP) != G16_OK)
         goto fail;
     char bname[16];
-    int nworkers, ndev;
-    engine_shape(eng, bname, sizeof bname, &nworkers, &ndev);
+    int nworkers, ndev, nsynth;
+    engine_shape(eng, bname, sizeof bname, &nworkers, &ndev, &nsynth);
     for (int i = 0; i < parts; i++)
         w[i].path = wt[i % n_wt];
     /* Warm-up: one partition per worker (each worker sizes its device
@@ -250,19 +253,19 @@ int bench_engine(const bench_opts *o) {
     double gpu = s1.gpu_n > s0.gpu_n ? (s1.gpu_sum - s0.gpu_sum) / (s1.gpu_n - s0.gpu_n) : 0;
     if (o->json)
         printf("{\"bench\":\"engine\",\"backend\":\"%s\",\"devices\":%d,\"workers\":%d,\"workers_per_device\":%d,"
-               "\"jobs\":%d,\"partitions\":%d,\"verify\":%s,\"wall_ms\":%.1f,\"proofs_per_hour\":%.0f,"
+               "\"synth_threads\":%d,\"jobs\":%d,\"partitions\":%d,\"verify\":%s,\"wall_ms\":%.1f,\"proofs_per_hour\":%.0f,"
                "\"p50_job_ms\":%.2f,\"p99_job_ms\":%.2f,\"gpu_busy_fraction\":%.4f,\"mean_queue_ms\":%.2f,"
                "\"mean_synth_ms\":%.2f,\"mean_upload_ms\":%.3f,\"mean_gpu_ms\":%.2f,\"mean_device_ms\":%.2f,"
                "\"mean_finalize_ms\":%.2f,\"mean_verify_ms\":%.2f,\"streamed_partitions\":%.0f,"
                "\"cpu_fallback_partitions\":%.0f,\"peak_rss_mb\":%.1f}\n",
-               bname, ndev, nworkers, nworkers / ndev, jobs, parts, o->no_verify ? "false" : "true", wall, pph,
+               bname, ndev, nworkers, nworkers / ndev, nsynth, jobs, parts, o->no_verify ? "false" : "true", wall, pph,
                pct(lat, jobs, 0.5), pct(lat, jobs, 0.99), busy, sum[0] / np, sum[1] / np, up, gpu, sum[2] / np,
                sum[3] / np, sum[4] / np, s1.streamed - s0.streamed, s1.fallback - s0.fallback,
                ru.ru_maxrss / 1024.0);
     else {
-        printf("engine (%s, %d device%s, %d workers): %d jobs x %d partitions: %.0f proofs/hour, job p50 %.1f ms "
+        printf("engine (%s, %d device%s, %d workers, %d synthesis threads): %d jobs x %d partitions: %.0f proofs/hour, job p50 %.1f ms "
                "p99 %.1f ms, busy %.1f%%, peak RSS %.1f MB\n",
-               bname, ndev, ndev > 1 ? "s" : "", nworkers, jobs, parts, pph, pct(lat, jobs, 0.5),
+               bname, ndev, ndev > 1 ? "s" : "", nworkers, nsynth, jobs, parts, pph, pct(lat, jobs, 0.5),
                pct(lat, jobs, 0.99), 100 * busy, ru.ru_maxrss / 1024.0);
         printf("  per partition (ms): queue %.2f | synth %.2f | upload %.3f | gpu %.2f | device %.2f | "
                "finalize %.2f | verify %.2f\n",

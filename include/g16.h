@@ -206,8 +206,9 @@ typedef enum g16_engine_backend {
 typedef struct g16_engine_opts {
     uint64_t budget_bytes; /* keys + working sets; 0 = unlimited */
     int workers;           /* device workers (CPU workers without a GPU); 0 = 1 */
-    int synth_threads;     /* synthesis threads; 0 = 1 */
-    int lookahead;         /* synthesized partitions waiting for a worker; 0 = workers */
+    int synth_threads;     /* synthesis threads; 0 = 1 (CUDA backend: 2 x workers) */
+    int lookahead;         /* partitions synthesizing or waiting for a worker; 0 = workers
+                            * (CUDA backend: synth_threads + workers) */
     int no_verify;         /* 1: skip verify-before-return (benchmarks only) */
     const char *timeline_path; /* optional: JSON lines, one per stage start/end */
     /* Appended in the CUDA round (zero = defaults). With the CUDA backend

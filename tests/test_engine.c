@@ -470,6 +470,7 @@ static void test_backend_choice(g16_ctx *ctx) {
     if (e && g16_engine_status_json(e, &s) == G16_OK) {
         if (g16_gpu_count() == 0)
             CHECK_MSG(strstr(s, "\"backend\":\"cpu\"") && strstr(s, "\"workers\":[{\"id\":0,\"device\":0,") &&
+                          strstr(s, "\"synth_threads\":1,\"lookahead\":3,") &&
                           strstr(s, "{\"id\":2,\"device\":0,") && strstr(s, "\"devices\":[{\"id\":0,\"workers\":3,"),
                       "%s", s);
         else

@@ -486,6 +486,10 @@ static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb)
         if (!e)
             return;
         uint64_t ka, kb;
+        char *sj = status(e); /* defaults on a GPU: 2 synthesis threads per worker */
+        CHECK_MSG(sj && jnum(sj, NULL, "\"synth_threads\":") == 4 && jnum(sj, NULL, "\"lookahead\":") == 6,
+                  "defaults: %s", sj ? sj : "?");
+        free(sj);
         CHECK(g16_engine_key_add(e, &ka, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
         prove_n(ctx, e, ca, ka, 2, "budget: a");
         CHECK(g16_engine_key_add(e, &kb, cb->zkey, 0, G16_TIER_MMAP) == G16_OK);

@@ -87,10 +87,14 @@ g16_err g16_os_random(void *buf, size_t len) {
     return G16_OK;
 }
 
+/* memset, then a compiler barrier that "reads" p (as Linux's
+ * memzero_explicit): the stores cannot be elided as dead, and the wipe runs
+ * at memset speed (the byte-wise volatile loop it replaces cost ~12 ms per
+ * 32 MB witness, twice per partition, in the engine's measured 2^20 runs). */
 void g16_wipe(void *p, size_t len) {
-    volatile uint8_t *v = p;
-    while (len--)
-        *v++ = 0;
+    if (!p || !len)
+        return;
+    memset(p, 0, len);
     __asm__ __volatile__("" : : "r"(p) : "memory");
 }
 
