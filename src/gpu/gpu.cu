@@ -106,7 +106,7 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
      * $G16_GPU_MSM_V=1 the first version (no 0/1 split, accumulation loop
      * per run, window rule lg n - 3 <= 16); $G16_GPU_MSM_C=c forces the
      * window width; $G16_GPU_MSM_SEG=L entries per accumulating thread;
-     * $G16_GPU_MSM_MUL=2 the G1 accumulation with carry-chain products. */
+     * $G16_GPU_MSM_MUL=2 the accumulation with carry-chain products. */
     const char *v = getenv("G16_GPU_MSM_V");
     g->msm_v = v && atoi(v) == 1 ? 1 : 2;
     g->plan_policy = g->msm_v == 1 ? 1 : 0;

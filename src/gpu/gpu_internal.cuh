@@ -54,7 +54,7 @@ struct g16_gpu {
     int msm_v;           /* 2 (default): 0/1 split + flat accumulation; 1: first version */
     int plan_policy;     /* g16gpu_plan's policy ($G16_GPU_MSM_C forces c) */
     uint32_t seg_len;    /* entries per accumulating thread ($G16_GPU_MSM_SEG) */
-    int msm_mul;         /* 2: G1 accumulation with fp_t::mul_chain ($G16_GPU_MSM_MUL=2) */
+    int msm_mul;         /* 2: accumulation with fp_t::mul_chain ($G16_GPU_MSM_MUL=2) */
     /* 0/1 split: scalar classes per block, index lists, the two counts. */
     uint32_t *d_cls;     /* 2 per block of max_points */
     uint32_t *d_big;     /* indices of scalars > 1 */

@@ -599,7 +599,7 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
         CU_LAUNCH("msm_bucket_end_kernel");
 
         unsigned acc_blocks = blocks_for(S, MSM_THREADS);
-        typedef chain_t<E> EC; /* same layout, carry-chain products (G1 only) */
+        typedef chain_t<E> EC; /* same layout, carry-chain products */
         bool launched = false;
         if constexpr (!std::is_same<EC, E>::value) {
             if (g->msm_v >= 2 && g->msm_mul == 2) {
