@@ -478,7 +478,7 @@ int main(void) {
     bls381_g2_msm_tests(max_log < 16 ? max_log : 16);
     /* Variants (G16_GPU_TEST_VARIANTS=0 skips them): a forced wide window with
      * longer segments, a narrow one, the first version's kernels, MINB 1, the
-     * carry-chain products (G1), and the streamed path in chunks of 4096
+     * carry-chain products, and the streamed path in chunks of 4096
      * points (17 chunks at 2^16 + 17). */
     const char *vars = getenv("G16_GPU_TEST_VARIANTS");
     if (!vars || atoi(vars) != 0) {

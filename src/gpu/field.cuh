@@ -345,7 +345,7 @@ template <class F> struct fp2_t {
 
 /* The carry-chain product variant of a field (fp_t::mul_chain): the same
  * layout and values, another multiplication; chain_t<E> maps a type to it
- * (fp2_t and unknown types map to themselves). */
+ * (fp2_t<F> to fp2_t<chain_t<F>>; unknown types map to themselves). */
 template <class C> struct chain_cfg : C {
     static constexpr int chain = 1;
 };
@@ -354,6 +354,9 @@ template <class E> struct chain_of {
 };
 template <class C> struct chain_of<fp_t<C>> {
     typedef fp_t<chain_cfg<C>> type;
+};
+template <class F> struct chain_of<fp2_t<F>> {
+    typedef fp2_t<typename chain_of<F>::type> type;
 };
 template <class E> using chain_t = typename chain_of<E>::type;
 

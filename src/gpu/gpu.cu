@@ -9,44 +9,26 @@
 #include "curve.cuh"
 #include "gpu_internal.cuh"
 
-/* Window width c (msm.cuh): policy 1 is the first version's rule, about
- * log2(n) - 3, at least 4 and at most 16; policy 0 (the default) takes, among
- * c in [4, min(lg n - 3, 22)], the one minimizing the number of point
- * additions windows(c) * (n + 3 * 2^(c-1)) (accumulation plus the bucket
- * reduction's two full additions per bucket, weighted as 1.5 mixed ones);
- * a policy >= 4 forces that width (at most G16GPU_MAX_C). */
-g16gpu_msm_plan g16gpu_plan(size_t n, int nbits, int policy) {
-    g16gpu_msm_plan p;
-    int lg = 0;
-    while (((size_t)1 << lg) < n)
-        lg++;
-    if (policy >= 4) {
-        p.c = policy > G16GPU_MAX_C ? G16GPU_MAX_C : policy;
-    } else if (policy == 1 || lg <= 7) {
-        p.c = lg <= 7 ? 4 : lg - 3;
-        if (p.c > 16)
-            p.c = 16;
-    } else {
-        int hi = lg - 3 < G16GPU_MAX_C ? lg - 3 : G16GPU_MAX_C;
-        double best = 0;
-        p.c = 4;
-        for (int c = 4; c <= hi; c++) {
-            double cost = (double)(nbits / c + 1) * ((double)n + 3.0 * (double)(1u << (c - 1)));
-            if (c == 4 || cost < best)
-                best = cost, p.c = c;
-        }
+/* Largest CUB sort scratch over the plans g16gpu_scratch visits. */
+struct sort_sizer {
+    size_t bytes;
+    cudaError_t err;
+    int too_big;
+    cudaStream_t s;
+};
+static void size_sort(void *arg, const g16gpu_msm_plan *p, size_t entries) {
+    sort_sizer *z = (sort_sizer *)arg;
+    if (entries >= 0x80000000u) {
+        z->too_big = 1;
+        return;
     }
-    p.windows = nbits / p.c + 1;
-    p.nb = 1u << (p.c - 1);
-    p.zero_key = (uint32_t)p.windows * p.nb;
-    p.key_bits = 0;
-    while ((1ull << p.key_bits) <= p.zero_key)
-        p.key_bits++;
-    p.entries = n * (size_t)p.windows;
-    p.seg_len = 32;
-    p.segs = (p.entries + p.seg_len - 1) / p.seg_len;
-    p.chunk = p.nb < 16 ? p.nb : 16;
-    return p;
+    if (z->err != cudaSuccess)
+        return;
+    cub::DoubleBuffer<uint32_t> dk(NULL, NULL), dv(NULL, NULL);
+    size_t tmp = 0;
+    z->err = cub::DeviceRadixSort::SortPairs(NULL, tmp, dk, dv, (uint32_t)entries, 0, p->key_bits, z->s);
+    if (tmp > z->bytes)
+        z->bytes = tmp;
 }
 
 extern "C" int g16_gpu_count(void) {
@@ -124,7 +106,7 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
      * $G16_GPU_MSM_V=1 the first version (no 0/1 split, accumulation loop
      * per run, window rule lg n - 3 <= 16); $G16_GPU_MSM_C=c forces the
      * window width; $G16_GPU_MSM_SEG=L entries per accumulating thread;
-     * $G16_GPU_MSM_MUL=2 the G1 accumulation with carry-chain products. */
+     * $G16_GPU_MSM_MUL=2 the accumulation with carry-chain products. */
     const char *v = getenv("G16_GPU_MSM_V");
     g->msm_v = v && atoi(v) == 1 ? 1 : 2;
     g->plan_policy = g->msm_v == 1 ? 1 : 0;
@@ -140,37 +122,20 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
 
     g->max_points = max_points ? max_points : 1;
     g->pt_bytes = with_g2 ? sizeof(g16gpu::xyzz_t<g16gpu::bls381_fp2>) : sizeof(g16gpu::xyzz_t<g16gpu::bls381_fp>);
-    /* Scratch for the largest plan over every n <= max_points (BLS12-381's
-     * 255-bit scalars need at least as many windows as BN254's). */
-    size_t cub_bytes = 0;
-    for (int lg = 0;; lg++) {
-        size_t n = (size_t)1 << lg;
-        if (n > g->max_points)
-            n = g->max_points;
-        g16gpu_msm_plan p = g16gpu_plan(n, 255, g->plan_policy);
-        size_t buckets = (size_t)p.windows * p.nb;
-        /* + max_points: the 0/1 split adds one entry per scalar equal to 1
-         * to the digits of the others (msm.cuh). */
-        size_t entries = p.entries + g->max_points;
-        size_t segs = (entries + g->seg_len - 1) / g->seg_len;
-        if (entries > g->max_entries)
-            g->max_entries = entries;
-        if (buckets > g->max_buckets)
-            g->max_buckets = buckets;
-        if (segs > g->max_segs)
-            g->max_segs = segs;
-        if (2 * buckets / p.chunk > g->max_red)
-            g->max_red = 2 * buckets / p.chunk;
-        cub::DoubleBuffer<uint32_t> dk(NULL, NULL), dv(NULL, NULL);
-        size_t tmp = 0;
-        if (entries >= 0x80000000u)
-            return g16_fail(st, G16_ERR_INVALID_ARG, "gpu: max_points %zu too large for one MSM", max_points);
-        CU(cub::DeviceRadixSort::SortPairs(NULL, tmp, dk, dv, (uint32_t)entries, 0, p.key_bits, g->stream));
-        if (tmp > cub_bytes)
-            cub_bytes = tmp;
-        if (n == g->max_points)
-            break;
-    }
+    /* Scratch for every plan of an MSM of n <= max_points points, both
+     * scalar widths (msm_plan.h; a smaller n can have a wider window). */
+    sort_sizer z = {0, cudaSuccess, 0, g->stream};
+    g16gpu_msm_scratch sc = g16gpu_scratch(g->max_points, g->plan_policy, g->seg_len, size_sort, &z);
+    if (z.too_big)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu: max_points %zu too large for one MSM", max_points);
+    CU(z.err);
+    g->max_entries = sc.entries;
+    g->max_buckets = sc.buckets;
+    g->max_segs = sc.segs;
+    g->max_red = sc.red;
+    /* CUB's scratch grows with the item count: the sizes above are at each
+     * plan's largest count; a margin guards against non-monotone steps. */
+    size_t cub_bytes = z.bytes + z.bytes / 16 + ((size_t)1 << 20);
     g->cub_bytes = cub_bytes;
     size_t pt = g->pt_bytes;
     CU(cudaMalloc(&g->d_scalars, g->max_points * sizeof(g16_scalar)));

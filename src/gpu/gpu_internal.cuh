@@ -19,25 +19,8 @@
 /* After a kernel launch: launch-configuration errors. */
 #define CU_LAUNCH(name) CU(((void)(name), cudaGetLastError()))
 
-/* MSM parameters for n points (see msm.cuh). */
-struct g16gpu_msm_plan {
-    int c;            /* window bits */
-    int windows;      /* nbits / c + 1 */
-    uint32_t nb;      /* buckets per window, 2^(c-1) */
-    uint32_t zero_key; /* windows * nb: the key of a zero digit */
-    int key_bits;     /* bits to sort */
-    size_t entries;   /* n * windows */
-    uint32_t seg_len; /* L: sorted entries per accumulating thread */
-    size_t segs;      /* ceil(entries / L) */
-    uint32_t chunk;   /* C0: buckets per reducing thread */
-};
-/* policy: 0 = cost model (msm.cuh header), 1 = the first version's rule
- * (c = lg n - 3, at most 16), c >= 4: that window width (tests, tuning). */
-g16gpu_msm_plan g16gpu_plan(size_t n, int nbits, int policy);
-/* Largest window width of any policy, and the segment lengths allowed. */
-#define G16GPU_MAX_C 22
-#define G16GPU_MIN_SEG 32
-#define G16GPU_MAX_SEG 256
+/* MSM plan and scratch sizing: plain C, host only (msm_plan.h). */
+#include "msm_plan.h"
 
 struct g16_gpu {
     int device;
@@ -71,7 +54,7 @@ struct g16_gpu {
     int msm_v;           /* 2 (default): 0/1 split + flat accumulation; 1: first version */
     int plan_policy;     /* g16gpu_plan's policy ($G16_GPU_MSM_C forces c) */
     uint32_t seg_len;    /* entries per accumulating thread ($G16_GPU_MSM_SEG) */
-    int msm_mul;         /* 2: G1 accumulation with fp_t::mul_chain ($G16_GPU_MSM_MUL=2) */
+    int msm_mul;         /* 2: accumulation with fp_t::mul_chain ($G16_GPU_MSM_MUL=2) */
     /* 0/1 split: scalar classes per block, index lists, the two counts. */
     uint32_t *d_cls;     /* 2 per block of max_points */
     uint32_t *d_big;     /* indices of scalars > 1 */

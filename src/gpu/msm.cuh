@@ -1,7 +1,7 @@
 /* GPU multi-scalar multiplication, Pippenger's bucket method with signed
  * digits, generic over the point's coordinate field E (G1: fp_t, G2: fp2_t).
  *
- * Pipeline for n points and window width c (plan in gpu.cu), all on the
+ * Pipeline for n points and window width c (plan in msm_plan.h), all on the
  * context's stream:
  *  0. the 0/1 split (msm_v 2, the default): scalars are classified as 0, 1
  *     or larger, and the indices of the last two classes are compacted in
@@ -39,10 +39,12 @@
  *     two, so the product is doublings.
  *  5. the W window sums come back to the host, which combines them by Horner
  *     (c doublings per window) and returns Jacobian coordinates.
- * Window width (gpu.cu, g16gpu_plan): the c minimizing
- * windows(c) * (n + 3 * 2^(c-1)) (accumulation + bucket reduction, in mixed
- * additions), c <= min(lg n - 3, 22): c = 16 at 2^20 and 2^22, 20 at 2^24
- * (13 windows instead of 16), 22 at 2^26.
+ * Window width (msm_plan.h, g16gpu_plan): the c minimizing
+ * windows(c) * (2^lg + 3 * 2^(c-1)), lg = ceil(log2 n) (accumulation +
+ * bucket reduction, in mixed additions), c <= min(lg - 3, 22): for 255-bit
+ * scalars c = 16 at 2^20 and 2^22, 20 at 2^24 (13 windows instead of 16),
+ * 22 at 2^26; 254-bit ones take c = 17 at 2^22. The context's scratch
+ * covers every plan of n <= max_points (g16gpu_scratch).
  * Streaming (msm_streamed_run): bases from host memory in chunks of the
  * context's max_points, copied on a second stream into two staging buffers
  * (the copy of chunk k+1 overlaps the kernels of chunk k); the chunk sums
@@ -597,7 +599,7 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
         CU_LAUNCH("msm_bucket_end_kernel");
 
         unsigned acc_blocks = blocks_for(S, MSM_THREADS);
-        typedef chain_t<E> EC; /* same layout, carry-chain products (G1 only) */
+        typedef chain_t<E> EC; /* same layout, carry-chain products */
         bool launched = false;
         if constexpr (!std::is_same<EC, E>::value) {
             if (g->msm_v >= 2 && g->msm_mul == 2) {
