@@ -4,6 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/gpu.h"
+
+int bench_profile(const bench_opts *o) {
+    if (!o->profile || !strcmp(o->profile, "random"))
+        return 0;
+    return !strcmp(o->profile, "filecoin") ? 1 : -1;
+}
+
 void bench_report(const bench_opts *o, const char *name, g16_curve curve, const char *extra,
                   const char *unit, double value) {
     if (o->json)
@@ -20,7 +28,10 @@ static int usage(void) {
             "usage: g16 bench <arith|ntt|msm|prove|engine> [--curve bn254|bls12-381] [--log-n K]\n"
             "                 [--group g1|g2] [--threads T] [--backend cpu|cuda|auto]\n"
             "                 [--reps R] [--zkey K --wtns W] [--json]\n"
-            "                 engine: --zkey K --wtns W [--jobs J] [--partitions P] [--workers W] [--no-verify]\n");
+            "                 prove --synthetic --curve C --log-n K [--profile P] [--seed S]: all in memory\n"
+            "                 engine: (--zkey|--key K --wtns W | --log-n N [--curve C]) [--jobs J] [--partitions P]\n"
+            "                         [--workers W] [--workers-per-device W] [--synth-threads S] [--no-verify]\n"
+            "                 msm: [--profile random|filecoin] [--streamed (cuda)]\n");
     return 2;
 }
 
@@ -57,7 +68,7 @@ int bench_main(int argc, char **argv) {
         } else if (!strcmp(a, "--reps") && v) {
             o.reps = atoi(v);
             i++;
-        } else if (!strcmp(a, "--zkey") && v) {
+        } else if ((!strcmp(a, "--zkey") || !strcmp(a, "--key")) && v) {
             o.zkey = v;
             i++;
         } else if (!strcmp(a, "--wtns") && v) {
@@ -72,8 +83,25 @@ int bench_main(int argc, char **argv) {
         } else if (!strcmp(a, "--workers") && v) {
             o.workers = atoi(v);
             i++;
+        } else if (!strcmp(a, "--workers-per-device") && v) {
+            o.workers_per_device = atoi(v);
+            i++;
+        } else if (!strcmp(a, "--synth-threads") && v) {
+            o.synth_threads = atoi(v);
+            i++;
+        } else if (!strcmp(a, "--profile") && v) {
+            o.profile = v;
+            i++;
+        } else if (!strcmp(a, "--streamed")) {
+            o.streamed = 1;
         } else if (!strcmp(a, "--no-verify")) {
             o.no_verify = 1;
+        } else if (!strcmp(a, "--synthetic")) {
+            o.synthetic = 1;
+        } else if (!strcmp(a, "--seed") && v) {
+            o.seed = strtoull(v, NULL, 0);
+            o.seed_set = 1;
+            i++;
         } else if (a[0] == '-') {
             fprintf(stderr, "g16 bench: unknown option '%s'\n", a);
             return usage();
@@ -87,8 +115,20 @@ int bench_main(int argc, char **argv) {
         return bench_arith(&o);
     if (!strcmp(what, "ntt"))
         return !strcmp(o.backend, "cuda") ? bench_ntt_cuda(&o) : bench_ntt(&o);
-    if (!strcmp(what, "msm"))
-        return !strcmp(o.backend, "cuda") ? bench_msm_cuda(&o) : bench_msm(&o);
+    if (!strcmp(what, "msm")) {
+        if (bench_profile(&o) < 0) {
+            fprintf(stderr, "g16 bench msm: unknown --profile '%s'\n", o.profile);
+            return 2;
+        }
+        g16_gpu_backend be;
+        g16_status st = {0};
+        if (g16_gpu_backend_choose(o.backend, &be, &st) != G16_OK) {
+            fprintf(stderr, "g16 bench msm: %s\n", st.msg);
+            return st.code == G16_ERR_INVALID_ARG ? 2 : 1;
+        }
+        o.backend = be == G16_GPU_BACKEND_CUDA ? "cuda" : "cpu";
+        return be == G16_GPU_BACKEND_CUDA ? bench_msm_cuda(&o) : bench_msm(&o);
+    }
     if (!strcmp(what, "prove"))
         return bench_prove(&o);
     if (!strcmp(what, "engine"))

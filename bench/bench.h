@@ -5,6 +5,7 @@
 #ifndef G16_BENCH_H
 #define G16_BENCH_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "g16.h"
@@ -24,6 +25,13 @@ typedef struct bench_opts {
     int partitions;       /* --partitions P (bench engine) */
     int workers;          /* --workers W (bench engine) */
     int no_verify;        /* --no-verify (bench engine) */
+    int synthetic;        /* --synthetic (bench prove: circuit, key, witness in memory) */
+    const char *profile;  /* --profile: prove --synthetic: dense|filecoin|sparse-b; msm: random|filecoin */
+    int seed_set;         /* --seed S given */
+    uint64_t seed;
+    int workers_per_device; /* --workers-per-device W (bench engine, cuda) */
+    int synth_threads;    /* --synth-threads S (bench engine) */
+    int streamed;         /* --streamed (bench msm --backend cuda: bases from host memory) */
     int argc;             /* remaining positional arguments */
     char **argv;
 } bench_opts;
@@ -38,7 +46,13 @@ int bench_ntt(const bench_opts *o);
 int bench_msm(const bench_opts *o);
 int bench_msm_cuda(const bench_opts *o); /* bench_gpu.c: --backend cuda */
 int bench_ntt_cuda(const bench_opts *o); /* bench_gpu_ntt.c: --backend cuda */
+/* Scalar profile of --profile: 1 for "filecoin" (about 99% of the scalars in
+ * {0, 1}, half each, the rest uniform), 0 for "random" or none, -1 unknown. */
+int bench_profile(const bench_opts *o);
 int bench_prove(const bench_opts *o);
+int bench_prove_synthetic(const bench_opts *o); /* bench_synthetic.c: --synthetic */
+/* bench_prove_cuda.c: the GPU heavy stage for a loaded key and witness. */
+int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witness *w);
 int bench_engine(const bench_opts *o);
 
 /* Entry from the CLI: argv[0] is "bench". */

@@ -1,14 +1,27 @@
-/* g16 bench engine --zkey K --wtns W [--jobs J] [--partitions P]
- *                  [--workers W] [--threads T] [--no-verify] [--json]:
- * J jobs of P partitions (each the witness W) submitted at once to one
- * engine with the key resident; reports proofs per hour, p50/p99 job
- * latency (submit to finish), mean stage times and peak RSS. */
+/* g16 bench engine (--zkey|--key K --wtns W | --log-n N [--curve C])
+ *                  [--jobs J] [--partitions P] [--backend cpu|cuda|auto]
+ *                  [--workers W] [--workers-per-device W] [--synth-threads S]
+ *                  [--threads T] [--no-verify] [--json]:
+ * J jobs of P partitions submitted at once to one engine with the key
+ * resident (on the GPUs with --backend cuda); reports proofs per hour,
+ * p50/p99 job latency (submit to finish), the GPU busy fraction (the union
+ * of each device's heavy stages over the measured wall time), peak host RSS
+ * and mean stage times (queue, synthesis, upload, GPU, device, finalize,
+ * verify). Without --zkey, a synthetic circuit of 2^N rows (filecoin
+ * profile, 4 distinct witnesses used in turn) and an insecure setup are
+ * made in a temporary directory first (removed at the end). */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
+#include "engine/engine.h"
+#include "groth16/groth16.h"
+#include "groth16/synth.h"
+
+#define SYN_W 4
 
 static double now_ms(void) {
     struct timespec ts;
@@ -26,39 +39,183 @@ static double pct(const double *v, int n, double p) {
     return v[i < 0 ? 0 : i >= n ? n - 1 : i];
 }
 
+/* Sum of every sample of a metric whose line starts with `prefix`
+ * (e.g. "g16_device_busy_ms_total{" sums over devices). */
+static double metric_sum(const char *text, const char *prefix) {
+    double sum = 0;
+    size_t l = strlen(prefix);
+    for (const char *q = text; q && *q;) {
+        if (!strncmp(q, prefix, l)) {
+            const char *sp = strchr(q, ' ');
+            const char *nl = strchr(q, '\n');
+            if (sp && (!nl || sp < nl))
+                sum += strtod(sp + 1, NULL);
+        }
+        q = strchr(q, '\n');
+        if (q)
+            q++;
+    }
+    return sum;
+}
+
+typedef struct snap {
+    double busy_ms, up_sum, up_n, gpu_sum, gpu_n, streamed, fallback;
+} snap;
+
+static int take_snap(g16_engine *eng, snap *s) {
+    char *m = NULL;
+    if (g16_engine_metrics(eng, &m) != G16_OK)
+        return 0;
+    s->busy_ms = metric_sum(m, "g16_device_busy_ms_total{");
+    s->up_sum = metric_sum(m, "g16_stage_ms_sum{stage=\"upload\"}");
+    s->up_n = metric_sum(m, "g16_stage_ms_count{stage=\"upload\"}");
+    s->gpu_sum = metric_sum(m, "g16_stage_ms_sum{stage=\"gpu\"}");
+    s->gpu_n = metric_sum(m, "g16_stage_ms_count{stage=\"gpu\"}");
+    s->streamed = metric_sum(m, "g16_partitions_streamed_total ");
+    s->fallback = metric_sum(m, "g16_partitions_cpu_fallback_total ");
+    g16_free(m);
+    return 1;
+}
+
+/* Workers and devices, from the status JSON. */
+static void engine_shape(g16_engine *eng, char *backend, size_t blen, int *workers, int *devices) {
+    char *s = NULL;
+    *workers = 1, *devices = 1;
+    snprintf(backend, blen, "?");
+    if (g16_engine_status_json(eng, &s) != G16_OK)
+        return;
+    const char *b = strstr(s, "\"backend\":\"");
+    if (b) {
+        b += 11;
+        size_t n = strcspn(b, "\"");
+        snprintf(backend, blen, "%.*s", (int)(n < blen ? n : blen - 1), b);
+    }
+    const char *d = strstr(s, "\"devices\":["), *w = strstr(s, "\"workers\":[");
+    int nd = 0, nw = 0;
+    for (const char *q = d; q && (q = strstr(q, "\"busy_fraction\":")) != NULL; q++)
+        nd++;
+    for (const char *q = w; q && (q = strstr(q, "\"device\":")) != NULL; q++)
+        nw++;
+    *devices = nd > 0 ? nd : 1;
+    *workers = nw > 0 ? nw : 1;
+    g16_free(s);
+}
+
+/* A synthetic circuit in a fresh temporary directory. */
+static int make_synthetic(g16_ctx *ctx, const bench_opts *o, char *dir, char *zkey, char (*wt)[512]) {
+    char r1cs[512], stem[512];
+    snprintf(dir, 256, "/tmp/g16-bench-engine-XXXXXX");
+    if (!mkdtemp(dir))
+        return 0;
+    snprintf(r1cs, sizeof r1cs, "%s/c.r1cs", dir);
+    snprintf(stem, sizeof stem, "%s/w.wtns", dir);
+    snprintf(zkey, 512, "%s/c.zkey", dir);
+    synth_opts so = {o->curve_set ? o->curve : G16_CURVE_BN254, o->log_n, SYNTH_FILECOIN, SYN_W, 1, r1cs, stem};
+    g16_status st = {0};
+    synth_stats ss;
+    g16_r1cs cs;
+    if (synth_generate(&so, &ss, &st) || g16_r1cs_read(&cs, r1cs, &st)) {
+        fprintf(stderr, "g16 bench engine: synth: %s\n", st.msg);
+        return 0;
+    }
+    g16_err err = groth16_setup_insecure(ctx, &cs, zkey, 1, &st);
+    g16_r1cs_free(&cs);
+    if (err) {
+        fprintf(stderr, "g16 bench engine: setup: %s\n", st.msg);
+        return 0;
+    }
+    for (int i = 0; i < SYN_W; i++)
+        synth_wtns_path(wt[i], sizeof wt[i], stem, SYN_W, i);
+    fprintf(stderr, "g16 bench engine: synthetic 2^%d circuit in %s\n", o->log_n, dir);
+    return 1;
+}
+
 int bench_engine(const bench_opts *o) {
-    if (!o->zkey || !o->wtns) {
-        fprintf(stderr, "usage: g16 bench engine --zkey K --wtns W [--jobs J] [--partitions P] [--workers W] "
-                        "[--threads T] [--no-verify] [--json]\n");
+    if ((!o->zkey || !o->wtns) && o->log_n <= 0) {
+        fprintf(stderr, "usage: g16 bench engine (--zkey|--key K --wtns W | --log-n N [--curve C]) [--jobs J] "
+                        "[--partitions P] [--backend cpu|cuda|auto] [--workers W] [--workers-per-device W] "
+                        "[--synth-threads S] [--threads T] [--no-verify] [--json]\n");
         return 2;
     }
-    if (strcmp(o->backend, "cpu") != 0) {
-        fprintf(stderr, "g16 bench engine: backend '%s' is not available (cpu only)\n", o->backend);
+    g16_engine_backend backend;
+    if (!strcmp(o->backend, "cpu"))
+        backend = G16_ENGINE_BACKEND_CPU;
+    else if (!strcmp(o->backend, "cuda"))
+        backend = G16_ENGINE_BACKEND_CUDA;
+    else if (!strcmp(o->backend, "auto"))
+        backend = G16_ENGINE_BACKEND_AUTO;
+    else {
+        fprintf(stderr, "g16 bench engine: --backend must be cpu, cuda or auto\n");
         return 2;
     }
     int jobs = o->jobs > 0 ? o->jobs : 4, parts = o->partitions > 0 ? o->partitions : 2;
     g16_ctx_opts copts = {.threads = o->threads};
     g16_ctx *ctx = g16_ctx_create(&copts);
-    g16_engine_opts eo = {.workers = o->workers > 0 ? o->workers : 2, .no_verify = o->no_verify};
+    g16_engine_opts eo = {.workers = o->workers > 0 ? o->workers : 2,
+                          .synth_threads = o->synth_threads,
+                          .no_verify = o->no_verify,
+                          .backend = backend,
+                          .workers_per_device = o->workers_per_device};
     g16_engine *eng = NULL;
     uint64_t key;
     uint64_t *ids = calloc((size_t)jobs, sizeof *ids);
     double *lat = calloc((size_t)jobs, sizeof *lat);
     g16_engine_witness *w = calloc((size_t)parts, sizeof *w);
     double sum[5] = {0};
-    int rc = 2;
-    char msg[512];
+    int rc = 2, n_wt = 1;
+    char msg[512], dir[256] = "", zkey[512], wt[SYN_W][512];
     if (!ctx || !ids || !lat || !w)
         goto done;
+    if (o->zkey && o->wtns) {
+        snprintf(zkey, sizeof zkey, "%s", o->zkey);
+        snprintf(wt[0], sizeof wt[0], "%s", o->wtns);
+    } else if (!make_synthetic(ctx, o, dir, zkey, wt)) {
+        goto done;
+    } else {
+        n_wt = SYN_W;
+    }
     if (g16_engine_create(ctx, &eng, &eo) != G16_OK ||
-        g16_engine_key_add(eng, &key, o->zkey, 0, G16_TIER_MMAP) != G16_OK)
+        g16_engine_key_add(eng, &key, zkey, 0, G16_TIER_MMAP) != G16_OK)
         goto fail;
+    char bname[16];
+    int nworkers, ndev;
+    engine_shape(eng, bname, sizeof bname, &nworkers, &ndev);
     for (int i = 0; i < parts; i++)
-        w[i].path = o->wtns;
-    /* Warm-up (NTT twiddles, first working areas). */
-    uint64_t warm;
-    if (g16_engine_submit(eng, &warm, key, w, 1, G16_PRIORITY_NORMAL, 0) != G16_OK ||
-        g16_engine_wait(eng, warm, -1) != G16_OK || g16_engine_job_release(eng, warm) != G16_OK)
+        w[i].path = wt[i % n_wt];
+    /* Warm-up: one partition per worker (each worker sizes its device
+     * context and working area at its first partition of a key shape). */
+    {
+        int nwarm = nworkers < parts ? nworkers : parts;
+        uint64_t warm;
+        engine_hold_workers(eng, 1); /* released together: one each */
+        if (g16_engine_submit(eng, &warm, key, w, (size_t)nwarm, G16_PRIORITY_NORMAL, 0) != G16_OK) {
+            engine_hold_workers(eng, 0);
+            goto fail;
+        }
+        for (double end = now_ms() + 600000; now_ms() < end;) {
+            char *s = NULL;
+            const char *r = g16_engine_status_json(eng, &s) == G16_OK ? strstr(s, "\"ready\":") : NULL;
+            int ready = r ? atoi(r + 8) : -1;
+            g16_free(s);
+            g16_engine_job_info wi;
+            if (ready < 0 || ready >= nwarm || g16_engine_job_get_info(eng, &wi, warm) != G16_OK ||
+                (wi.state != G16_JOB_QUEUED && wi.state != G16_JOB_RUNNING))
+                break;
+            usleep(2000);
+        }
+        engine_hold_workers(eng, 0);
+        if (g16_engine_wait(eng, warm, -1) != G16_OK)
+            goto fail;
+        g16_engine_job_info ji;
+        if (g16_engine_job_get_info(eng, &ji, warm) != G16_OK || ji.state != G16_JOB_DONE) {
+            fprintf(stderr, "g16 bench engine: warm-up: %s\n", ji.msg);
+            goto done;
+        }
+        if (g16_engine_job_release(eng, warm) != G16_OK)
+            goto fail;
+    }
+    snap s0, s1;
+    if (!take_snap(eng, &s0))
         goto fail;
     double t0 = now_ms();
     for (int j = 0; j < jobs; j++)
@@ -82,23 +239,38 @@ int bench_engine(const bench_opts *o) {
         }
     }
     double wall = now_ms() - t0;
+    if (!take_snap(eng, &s1))
+        goto fail;
     qsort(lat, (size_t)jobs, sizeof *lat, cmp_double);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     double np = (double)jobs * parts, pph = np / (wall / 3.6e6);
+    double busy = (s1.busy_ms - s0.busy_ms) / (wall * ndev);
+    double up = s1.up_n > s0.up_n ? (s1.up_sum - s0.up_sum) / (s1.up_n - s0.up_n) : 0;
+    double gpu = s1.gpu_n > s0.gpu_n ? (s1.gpu_sum - s0.gpu_sum) / (s1.gpu_n - s0.gpu_n) : 0;
     if (o->json)
-        printf("{\"bench\":\"engine\",\"backend\":\"cpu\",\"jobs\":%d,\"partitions\":%d,\"workers\":%d,"
-               "\"verify\":%s,\"wall_ms\":%.1f,\"proofs_per_hour\":%.0f,\"p50_job_ms\":%.2f,\"p99_job_ms\":%.2f,"
-               "\"mean_queue_ms\":%.2f,\"mean_synth_ms\":%.2f,\"mean_device_ms\":%.2f,\"mean_finalize_ms\":%.2f,"
-               "\"mean_verify_ms\":%.2f,\"peak_rss_mb\":%.1f}\n",
-               jobs, parts, eo.workers, o->no_verify ? "false" : "true", wall, pph, pct(lat, jobs, 0.5),
-               pct(lat, jobs, 0.99), sum[0] / np, sum[1] / np, sum[2] / np, sum[3] / np, sum[4] / np,
+        printf("{\"bench\":\"engine\",\"backend\":\"%s\",\"devices\":%d,\"workers\":%d,\"workers_per_device\":%d,"
+               "\"jobs\":%d,\"partitions\":%d,\"verify\":%s,\"wall_ms\":%.1f,\"proofs_per_hour\":%.0f,"
+               "\"p50_job_ms\":%.2f,\"p99_job_ms\":%.2f,\"gpu_busy_fraction\":%.4f,\"mean_queue_ms\":%.2f,"
+               "\"mean_synth_ms\":%.2f,\"mean_upload_ms\":%.3f,\"mean_gpu_ms\":%.2f,\"mean_device_ms\":%.2f,"
+               "\"mean_finalize_ms\":%.2f,\"mean_verify_ms\":%.2f,\"streamed_partitions\":%.0f,"
+               "\"cpu_fallback_partitions\":%.0f,\"peak_rss_mb\":%.1f}\n",
+               bname, ndev, nworkers, nworkers / ndev, jobs, parts, o->no_verify ? "false" : "true", wall, pph,
+               pct(lat, jobs, 0.5), pct(lat, jobs, 0.99), busy, sum[0] / np, sum[1] / np, up, gpu, sum[2] / np,
+               sum[3] / np, sum[4] / np, s1.streamed - s0.streamed, s1.fallback - s0.fallback,
                ru.ru_maxrss / 1024.0);
-    else
-        printf("engine: %d jobs x %d partitions, %d workers: %.0f proofs/hour, job p50 %.1f ms p99 %.1f ms; "
-               "per partition: queue %.1f synth %.1f device %.1f finalize %.1f verify %.1f ms; peak RSS %.1f MB\n",
-               jobs, parts, eo.workers, pph, pct(lat, jobs, 0.5), pct(lat, jobs, 0.99), sum[0] / np, sum[1] / np,
-               sum[2] / np, sum[3] / np, sum[4] / np, ru.ru_maxrss / 1024.0);
+    else {
+        printf("engine (%s, %d device%s, %d workers): %d jobs x %d partitions: %.0f proofs/hour, job p50 %.1f ms "
+               "p99 %.1f ms, busy %.1f%%, peak RSS %.1f MB\n",
+               bname, ndev, ndev > 1 ? "s" : "", nworkers, jobs, parts, pph, pct(lat, jobs, 0.5),
+               pct(lat, jobs, 0.99), 100 * busy, ru.ru_maxrss / 1024.0);
+        printf("  per partition (ms): queue %.2f | synth %.2f | upload %.3f | gpu %.2f | device %.2f | "
+               "finalize %.2f | verify %.2f\n",
+               sum[0] / np, sum[1] / np, up, gpu, sum[2] / np, sum[3] / np, sum[4] / np);
+        if (s1.streamed > s0.streamed || s1.fallback > s0.fallback)
+            printf("  streamed bases: %.0f partitions, CPU fallback: %.0f partitions\n", s1.streamed - s0.streamed,
+                   s1.fallback - s0.fallback);
+    }
     rc = 0;
     goto done;
 fail:
@@ -110,5 +282,16 @@ done:
     free(ids);
     free(lat);
     free(w);
+    if (dir[0]) { /* the synthetic circuit */
+        char path[600];
+        const char *names[] = {"c.r1cs", "c.zkey"};
+        for (int i = 0; i < 2; i++) {
+            snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+            unlink(path);
+        }
+        for (int i = 0; i < n_wt; i++)
+            unlink(wt[i]);
+        rmdir(dir);
+    }
     return rc;
 }

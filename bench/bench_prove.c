@@ -1,10 +1,11 @@
-/* g16 bench prove --zkey K --wtns W [--reps R] [--threads T] [--json]:
+/* g16 bench prove --zkey K --wtns W [--reps R] [--threads T] [--backend cpu|cuda|auto] [--json]:
  * loads the key once, then proves R times (the first run is a warm-up that
  * builds the NTT twiddles) and reports the median and its stage times. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "gpu/gpu.h"
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -12,12 +13,17 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 int bench_prove(const bench_opts *o) {
+    if (o->synthetic)
+        return bench_prove_synthetic(o); /* bench_synthetic.c */
     if (!o->zkey || !o->wtns) {
-        fprintf(stderr, "usage: g16 bench prove --zkey circuit.zkey --wtns witness.wtns [--reps R] [--json]\n");
+        fprintf(stderr, "usage: g16 bench prove --zkey circuit.zkey --wtns witness.wtns [--reps R] [--json]\n"
+                        "       g16 bench prove --synthetic --curve C --log-n K [--profile P] [--seed S] [--reps R]\n");
         return 2;
     }
-    if (strcmp(o->backend, "cpu") != 0) {
-        fprintf(stderr, "g16 bench prove: backend '%s' is not available (cpu only)\n", o->backend);
+    /* cuda (bench_prove_cuda.c); auto: cuda when a GPU is present. */
+    int cuda = !strcmp(o->backend, "cuda") || (!strcmp(o->backend, "auto") && g16_gpu_count() > 0);
+    if (!cuda && strcmp(o->backend, "cpu") != 0 && strcmp(o->backend, "auto") != 0) {
+        fprintf(stderr, "g16 bench prove: unknown backend '%s' (cpu|cuda|auto)\n", o->backend);
         return 2;
     }
     g16_ctx_opts copts = {.threads = o->threads};
@@ -33,6 +39,10 @@ int bench_prove(const bench_opts *o) {
     if (g16_key_load(ctx, &key, o->zkey, 0) != G16_OK || g16_witness_load(ctx, &w, o->wtns) != G16_OK) {
         g16_ctx_last_error(ctx, msg, sizeof msg);
         fprintf(stderr, "g16 bench prove: %s\n", msg);
+        goto done;
+    }
+    if (cuda) {
+        rc = bench_prove_cuda(o, ctx, key, w);
         goto done;
     }
     g16_key_info info;
@@ -67,7 +77,9 @@ int bench_prove(const bench_opts *o) {
              "\"msm_ms\":%.2f,\"finalize_ms\":%.2f,\"min_ms\":%.2f",
              __builtin_ctz(info.domain_size), info.n_vars, g16_ctx_threads(ctx), reps, st[mi].synth_ms,
              st[mi].ntt_ms, st[mi].msm_ms, st[mi].finalize_ms, sorted[0]);
-    bench_report(o, "prove", info.curve, extra, "ms", med);
+    bench_opts ro = *o;
+    ro.backend = "cpu"; /* also for auto without a GPU */
+    bench_report(&ro, "prove", info.curve, extra, "ms", med);
     rc = 0;
 done:
     free(total);

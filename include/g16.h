@@ -195,6 +195,14 @@ typedef enum g16_key_tier {
     G16_TIER_HOST = 2  /* the file is read into host memory */
 } g16_key_tier;
 
+/* Where the heavy stage (NTTs, h, MSMs) runs: AUTO picks CUDA when the
+ * build has it and a GPU is present, else the CPU. */
+typedef enum g16_engine_backend {
+    G16_ENGINE_BACKEND_AUTO = 0,
+    G16_ENGINE_BACKEND_CPU = 1,
+    G16_ENGINE_BACKEND_CUDA = 2 /* G16_ERR_NO_DEVICE at create without a GPU */
+} g16_engine_backend;
+
 typedef struct g16_engine_opts {
     uint64_t budget_bytes; /* keys + working sets; 0 = unlimited */
     int workers;           /* device workers (CPU workers without a GPU); 0 = 1 */
@@ -202,6 +210,13 @@ typedef struct g16_engine_opts {
     int lookahead;         /* synthesized partitions waiting for a worker; 0 = workers */
     int no_verify;         /* 1: skip verify-before-return (benchmarks only) */
     const char *timeline_path; /* optional: JSON lines, one per stage start/end */
+    /* Appended in the CUDA round (zero = defaults). With the CUDA backend
+     * the workers are devices x workers_per_device (`workers` is ignored),
+     * worker i on GPU i % devices. */
+    g16_engine_backend backend;
+    int workers_per_device;       /* 0 = 2 */
+    int devices;                  /* GPUs to use, the first ones; 0 = all */
+    uint64_t device_budget_bytes; /* per GPU: resident keys + worker areas; 0 = unlimited */
 } g16_engine_opts;
 
 /* Creates an engine on ctx (which must outlive it). opts may be NULL. */

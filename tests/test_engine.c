@@ -1,4 +1,4 @@
-/* The proving engine (CPU workers): scheduling order, concurrency, the byte
+/* The proving engine (CPU workers, forced: test_engine_gpu.c covers CUDA): scheduling order, concurrency, the byte
  * budget, cancellation, timeouts, faults, observability. Circuits are small
  * synthetic ones (g16 synth + insecure setup) made in a temp dir. */
 #include <pthread.h>
@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "gpu/gpu.h"
 #include "groth16/synth.h"
 #include "testutil.h"
 #include "util/util.h"
@@ -91,7 +92,7 @@ static int count_lines(const char *text, const char *needle) {
 static void test_basic(g16_ctx *ctx, circuit *ca, circuit *cb) {
     char tlpath[128];
     snprintf(tlpath, sizeof tlpath, "%s/timeline.jsonl", tmpdir);
-    g16_engine_opts o = {.workers = 2, .synth_threads = 2, .timeline_path = tlpath};
+    g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 2, .synth_threads = 2, .timeline_path = tlpath};
     g16_engine *e = NULL;
     CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
     if (!e)
@@ -144,13 +145,13 @@ static void test_basic(g16_ctx *ctx, circuit *ca, circuit *cb) {
           count_lines(tl, "\"ev\":\"synthesis\",\"ph\":\"E\"") == 2 * NW &&
           count_lines(tl, "\"ev\":\"finalize\",\"ph\":\"E\"") == 2 * NW);
     free(tl);
-    g16_engine_opts bad = {.timeline_path = "/nonexistent/dir/t.jsonl"};
+    g16_engine_opts bad = {.backend = G16_ENGINE_BACKEND_CPU, .timeline_path = "/nonexistent/dir/t.jsonl"};
     CHECK(g16_engine_create(ctx, &e, &bad) == G16_ERR_IO && e == NULL);
 }
 
 /* ---- scheduling: priority, then age ---------------------------------------- */
 static void test_priority(g16_ctx *ctx, circuit *c) {
-    g16_engine_opts o = {.workers = 1, .synth_threads = 1, .lookahead = 1};
+    g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 1, .synth_threads = 1, .lookahead = 1};
     g16_engine *e = NULL;
     CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
     if (!e)
@@ -218,7 +219,7 @@ static void *submitter(void *arg) {
 }
 
 static void test_concurrent(g16_ctx *ctx, circuit *ca, circuit *cb) {
-    g16_engine_opts o = {.workers = 2, .synth_threads = 2, .lookahead = 3};
+    g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 2, .synth_threads = 2, .lookahead = 3};
     g16_engine *e = NULL;
     CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
     if (!e)
@@ -286,7 +287,7 @@ static uint64_t idle_accounting(g16_engine *e, const uint64_t *keys, int n) {
 static void test_budget(g16_ctx *ctx, circuit *ca, circuit *cb) {
     /* Learn the sizes with an unlimited engine. */
     g16_engine *e = NULL;
-    g16_engine_opts o = {.workers = 1};
+    g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 1};
     CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
     if (!e)
         return;
@@ -302,7 +303,7 @@ static void test_budget(g16_ctx *ctx, circuit *ca, circuit *cb) {
     CHECK_MSG(budget < ia.bytes + ib.bytes + work, "budget %llu would hold both keys (%llu + %llu)",
               (unsigned long long)budget, (unsigned long long)ia.bytes, (unsigned long long)ib.bytes);
 
-    g16_engine_opts ob = {.workers = 1, .budget_bytes = budget};
+    g16_engine_opts ob = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 1, .budget_bytes = budget};
     CHECK(g16_engine_create(ctx, &e, &ob) == G16_OK);
     if (!e)
         return;
@@ -351,7 +352,7 @@ static void test_budget(g16_ctx *ctx, circuit *ca, circuit *cb) {
     g16_engine_destroy(e, 1);
 
     /* A budget below one key: the job fails with a clear error, no hang. */
-    g16_engine_opts os = {.workers = 1, .budget_bytes = 1024};
+    g16_engine_opts os = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 1, .budget_bytes = 1024};
     CHECK(g16_engine_create(ctx, &e, &os) == G16_OK);
     if (!e)
         return;
@@ -361,7 +362,7 @@ static void test_budget(g16_ctx *ctx, circuit *ca, circuit *cb) {
 
 /* ---- cancellation, timeouts, faults ----------------------------------------- */
 static void test_faults(g16_ctx *ctx, circuit *ca, circuit *cb) {
-    g16_engine_opts o = {.workers = 1, .synth_threads = 1, .lookahead = 1};
+    g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 1, .synth_threads = 1, .lookahead = 1};
     g16_engine *e = NULL;
     CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
     if (!e)
@@ -460,6 +461,32 @@ static void test_faults(g16_ctx *ctx, circuit *ca, circuit *cb) {
     g16_engine_destroy(e, 0);
 }
 
+/* ---- backend choice: AUTO without a GPU is the CPU; CUDA without one fails */
+static void test_backend_choice(g16_ctx *ctx) {
+    g16_engine *e = NULL;
+    g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_AUTO, .workers = 3};
+    CHECK(g16_engine_create(ctx, &e, &o) == G16_OK && e);
+    char *s = NULL;
+    if (e && g16_engine_status_json(e, &s) == G16_OK) {
+        if (g16_gpu_count() == 0)
+            CHECK_MSG(strstr(s, "\"backend\":\"cpu\"") && strstr(s, "\"workers\":[{\"id\":0,\"device\":0,") &&
+                          strstr(s, "{\"id\":2,\"device\":0,") && strstr(s, "\"devices\":[{\"id\":0,\"workers\":3,"),
+                      "%s", s);
+        else
+            CHECK_MSG(strstr(s, "\"backend\":\"cuda\""), "%s", s);
+        g16_free(s);
+    }
+    g16_engine_destroy(e, 1);
+    if (g16_gpu_count() == 0) {
+        g16_engine_opts oc = {.backend = G16_ENGINE_BACKEND_CUDA};
+        e = NULL;
+        CHECK(g16_engine_create(ctx, &e, &oc) == G16_ERR_NO_DEVICE && e == NULL);
+    }
+    g16_engine_opts bad = {.backend = G16_ENGINE_BACKEND_CUDA, .workers_per_device = 1000};
+    e = NULL;
+    CHECK(g16_engine_create(ctx, &e, &bad) != G16_OK && e == NULL);
+}
+
 int main(void) {
     uint64_t seed = t_seed("test_engine");
     snprintf(tmpdir, sizeof tmpdir, "/tmp/g16_engine_XXXXXX");
@@ -485,6 +512,7 @@ int main(void) {
         fprintf(stderr, "budget %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
         test_faults(ctx, &ca, &cb);
         fprintf(stderr, "faults %.0f ms\n", g16_now_ms() - t);
+        test_backend_choice(ctx);
     }
     free_circuit(&ca);
     free_circuit(&cb);

@@ -30,5 +30,15 @@ for curve in bn254 bls12-381; do
   out=$($G16 bench engine --zkey $d/c.zkey --wtns $d/w.0.wtns --jobs 3 --partitions 2 --workers 2 --json 2>&1)
   if echo "$out" | grep -q '"proofs_per_hour"' && echo "$out" | grep -q '"p99_job_ms"' && echo "$out" | grep -q '"peak_rss_mb"'; then ok; else bad "bench engine $curve: $out"; fi
 done
+# Backend choice: an unknown backend is a usage error; --backend cpu proves;
+# bench engine makes its own synthetic key and reports the GPU-era figures.
+d=$tmp/bn254
+$G16 prove --batch --backend bogus $d/c.zkey $d/w.0.wtns --out-dir $d/out3 2>/dev/null; rc=$?
+if [ $rc = 2 ]; then ok; else bad "--backend bogus: rc $rc"; fi
+mkdir -p $d/out3
+if $G16 prove --batch --backend cpu --workers-per-device 3 $d/c.zkey $d/w.0.wtns $d/w.1.wtns --out-dir $d/out3 2>$d/err3 &&
+   $G16 verify $d/vk.json $d/out3/public-1.json $d/out3/proof-1.json >/dev/null; then ok; else bad "--backend cpu"; cat $d/err3; fi
+out=$($G16 bench engine --log-n 8 --jobs 2 --partitions 2 --backend cpu --synth-threads 2 --json 2>/dev/null)
+if echo "$out" | grep -q '"backend":"cpu"' && echo "$out" | grep -q '"gpu_busy_fraction"' && echo "$out" | grep -q '"mean_upload_ms"'; then ok; else bad "bench engine --log-n: $out"; fi
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -15,6 +15,7 @@
 
 static g16_gpu *gpu;
 static g16_rng rng;
+static const char *variant = "default"; /* the context's MSM variant (environment at create) */
 
 /* ---- field ---------------------------------------------------------------- */
 
@@ -72,8 +73,10 @@ FIELD_TEST(bls381_fp2, bls381_fp2_rand, G16_GPU_BLS381_FP2)
 
 /* ---- MSM -------------------------------------------------------------------- */
 
-enum { SC_RANDOM, SC_ZERO, SC_ONE, SC_EDGE, SC_01_HEAVY, SC_EQUAL };
-static const char *sc_name[] = {"random", "all-zero", "all-one", "edge", "0/1-heavy", "all-equal"};
+enum { SC_RANDOM, SC_ZERO, SC_ONE, SC_EDGE, SC_01_HEAVY, SC_EQUAL, SC_FILECOIN };
+static const char *sc_name[] = {"random", "all-zero", "all-one", "edge", "0/1-heavy", "all-equal", "filecoin"};
+/* MSMs go through g16_gpu_msm_streamed (bases from host memory) when set. */
+static int use_streamed;
 
 /* G: group prefix, E: coordinate field, FR: scalar field, CURVE/GROUP: enums. */
 #define MSM_TEST(G, E, FR, CURVE, GROUP)                                                        \
@@ -101,6 +104,16 @@ static const char *sc_name[] = {"random", "all-zero", "all-one", "edge", "0/1-he
                 uint64_t x = g16_rng_next(&rng) % 10;                                           \
                 if (x < 9)                                                                      \
                     G##_set_scalar_u64(&k[i], &kf[i], x & 1);                                   \
+                else                                                                            \
+                    G##_rand_scalar(&k[i], &kf[i]);                                             \
+                break;                                                                          \
+            }                                                                                   \
+            case SC_FILECOIN: { /* ~99% in {0, 1}; the rest 2, small or uniform */              \
+                uint64_t x = g16_rng_next(&rng) % 300;                                          \
+                if (x < 297)                                                                    \
+                    G##_set_scalar_u64(&k[i], &kf[i], x & 1);                                   \
+                else if (x == 297)                                                              \
+                    G##_set_scalar_u64(&k[i], &kf[i], 2 + (g16_rng_next(&rng) % 1000));         \
                 else                                                                            \
                     G##_rand_scalar(&k[i], &kf[i]);                                             \
                 break;                                                                          \
@@ -152,23 +165,27 @@ static const char *sc_name[] = {"random", "all-zero", "all-one", "edge", "0/1-he
                             const G##_jac *ref) {                                               \
         g16_status st = {0};                                                                    \
         g16_gpu_bases *gb = NULL;                                                               \
-        g16_err rc = g16_gpu_bases_upload(gpu, &gb, CURVE, GROUP, bases, n, &st);               \
+        g16_err rc = G16_OK;                                                                    \
+        if (!use_streamed)                                                                      \
+            rc = g16_gpu_bases_upload(gpu, &gb, CURVE, GROUP, bases, n, &st);                   \
         CHECK_MSG(rc == G16_OK, "%s upload: %s", #G, st.msg);                                   \
         if (rc != G16_OK)                                                                       \
             return;                                                                             \
         G##_jac out;                                                                            \
         memset(&out, 0x77, sizeof out);                                                         \
         g16_gpu_timing tm = {0, 0};                                                             \
-        rc = g16_gpu_msm(gpu, &out, gb, k, n, &tm, &st);                                        \
+        rc = use_streamed ? g16_gpu_msm_streamed(gpu, &out, CURVE, GROUP, bases, k, n, &tm, &st) \
+                          : g16_gpu_msm(gpu, &out, gb, k, n, &tm, &st);                         \
         CHECK_MSG(rc == G16_OK, "%s msm: %s", #G, st.msg);                                      \
         G##_affine ga, ra;                                                                      \
         G##_jac_to_affine(&ga, &out);                                                           \
         G##_jac_to_affine(&ra, ref);                                                            \
         int ok = rc == G16_OK && memcmp(&ga, &ra, sizeof ga) == 0 &&                           \
                  G##_jac_is_inf(&out) == G##_jac_is_inf(ref);                                   \
-        CHECK_MSG(ok, "%s msm n=%zu %s: GPU result differs from the CPU", #G, n, what);         \
-        printf("  %-9s n=%-8zu %-22s %s (gpu %.3f ms, kernels %.3f ms)\n", #G, n, what,         \
-               ok ? "ok" : "MISMATCH", tm.total_ms, tm.kernel_ms);                              \
+        CHECK_MSG(ok, "%s msm n=%zu %s%s: GPU result differs from the CPU (%s)", #G, n, what,   \
+                  use_streamed ? " streamed" : "", variant);                                    \
+        printf("  %-9s n=%-8zu %-22s %s%s (gpu %.3f ms, kernels %.3f ms)\n", #G, n, what,       \
+               use_streamed ? "streamed " : "", ok ? "ok" : "MISMATCH", tm.total_ms, tm.kernel_ms); \
         g16_gpu_bases_free(gpu, gb);                                                            \
     }                                                                                           \
     /* Naive reference over independent random bases [a_i]G (some repeated or infinity). */    \
@@ -249,6 +266,73 @@ static const char *sc_name[] = {"random", "all-zero", "all-one", "edge", "0/1-he
         printf("  (cpu setup %.0f ms)\n", t1 - t0);                                             \
         free(bases), free(k), free(kf);                                                         \
     }                                                                                           \
+    /* Density form: bitmap over n progression bases (about 3/4 set, bit 0 and  \
+     * the last always set when n > 1), scalars for the set bits only; the     \
+     * reference is the progression formula over the expanded vector. */       \
+    static void G##_density_test(size_t n, int kind) {                                         \
+        G##_affine *bases = malloc(n * sizeof *bases);                                          \
+        g16_scalar *k = malloc(n * sizeof *k), *kc = malloc(n * sizeof *kc);                    \
+        FR *kf = malloc(n * sizeof *kf);                                                        \
+        uint8_t *bits = calloc(n / 8 + 1, 1);                                                   \
+        CHECK(bases && k && kc && kf && bits);                                                  \
+        if (!bases || !k || !kc || !kf || !bits)                                                \
+            return;                                                                             \
+        G##_affine gen;                                                                         \
+        G##_jac genj, A, D, r1, r2;                                                             \
+        g16_scalar a, s1, s2;                                                                   \
+        G##_generator(&gen);                                                                    \
+        G##_jac_from_affine(&genj, &gen);                                                       \
+        G##_rand_mult(&A, &genj, &a);                                                           \
+        G##_rand_mult(&D, &genj, &a);                                                           \
+        G##_progression(bases, n, &A, &D);                                                      \
+        G##_scalars(k, kf, n, kind);                                                            \
+        FR sum1, sum2, fi, t;                                                                   \
+        FR##_set_zero(&sum1);                                                                   \
+        FR##_set_zero(&sum2);                                                                   \
+        size_t m = 0;                                                                           \
+        for (size_t i = 0; i < n; i++) {                                                        \
+            int set = i == 0 || i + 1 == n || g16_rng_next(&rng) % 4 != 0;                      \
+            if (!set)                                                                           \
+                continue;                                                                       \
+            bits[i / 8] |= (uint8_t)(1u << (i % 8));                                            \
+            kc[m++] = k[i];                                                                     \
+            FR##_add(&sum1, &sum1, &kf[i]);                                                     \
+            FR##_from_u64(&fi, (uint64_t)i);                                                    \
+            FR##_mul(&t, &fi, &kf[i]);                                                          \
+            FR##_add(&sum2, &sum2, &t);                                                         \
+        }                                                                                       \
+        if (n % 8) /* bits past n must be ignored */                                           \
+            bits[n / 8] |= (uint8_t)(0xffu << (n % 8));                                         \
+        FR##_from_mont(s1.l, &sum1);                                                            \
+        FR##_from_mont(s2.l, &sum2);                                                            \
+        G##_jac_mul_vartime(&r1, &A, &s1);                                                      \
+        G##_jac_mul_vartime(&r2, &D, &s2);                                                      \
+        G##_jac_add_vartime(&r1, &r1, &r2);                                                     \
+        g16_status st = {0};                                                                    \
+        g16_gpu_bases *gb = NULL;                                                               \
+        g16_err rc = g16_gpu_bases_upload(gpu, &gb, CURVE, GROUP, bases, n, &st);               \
+        CHECK_MSG(rc == G16_OK, "%s upload: %s", #G, st.msg);                                   \
+        if (rc == G16_OK) {                                                                     \
+            G##_jac out;                                                                        \
+            g16_gpu_timing tm = {0, 0};                                                         \
+            rc = g16_gpu_msm_density(gpu, &out, gb, bits, kc, m, &tm, &st);                     \
+            CHECK_MSG(rc == G16_OK, "%s density: %s", #G, st.msg);                              \
+            G##_affine ga, ra;                                                                  \
+            G##_jac_to_affine(&ga, &out);                                                       \
+            G##_jac_to_affine(&ra, &r1);                                                        \
+            int ok = rc == G16_OK && memcmp(&ga, &ra, sizeof ga) == 0 &&                       \
+                     G##_jac_is_inf(&out) == G##_jac_is_inf(&r1);                               \
+            CHECK_MSG(ok, "%s density n=%zu m=%zu %s: GPU result differs from the CPU (%s)", #G, \
+                      n, m, sc_name[kind], variant);                                            \
+            printf("  %-9s n=%-8zu density m=%-8zu %-9s %s (gpu %.3f ms)\n", #G, n, m,           \
+                   sc_name[kind], ok ? "ok" : "MISMATCH", tm.total_ms);                        \
+            if (m > 1) /* popcount != n_scalars */                                             \
+                CHECK(g16_gpu_msm_density(gpu, &out, gb, bits, kc, m - 1, NULL, &st) ==         \
+                      G16_ERR_SIZE_MISMATCH);                                                   \
+            g16_gpu_bases_free(gpu, gb);                                                        \
+        }                                                                                       \
+        free(bases), free(k), free(kc), free(kf), free(bits);                                   \
+    }                                                                                           \
     static void G##_msm_tests(int max_log) {                                                    \
         static const size_t small[] = {1, 2, 3, 100, 1000};                                     \
         for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)                             \
@@ -261,14 +345,35 @@ static const char *sc_name[] = {"random", "all-zero", "all-one", "edge", "0/1-he
         G##_naive(1000, SC_RANDOM, 5, 0);                                                       \
         G##_naive(1000, SC_ONE, 3, 1);                                                          \
         G##_naive(200, SC_EQUAL, 0, 0);                                                         \
+        G##_naive(3000, SC_FILECOIN, 0, 1);                                                     \
+        G##_density_test(1, SC_RANDOM);                                                         \
+        G##_density_test(77, SC_EDGE);                                                          \
+        G##_density_test(5000, SC_FILECOIN);                                                    \
+        if (max_log >= 16)                                                                      \
+            G##_density_test(((size_t)1 << 16) + 5, SC_RANDOM);                                 \
         for (int lg = 16; lg <= max_log; lg += 4) {                                             \
             G##_progression_test((size_t)1 << lg, SC_RANDOM);                                   \
             if (lg == 16) {                                                                     \
                 G##_progression_test((size_t)1 << lg, SC_01_HEAVY);                            \
+                G##_progression_test((size_t)1 << lg, SC_FILECOIN);                            \
                 G##_progression_test((size_t)1 << lg, SC_EQUAL);                                \
                 G##_progression_test((size_t)1 << lg, SC_EDGE);                                 \
                 G##_progression_test(((size_t)1 << lg) + 17, SC_RANDOM);                       \
             }                                                                                   \
+        }                                                                                       \
+    }                                                                                           \
+    /* A shorter set for the variant contexts (forced window, old kernels, streaming). */       \
+    static void G##_variant_tests(int big) {                                                    \
+        G##_naive(1, SC_RANDOM, 0, 0);                                                          \
+        G##_naive(300, SC_EDGE, 0, 1);                                                          \
+        G##_naive(300, SC_RANDOM, 5, 0);                                                        \
+        G##_naive(1000, SC_ONE, 3, 1);                                                          \
+        G##_naive(1500, SC_FILECOIN, 0, 0);                                                     \
+        G##_naive(10, SC_ZERO, 0, 0);                                                           \
+        if (big) {                                                                              \
+            G##_progression_test(((size_t)1 << 16) + 17, SC_RANDOM);                            \
+            G##_progression_test((size_t)1 << 16, SC_FILECOIN);                                 \
+            G##_progression_test((size_t)1 << 16, SC_EQUAL);                                    \
         }                                                                                       \
     }
 
@@ -295,6 +400,43 @@ static void api_errors(void) {
     g16_gpu_bases_free(gpu, gb);
     g16_gpu *bad = NULL;
     CHECK(g16_gpu_create(&bad, 1000, 16, 0, &st) == G16_ERR_NO_DEVICE && bad == NULL);
+}
+
+/* Runs the short MSM set on a second context created with up to two
+ * environment settings (read at create) and/or through the streamed path. */
+static void variant_run(const char *name, const char *e1, const char *v1, const char *e2, const char *v2,
+                        size_t max_points, int streamed, int g2_big) {
+    if (e1)
+        setenv(e1, v1, 1);
+    if (e2)
+        setenv(e2, v2, 1);
+    g16_status st = {0};
+    g16_gpu *vg = NULL, *main_gpu = gpu;
+    g16_err rc = g16_gpu_create(&vg, 0, max_points, 1, &st);
+    if (e1)
+        unsetenv(e1);
+    if (e2)
+        unsetenv(e2);
+    CHECK_MSG(rc == G16_OK, "variant %s: create: %s", name, st.msg);
+    if (rc != G16_OK)
+        return;
+    printf("variant: %s\n", name);
+    gpu = vg;
+    variant = name;
+    use_streamed = streamed;
+    bn254_g1_variant_tests(1);
+    bls381_g1_variant_tests(1);
+    bn254_g2_variant_tests(g2_big);
+    bls381_g2_variant_tests(g2_big);
+    if (streamed) { /* n = 0: infinity, no copy */
+        bn254_g1_jac out;
+        CHECK(g16_gpu_msm_streamed(gpu, &out, G16_CURVE_BN254, G16_GPU_G1, NULL, NULL, 0, NULL, &st) == G16_OK &&
+              bn254_g1_jac_is_inf(&out));
+    }
+    g16_gpu_destroy(vg);
+    gpu = main_gpu;
+    variant = "default";
+    use_streamed = 0;
 }
 
 int main(void) {
@@ -334,6 +476,20 @@ int main(void) {
     }
     bn254_g2_msm_tests(max_log < 16 ? max_log : 16);
     bls381_g2_msm_tests(max_log < 16 ? max_log : 16);
+    /* Variants (G16_GPU_TEST_VARIANTS=0 skips them): a forced wide window with
+     * longer segments, a narrow one, the first version's kernels, MINB 1, the
+     * carry-chain products (G1), and the streamed path in chunks of 4096
+     * points (17 chunks at 2^16 + 17). */
+    const char *vars = getenv("G16_GPU_TEST_VARIANTS");
+    if (!vars || atoi(vars) != 0) {
+        size_t vmax = ((size_t)1 << 16) + 64;
+        variant_run("c=20 seg=64", "G16_GPU_MSM_C", "20", "G16_GPU_MSM_SEG", "64", vmax, 0, 0);
+        variant_run("c=9", "G16_GPU_MSM_C", "9", NULL, NULL, vmax, 0, 0);
+        variant_run("v1", "G16_GPU_MSM_V", "1", NULL, NULL, vmax, 0, 0);
+        variant_run("minb1", "G16_GPU_ACC_MINB", "1", NULL, NULL, vmax, 0, 0);
+        variant_run("mul2", "G16_GPU_MSM_MUL", "2", NULL, NULL, vmax, 0, 0);
+        variant_run("streamed 4096", NULL, NULL, NULL, NULL, 4096, 1, 1);
+    }
     g16_gpu_destroy(gpu);
     return t_done("test_gpu_msm");
 }

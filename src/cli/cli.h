@@ -11,6 +11,12 @@ int cmd_verify(int argc, char **argv);
 int cmd_zkey(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_setup(int argc, char **argv);
+#ifdef G16_HAVE_CLIENT
+/* g16 client: g16d's HTTP API (cmd_client.c, daemon builds only). Exit
+ * codes: 0 ok, 1 job failed/cancelled, 2 usage, 3 server/HTTP error, 4 wait
+ * timed out. */
+int cmd_client(int argc, char **argv);
+#endif
 
 /* Monotonic milliseconds (the CLI links the library's internals). */
 double g16_cli_now_ms(void);

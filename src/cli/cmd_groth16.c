@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "gpu/gpu.h"
 #include "groth16/groth16.h"
 #include "util/util.h"
 
@@ -48,8 +49,9 @@ static int parse_u256(uint8_t out[32], const char *s) {
  * (i = the witness's position), each proof verified before it is written. */
 static int cmd_prove_batch(int argc, char **argv) {
     const char *out_dir = NULL, *zkey = NULL, *timeline = NULL;
-    int verbose = 0, trusted = 0, no_verify = 0, workers = 0, synth = 0;
-    unsigned long long budget = 0;
+    int verbose = 0, trusted = 0, no_verify = 0, workers = 0, synth = 0, wpd = 0, devices = 0;
+    unsigned long long budget = 0, dev_budget = 0;
+    g16_engine_backend backend = G16_ENGINE_BACKEND_AUTO;
     const char **wtns = calloc((size_t)argc, sizeof *wtns);
     size_t n = 0;
     if (!wtns)
@@ -68,7 +70,26 @@ static int cmd_prove_batch(int argc, char **argv) {
             synth = atoi(v), i++;
         else if (!strcmp(a, "--budget") && v)
             budget = strtoull(v, NULL, 10), i++;
-        else if (!strcmp(a, "--verbose") || !strcmp(a, "-v"))
+        else if (!strcmp(a, "--device-budget") && v)
+            dev_budget = strtoull(v, NULL, 10), i++;
+        else if (!strcmp(a, "--workers-per-device") && v)
+            wpd = atoi(v), i++;
+        else if (!strcmp(a, "--devices") && v)
+            devices = atoi(v), i++;
+        else if (!strcmp(a, "--backend") && v) {
+            if (!strcmp(v, "cpu"))
+                backend = G16_ENGINE_BACKEND_CPU;
+            else if (!strcmp(v, "cuda"))
+                backend = G16_ENGINE_BACKEND_CUDA;
+            else if (!strcmp(v, "auto"))
+                backend = G16_ENGINE_BACKEND_AUTO;
+            else {
+                fprintf(stderr, "g16 prove --batch: --backend must be cpu, cuda or auto\n");
+                free(wtns);
+                return 2;
+            }
+            i++;
+        } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v"))
             verbose = 1;
         else if (!strcmp(a, "--trusted-key"))
             trusted = 1;
@@ -84,8 +105,9 @@ static int cmd_prove_batch(int argc, char **argv) {
             wtns[n++] = a;
     }
     if (!zkey || !n || !out_dir) {
-        fprintf(stderr, "usage: g16 prove --batch [--workers W] [--synth-threads S] [--budget BYTES] [--trusted-key]\n"
-                        "                 [--timeline FILE] [--no-verify] [--verbose] <circuit.zkey> <witness.wtns>... --out-dir DIR\n");
+        fprintf(stderr, "usage: g16 prove --batch [--backend cpu|cuda|auto] [--workers W] [--workers-per-device W]\n"
+                        "                 [--devices N] [--synth-threads S] [--budget BYTES] [--device-budget BYTES]\n"
+                        "                 [--trusted-key] [--timeline FILE] [--no-verify] [--verbose] <circuit.zkey> <witness.wtns>... --out-dir DIR\n");
         free(wtns);
         return 2;
     }
@@ -96,11 +118,24 @@ static int cmd_prove_batch(int argc, char **argv) {
     uint64_t key_id, job;
     double t0 = g16_cli_now_ms();
     g16_engine_opts eo = {.workers = workers, .synth_threads = synth, .budget_bytes = budget, .no_verify = no_verify,
-                          .timeline_path = timeline};
+                          .timeline_path = timeline, .backend = backend, .workers_per_device = wpd,
+                          .devices = devices, .device_budget_bytes = dev_budget};
     if (!ctx || !ws || g16_engine_create(ctx, &eng, &eo) != G16_OK)
         goto fail;
     if (g16_engine_key_add(eng, &key_id, zkey, trusted ? G16_KEY_TRUSTED : 0, G16_TIER_MMAP) != G16_OK)
         goto fail;
+    if (verbose) { /* which backend the engine chose, and the key's tier */
+        char *sj = NULL;
+        if (g16_engine_status_json(eng, &sj) == G16_OK && sj) {
+            const char *b = strstr(sj, "\"backend\":\""), *t = strstr(sj, "\"tier\":\"");
+            int nw = 0;
+            for (const char *q = strstr(sj, "\"workers\":["); q && (q = strstr(q, "\"device\":")) != NULL; q++)
+                nw++;
+            fprintf(stderr, "g16 prove --batch: backend %.*s, %d workers, key tier %.*s\n", b ? (int)strcspn(b + 11, "\"") : 1,
+                    b ? b + 11 : "?", nw, t ? (int)strcspn(t + 8, "\"") : 1, t ? t + 8 : "?");
+        }
+        g16_free(sj);
+    }
     for (size_t i = 0; i < n; i++)
         ws[i].path = wtns[i];
     if (g16_engine_submit(eng, &job, key_id, ws, n, G16_PRIORITY_NORMAL, 0) != G16_OK ||
@@ -155,16 +190,63 @@ done:
     return rc;
 }
 
+/* The heavy stage on a GPU for one proof: a device context sized for the
+ * key, its bases (uploaded, or streamed with --stream-bases) and a device
+ * working area, all freed by gpu_prove_free. */
+typedef struct gpu_prove {
+    g16_gpu *g;
+    groth16_gpu_key *gkey;
+    groth16_gpu_work *gw;
+    double key_upload_ms;
+} gpu_prove;
+
+static g16_err gpu_prove_init(gpu_prove *gp, const g16_key *key, int device, int stream_bases, g16_status *st) {
+    const g16_zkey *zk = groth16_key_zkey(key);
+    size_t maxp = zk->domainSize > zk->nVars ? zk->domainSize : zk->nVars;
+    g16_err err = g16_gpu_create(&gp->g, device, maxp, 1, st);
+    if (!err && !stream_bases) {
+        double t0 = g16_cli_now_ms();
+        err = groth16_gpu_key_upload(gp->g, &gp->gkey, key, st);
+        gp->key_upload_ms = g16_cli_now_ms() - t0;
+    }
+    if (!err)
+        err = groth16_gpu_work_create(gp->g, &gp->gw, key, st);
+    return err;
+}
+
+static void gpu_prove_free(gpu_prove *gp) {
+    groth16_gpu_work_free(gp->g, gp->gw);
+    groth16_gpu_key_free(gp->g, gp->gkey);
+    g16_gpu_destroy(gp->g);
+    memset(gp, 0, sizeof *gp);
+}
+
 int cmd_prove(int argc, char **argv) {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--batch"))
             return cmd_prove_batch(argc, argv);
-    int verbose = 0, trusted = 0, check = 1;
-    const char *pos[4];
+    int verbose = 0, trusted = 0, check = 1, device = 0, stream_bases = 0;
+    const char *pos[4], *backend = "auto";
     int npos = 0, fixed_rs = 0;
     uint8_t r_le[32], s_le[32];
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--insecure-test-rs") && i + 2 < argc) {
+        if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
+            backend = argv[++i];
+            if (strcmp(backend, "cpu") && strcmp(backend, "cuda") && strcmp(backend, "auto")) {
+                fprintf(stderr, "g16 prove: --backend takes cpu, cuda or auto\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
+            char *end;
+            long d = strtol(argv[++i], &end, 10);
+            if (*end || d < 0 || d > 1024) {
+                fprintf(stderr, "g16 prove: --device takes a device number\n");
+                return 2;
+            }
+            device = (int)d;
+        } else if (!strcmp(argv[i], "--stream-bases"))
+            stream_bases = 1;
+        else if (!strcmp(argv[i], "--insecure-test-rs") && i + 2 < argc) {
             /* Tests only: deterministic, NOT zero-knowledge proofs. */
             if (!parse_u256(r_le, argv[i + 1]) || !parse_u256(s_le, argv[i + 2])) {
                 fprintf(stderr, "g16 prove: --insecure-test-rs takes two integers below 2^256\n");
@@ -187,8 +269,9 @@ int cmd_prove(int argc, char **argv) {
             npos = 5;
     }
     if (npos != 4) {
-        fprintf(stderr, "usage: g16 prove [--verbose] [--trusted-key] [--no-verify] <circuit.zkey> <witness.wtns> "
-                        "<proof.json> <public.json>\n");
+        fprintf(stderr, "usage: g16 prove [--verbose] [--trusted-key] [--no-verify] [--backend cpu|cuda|auto]\n"
+                        "                 [--device N] [--stream-bases] <circuit.zkey> <witness.wtns> <proof.json> "
+                        "<public.json>\n");
         return 2;
     }
     g16_ctx *ctx = g16_ctx_create(NULL);
@@ -203,7 +286,13 @@ int cmd_prove(int argc, char **argv) {
     groth16_msms msms;
     memset(&msms, 0, sizeof msms);
     groth16_timings tm = {0};
+    groth16_gpu_timings gtm;
+    memset(&gtm, 0, sizeof gtm);
     g16_status st = {0};
+    gpu_prove gp;
+    memset(&gp, 0, sizeof gp);
+    /* auto: the GPU when this build has CUDA and a device is present. */
+    int use_gpu = !strcmp(backend, "cuda") || (!strcmp(backend, "auto") && g16_gpu_count() > 0);
     int rc = 2;
     double t0 = g16_cli_now_ms();
     /* The key without a per-key working area: this command brings its own. */
@@ -219,16 +308,48 @@ int cmd_prove(int argc, char **argv) {
     if (progress)
         fprintf(stderr, "g16 prove: %s, %u wires, domain 2^%d, key loaded in %.0f ms\n", g16_curve_name(info.curve),
                 info.n_vars, __builtin_ctz(info.domain_size), t_key - t0);
-    if (groth16_work_create(ctx, &work, key, &st) != G16_OK)
+    if (use_gpu && gpu_prove_init(&gp, key, device, stream_bases, &st) != G16_OK) {
+        if (strcmp(backend, "auto") != 0)
+            goto fail_st;
+        /* auto: the CPU when the GPU cannot be set up (too small, busy). */
+        fprintf(stderr, "g16 prove: GPU unavailable (%s); proving on the CPU\n", st.msg);
+        gpu_prove_free(&gp);
+        use_gpu = 0;
+    }
+    if (use_gpu && progress)
+        fprintf(stderr, "g16 prove: GPU %s%s (%.0f ms)\n", g16_gpu_name(gp.g),
+                stream_bases ? ", bases streamed" : ", key uploaded", gp.key_upload_ms);
+    /* auto: a GPU stage that fails, or a GPU proof that does not verify, is
+     * redone on the CPU (with a warning), so auto never does worse than cpu. */
+    int is_auto = !strcmp(backend, "auto");
+again:
+    memset(&tm, 0, sizeof tm);
+    if (groth16_work_create_ex(ctx, &work, key, use_gpu ? GROTH16_WORK_PINNED | GROTH16_WORK_NO_CPU_HEAVY : 0, &st) !=
+        G16_OK)
         goto fail_st;
     if (groth16_stage_synth(ctx, work, key, w, &tm, &st) != G16_OK)
         goto fail_st;
     if (progress)
         fprintf(stderr, "g16 prove: [1/3] synthesis done (%.0f ms)\n", tm.synth_ms);
-    if (groth16_stage_heavy(ctx, &msms, work, key, &tm, &st) != G16_OK)
-        goto fail_st;
-    if (progress)
-        fprintf(stderr, "g16 prove: [2/3] NTT and MSM done (%.0f + %.0f ms)\n", tm.ntt_ms, tm.msm_ms);
+    if (use_gpu) {
+        if (groth16_stage_heavy_gpu(ctx, gp.g, gp.gw, gp.gkey, &msms, work, key, &tm, &gtm, &st) != G16_OK) {
+            if (!is_auto)
+                goto fail_st;
+            fprintf(stderr, "g16 prove: the GPU stage failed (%s); proving on the CPU\n", st.msg);
+            goto retry_cpu;
+        }
+        if (progress)
+            fprintf(stderr,
+                    "g16 prove: [2/3] GPU: upload %.1f ms, NTT/H %.1f ms, MSM A %.1f, B1 %.1f, B2 %.1f, C %.1f, "
+                    "H %.1f ms (%.1f ms in all)\n",
+                    gtm.upload_ms, gtm.ntt_ms, gtm.msm_ms[0], gtm.msm_ms[1], gtm.msm_ms[2], gtm.msm_ms[3],
+                    gtm.msm_ms[4], gtm.gpu_ms);
+    } else {
+        if (groth16_stage_heavy(ctx, &msms, work, key, &tm, &st) != G16_OK)
+            goto fail_st;
+        if (progress)
+            fprintf(stderr, "g16 prove: [2/3] NTT and MSM done (%.0f + %.0f ms)\n", tm.ntt_ms, tm.msm_ms);
+    }
     if (groth16_stage_finalize(ctx, &res, key, &msms, fixed_rs ? r_le : NULL, fixed_rs ? s_le : NULL, &tm, &st) !=
         G16_OK)
         goto fail_st;
@@ -236,6 +357,10 @@ int cmd_prove(int argc, char **argv) {
     /* A witness of another circuit with the right length proves "fine" but
      * yields an invalid proof: one multi-pairing catches it. */
     if (check && groth16_result_verify(key, res, &st) != G16_OK) {
+        if (use_gpu && is_auto) {
+            fprintf(stderr, "g16 prove: the GPU proof does not verify; proving again on the CPU\n");
+            goto retry_cpu;
+        }
         fprintf(stderr, "g16 prove: the proof does not verify: the witness %s does not satisfy the circuit of %s\n",
                 pos[1], pos[0]);
         goto done;
@@ -248,11 +373,21 @@ int cmd_prove(int argc, char **argv) {
         goto fail;
     if (verbose)
         fprintf(stderr,
-                "g16 prove: synthesis %.1f ms, ntt %.1f ms, msm %.1f ms, finalize %.1f ms, "
+                "g16 prove: backend %s, synthesis %.1f ms, ntt %.1f ms, msm %.1f ms, finalize %.1f ms, "
                 "verify %.1f ms, total %.1f ms\n",
-                tm.synth_ms, tm.ntt_ms, tm.msm_ms, tm.finalize_ms, check ? t_verify : 0.0, g16_cli_now_ms() - t0);
+                use_gpu ? "cuda" : "cpu", tm.synth_ms, tm.ntt_ms, tm.msm_ms, tm.finalize_ms, check ? t_verify : 0.0,
+                g16_cli_now_ms() - t0);
     rc = 0;
     goto done;
+retry_cpu:
+    groth16_msms_clear(&msms);
+    groth16_work_free(work);
+    work = NULL;
+    g16_result_free(res);
+    res = NULL;
+    gpu_prove_free(&gp);
+    use_gpu = 0;
+    goto again;
 fail_st:
     fprintf(stderr, "g16 prove: %s (%s)\n", st.msg[0] ? st.msg : g16_err_str(st.code), g16_err_str(st.code));
     goto done;
@@ -261,6 +396,7 @@ fail:
 done:
     groth16_msms_clear(&msms);
     groth16_work_free(work);
+    gpu_prove_free(&gp);
     g16_result_free(res);
     g16_witness_free(w);
     g16_key_free(key);
@@ -373,9 +509,11 @@ int cmd_info(int argc, char **argv) {
     return rc;
 }
 
-/* g16 setup --insecure-test-setup [--curve C] circuit.r1cs out.zkey [--vk vk.json] [--seed S] */
+/* g16 setup --insecure-test-setup [--curve C] circuit.r1cs out.zkey [--vk vk.json] [--seed S]
+ *           [--backend cpu|cuda|auto] [--snarkjs-init] [--print-toxic] */
 int cmd_setup(int argc, char **argv) {
-    int insecure = 0, curve_set = 0;
+    int insecure = 0, curve_set = 0, print_toxic = 0;
+    groth16_setup_opts so = {.backend = GROTH16_SETUP_AUTO};
     g16_curve curve = G16_CURVE_BN254;
     const char *vk_path = NULL, *pos[2];
     int npos = 0;
@@ -395,6 +533,22 @@ int cmd_setup(int argc, char **argv) {
         } else if (!strcmp(a, "--vk") && v) {
             vk_path = v;
             i++;
+        } else if (!strcmp(a, "--backend") && v) {
+            if (!strcmp(v, "cpu"))
+                so.backend = GROTH16_SETUP_CPU;
+            else if (!strcmp(v, "cuda"))
+                so.backend = GROTH16_SETUP_CUDA;
+            else if (!strcmp(v, "auto"))
+                so.backend = GROTH16_SETUP_AUTO;
+            else {
+                fprintf(stderr, "g16 setup: unknown backend '%s' (cpu, cuda, auto)\n", v);
+                return 2;
+            }
+            i++;
+        } else if (!strcmp(a, "--snarkjs-init")) {
+            so.snarkjs_init = 1;
+        } else if (!strcmp(a, "--print-toxic")) {
+            print_toxic = 1;
         } else if (!strcmp(a, "--seed") && v) {
             seed = strtoull(v, NULL, 0);
             seed_set = 1;
@@ -410,7 +564,8 @@ int cmd_setup(int argc, char **argv) {
     }
     if (npos != 2) {
         fprintf(stderr, "usage: g16 setup --insecure-test-setup [--curve C] <circuit.r1cs> <out.zkey> "
-                        "[--vk vk.json] [--seed S]\n");
+                        "[--vk vk.json] [--seed S]\n"
+                        "                 [--backend cpu|cuda|auto] [--snarkjs-init] [--print-toxic]\n");
         return 2;
     }
     if (!insecure) {
@@ -440,14 +595,30 @@ int cmd_setup(int argc, char **argv) {
     }
     g16_ctx *ctx = g16_ctx_create(NULL);
     double t0 = g16_now_ms();
-    g16_err err = ctx ? groth16_setup_insecure(ctx, &cs, pos[1], seed, &st) : G16_ERR_NOMEM;
+    so.seed = seed;
+    groth16_setup_info info;
+    g16_err err = ctx ? groth16_setup_insecure_ex(ctx, &cs, &so, pos[1], NULL, NULL, &info, &st) : G16_ERR_NOMEM;
+    if (!err && print_toxic) {
+        /* The toxic waste as hex (fast_ptau.mjs --tau/--alpha/--beta take it). */
+        uint8_t tw[5][32];
+        static const char *names[5] = {"tau", "alpha", "beta", "gamma", "delta"};
+        groth16_setup_toxic(cs.curve, seed, tw);
+        for (int t = 0; t < 5; t++) {
+            printf("%s=0x", names[t]);
+            for (int b = 31; b >= 0; b--)
+                printf("%02x", tw[t][b]);
+            printf("\n");
+        }
+    }
     g16_r1cs_free(&cs);
     if (err) {
         fprintf(stderr, "g16 setup: %s\n", st.msg[0] ? st.msg : g16_err_str(err));
         g16_ctx_destroy(ctx);
         return 2;
     }
-    fprintf(stderr, "g16 setup: wrote %s in %.0f ms\n", pos[1], g16_now_ms() - t0);
+    fprintf(stderr, "g16 setup: wrote %s (%zu bytes) in %.0f ms (%s; lagrange %.0f ms, points %.0f ms%s)\n",
+            pos[1], info.key_bytes, g16_now_ms() - t0, info.used_gpu ? "cuda" : "cpu", info.lagrange_ms,
+            info.points_ms, so.snarkjs_init ? ", snarkjs init key" : "");
     int rc = 0;
     if (vk_path) {
         g16_key *key = NULL;

@@ -11,7 +11,7 @@ double g16_cli_now_ms(void) { return g16_now_ms(); }
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: g16 <prove|verify|info|zkey|synth|bench|selfcheck> ...\n");
+        fprintf(stderr, "usage: g16 <prove|verify|info|zkey|setup|synth|client|bench|selfcheck> ...\n");
         return 2;
     }
     if (!strcmp(argv[1], "selfcheck")) {
@@ -34,6 +34,14 @@ int main(int argc, char **argv) {
         return cmd_setup(argc - 1, argv + 1);
     if (!strcmp(argv[1], "synth"))
         return cmd_synth(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "client")) {
+#ifdef G16_HAVE_CLIENT
+        return cmd_client(argc - 1, argv + 1);
+#else
+        fputs("g16 client: this build has no daemon support\n", stderr);
+        return 2;
+#endif
+    }
     if (!strcmp(argv[1], "bench"))
         return bench_main(argc - 1, argv + 1);
     fprintf(stderr, "g16: unknown command '%s'\n", argv[1]);

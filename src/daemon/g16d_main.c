@@ -1,7 +1,185 @@
-/* g16d: the proving daemon (docs/daemon.md). Being written: see issue #9. */
-#include <stdio.h>
+/* g16d: the proving daemon (docs/daemon.md). The process: options, log,
+ * context, engine, job store (recovered), keys, HTTP server, dispatcher;
+ * then the main thread waits for signals: SIGHUP reopens the log file,
+ * SIGTERM/SIGINT drain and exit 0. SIGPIPE and SIGXFSZ are ignored, so that
+ * a full or size-limited disk is an error the store reports, not a kill. */
+#include "daemon.h"
 
-int main(void) {
-    fputs("g16d: not built yet\n", stderr);
-    return 1;
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static __thread char tls_err[512];
+
+void g16d_error_cb(g16_err err, const char *msg, void *user) {
+    (void)user;
+    snprintf(tls_err, sizeof tls_err, "%s", msg ? msg : g16_err_str(err));
+}
+
+const char *g16d_last_engine_error(void) { return tls_err[0] ? tls_err : "engine error"; }
+
+double g16d_unix_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int level_of(const char *s) {
+    return !strcmp(s, "debug") ? G16D_DEBUG : !strcmp(s, "warn") ? G16D_WARN : !strcmp(s, "error") ? G16D_ERROR
+                                                                                                   : G16D_INFO;
+}
+
+int main(int argc, char **argv) {
+    g16d_config cfg;
+    g16d_config_defaults(&cfg);
+    int rc = g16d_config_load(&cfg, argc, argv);
+    if (!rc)
+        rc = g16d_config_validate(&cfg);
+    if (rc) {
+        g16d_config_free(&cfg);
+        return rc == 1 ? 0 : 2;
+    }
+    if (g16d_log_open(cfg.log_file, level_of(cfg.log_level))) {
+        fprintf(stderr, "g16d: log_file %s: %s\n", cfg.log_file, strerror(errno));
+        g16d_config_free(&cfg);
+        return 2;
+    }
+    /* Signals: the main thread takes them with sigwait; every thread
+     * created from here on inherits the mask. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN);
+
+    g16d d;
+    memset(&d, 0, sizeof d);
+    d.cfg = &cfg;
+    d.start_time = g16d_unix_now();
+    d.store_ok = 1;
+    pthread_mutex_init(&d.mtx, NULL);
+    pthread_cond_init(&d.work, NULL);
+    pthread_cond_init(&d.change, NULL);
+    int exit_code = 2;
+    g16_ctx_opts co = {cfg.threads, g16d_error_cb, NULL};
+    d.ctx = g16_ctx_create(&co);
+    if (!d.ctx) {
+        fputs("g16d: could not create the context (threads, memory)\n", stderr);
+        goto out;
+    }
+    g16_engine_opts eo;
+    memset(&eo, 0, sizeof eo);
+    eo.budget_bytes = cfg.budget_bytes;
+    eo.workers = cfg.workers;
+    eo.synth_threads = cfg.synth_threads;
+    eo.no_verify = !cfg.verify;
+    eo.backend = !strcmp(cfg.backend, "cpu")    ? G16_ENGINE_BACKEND_CPU
+                 : !strcmp(cfg.backend, "cuda") ? G16_ENGINE_BACKEND_CUDA
+                                                : G16_ENGINE_BACKEND_AUTO;
+    eo.workers_per_device = cfg.workers_per_device;
+    eo.devices = cfg.devices;
+    eo.device_budget_bytes = cfg.device_budget_bytes;
+    if (g16_engine_create(d.ctx, &d.eng, &eo)) {
+        fprintf(stderr, "g16d: engine (backend = %s): %s\n", cfg.backend, g16d_last_engine_error());
+        goto out;
+    }
+    /* The engine's worker count (the CUDA backend sets its own). */
+    d.n_workers = cfg.workers;
+    char *sj = NULL;
+    if (!g16_engine_status_json(d.eng, &sj) && sj) {
+        json_t *so = json_loads(sj, 0, NULL);
+        json_t *wk = json_object_get(so, "workers");
+        if (json_is_array(wk) && json_array_size(wk) > 0)
+            d.n_workers = (int)json_array_size(wk);
+        json_decref(so);
+    }
+    g16_free(sj);
+    g16_status st = {0};
+    if (store_open(&d.st, cfg.store_url, cfg.owner, &st)) {
+        fprintf(stderr, "g16d: store %s: %s\n", cfg.store_url, st.msg);
+        goto out;
+    }
+    size_t requeued = 0;
+    if (store_recover(d.st, &requeued, &st)) {
+        fprintf(stderr, "g16d: store %s: recovery: %s\n", cfg.store_url, st.msg);
+        goto out;
+    }
+    for (size_t i = 0; i < cfg.n_keys; i++) {
+        g16d_key k;
+        g16d_api_err e = {0};
+        int existed;
+        if (g16d_key_register(&d, cfg.keys[i].id, cfg.keys[i].path, G16_TIER_MMAP, 0, &k, &existed, &e)) {
+            fprintf(stderr, "g16d: key %s:%s: %s\n", cfg.keys[i].id, cfg.keys[i].path, e.msg);
+            goto out;
+        }
+    }
+    g16d_keys_restore(&d);
+    char bound[300] = "";
+    if (g16d_http_start(&d, bound, sizeof bound))
+        goto out;
+    if (g16d_dispatch_start(&d)) {
+        fputs("g16d: could not start the dispatcher threads\n", stderr);
+        goto out_http;
+    }
+    g16d_log(G16D_INFO, "started",
+             json_pack("{s:s,s:s,s:s,s:s,s:s,s:i,s:I,s:i,s:b}", "version", g16_version(), "listen", bound, "backend",
+                       cfg.backend, "store",
+                       store_backend(d.st), "owner", cfg.owner, "workers", d.n_workers, "requeued",
+                       (json_int_t)requeued, "keys", (int)cfg.n_keys, "auth", cfg.token != NULL));
+    if (cfg.ready_file) {
+        char tmp[4200];
+        snprintf(tmp, sizeof tmp, "%s.tmp", cfg.ready_file);
+        FILE *f = fopen(tmp, "w");
+        if (!f || fprintf(f, "%s\n", bound) < 0 || fclose(f) || rename(tmp, cfg.ready_file))
+            g16d_log(G16D_ERROR, "ready_file", json_pack("{s:s,s:s}", "path", cfg.ready_file, "error", strerror(errno)));
+    }
+    for (;;) {
+        int sig = 0;
+        if (sigwait(&set, &sig))
+            continue;
+        if (sig == SIGHUP) {
+            int r = g16d_log_reopen();
+            g16d_log(r ? G16D_ERROR : G16D_INFO, "log_reopened", NULL);
+            continue;
+        }
+        g16d_log(G16D_INFO, "signal", json_pack("{s:s}", "signal", sig == SIGTERM ? "TERM" : "INT"));
+        break;
+    }
+    g16d_dispatch_stop(&d);
+    exit_code = 0;
+out_http:
+    pthread_mutex_lock(&d.mtx);
+    d.stopping = 1;
+    d.draining = 1;
+    pthread_cond_broadcast(&d.change);
+    pthread_mutex_unlock(&d.mtx);
+    g16d_http_stop(&d);
+out:
+    if (d.threads_started)
+        g16d_dispatch_stop(&d);
+    if (d.eng)
+        g16_engine_destroy(d.eng, 0);
+    store_close(d.st);
+    if (exit_code == 0)
+        g16d_log(G16D_INFO, "stopped", NULL);
+    free(d.keys);
+    free(d.slots);
+    free(d.runners);
+    if (d.ctx)
+        g16_ctx_destroy(d.ctx);
+    pthread_cond_destroy(&d.work);
+    pthread_cond_destroy(&d.change);
+    pthread_mutex_destroy(&d.mtx);
+    if (cfg.ready_file && exit_code == 0)
+        unlink(cfg.ready_file);
+    g16d_config_free(&cfg);
+    g16d_log_close();
+    return exit_code;
 }

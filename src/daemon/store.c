@@ -78,9 +78,30 @@ const char *store_backend(const store *s) { return s ? s->ops->name : "none"; }
         return err_;                                                                           \
     } while (0)
 
+/* The checks common to the backends. */
+static g16_err check_job(const store_job_new *j, g16_status *st) {
+    if (j->n_partitions == 0)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "store: a job needs at least one partition");
+    if (j->priority < G16_PRIORITY_LOW || j->priority > G16_PRIORITY_CRITICAL)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "store: bad priority %d", j->priority);
+    if (!*j->key_id || strlen(j->key_id) >= sizeof ((store_claim *)0)->key_id)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "store: key id empty or longer than 127 bytes");
+    if (j->idempotency_key && strlen(j->idempotency_key) >= sizeof ((store_job_info *)0)->idempotency_key)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "store: idempotency key longer than 127 bytes");
+    for (uint32_t i = 0; i < j->n_partitions; i++) {
+        const store_witness *w = &j->witness[i];
+        if (!w->path == !w->data || (w->path && !*w->path))
+            return g16_fail(st, G16_ERR_INVALID_ARG, "store: witness %u needs exactly one of path and data", i);
+    }
+    return G16_OK;
+}
+
 g16_err store_job_create(store *s, const store_job_new *j, int64_t *job_id, int *existed, g16_status *st) {
     if (!j || !job_id || !j->key_id || (j->n_partitions && !j->witness))
         return g16_fail(st, G16_ERR_INVALID_ARG, "store: bad job");
+    g16_err err = check_job(j, st);
+    if (err)
+        return err;
     LOCKED(s->ops->job_create(s->self, j, job_id, existed, st));
 }
 

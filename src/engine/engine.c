@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "engine.h"
+#include "gpu/gpu.h"
 #include "util/ctx.h"
 
 /* ---- CPU backend ---------------------------------------------------------- */
@@ -34,9 +35,13 @@ static g16_err cpu_worker_init(void *self, int worker, void **wstate, g16_status
     return G16_OK;
 }
 static void cpu_worker_fini(void *self, void *wstate) { (void)self, (void)wstate; }
+static int cpu_worker_device(void *self, int worker) {
+    (void)self, (void)worker;
+    return 0;
+}
 static g16_err cpu_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *out, groth16_work *work,
-                         const g16_key *key, groth16_timings *tm, g16_status *st) {
-    (void)self, (void)wstate;
+                         const g16_key *key, groth16_timings *tm, engine_heavy_info *hi, g16_status *st) {
+    (void)self, (void)wstate, (void)hi;
     return groth16_stage_heavy(ctx, out, work, key, tm, st);
 }
 static void cpu_destroy(void *self) { (void)self; }
@@ -44,7 +49,9 @@ static void cpu_destroy(void *self) { (void)self; }
 void engine_backend_cpu(engine_backend *be) {
     memset(be, 0, sizeof *be);
     be->name = "cpu";
+    be->devices = 1;
     be->worker_init = cpu_worker_init;
+    be->worker_device = cpu_worker_device;
     be->worker_fini = cpu_worker_fini;
     be->heavy = cpu_heavy;
     be->destroy = cpu_destroy;
@@ -62,6 +69,8 @@ typedef struct ekey {
     int users;        /* g16_engine_key_add references */
     g16_key *key;     /* NULL while not resident */
     size_t bytes;     /* reserved while resident (or loading) */
+    size_t dev_bytes; /* its bases on each device (0: streamed, or the CPU) */
+    int streamed;     /* resident, on a GPU backend, but not on the devices */
     int loading;      /* a thread is loading it */
     uint32_t active;  /* partitions in flight (popped, not finished) */
     uint64_t last_use;
@@ -114,8 +123,9 @@ typedef struct pheap {
 /* Histogram buckets (ms) of the stage timings. */
 static const double HB[] = {1, 5, 10, 50, 100, 500, 1000, 5000, 10000, 60000};
 #define NHB (sizeof HB / sizeof HB[0])
-enum { ST_QUEUE, ST_SYNTH, ST_DEVICE, ST_FINALIZE, ST_VERIFY, ST_JOB, ST_COUNT };
-static const char *const ST_NAME[ST_COUNT] = {"queue", "synthesis", "device", "finalize", "verify", "job"};
+enum { ST_QUEUE, ST_SYNTH, ST_DEVICE, ST_FINALIZE, ST_VERIFY, ST_JOB, ST_UPLOAD, ST_GPU, ST_COUNT };
+static const char *const ST_NAME[ST_COUNT] = {"queue",  "synthesis", "device", "finalize",
+                                              "verify", "job",       "upload", "gpu"};
 typedef struct hist {
     uint64_t b[NHB + 1];
     uint64_t count;
@@ -138,6 +148,7 @@ struct g16_engine {
     uint64_t next_key_id, next_job_id, job_seq, finish_seq, tick;
     uint64_t budget_used, budget_peak;
     int stop_synth, stop_workers, stop_fin;
+    int hold_workers; /* test hook: workers take nothing from the ready heap */
     pthread_t *synth_th, *worker_th, fin_th;
     int n_synth_th, n_worker_th, fin_started;
     void **wstate;
@@ -145,11 +156,26 @@ struct g16_engine {
         uint64_t job_id;
         uint32_t part;
         int busy;
+        int dev;        /* the device it runs on */
+        double busy_ms; /* sum of its heavy stages */
     } *wcur;
+    /* Devices (one "device" for the CPU backend): busy = at least one of
+     * its workers in a heavy stage; busy_ms is the union of those
+     * intervals, gpu_ms the sum of the device-timed GPU stages. */
+    struct {
+        int n_busy, workers;
+        int failed; /* a GPU stage failed: out of service */
+        double busy_since, busy_ms, first_ms, gpu_ms;
+    } *dev;
+    int n_dev, wpd;
+    /* Device bytes, per device (every device holds the same keys): resident
+     * key bases plus the workers' device areas (wpd x the largest shape). */
+    uint64_t dev_keys, dev_work, dev_peak;
     /* metrics */
     uint64_t c_jobs_submitted, c_jobs_done, c_jobs_failed, c_jobs_cancelled;
     uint64_t c_parts_proved, c_parts_failed, c_parts_cancelled, c_verify_failed;
     uint64_t c_key_loads, c_key_evictions, c_work_allocs, c_work_reclaims;
+    uint64_t c_keys_streamed, c_parts_streamed, c_parts_cpu_fallback, c_device_errors;
     hist h[ST_COUNT];
 };
 
@@ -162,13 +188,17 @@ static double now_ms(void) { return g16_now_ms(); }
 
 /* One timeline event: {"t":ms since start,"ev":"device","ph":"B"|"E",
  * "job":id,"part":i,"thread":"worker3"} (B = begin, E = end). */
-static void tl(g16_engine *e, const char *ev, char ph, const part *p, const char *kind, int idx) {
+static void tl_at(g16_engine *e, double t, const char *ev, char ph, const part *p, const char *kind, int idx) {
     if (!e->timeline)
         return;
     pthread_mutex_lock(&e->tl_lock);
     fprintf(e->timeline, "{\"t\":%.3f,\"ev\":\"%s\",\"ph\":\"%c\",\"job\":%llu,\"part\":%u,\"thread\":\"%s%d\"}\n",
-            now_ms() - e->t_start, ev, ph, (unsigned long long)p->job->id, p->idx, kind, idx);
+            t - e->t_start, ev, ph, (unsigned long long)p->job->id, p->idx, kind, idx);
     pthread_mutex_unlock(&e->tl_lock);
+}
+static void tl(g16_engine *e, const char *ev, char ph, const part *p, const char *kind, int idx) {
+    if (e->timeline)
+        tl_at(e, now_ms(), ev, ph, p, kind, idx);
 }
 
 static void hist_add(hist *h, double v) {
@@ -278,6 +308,11 @@ static void key_drop_free_work(g16_engine *e, ekey *k) {
 
 static void key_unload(g16_engine *e, ekey *k) {
     key_drop_free_work(e, k);
+    if (k->key && e->be.key_release)
+        e->be.key_release(e->be.self, k->key); /* its device copies */
+    e->dev_keys -= k->dev_bytes;
+    k->dev_bytes = 0;
+    k->streamed = 0;
     g16_key_free(k->key);
     k->key = NULL;
     budget_give(e, k->bytes);
@@ -304,6 +339,37 @@ static int budget_make_room(g16_engine *e, uint64_t bytes, const ekey *keep) {
         lru->evictions++;
         e->c_key_evictions++;
     }
+    return 1;
+}
+
+/* Device side of the budget (per device, lock held). */
+static int dev_fits(const g16_engine *e, uint64_t key_bytes, uint64_t work_bytes) {
+    uint64_t work = work_bytes > e->dev_work ? work_bytes : e->dev_work;
+    return !e->o.device_budget_bytes || e->dev_keys + key_bytes + work <= e->o.device_budget_bytes;
+}
+
+/* Makes room on the devices for a key of key_bytes whose workers need
+ * work_bytes, evicting idle device-resident keys other than keep (LRU), and
+ * reserves it. Returns 0 (nothing reserved) when it cannot fit: the key is
+ * then streamed from host memory. */
+static int dev_reserve(g16_engine *e, const ekey *keep, uint64_t key_bytes, uint64_t work_bytes) {
+    while (!dev_fits(e, key_bytes, work_bytes)) {
+        ekey *lru = NULL;
+        for (ekey *k = e->keys; k; k = k->next)
+            if (k != keep && k->key && k->dev_bytes && !k->active && !k->loading &&
+                (!lru || k->last_use < lru->last_use))
+                lru = k;
+        if (!lru)
+            return 0;
+        key_unload(e, lru);
+        lru->evictions++;
+        e->c_key_evictions++;
+    }
+    e->dev_keys += key_bytes;
+    if (work_bytes > e->dev_work)
+        e->dev_work = work_bytes;
+    if (e->dev_keys + e->dev_work > e->dev_peak)
+        e->dev_peak = e->dev_keys + e->dev_work;
     return 1;
 }
 
@@ -339,11 +405,31 @@ static g16_err key_ensure(g16_engine *e, ekey *k, int *wait, g16_status *st) {
     pthread_mutex_unlock(&e->lock);
     g16_key *key = NULL;
     g16_err err = groth16_key_load_ex(e->ctx, &key, k->path, k->flags, k->tier == G16_TIER_HOST, st);
-    if (!err && e->be.key_prepare)
-        err = e->be.key_prepare(e->be.self, key, st);
+    /* GPU tier: reserve the device bytes (evicting idle device keys), then
+     * upload; a key that does not fit is streamed, not failed. */
+    uint64_t kdev = 0;
+    int to_device = 0, on_device = 0;
+    if (!err && e->be.key_prepare) {
+        uint64_t wdev = 0;
+        if (e->be.key_device_bytes) {
+            kdev = e->be.key_device_bytes(e->be.self, key);
+            wdev = (uint64_t)e->wpd * e->be.work_device_bytes(e->be.self, key);
+            pthread_mutex_lock(&e->lock);
+            to_device = dev_reserve(e, k, kdev, wdev);
+            pthread_mutex_unlock(&e->lock);
+        }
+        err = e->be.key_prepare(e->be.self, key, to_device, &on_device, st);
+    }
     size_t wb = key ? groth16_work_bytes(e->ctx, key) : 0;
     pthread_mutex_lock(&e->lock);
     k->loading = 0;
+    if (to_device && (err || !on_device))
+        e->dev_keys -= kdev; /* not uploaded: give the reservation back */
+    if (!err && e->be.key_prepare) {
+        k->dev_bytes = on_device ? kdev : 0;
+        k->streamed = !on_device;
+        e->c_keys_streamed += !on_device;
+    }
     if (err) {
         g16_key_free(key);
         budget_give(e, k->bytes);
@@ -358,6 +444,11 @@ static g16_err key_ensure(g16_engine *e, ekey *k, int *wait, g16_status *st) {
     budget_give(e, k->bytes);
     k->bytes = 0;
     if (!budget_make_room(e, actual, k)) {
+        if (e->be.key_release)
+            e->be.key_release(e->be.self, key);
+        e->dev_keys -= k->dev_bytes;
+        k->dev_bytes = 0;
+        k->streamed = 0;
         g16_key_free(key);
         pthread_cond_broadcast(&e->cv_synth);
         return g16_fail(st, G16_ERR_NOMEM, "engine: key %s needs %llu bytes, over the budget", k->path,
@@ -467,6 +558,8 @@ static void part_finish(g16_engine *e, part *p, int state, g16_err err, const ch
     pthread_cond_broadcast(&e->cv_synth); /* resources may have been freed */
 }
 
+static void work_return(g16_engine *e, ekey *k, groth16_work *w);
+
 static void job_cancel_locked(g16_engine *e, job *j, g16_err why) {
     if (j->cancelled || j->n_finished == j->n)
         return;
@@ -478,6 +571,14 @@ static void job_cancel_locked(g16_engine *e, job *j, g16_err why) {
     size_t m = heap_remove_job(&e->pending, j, tmp);
     for (size_t i = 0; i < m; i++)
         part_finish(e, tmp[i], P_CANCELLED, why, why == G16_ERR_TIMEOUT ? "timed out" : "cancelled", 0);
+    /* Synthesized partitions waiting for a worker give back their working
+     * area (and their pin on the key) now, not when a worker pops them. */
+    m = heap_remove_job(&e->ready, j, tmp);
+    for (size_t i = 0; i < m; i++) {
+        work_return(e, j->key, tmp[i]->work);
+        tmp[i]->work = NULL;
+        part_finish(e, tmp[i], P_CANCELLED, why, why == G16_ERR_TIMEOUT ? "timed out" : "cancelled before the device stage", 1);
+    }
     free(tmp);
 }
 
@@ -553,7 +654,7 @@ static void *synth_main(void *arg) {
                 k->active++; /* pins the key while allocating */
                 pthread_mutex_unlock(&e->lock);
                 groth16_work *w = NULL;
-                err = groth16_work_create(e->ctx, &w, k->key, &st);
+                err = groth16_work_create_ex(e->ctx, &w, k->key, e->be.work_flags, &st);
                 pthread_mutex_lock(&e->lock);
                 k->active--;
                 if (err) {
@@ -645,7 +746,7 @@ static void *worker_main(void *arg) {
     free(wc);
     pthread_mutex_lock(&e->lock);
     for (;;) {
-        while (!e->ready.n && !e->stop_workers)
+        while ((!e->ready.n || e->hold_workers) && !e->stop_workers)
             pthread_cond_wait(&e->cv_ready, &e->lock);
         if (!e->ready.n && e->stop_workers)
             break;
@@ -662,20 +763,50 @@ static void *worker_main(void *arg) {
         e->wcur[me].busy = 1;
         e->wcur[me].job_id = j->id;
         e->wcur[me].part = p->idx;
+        int dv = e->wcur[me].dev;
+        double t0 = now_ms();
+        if (!e->dev[dv].n_busy++) {
+            e->dev[dv].busy_since = t0;
+            if (e->dev[dv].first_ms == 0)
+                e->dev[dv].first_ms = t0;
+        }
         pthread_mutex_unlock(&e->lock);
 
         g16_status st = {0};
         groth16_timings tm = {0};
-        tl(e, "device", 'B', p, "worker", me);
-        double t0 = now_ms();
-        g16_err err = e->be.heavy(e->be.self, e->wstate[me], e->ctx, &p->msms, p->work, k->key, &tm, &st);
-        p->stats.device_ms = now_ms() - t0;
+        engine_heavy_info hi = {0};
+        tl_at(e, t0, "device", 'B', p, "worker", me);
+        g16_err err = e->be.heavy(e->be.self, e->wstate[me], e->ctx, &p->msms, p->work, k->key, &tm, &hi, &st);
+        double t1 = now_ms();
+        p->stats.device_ms = t1 - t0;
         p->stats.worker = me;
-        tl(e, "device", 'E', p, "worker", me);
+        if (!err && hi.gpu_ms > 0 && hi.gpu_ms <= t1 - t0) {
+            /* The device part, placed from its CUDA-event durations: it ends
+             * when heavy returns (the result download is its last step) and
+             * begins with the copies of a, b, c, w; then the kernels. */
+            double g0 = t1 - hi.gpu_ms, g1 = g0 + (hi.upload_ms < hi.gpu_ms ? hi.upload_ms : hi.gpu_ms);
+            tl_at(e, g0, "upload", 'B', p, "worker", me);
+            tl_at(e, g1, "upload", 'E', p, "worker", me);
+            tl_at(e, g1, "kernels", 'B', p, "worker", me);
+            tl_at(e, t1, "kernels", 'E', p, "worker", me);
+        }
+        tl_at(e, t1, "device", 'E', p, "worker", me);
 
         pthread_mutex_lock(&e->lock);
         e->wcur[me].busy = 0;
+        e->wcur[me].busy_ms += t1 - t0;
+        if (!--e->dev[dv].n_busy)
+            e->dev[dv].busy_ms += t1 - e->dev[dv].busy_since;
+        e->dev[dv].gpu_ms += hi.gpu_ms;
+        e->c_parts_streamed += !err && hi.streamed;
+        e->c_parts_cpu_fallback += hi.cpu_fallback;
+        e->c_device_errors += hi.device_failed;
+        e->dev[dv].failed |= hi.device_failed;
         hist_add(&e->h[ST_DEVICE], p->stats.device_ms);
+        if (!err && hi.gpu_ms > 0) {
+            hist_add(&e->h[ST_UPLOAD], hi.upload_ms);
+            hist_add(&e->h[ST_GPU], hi.gpu_ms);
+        }
         work_return(e, k, p->work); /* consumed: only the MSM sums remain */
         p->work = NULL;
         if (err) {
@@ -756,6 +887,13 @@ static void *fin_main(void *arg) {
 
 /* ---- API -------------------------------------------------------------------- */
 
+void engine_hold_workers(g16_engine *e, int hold) {
+    pthread_mutex_lock(&e->lock);
+    e->hold_workers = hold;
+    pthread_cond_broadcast(&e->cv_ready);
+    pthread_mutex_unlock(&e->lock);
+}
+
 static void engine_stop_threads(g16_engine *e) {
     pthread_mutex_lock(&e->lock);
     e->stop_synth = 1;
@@ -807,6 +945,7 @@ static void engine_free(g16_engine *e) {
     free(e->worker_th);
     free(e->wstate);
     free(e->wcur);
+    free(e->dev);
     pthread_mutex_destroy(&e->lock);
     pthread_cond_destroy(&e->cv_synth);
     pthread_cond_destroy(&e->cv_ready);
@@ -828,6 +967,26 @@ g16_err g16_engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts 
     e->ctx = ctx;
     if (opts)
         e->o = *opts;
+    g16_status st = {0};
+    engine_backend_cpu(&e->be);
+    e->wpd = 1;
+    if (e->o.backend == G16_ENGINE_BACKEND_CUDA || (e->o.backend == G16_ENGINE_BACKEND_AUTO && g16_gpu_count() > 0)) {
+        int wpd = e->o.workers_per_device > 0 ? e->o.workers_per_device : 2;
+        if (wpd > 64) {
+            free(e);
+            return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_engine_create: workers_per_device too large");
+        }
+        if (engine_backend_cuda(&e->be, e->o.devices, wpd, &st) == G16_OK) {
+            e->wpd = wpd;
+            e->o.workers = e->be.devices * wpd;
+        } else if (e->o.backend == G16_ENGINE_BACKEND_CUDA) {
+            free(e);
+            return g16_ctx_report(ctx, &st);
+        } else {
+            engine_backend_cpu(&e->be); /* auto: no usable GPU after all */
+            memset(&st, 0, sizeof st);
+        }
+    }
     if (e->o.workers <= 0)
         e->o.workers = 1;
     if (e->o.synth_threads <= 0)
@@ -835,6 +994,8 @@ g16_err g16_engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts 
     if (e->o.lookahead <= 0)
         e->o.lookahead = e->o.workers;
     if (e->o.workers > 256 || e->o.synth_threads > 256 || e->o.lookahead > 4096) {
+        if (e->be.destroy)
+            e->be.destroy(e->be.self);
         free(e);
         return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_engine_create: workers, threads or lookahead too large");
     }
@@ -850,16 +1011,21 @@ g16_err g16_engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts 
         return g16_ctx_fail(ctx, G16_ERR_IO, "g16_engine_create: cannot open the timeline %s", opts->timeline_path);
     }
     e->o.timeline_path = NULL; /* not kept: the caller's string */
-    engine_backend_cpu(&e->be); /* a CUDA backend is chosen here once it exists */
     e->synth_th = calloc((size_t)e->o.synth_threads, sizeof(pthread_t));
     e->worker_th = calloc((size_t)e->o.workers, sizeof(pthread_t));
     e->wstate = calloc((size_t)e->o.workers, sizeof(void *));
     e->wcur = calloc((size_t)e->o.workers, sizeof *e->wcur);
-    if (!e->synth_th || !e->worker_th || !e->wstate || !e->wcur) {
+    e->n_dev = e->be.devices > 0 ? e->be.devices : 1;
+    e->dev = calloc((size_t)e->n_dev, sizeof *e->dev);
+    if (!e->synth_th || !e->worker_th || !e->wstate || !e->wcur || !e->dev) {
         engine_free(e);
         return g16_ctx_fail(ctx, G16_ERR_NOMEM, "g16_engine_create: out of memory");
     }
-    g16_status st = {0};
+    for (int i = 0; i < e->o.workers; i++) {
+        int d = e->be.worker_device(e->be.self, i);
+        e->wcur[i].dev = d >= 0 && d < e->n_dev ? d : 0;
+        e->dev[e->wcur[i].dev].workers++;
+    }
     for (int i = 0; i < e->o.workers; i++) {
         if (e->be.worker_init(e->be.self, i, &e->wstate[i], &st)) {
             for (int k = 0; k < i; k++)
@@ -903,6 +1069,8 @@ void g16_engine_destroy(g16_engine *e, int drain) {
     if (!e)
         return;
     pthread_mutex_lock(&e->lock);
+    e->hold_workers = 0;
+    pthread_cond_broadcast(&e->cv_ready);
     if (!drain)
         for (job *j = e->jobs; j; j = j->next)
             job_cancel_locked(e, j, G16_ERR_CANCELLED);
@@ -1330,6 +1498,15 @@ static g16_err sb_finish(g16_engine *e, sbuf *b, char **out) {
     return G16_OK;
 }
 
+static double dev_busy_ms(const g16_engine *e, int d, double tnow) {
+    return e->dev[d].busy_ms + (e->dev[d].n_busy ? tnow - e->dev[d].busy_since : 0);
+}
+
+static double dev_busy_fraction(const g16_engine *e, int d, double tnow) {
+    double span = e->dev[d].first_ms > 0 ? tnow - e->dev[d].first_ms : 0;
+    return span > 0 ? dev_busy_ms(e, d, tnow) / span : 0;
+}
+
 static const char *const PRIO_NAME[4] = {"low", "normal", "high", "critical"};
 
 static void queue_depths(const g16_engine *e, uint64_t d[4]) {
@@ -1359,6 +1536,15 @@ g16_err g16_engine_metrics(g16_engine *e, char **text) {
         {"g16_key_evictions_total", "Key evictions.", e->c_key_evictions},
         {"g16_work_area_allocs_total", "Working areas allocated.", e->c_work_allocs},
         {"g16_work_area_reclaims_total", "Cached working areas freed under budget pressure.", e->c_work_reclaims},
+        {"g16_keys_streamed_total", "Key loads left off the GPUs (bases streamed from host memory).",
+         e->c_keys_streamed},
+        {"g16_partitions_streamed_total", "Partitions proved with bases streamed from host memory.",
+         e->c_parts_streamed},
+        {"g16_partitions_cpu_fallback_total",
+         "Partitions a GPU worker ran on the CPU (no device working area, or its device out of service).",
+         e->c_parts_cpu_fallback},
+        {"g16_device_errors_total", "GPU stages that failed on a device (the device is then out of service).",
+         e->c_device_errors},
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
         sb_printf(&b, "# HELP %s %s\n# TYPE %s counter\n%s %llu\n", c[i].name, c[i].help, c[i].name, c[i].name,
@@ -1368,6 +1554,40 @@ g16_err g16_engine_metrics(g16_engine *e, char **text) {
                   "g16_budget_bytes{kind=\"peak\"} %llu\n",
               (unsigned long long)e->o.budget_bytes, (unsigned long long)e->budget_used,
               (unsigned long long)e->budget_peak);
+    sb_printf(&b, "# HELP g16_device_budget_bytes Per-device bytes (0 limit = unlimited): resident key bases, "
+                  "worker areas, their sum and its peak.\n# TYPE g16_device_budget_bytes gauge\n");
+    sb_printf(&b, "g16_device_budget_bytes{kind=\"limit\"} %llu\ng16_device_budget_bytes{kind=\"keys\"} %llu\n"
+                  "g16_device_budget_bytes{kind=\"work\"} %llu\ng16_device_budget_bytes{kind=\"used\"} %llu\n"
+                  "g16_device_budget_bytes{kind=\"peak\"} %llu\n",
+              (unsigned long long)e->o.device_budget_bytes, (unsigned long long)e->dev_keys,
+              (unsigned long long)e->dev_work, (unsigned long long)(e->dev_keys + e->dev_work),
+              (unsigned long long)e->dev_peak);
+    uint64_t tiers[3] = {0, 0, 0}; /* device, host, mmap */
+    for (ekey *k = e->keys; k; k = k->next)
+        if (k->key)
+            tiers[k->dev_bytes ? 0 : k->tier == G16_TIER_HOST ? 1 : 2]++;
+    sb_printf(&b, "# HELP g16_keys_resident Resident keys by tier (device: bases on the GPUs).\n"
+                  "# TYPE g16_keys_resident gauge\ng16_keys_resident{tier=\"device\"} %llu\n"
+                  "g16_keys_resident{tier=\"host\"} %llu\ng16_keys_resident{tier=\"mmap\"} %llu\n",
+              (unsigned long long)tiers[0], (unsigned long long)tiers[1], (unsigned long long)tiers[2]);
+    double tnow = now_ms();
+    sb_printf(&b, "# HELP g16_worker_busy_ms_total Time each worker spent in heavy stages.\n"
+                  "# TYPE g16_worker_busy_ms_total counter\n");
+    for (int i = 0; i < e->n_worker_th; i++)
+        sb_printf(&b, "g16_worker_busy_ms_total{worker=\"%d\",device=\"%d\"} %.3f\n", i, e->wcur[i].dev,
+                  e->wcur[i].busy_ms);
+    sb_printf(&b, "# HELP g16_device_busy_ms_total Time with at least one worker of the device in a heavy stage.\n"
+                  "# TYPE g16_device_busy_ms_total counter\n");
+    for (int d = 0; d < e->n_dev; d++)
+        sb_printf(&b, "g16_device_busy_ms_total{device=\"%d\"} %.3f\n", d, dev_busy_ms(e, d, tnow));
+    sb_printf(&b, "# HELP g16_device_gpu_ms_total Sum of the device-timed (CUDA events) GPU stages.\n"
+                  "# TYPE g16_device_gpu_ms_total counter\n");
+    for (int d = 0; d < e->n_dev; d++)
+        sb_printf(&b, "g16_device_gpu_ms_total{device=\"%d\"} %.3f\n", d, e->dev[d].gpu_ms);
+    sb_printf(&b, "# HELP g16_gpu_busy_fraction Device busy time over the time since its first partition.\n"
+                  "# TYPE g16_gpu_busy_fraction gauge\n");
+    for (int d = 0; d < e->n_dev; d++)
+        sb_printf(&b, "g16_gpu_busy_fraction{device=\"%d\"} %.4f\n", d, dev_busy_fraction(e, d, tnow));
     uint64_t d[4];
     queue_depths(e, d);
     sb_printf(&b, "# HELP g16_queue_depth Partitions waiting, by priority.\n# TYPE g16_queue_depth gauge\n");
@@ -1405,18 +1625,32 @@ g16_err g16_engine_status_json(g16_engine *e, char **json) {
         return G16_ERR_INVALID_ARG;
     sbuf b = {0};
     pthread_mutex_lock(&e->lock);
-    sb_printf(&b, "{\"backend\":\"%s\",\"budget\":{\"limit\":%llu,\"used\":%llu,\"peak\":%llu},\"keys\":[", e->be.name,
+    sb_printf(&b, "{\"backend\":\"%s\",\"budget\":{\"limit\":%llu,\"used\":%llu,\"peak\":%llu},", e->be.name,
               (unsigned long long)e->o.budget_bytes, (unsigned long long)e->budget_used,
               (unsigned long long)e->budget_peak);
+    sb_printf(&b, "\"device_budget\":{\"limit\":%llu,\"keys\":%llu,\"work\":%llu,\"used\":%llu,\"peak\":%llu},",
+              (unsigned long long)e->o.device_budget_bytes, (unsigned long long)e->dev_keys,
+              (unsigned long long)e->dev_work, (unsigned long long)(e->dev_keys + e->dev_work),
+              (unsigned long long)e->dev_peak);
+    double tnow = now_ms();
+    sb_printf(&b, "\"devices\":[");
+    for (int d = 0; d < e->n_dev; d++)
+        sb_printf(&b,
+                  "%s{\"id\":%d,\"workers\":%d,\"failed\":%s,\"busy\":%d,\"busy_ms\":%.3f,\"gpu_ms\":%.3f,"
+                  "\"busy_fraction\":%.4f}",
+                  d ? "," : "", d, e->dev[d].workers, e->dev[d].failed ? "true" : "false", e->dev[d].n_busy,
+                  dev_busy_ms(e, d, tnow), e->dev[d].gpu_ms, dev_busy_fraction(e, d, tnow));
+    sb_printf(&b, "],\"keys\":[");
     for (ekey *k = e->keys; k; k = k->next) {
         sb_printf(&b, "%s{\"id\":%llu,\"path\":", k == e->keys ? "" : ",", (unsigned long long)k->id);
         sb_json_str(&b, k->path);
         sb_printf(&b,
-                  ",\"tier\":\"%s\",\"bytes\":%llu,\"work_areas\":%u,\"work_bytes\":%llu,\"active\":%u,"
-                  "\"refs\":%d,\"loads\":%u,\"evictions\":%u}",
-                  k->loading ? "loading" : !k->key ? "none" : k->tier == G16_TIER_HOST ? "host" : "mmap",
-                  (unsigned long long)k->bytes, k->n_work, (unsigned long long)k->work_bytes, k->active, k->users,
-                  k->loads, k->evictions);
+                  ",\"tier\":\"%s\",\"host_tier\":\"%s\",\"bytes\":%llu,\"device_bytes\":%llu,\"streamed\":%s,"
+                  "\"work_areas\":%u,\"work_bytes\":%llu,\"active\":%u,\"refs\":%d,\"loads\":%u,\"evictions\":%u}",
+                  k->loading ? "loading" : !k->key ? "none" : k->dev_bytes ? "device" : k->tier == G16_TIER_HOST ? "host" : "mmap",
+                  k->tier == G16_TIER_HOST ? "host" : "mmap", (unsigned long long)k->bytes,
+                  (unsigned long long)k->dev_bytes, k->streamed ? "true" : "false", k->n_work,
+                  (unsigned long long)k->work_bytes, k->active, k->users, k->loads, k->evictions);
     }
     uint64_t d[4];
     queue_depths(e, d);
@@ -1425,11 +1659,12 @@ g16_err g16_engine_status_json(g16_engine *e, char **json) {
               (unsigned long long)d[3], (unsigned long long)d[2], (unsigned long long)d[1], (unsigned long long)d[0],
               e->n_synthesizing, e->ready.n, e->fin.n);
     for (int i = 0; i < e->n_worker_th; i++) {
+        sb_printf(&b, "%s{\"id\":%d,\"device\":%d,\"busy_ms\":%.3f,", i ? "," : "", i, e->wcur[i].dev,
+                  e->wcur[i].busy_ms);
         if (e->wcur[i].busy)
-            sb_printf(&b, "%s{\"id\":%d,\"job\":%llu,\"partition\":%u}", i ? "," : "", i,
-                      (unsigned long long)e->wcur[i].job_id, e->wcur[i].part);
+            sb_printf(&b, "\"job\":%llu,\"partition\":%u}", (unsigned long long)e->wcur[i].job_id, e->wcur[i].part);
         else
-            sb_printf(&b, "%s{\"id\":%d,\"job\":null}", i ? "," : "", i);
+            sb_printf(&b, "\"job\":null}");
     }
     sb_printf(&b, "]}");
     pthread_mutex_unlock(&e->lock);

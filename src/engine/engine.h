@@ -13,23 +13,62 @@
 
 #include "groth16/groth16.h"
 
+/* What a heavy stage reports beside the MSM sums. */
+typedef struct engine_heavy_info {
+    double upload_ms;  /* host -> device copies of a, b, c, w (0 on the CPU) */
+    double gpu_ms;     /* first copy to last result on the device (0 on the CPU) */
+    int streamed;      /* the bases were streamed from host memory */
+    int cpu_fallback;  /* a GPU worker ran it on the CPU (no device working
+                        * area, or its device was taken out of service) */
+    int device_failed; /* this stage failed on the device: the device is now
+                        * out of service (its workers run the CPU stage) */
+} engine_heavy_info;
+
 typedef struct engine_backend {
-    const char *name; /* "cpu", later "cuda" */
+    const char *name; /* "cpu" or "cuda" */
     void *self;
+    int devices;      /* devices the workers spread over (1 on the CPU) */
+    unsigned work_flags; /* groth16_work_create_ex flags of the host working areas */
     /* Per-worker state, created once when the engine starts (never per
      * partition: no device-global calls in the per-partition path). */
     g16_err (*worker_init)(void *self, int worker, void **wstate, g16_status *st);
     void (*worker_fini)(void *self, void *wstate);
-    /* Optional: prepares a key for the backend's fastest tier (on a GPU: the
-     * one-time upload of the bases); NULL on the CPU. */
-    g16_err (*key_prepare)(void *self, const g16_key *key, g16_status *st);
+    /* The device a worker runs on (0 .. devices-1). */
+    int (*worker_device)(void *self, int worker);
+    /* Optional (NULL on the CPU): bytes that one key's bases take on one
+     * device, and one worker's device working area for the key's shape. */
+    size_t (*key_device_bytes)(void *self, const g16_key *key);
+    size_t (*work_device_bytes)(void *self, const g16_key *key);
+    /* Optional: prepares a loaded key. to_device = 1: upload its bases to
+     * every device (the GPU tier); *on_device says whether that happened (a
+     * failed upload leaves the key on the streamed path, not failed).
+     * to_device = 0: the bases are streamed from host memory per MSM. */
+    g16_err (*key_prepare)(void *self, const g16_key *key, int to_device, int *on_device, g16_status *st);
+    /* Optional: the key is about to be unloaded (no partition uses it):
+     * frees its device copies. */
+    void (*key_release)(void *self, const g16_key *key);
     /* The device stage of one synthesized partition (see groth16.h). */
     g16_err (*heavy)(void *self, void *wstate, g16_ctx *ctx, groth16_msms *out, groth16_work *work,
-                     const g16_key *key, groth16_timings *tm, g16_status *st);
+                     const g16_key *key, groth16_timings *tm, engine_heavy_info *hi, g16_status *st);
     void (*destroy)(void *self);
 } engine_backend;
 
 /* The CPU backend: workers share the context's thread pool. */
 void engine_backend_cpu(engine_backend *be);
+
+/* The CUDA backend over the first `devices` GPUs (0 = all), with
+ * workers_per_device workers each: one g16_gpu context per worker, created
+ * at the first partition of a key shape that outgrows it (never per
+ * partition), its groth16_gpu_work cached; each key's bases uploaded once
+ * per device (through a per-device loader context) and shared by that
+ * device's workers; keys that do not fit stream their bases.
+ * G16_ERR_NO_DEVICE without a usable GPU (and always in a build without
+ * CUDA). */
+g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_device, g16_status *st);
+
+/* Test hook: while held, device workers start no partition (synthesized
+ * ones wait in the ready heap, up to the lookahead), so that a test can
+ * queue a full pipeline and then release it at once. */
+void engine_hold_workers(g16_engine *e, int hold);
 
 #endif

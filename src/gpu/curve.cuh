@@ -19,12 +19,14 @@
 
 namespace g16gpu {
 
-template <class E> struct affine_t {
+/* 16-byte alignment (sizes are multiples of 16 for all four groups, so the
+ * layout stays the CPU's): point loads and stores become 16-byte accesses. */
+template <class E> struct alignas(16) affine_t {
     E x, y;
     G16_HD bool is_inf() const { return x.is_zero() && y.is_zero(); }
 };
 
-template <class E> struct xyzz_t {
+template <class E> struct alignas(16) xyzz_t {
     E x, y, zz, zzz;
 
     static G16_HD xyzz_t inf() { return xyzz_t{E::zero(), E::zero(), E::zero(), E::zero()}; }

@@ -59,6 +59,7 @@ namespace g16gpu {
             return (i & 1) ? (uint32_t)(v[i >> 1] >> 32) : (uint32_t)v[i >> 1];      \
         }                                                                            \
         static constexpr uint32_t n0 = (uint32_t)(UP##_N0 & 0xffffffffu);            \
+        static constexpr int chain = 0; /* 1: mul_chain on the device */             \
     };
 
 G16_FIELD_CFG(bn254_fp, BN254_FP, 8)
@@ -188,6 +189,16 @@ G16_UNROLL
      * with 32x32+64 -> 64 multiply-adds. Each inner step computes
      * a_j*b_i + t_j + A and m*p_j + lo + C, both < 2^64. */
     friend G16_HD fp_t operator*(const fp_t &a, const fp_t &b) {
+#if defined(__CUDA_ARCH__)
+        if constexpr (C::chain == 1)
+            return mul_chain(a, b);
+        else
+            return mul_cios(a, b);
+#else
+        return mul_cios(a, b);
+#endif
+    }
+    static G16_HD fp_t mul_cios(const fp_t &a, const fp_t &b) {
         uint32_t t[N];
 G16_UNROLL
         for (int i = 0; i < N; i++)
@@ -219,6 +230,59 @@ G16_UNROLL
     }
     G16_HD fp_t &operator*=(const fp_t &b) { return *this = *this * b; }
     G16_HD fp_t sqr() const { return *this * *this; }
+
+#if defined(__CUDA_ARCH__)
+    /* The same CIOS product with PTX carry chains (mad.lo.cc / madc.hi.cc,
+     * as in most GPU MSM codes): per word b_i, t += a*b_i in two passes (low
+     * halves at j, high halves at j+1), then t += m*p the same way, then a
+     * one-word shift. t keeps N+2 words (t < 2p < 2^(32N) between steps, so
+     * t + a*b_i + m*p < 2^(32(N+2))). Selected per field by C::chain (an
+     * MSM variant, msm.cuh); results equal operator*'s. */
+    static __device__ __forceinline__ fp_t mul_chain(const fp_t &a, const fp_t &b) {
+        uint32_t t[N + 2];
+G16_UNROLL
+        for (int j = 0; j < N + 2; j++)
+            t[j] = 0;
+G16_UNROLL
+        for (int i = 0; i < N; i++) {
+            uint32_t bi = b.l[i];
+            asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(a.l[0]), "r"(bi));
+G16_UNROLL
+            for (int j = 1; j < N; j++)
+                asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(a.l[j]), "r"(bi));
+            asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
+            asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+            asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(a.l[0]), "r"(bi));
+G16_UNROLL
+            for (int j = 1; j < N; j++)
+                asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(a.l[j]), "r"(bi));
+            asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+            uint32_t m = t[0] * C::n0;
+            asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(m), "r"(C::p(0)));
+G16_UNROLL
+            for (int j = 1; j < N; j++)
+                asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(m), "r"(C::p(j)));
+            asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
+            asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+            asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(m), "r"(C::p(0)));
+G16_UNROLL
+            for (int j = 1; j < N; j++)
+                asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(m), "r"(C::p(j)));
+            asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+            /* t[0] is 0 now (m was chosen for that): shift one word down. */
+G16_UNROLL
+            for (int j = 0; j <= N; j++)
+                t[j] = t[j + 1];
+            t[N + 1] = 0;
+        }
+        reduce_once(t); /* t < 2p, t[N] == 0 */
+        fp_t r;
+G16_UNROLL
+        for (int i = 0; i < N; i++)
+            r.l[i] = t[i];
+        return r;
+    }
+#endif
 
     /* a^e for a small public exponent list (host use: inversion). */
     G16_HD fp_t pow_vartime(const uint32_t *e, int en) const {
@@ -278,6 +342,20 @@ template <class F> struct fp2_t {
         return fp2_t{c0 * d, (c1 * d).neg()};
     }
 };
+
+/* The carry-chain product variant of a field (fp_t::mul_chain): the same
+ * layout and values, another multiplication; chain_t<E> maps a type to it
+ * (fp2_t and unknown types map to themselves). */
+template <class C> struct chain_cfg : C {
+    static constexpr int chain = 1;
+};
+template <class E> struct chain_of {
+    typedef E type;
+};
+template <class C> struct chain_of<fp_t<C>> {
+    typedef fp_t<chain_cfg<C>> type;
+};
+template <class E> using chain_t = typename chain_of<E>::type;
 
 /* Device types, named like the CPU ones (src/field/field.h). */
 typedef fp_t<bn254_fp_cfg> bn254_fp;

@@ -9,16 +9,33 @@
 #include "curve.cuh"
 #include "gpu_internal.cuh"
 
-/* Window width c: about log2(n) - 3 (measured choices to be tuned), at least
- * 4 and at most 16 (2^15 buckets per window). */
-g16gpu_msm_plan g16gpu_plan(size_t n, int nbits) {
+/* Window width c (msm.cuh): policy 1 is the first version's rule, about
+ * log2(n) - 3, at least 4 and at most 16; policy 0 (the default) takes, among
+ * c in [4, min(lg n - 3, 22)], the one minimizing the number of point
+ * additions windows(c) * (n + 3 * 2^(c-1)) (accumulation plus the bucket
+ * reduction's two full additions per bucket, weighted as 1.5 mixed ones);
+ * a policy >= 4 forces that width (at most G16GPU_MAX_C). */
+g16gpu_msm_plan g16gpu_plan(size_t n, int nbits, int policy) {
     g16gpu_msm_plan p;
     int lg = 0;
     while (((size_t)1 << lg) < n)
         lg++;
-    p.c = lg <= 7 ? 4 : lg - 3;
-    if (p.c > 16)
-        p.c = 16;
+    if (policy >= 4) {
+        p.c = policy > G16GPU_MAX_C ? G16GPU_MAX_C : policy;
+    } else if (policy == 1 || lg <= 7) {
+        p.c = lg <= 7 ? 4 : lg - 3;
+        if (p.c > 16)
+            p.c = 16;
+    } else {
+        int hi = lg - 3 < G16GPU_MAX_C ? lg - 3 : G16GPU_MAX_C;
+        double best = 0;
+        p.c = 4;
+        for (int c = 4; c <= hi; c++) {
+            double cost = (double)(nbits / c + 1) * ((double)n + 3.0 * (double)(1u << (c - 1)));
+            if (c == 4 || cost < best)
+                best = cost, p.c = c;
+        }
+    }
     p.windows = nbits / p.c + 1;
     p.nb = 1u << (p.c - 1);
     p.zero_key = (uint32_t)p.windows * p.nb;
@@ -59,6 +76,19 @@ static void gpu_free_all(g16_gpu *g) {
     cudaFree(g->d_win);
     cudaFreeHost(g->h_win);
     cudaFree(g->d_ntt_scratch);
+    cudaFree(g->d_cls);
+    cudaFree(g->d_big);
+    cudaFree(g->d_one);
+    cudaFree(g->d_count);
+    cudaFreeHost(g->h_count);
+    cudaFree(g->d_pos);
+    for (int i = 0; i < 2; i++) {
+        cudaFree(g->d_stage[i]);
+        if (g->ev_copy[i])
+            cudaEventDestroy(g->ev_copy[i]);
+    }
+    if (g->copy_stream)
+        cudaStreamDestroy(g->copy_stream);
     for (int i = 0; i < 4; i++)
         if (g->ev[i])
             cudaEventDestroy(g->ev[i]);
@@ -90,6 +120,23 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
      * $G16_GPU_ACC_MINB=1 selects the other for comparison. */
     const char *minb = getenv("G16_GPU_ACC_MINB");
     g->acc_minb = minb && atoi(minb) == 1 ? 1 : 3;
+    /* MSM variants (msm.cuh), for comparisons on the device:
+     * $G16_GPU_MSM_V=1 the first version (no 0/1 split, accumulation loop
+     * per run, window rule lg n - 3 <= 16); $G16_GPU_MSM_C=c forces the
+     * window width; $G16_GPU_MSM_SEG=L entries per accumulating thread;
+     * $G16_GPU_MSM_MUL=2 the G1 accumulation with carry-chain products. */
+    const char *v = getenv("G16_GPU_MSM_V");
+    g->msm_v = v && atoi(v) == 1 ? 1 : 2;
+    g->plan_policy = g->msm_v == 1 ? 1 : 0;
+    const char *cw = getenv("G16_GPU_MSM_C");
+    if (cw && atoi(cw) >= 4 && atoi(cw) <= G16GPU_MAX_C)
+        g->plan_policy = atoi(cw);
+    const char *mul = getenv("G16_GPU_MSM_MUL");
+    g->msm_mul = mul && atoi(mul) == 2 ? 2 : 1;
+    g->seg_len = 32;
+    const char *sl = getenv("G16_GPU_MSM_SEG");
+    if (sl && atoi(sl) >= G16GPU_MIN_SEG && atoi(sl) <= G16GPU_MAX_SEG)
+        g->seg_len = (uint32_t)atoi(sl);
 
     g->max_points = max_points ? max_points : 1;
     g->pt_bytes = with_g2 ? sizeof(g16gpu::xyzz_t<g16gpu::bls381_fp2>) : sizeof(g16gpu::xyzz_t<g16gpu::bls381_fp>);
@@ -100,26 +147,30 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
         size_t n = (size_t)1 << lg;
         if (n > g->max_points)
             n = g->max_points;
-        g16gpu_msm_plan p = g16gpu_plan(n, 255);
+        g16gpu_msm_plan p = g16gpu_plan(n, 255, g->plan_policy);
         size_t buckets = (size_t)p.windows * p.nb;
-        if (p.entries > g->max_entries)
-            g->max_entries = p.entries;
+        /* + max_points: the 0/1 split adds one entry per scalar equal to 1
+         * to the digits of the others (msm.cuh). */
+        size_t entries = p.entries + g->max_points;
+        size_t segs = (entries + g->seg_len - 1) / g->seg_len;
+        if (entries > g->max_entries)
+            g->max_entries = entries;
         if (buckets > g->max_buckets)
             g->max_buckets = buckets;
-        if (p.segs > g->max_segs)
-            g->max_segs = p.segs;
+        if (segs > g->max_segs)
+            g->max_segs = segs;
         if (2 * buckets / p.chunk > g->max_red)
             g->max_red = 2 * buckets / p.chunk;
         cub::DoubleBuffer<uint32_t> dk(NULL, NULL), dv(NULL, NULL);
         size_t tmp = 0;
-        CU(cub::DeviceRadixSort::SortPairs(NULL, tmp, dk, dv, (uint32_t)p.entries, 0, p.key_bits, g->stream));
+        if (entries >= 0x80000000u)
+            return g16_fail(st, G16_ERR_INVALID_ARG, "gpu: max_points %zu too large for one MSM", max_points);
+        CU(cub::DeviceRadixSort::SortPairs(NULL, tmp, dk, dv, (uint32_t)entries, 0, p.key_bits, g->stream));
         if (tmp > cub_bytes)
             cub_bytes = tmp;
         if (n == g->max_points)
             break;
     }
-    if (g->max_entries >= 0x80000000u)
-        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu: max_points %zu too large for one MSM", max_points);
     g->cub_bytes = cub_bytes;
     size_t pt = g->pt_bytes;
     CU(cudaMalloc(&g->d_scalars, g->max_points * sizeof(g16_scalar)));
@@ -138,6 +189,33 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
     CU(cudaMalloc(&g->d_win, 64 * pt));
     CU(cudaMallocHost(&g->h_win, 64 * pt));
     CU(cudaMalloc(&g->d_ntt_scratch, G16GPU_NTT_SCRATCH * 32)); /* 32 bytes per Fr */
+    size_t cls_blocks = (g->max_points + 255) / 256;
+    CU(cudaMalloc(&g->d_cls, 2 * cls_blocks * sizeof(uint32_t)));
+    CU(cudaMalloc(&g->d_big, g->max_points * sizeof(uint32_t)));
+    CU(cudaMalloc(&g->d_one, g->max_points * sizeof(uint32_t)));
+    CU(cudaMalloc(&g->d_count, 4 * sizeof(uint32_t)));
+    CU(cudaMallocHost(&g->h_count, 4 * sizeof(uint32_t)));
+    CU(cudaMalloc(&g->d_pos, g->max_points * sizeof(uint32_t)));
+    return G16_OK;
+}
+
+/* Streaming buffers (msm.cuh, msm_streamed_run): two staging buffers of
+ * max_points affine points of the largest group served, a copy stream and
+ * two events. Partial allocations are kept and freed at destroy. */
+g16_err g16gpu_stream_reserve(g16_gpu *g, g16_status *st) {
+    if (g->d_stage[0] && g->d_stage[1])
+        return G16_OK;
+    CU(cudaSetDevice(g->device));
+    size_t pb = g->pt_bytes / 2; /* an affine point is half an XYZZ one */
+    g->stage_bytes = g->max_points * pb;
+    if (!g->copy_stream)
+        CU(cudaStreamCreateWithFlags(&g->copy_stream, cudaStreamNonBlocking));
+    for (int i = 0; i < 2; i++) {
+        if (!g->ev_copy[i])
+            CU(cudaEventCreateWithFlags(&g->ev_copy[i], cudaEventDisableTiming));
+        if (!g->d_stage[i])
+            CU(cudaMalloc(&g->d_stage[i], g->stage_bytes));
+    }
     return G16_OK;
 }
 
@@ -191,6 +269,7 @@ static g16_err bases_upload(g16_gpu *g, g16_gpu_bases *b, const void *points, si
     CU(cudaSetDevice(g->device));
     size_t bytes = n * affine_bytes(b->curve, b->group);
     CU(cudaMalloc(&b->d_points, bytes ? bytes : 16));
+    CU(cudaMalloc(&b->d_density, (n / 32 + 1) * sizeof(uint32_t)));
     if (bytes)
         CU(cudaMemcpyAsync(b->d_points, points, bytes, cudaMemcpyHostToDevice, g->stream));
     CU(cudaStreamSynchronize(g->stream));
@@ -220,6 +299,7 @@ extern "C" g16_err g16_gpu_bases_upload(g16_gpu *g, g16_gpu_bases **out, g16_cur
     }
     if (rc != G16_OK) {
         cudaFree(b->d_points);
+        cudaFree(b->d_density);
         free(b);
         return rc;
     }
@@ -235,19 +315,20 @@ extern "C" void g16_gpu_bases_free(g16_gpu *g, g16_gpu_bases *b) {
         cudaStreamSynchronize(g->stream);
     }
     cudaFree(b->d_points);
+    cudaFree(b->d_density);
     free(b);
 }
 
 extern "C" size_t g16_gpu_bases_count(const g16_gpu_bases *b) { return b ? b->n : 0; }
 
-static g16_err msm_dispatch(g16_gpu *g, void *out, const g16_gpu_bases *b, const g16_scalar *k, size_t n,
-                            g16_status *st) {
+static g16_err msm_dispatch(g16_gpu *g, void *out, const g16_gpu_bases *b, const uint8_t *d, const g16_scalar *k,
+                            size_t n, g16_status *st) {
     CU(cudaSetDevice(g->device));
     if (b->curve == G16_CURVE_BN254)
-        return b->group == G16_GPU_G1 ? g16gpu_msm_bn254_g1(g, out, b, k, n, st)
-                                      : g16gpu_msm_bn254_g2(g, out, b, k, n, st);
-    return b->group == G16_GPU_G1 ? g16gpu_msm_bls381_g1(g, out, b, k, n, st)
-                                  : g16gpu_msm_bls381_g2(g, out, b, k, n, st);
+        return b->group == G16_GPU_G1 ? g16gpu_msm_bn254_g1(g, out, b, d, k, n, st)
+                                      : g16gpu_msm_bn254_g2(g, out, b, d, k, n, st);
+    return b->group == G16_GPU_G1 ? g16gpu_msm_bls381_g1(g, out, b, d, k, n, st)
+                                  : g16gpu_msm_bls381_g2(g, out, b, d, k, n, st);
 }
 
 extern "C" g16_err g16_gpu_msm(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, const g16_scalar *scalars,
@@ -261,9 +342,80 @@ extern "C" g16_err g16_gpu_msm(g16_gpu *g, void *out_jac, const g16_gpu_bases *b
                         g->max_points);
     g16_err rc;
     try {
-        rc = msm_dispatch(g, out_jac, b, scalars, n, st);
+        rc = msm_dispatch(g, out_jac, b, NULL, scalars, n, st);
     } catch (...) {
         rc = g16_fail(st, G16_ERR_INTERNAL, "gpu msm: unexpected C++ exception");
+    }
+    if (rc == G16_OK && timing)
+        *timing = g->last;
+    return rc;
+}
+
+extern "C" g16_err g16_gpu_msm_density(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, const uint8_t *density,
+                                       const g16_scalar *scalars, size_t n_scalars, g16_gpu_timing *timing,
+                                       g16_status *st) {
+    if (!g || !out_jac || !b || (!density && b->n) || (!scalars && n_scalars))
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm density: NULL argument");
+    if (n_scalars > b->n)
+        return g16_fail(st, G16_ERR_SIZE_MISMATCH, "gpu msm density: %zu scalars for %zu bases", n_scalars, b->n);
+    if (n_scalars > g->max_points)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm density: %zu points exceed the context's %zu", n_scalars,
+                        g->max_points);
+    g16_err rc;
+    try {
+        rc = msm_dispatch(g, out_jac, b, density, scalars, n_scalars, st);
+    } catch (...) {
+        rc = g16_fail(st, G16_ERR_INTERNAL, "gpu msm density: unexpected C++ exception");
+    }
+    if (rc == G16_OK && timing)
+        *timing = g->last;
+    return rc;
+}
+
+extern "C" g16_err g16_gpu_stream_reserve(g16_gpu *g, g16_status *st) {
+    if (!g)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu stream reserve: NULL context");
+    return g16gpu_stream_reserve(g, st);
+}
+
+static g16_err host_pin(void *p, size_t bytes, g16_status *st) {
+    CU(cudaHostRegister(p, bytes, cudaHostRegisterDefault));
+    return G16_OK;
+}
+
+extern "C" g16_err g16_gpu_host_pin(void *p, size_t bytes, g16_status *st) {
+    if (!p || !bytes)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu host pin: empty range");
+    return host_pin(p, bytes, st);
+}
+
+extern "C" void g16_gpu_host_unpin(void *p) {
+    if (p && cudaHostUnregister(p) != cudaSuccess)
+        (void)cudaGetLastError();
+}
+
+static g16_err msm_streamed_dispatch(g16_gpu *g, void *out, g16_curve curve, g16_gpu_group group, const void *hp,
+                                     const g16_scalar *k, size_t n, g16_status *st) {
+    CU(cudaSetDevice(g->device));
+    if (curve == G16_CURVE_BN254)
+        return group == G16_GPU_G1 ? g16gpu_msm_streamed_bn254_g1(g, out, hp, k, n, st)
+                                   : g16gpu_msm_streamed_bn254_g2(g, out, hp, k, n, st);
+    return group == G16_GPU_G1 ? g16gpu_msm_streamed_bls381_g1(g, out, hp, k, n, st)
+                               : g16gpu_msm_streamed_bls381_g2(g, out, hp, k, n, st);
+}
+
+extern "C" g16_err g16_gpu_msm_streamed(g16_gpu *g, void *out_jac, g16_curve curve, g16_gpu_group group,
+                                        const void *host_points, const g16_scalar *scalars, size_t n,
+                                        g16_gpu_timing *timing, g16_status *st) {
+    if (!g || !out_jac || ((!host_points || !scalars) && n))
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm streamed: NULL argument");
+    if ((curve != G16_CURVE_BN254 && curve != G16_CURVE_BLS12_381) || (group != G16_GPU_G1 && group != G16_GPU_G2))
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm streamed: bad curve or group");
+    g16_err rc;
+    try {
+        rc = msm_streamed_dispatch(g, out_jac, curve, group, host_points, scalars, n, st);
+    } catch (...) {
+        rc = g16_fail(st, G16_ERR_INTERNAL, "gpu msm streamed: unexpected C++ exception");
     }
     if (rc == G16_OK && timing)
         *timing = g->last;

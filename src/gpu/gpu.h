@@ -72,6 +72,15 @@ typedef struct g16_gpu_timing {
 g16_err g16_gpu_msm(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, const g16_scalar *scalars,
                     size_t n, g16_gpu_timing *timing, g16_status *st);
 
+/* Density form (as the CPU's msm_<G>_density): density is a bitmap over the
+ * bases' n points, bit i = (density[i / 8] >> (i % 8)) & 1, in host or
+ * device memory; scalar j pairs with the base at the j-th set bit:
+ *   out = sum_{j < n_scalars} scalars[j] * bases[pos_j].
+ * The number of set bits must equal n_scalars (else G16_ERR_SIZE_MISMATCH);
+ * n_scalars <= max_points, and the bases' n at most 128 * max_points. */
+g16_err g16_gpu_msm_density(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, const uint8_t *density,
+                            const g16_scalar *scalars, size_t n_scalars, g16_gpu_timing *timing, g16_status *st);
+
 /* Typed wrappers. */
 static inline g16_err g16_gpu_msm_bn254_g1(g16_gpu *g, bn254_g1_jac *r, const g16_gpu_bases *b,
                                            const g16_scalar *k, size_t n, g16_status *st) {
@@ -142,12 +151,60 @@ g16_err g16_gpu_msm_streamed(g16_gpu *g, void *out_jac, g16_curve curve, g16_gpu
                              const void *host_points, const g16_scalar *scalars, size_t n,
                              g16_gpu_timing *timing, g16_status *st);
 
+/* Allocates the streamed MSM's two staging buffers (max_points affine points
+ * each, of the largest group the context serves), its copy stream and
+ * events, once: call it at set-up; otherwise the first streamed MSM does. */
+g16_err g16_gpu_stream_reserve(g16_gpu *g, g16_status *st);
+/* Page-locks host memory (cudaHostRegister), so that streamed bases copy at
+ * full speed and their copies overlap the kernels; g16_gpu_host_unpin before
+ * freeing it. Pinning is slow (call it once per key, not per proof). */
+g16_err g16_gpu_host_pin(void *p, size_t bytes, g16_status *st);
+void g16_gpu_host_unpin(void *p);
+
+/* ---- backend choice ----------------------------------------------------------
+ * "cpu", "cuda" or "auto" (NULL = "auto") -> *out CPU or CUDA: auto is CUDA
+ * when g16_gpu_count() > 0; "cuda" without a device fails with
+ * G16_ERR_NO_DEVICE, an unknown name with G16_ERR_INVALID_ARG. */
+typedef enum g16_gpu_backend { G16_GPU_BACKEND_CPU = 0, G16_GPU_BACKEND_CUDA = 1 } g16_gpu_backend;
+static inline g16_err g16_gpu_backend_choose(const char *name, g16_gpu_backend *out, g16_status *st) {
+    int cpu = name && name[0] == 'c' && name[1] == 'p' && name[2] == 'u' && !name[3];
+    int cuda = name && name[0] == 'c' && name[1] == 'u' && name[2] == 'd' && name[3] == 'a' && !name[4];
+    int autom = !name || (name[0] == 'a' && name[1] == 'u' && name[2] == 't' && name[3] == 'o' && !name[4]);
+    *out = G16_GPU_BACKEND_CPU;
+    if (!cpu && !cuda && !autom)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "backend '%s': expected cpu, cuda or auto", name);
+    if (cpu)
+        return G16_OK;
+    if (g16_gpu_count() > 0)
+        *out = G16_GPU_BACKEND_CUDA;
+    else if (cuda)
+        return g16_fail(st, G16_ERR_NO_DEVICE, "backend cuda: no usable CUDA device");
+    return G16_OK;
+}
+
 /* Device memory of a pointer-sized helper: allocate / free once (at worker
  * start or key upload, never per proof) and copy on g's stream. */
 g16_err g16_gpu_alloc(g16_gpu *g, void **d_ptr, size_t bytes, g16_status *st);
 void g16_gpu_free(g16_gpu *g, void *d_ptr);
 g16_err g16_gpu_copy_async(g16_gpu *g, void *dst, const void *src, size_t bytes, g16_status *st);
 g16_err g16_gpu_sync(g16_gpu *g, g16_status *st); /* waits for g's stream only */
+/* Fills bytes of device memory with the byte value on g's stream
+ * (asynchronous), e.g. to wipe witness-derived data after a proof. */
+g16_err g16_gpu_memset_async(g16_gpu *g, void *d_ptr, int value, size_t bytes, g16_status *st);
+/* Pinned (page-locked, portable) host memory for buffers that are copied to
+ * a device on every proof: allocate once (a worker's working area), never
+ * per proof (cudaHostAlloc is a device-global call). Without CUDA,
+ * G16_ERR_NO_DEVICE: callers fall back to malloc. */
+g16_err g16_gpu_host_alloc(void **p, size_t bytes, g16_status *st);
+void g16_gpu_host_free(void *p);
+/* Timing events on g's stream (created once, like the buffers): record
+ * queues the event; elapsed waits for `to` (that event only) and gives the
+ * milliseconds between two recorded events. */
+typedef struct g16_gpu_event g16_gpu_event;
+g16_err g16_gpu_event_create(g16_gpu *g, g16_gpu_event **ev, g16_status *st);
+void g16_gpu_event_destroy(g16_gpu *g, g16_gpu_event *ev);
+g16_err g16_gpu_event_record(g16_gpu *g, g16_gpu_event *ev, g16_status *st);
+g16_err g16_gpu_event_elapsed(float *ms, g16_gpu_event *from, g16_gpu_event *to, g16_status *st);
 
 /* ---- test hooks -------------------------------------------------------------
  * Element-wise field arithmetic on the device, to compare with the CPU field
@@ -165,6 +222,17 @@ typedef enum g16_gpu_field {
 typedef enum g16_gpu_op { G16_GPU_ADD, G16_GPU_SUB, G16_GPU_MUL, G16_GPU_SQR } g16_gpu_op;
 g16_err g16_gpu_field_op(g16_gpu *g, g16_gpu_field f, g16_gpu_op op, void *out, const void *a,
                          const void *b, size_t n, g16_status *st);
+
+/* ---- fixed-base scalar multiplication (fixed_base.cuh, fixed_base_*.cu) ----
+ * out[i] = k[i] * base for i < n: the test-only setup's key points. base is
+ * one affine point of (curve, group) (the CPU's G_affine), k any 256-bit
+ * integers (g16_scalar), out n affine points in the CPU's layout (Montgomery,
+ * infinity (0, 0)), equal bit for bit to the CPU's. Host memory in and out;
+ * runs in chunks on g's stream and returns when out is written. Allocates
+ * device memory per call (setup only, not for the proving path). Variable
+ * time in k (the test setup's toxic waste is not secret by design). */
+g16_err g16_gpu_fixed_base(g16_gpu *g, g16_curve curve, g16_gpu_group group, const void *base,
+                           const g16_scalar *k, size_t n, void *out, g16_status *st);
 
 #ifdef __cplusplus
 }

@@ -31,7 +31,13 @@ struct g16gpu_msm_plan {
     size_t segs;      /* ceil(entries / L) */
     uint32_t chunk;   /* C0: buckets per reducing thread */
 };
-g16gpu_msm_plan g16gpu_plan(size_t n, int nbits);
+/* policy: 0 = cost model (msm.cuh header), 1 = the first version's rule
+ * (c = lg n - 3, at most 16), c >= 4: that window width (tests, tuning). */
+g16gpu_msm_plan g16gpu_plan(size_t n, int nbits, int policy);
+/* Largest window width of any policy, and the segment lengths allowed. */
+#define G16GPU_MAX_C 22
+#define G16GPU_MIN_SEG 32
+#define G16GPU_MAX_SEG 256
 
 struct g16_gpu {
     int device;
@@ -61,6 +67,25 @@ struct g16_gpu {
     g16_gpu_timing last;
     int acc_minb; /* accumulation kernel variant for 12-limb fields (msm.cuh) */
     void *d_ntt_scratch; /* coset shift tables of one NTT (ntt.cuh): G16GPU_NTT_SCRATCH Fr */
+    /* MSM variants, from the environment at create (msm.cuh): */
+    int msm_v;           /* 2 (default): 0/1 split + flat accumulation; 1: first version */
+    int plan_policy;     /* g16gpu_plan's policy ($G16_GPU_MSM_C forces c) */
+    uint32_t seg_len;    /* entries per accumulating thread ($G16_GPU_MSM_SEG) */
+    int msm_mul;         /* 2: G1 accumulation with fp_t::mul_chain ($G16_GPU_MSM_MUL=2) */
+    /* 0/1 split: scalar classes per block, index lists, the two counts. */
+    uint32_t *d_cls;     /* 2 per block of max_points */
+    uint32_t *d_big;     /* indices of scalars > 1 */
+    uint32_t *d_one;     /* indices of scalars == 1 */
+    uint32_t *d_count;   /* [ones, bigs, density bits, 0] */
+    uint32_t *h_count;   /* pinned copy */
+    uint32_t *d_pos;     /* density form: base index of scalar j (max_points) */
+    /* Streaming (g16_gpu_msm_streamed): two staging buffers of max_points
+     * affine points, a copy stream and its events; allocated once by
+     * g16_gpu_stream_reserve (or the first streamed MSM). */
+    void *d_stage[2];
+    size_t stage_bytes;
+    cudaStream_t copy_stream;
+    cudaEvent_t ev_copy[2];
 };
 
 struct g16_gpu_bases {
@@ -68,17 +93,33 @@ struct g16_gpu_bases {
     g16_gpu_group group;
     size_t n;
     void *d_points;
+    uint32_t *d_density; /* n/32 + 1 words: the density form's bitmap */
 };
 
 /* Per-curve entry points (msm_<curve>_g1.cu / _g2.cu). */
-g16_err g16gpu_msm_bn254_g1(g16_gpu *g, void *out, const g16_gpu_bases *b, const g16_scalar *k, size_t n,
+g16_err g16gpu_msm_bn254_g1(g16_gpu *g, void *out, const g16_gpu_bases *b, const uint8_t *density,
+                            const g16_scalar *k, size_t n,
                             g16_status *st);
-g16_err g16gpu_msm_bn254_g2(g16_gpu *g, void *out, const g16_gpu_bases *b, const g16_scalar *k, size_t n,
+g16_err g16gpu_msm_bn254_g2(g16_gpu *g, void *out, const g16_gpu_bases *b, const uint8_t *density,
+                            const g16_scalar *k, size_t n,
                             g16_status *st);
-g16_err g16gpu_msm_bls381_g1(g16_gpu *g, void *out, const g16_gpu_bases *b, const g16_scalar *k, size_t n,
+g16_err g16gpu_msm_bls381_g1(g16_gpu *g, void *out, const g16_gpu_bases *b, const uint8_t *density,
+                            const g16_scalar *k, size_t n,
                              g16_status *st);
-g16_err g16gpu_msm_bls381_g2(g16_gpu *g, void *out, const g16_gpu_bases *b, const g16_scalar *k, size_t n,
+g16_err g16gpu_msm_bls381_g2(g16_gpu *g, void *out, const g16_gpu_bases *b, const uint8_t *density,
+                            const g16_scalar *k, size_t n,
                              g16_status *st);
+/* Allocates the streaming buffers once (gpu.cu; g16_gpu_stream_reserve). */
+g16_err g16gpu_stream_reserve(g16_gpu *g, g16_status *st);
+/* Streamed forms: bases from host memory, chunks of max_points (msm.cuh). */
+g16_err g16gpu_msm_streamed_bn254_g1(g16_gpu *g, void *out, const void *hp, const g16_scalar *k, size_t n,
+                                     g16_status *st);
+g16_err g16gpu_msm_streamed_bn254_g2(g16_gpu *g, void *out, const void *hp, const g16_scalar *k, size_t n,
+                                     g16_status *st);
+g16_err g16gpu_msm_streamed_bls381_g1(g16_gpu *g, void *out, const void *hp, const g16_scalar *k, size_t n,
+                                      g16_status *st);
+g16_err g16gpu_msm_streamed_bls381_g2(g16_gpu *g, void *out, const void *hp, const g16_scalar *k, size_t n,
+                                      g16_status *st);
 g16_err g16gpu_field_op_bn254(g16_gpu *g, g16_gpu_field f, g16_gpu_op op, void *out, const void *a,
                               const void *b, size_t n, g16_status *st);
 g16_err g16gpu_field_op_bls381(g16_gpu *g, g16_gpu_field f, g16_gpu_op op, void *out, const void *a,

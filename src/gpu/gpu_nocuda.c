@@ -97,6 +97,24 @@ g16_err g16_gpu_msm_streamed(g16_gpu *g, void *out_jac, g16_curve curve, g16_gpu
     return no_device(st);
 }
 
+g16_err g16_gpu_msm_density(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, const uint8_t *density,
+                            const g16_scalar *scalars, size_t n_scalars, g16_gpu_timing *timing, g16_status *st) {
+    (void)g, (void)out_jac, (void)b, (void)density, (void)scalars, (void)n_scalars, (void)timing;
+    return no_device(st);
+}
+
+g16_err g16_gpu_stream_reserve(g16_gpu *g, g16_status *st) {
+    (void)g;
+    return no_device(st);
+}
+
+g16_err g16_gpu_host_pin(void *p, size_t bytes, g16_status *st) {
+    (void)p, (void)bytes;
+    return no_device(st);
+}
+
+void g16_gpu_host_unpin(void *p) { (void)p; }
+
 g16_err g16_gpu_alloc(g16_gpu *g, void **d_ptr, size_t bytes, g16_status *st) {
     (void)g, (void)bytes;
     if (d_ptr)

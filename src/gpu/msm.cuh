@@ -3,6 +3,14 @@
  *
  * Pipeline for n points and window width c (plan in gpu.cu), all on the
  * context's stream:
+ *  0. the 0/1 split (msm_v 2, the default): scalars are classified as 0, 1
+ *     or larger, and the indices of the last two classes are compacted in
+ *     order (block counts, one-block scan, scatter); the host reads the two
+ *     counts (one synchronization). Zeros cost nothing more; each 1 becomes
+ *     a single entry of bucket 0 in window 0 (the segmented accumulation
+ *     below then sums them with perfect balance); only the scalars > 1 get
+ *     digits. So a mostly-0/1 vector (the "filecoin" profile) costs about
+ *     its full-width tail.
  *  1. digits: each scalar k < 2^nbits is written in W = nbits/c + 1 signed
  *     digits d_w in [-2^(c-1), 2^(c-1)] (k = sum d_w 2^(cw); a digit above
  *     2^(c-1) becomes d - 2^c with a carry into the next window; the last
@@ -13,7 +21,10 @@
  *     each bucket's points are now one run of the sorted array.
  *  3. accumulate with perfect load balance: thread t takes the L sorted
  *     entries [tL, tL+L) and sums each run it sees with mixed additions
- *     (madd-2008-s). A run wholly inside the segment is a finished bucket.
+ *     (madd-2008-s). msm_v 2 runs one flat loop of exactly L mixed additions
+ *     per thread and flushes a finished run from inside it, so the threads of
+ *     a warp stay converged (the first version's loop per run made a warp
+ *     wait for the longest run of each round: up to ~2x the additions). A run wholly inside the segment is a finished bucket.
  *     A run that began in an earlier segment gives a head partial H[t]; one
  *     that begins here and continues past the segment gives a tail partial
  *     T[t]. A bucket spread over segments s0..s1 is then
@@ -28,12 +39,22 @@
  *     two, so the product is doublings.
  *  5. the W window sums come back to the host, which combines them by Horner
  *     (c doublings per window) and returns Jacobian coordinates.
+ * Window width (gpu.cu, g16gpu_plan): the c minimizing
+ * windows(c) * (n + 3 * 2^(c-1)) (accumulation + bucket reduction, in mixed
+ * additions), c <= min(lg n - 3, 22): c = 16 at 2^20 and 2^22, 20 at 2^24
+ * (13 windows instead of 16), 22 at 2^26.
+ * Streaming (msm_streamed_run): bases from host memory in chunks of the
+ * context's max_points, copied on a second stream into two staging buffers
+ * (the copy of chunk k+1 overlaps the kernels of chunk k); the chunk sums
+ * are added on the host.
  * The group law here is variable time (it branches on equal or opposite
  * points), which is fine for MSMs over public bases; the scalars decide which
  * points meet in a bucket, so timing may leak digits: the prover's secret
  * scalars (r, s) are not passed through here. */
 #ifndef G16_GPU_MSM_CUH
 #define G16_GPU_MSM_CUH
+
+#include <type_traits>
 
 #include <cub/device/device_radix_sort.cuh>
 
@@ -46,33 +67,25 @@ static const uint32_t NO_KEY = 0xffffffffu;
 static const int MSM_THREADS = 128;
 
 /* Point additions in the kernels off the hot path (tree, fix-up, bucket
- * reduction). G1 calls the out-of-line add_cold/dbl_cold (small code, fast
- * compiles; verified on the H200). G2 inlines them: with the out-of-line
- * versions, msm_chunk_kernel for BN254 G2 faulted on the H200 (2026-11-30,
- * compute-sanitizer: invalid __local__ read in add_cold's doubling branch,
- * cause not found yet), while the inlined G2 code passed every test. */
-template <class E> G16_HD void red_add(xyzz_t<E> &a, const xyzz_t<E> &b) {
-    if constexpr (E::N <= 12)
-        a.add_cold(b);
-    else
-        a.add(b);
-}
-template <class E> G16_HD void red_dbl(xyzz_t<E> &a) {
-    if constexpr (E::N <= 12)
-        a.dbl_cold();
-    else
-        a = a.dbl();
-}
+ * reduction), inlined for every group. The out-of-line add_cold/dbl_cold
+ * faulted on the H200 when a reduction took the doubling branch (first seen
+ * for BN254 G2, 2026-11-30; then for G1 in the prover, where keys with many
+ * infinity bases make equal partial sums common): compute-sanitizer reported
+ * an invalid __local__ read in add_cold's doubling branch; cause not found. */
+template <class E> G16_HD void red_add(xyzz_t<E> &a, const xyzz_t<E> &b) { a.add(b); }
+template <class E> G16_HD void red_dbl(xyzz_t<E> &a) { a = a.dbl(); }
 
 static inline unsigned blocks_for(size_t n, int threads) { return (unsigned)((n + threads - 1) / threads); }
 
-/* 1. Signed digits. keys/vals[w*n + i]. */
-static __global__ void msm_digits_kernel(const uint64_t *__restrict__ scalars, uint32_t n, int c, int windows,
-                                  uint32_t nb, uint32_t zero_key, uint32_t *__restrict__ keys,
-                                  uint32_t *__restrict__ vals) {
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
+/* 1. Signed digits of scalar i = idx[t] (t if idx is NULL): keys/vals[w*n + t]. */
+static __global__ void msm_digits_kernel(const uint64_t *__restrict__ scalars, const uint32_t *__restrict__ idx,
+                                  const uint32_t *__restrict__ pos, uint32_t n, int c, int windows, uint32_t nb,
+                                  uint32_t zero_key, uint32_t *__restrict__ keys, uint32_t *__restrict__ vals) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= n)
         return;
+    uint32_t i = idx ? idx[t] : t;
+    uint32_t base = pos ? pos[i] : i; /* density form: the j-th set bit's base */
     uint64_t s[4];
 #pragma unroll
     for (int j = 0; j < 4; j++)
@@ -96,9 +109,152 @@ static __global__ void msm_digits_kernel(const uint64_t *__restrict__ scalars, u
         } else {
             carry = 0;
         }
-        size_t o = (size_t)w * n + i;
+        size_t o = (size_t)w * n + t;
         keys[o] = d ? (uint32_t)w * nb + d - 1 : zero_key;
-        vals[o] = (i << 1) | neg;
+        vals[o] = (base << 1) | neg;
+    }
+}
+
+/* Scalars equal to 1: one entry each in bucket 0 of window 0 (key 0). */
+static __global__ void msm_ones_kernel(const uint32_t *__restrict__ one, const uint32_t *__restrict__ pos,
+                                       uint32_t n1, uint32_t *__restrict__ keys, uint32_t *__restrict__ vals) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < n1) {
+        uint32_t i = one[t];
+        keys[t] = 0;
+        vals[t] = (pos ? pos[i] : i) << 1;
+    }
+}
+
+/* 0. The 0/1 split: class 0 (zero), 1 (one) or 2 (larger) of scalar i. */
+static const int CLS_THREADS = 256;
+static __device__ __forceinline__ int scalar_class(const uint64_t *__restrict__ s, uint32_t i) {
+    const ulonglong2 *p = (const ulonglong2 *)(s + 4 * (size_t)i);
+    ulonglong2 a = p[0], b = p[1];
+    if ((a.y | b.x | b.y) != 0 || a.x > 1)
+        return 2;
+    return (int)a.x;
+}
+
+/* cls[2b], cls[2b+1] = number of ones, of larger scalars in block b. */
+static __global__ void __launch_bounds__(CLS_THREADS)
+    msm_class_count_kernel(const uint64_t *__restrict__ s, uint32_t n, uint32_t *__restrict__ cls) {
+    uint32_t i = blockIdx.x * CLS_THREADS + threadIdx.x;
+    int c = i < n ? scalar_class(s, i) : 0;
+    int c1 = __syncthreads_count(c == 1), c2 = __syncthreads_count(c == 2);
+    if (threadIdx.x == 0) {
+        cls[2 * blockIdx.x] = (uint32_t)c1;
+        cls[2 * blockIdx.x + 1] = (uint32_t)c2;
+    }
+}
+
+/* Exclusive scan of v over a block of 1024 threads (sh: 32 words); *total
+ * receives the sum. Ends with a barrier, so sh can be reused at once. */
+static __device__ uint32_t block_scan_1024(uint32_t v, uint32_t *sh, uint32_t *total) {
+    uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5, x = v;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        uint32_t y = __shfl_up_sync(0xffffffffu, x, o);
+        if (lane >= (uint32_t)o)
+            x += y;
+    }
+    if (lane == 31)
+        sh[warp] = x;
+    __syncthreads();
+    if (warp == 0) {
+        uint32_t w = sh[lane];
+#pragma unroll
+        for (int o = 1; o < 32; o <<= 1) {
+            uint32_t y = __shfl_up_sync(0xffffffffu, w, o);
+            if (lane >= (uint32_t)o)
+                w += y;
+        }
+        sh[lane] = w;
+    }
+    __syncthreads();
+    uint32_t r = x - v + (warp ? sh[warp - 1] : 0);
+    *total = sh[31];
+    __syncthreads();
+    return r;
+}
+
+/* One block of 1024 threads: cls becomes the exclusive prefix sums (block
+ * offsets) of both counts; count[0], count[1] = total ones, larger. */
+static __global__ void __launch_bounds__(1024)
+    msm_class_scan_kernel(uint32_t *__restrict__ cls, uint32_t blocks, uint32_t *__restrict__ count) {
+    __shared__ uint32_t sh[32];
+    uint32_t per = (blocks + 1023) / 1024, lo = threadIdx.x * per, hi = min(lo + per, blocks);
+    uint32_t s1 = 0, s2 = 0;
+    for (uint32_t b = lo; b < hi; b++)
+        s1 += cls[2 * b], s2 += cls[2 * b + 1];
+    uint32_t t1, t2;
+    uint32_t o1 = block_scan_1024(s1, sh, &t1), o2 = block_scan_1024(s2, sh, &t2);
+    for (uint32_t b = lo; b < hi; b++) {
+        uint32_t a1 = cls[2 * b], a2 = cls[2 * b + 1];
+        cls[2 * b] = o1, cls[2 * b + 1] = o2;
+        o1 += a1, o2 += a2;
+    }
+    if (threadIdx.x == 0)
+        count[0] = t1, count[1] = t2;
+}
+
+/* Writes the indices of the ones and of the larger scalars, in order. */
+static __global__ void __launch_bounds__(CLS_THREADS)
+    msm_class_scatter_kernel(const uint64_t *__restrict__ s, uint32_t n, const uint32_t *__restrict__ cls,
+                             uint32_t *__restrict__ one, uint32_t *__restrict__ big) {
+    __shared__ uint32_t w1[CLS_THREADS / 32], w2[CLS_THREADS / 32];
+    uint32_t i = blockIdx.x * CLS_THREADS + threadIdx.x, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int c = i < n ? scalar_class(s, i) : 0;
+    uint32_t b1 = __ballot_sync(0xffffffffu, c == 1), b2 = __ballot_sync(0xffffffffu, c == 2);
+    uint32_t below = (1u << lane) - 1;
+    if (lane == 0)
+        w1[warp] = __popc(b1), w2[warp] = __popc(b2);
+    __syncthreads();
+    uint32_t o1 = cls[2 * blockIdx.x], o2 = cls[2 * blockIdx.x + 1];
+    for (uint32_t w = 0; w < warp; w++)
+        o1 += w1[w], o2 += w2[w];
+    if (c == 1)
+        one[o1 + __popc(b1 & below)] = i;
+    else if (c == 2)
+        big[o2 + __popc(b2 & below)] = i;
+}
+
+/* Density form: word i of the bitmap (bits >= nbits cleared). */
+static __device__ __forceinline__ uint32_t density_word(const uint32_t *__restrict__ w, size_t words, size_t nbits,
+                                                        size_t i) {
+    if (i >= words)
+        return 0;
+    uint32_t x = w[i];
+    size_t lo = 32 * i;
+    if (lo + 32 > nbits)
+        x &= (1u << (nbits - lo)) - 1; /* nbits - lo in [1, 31] */
+    return x;
+}
+
+/* cls[2b] = set bits in the 1024 words of block b, cls[2b+1] = 0. */
+static __global__ void __launch_bounds__(1024)
+    msm_density_count_kernel(const uint32_t *__restrict__ w, size_t words, size_t nbits, uint32_t *__restrict__ cls) {
+    __shared__ uint32_t sh[32];
+    uint32_t tot;
+    block_scan_1024(__popc(density_word(w, words, nbits, (size_t)blockIdx.x * 1024 + threadIdx.x)), sh, &tot);
+    if (threadIdx.x == 0)
+        cls[2 * blockIdx.x] = tot, cls[2 * blockIdx.x + 1] = 0;
+}
+
+/* pos[j] = position of the j-th set bit, for j < limit (cls: block offsets). */
+static __global__ void __launch_bounds__(1024)
+    msm_density_scatter_kernel(const uint32_t *__restrict__ w, size_t words, size_t nbits,
+                               const uint32_t *__restrict__ cls, uint32_t limit, uint32_t *__restrict__ pos) {
+    __shared__ uint32_t sh[32];
+    size_t i = (size_t)blockIdx.x * 1024 + threadIdx.x;
+    uint32_t x = density_word(w, words, nbits, i), tot;
+    uint32_t off = cls[2 * blockIdx.x] + block_scan_1024(__popc(x), sh, &tot);
+    while (x) {
+        uint32_t b = (uint32_t)__ffs(x) - 1;
+        x &= x - 1;
+        if (off < limit)
+            pos[off] = (uint32_t)(32 * i) + b;
+        off++;
     }
 }
 
@@ -160,6 +316,50 @@ __global__ void __launch_bounds__(MSM_THREADS, MINB)
         } else {
             buckets[k] = acc;
         }
+    }
+}
+
+/* 3'. msm_v 2: the same partials, from one flat loop of (at most) L mixed
+ * additions per thread; a run is flushed (bucket, head or tail) at the
+ * entry that ends it, inside the loop, so warps stay converged. */
+template <class E, int MINB>
+__global__ void __launch_bounds__(MSM_THREADS, MINB)
+    msm_accumulate2_kernel(const uint32_t *__restrict__ keys, const uint32_t *__restrict__ vals, uint32_t m,
+                           uint32_t seg_len, uint32_t segs, uint32_t zero_key,
+                           const affine_t<E> *__restrict__ bases, xyzz_t<E> *__restrict__ buckets,
+                           xyzz_t<E> *__restrict__ head, xyzz_t<E> *__restrict__ tail,
+                           uint32_t *__restrict__ tkey) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= segs)
+        return;
+    uint32_t start = t * seg_len, end = min(start + seg_len, m);
+    head[t] = xyzz_t<E>::inf();
+    tkey[t] = NO_KEY;
+    uint32_t k = keys[start];
+    bool first = start > 0 && keys[start - 1] == k; /* the first run continues a bucket */
+    xyzz_t<E> acc = xyzz_t<E>::inf();
+#pragma unroll 1
+    for (uint32_t j = start; j < end; j++) {
+        if (k == zero_key)
+            break; /* zero digits sort last */
+        uint32_t v = vals[j];
+        uint32_t kn = j + 1 < m ? keys[j + 1] : NO_KEY;
+        affine_t<E> p = bases[v >> 1];
+        if (v & 1)
+            p.y = p.y.neg();
+        acc.add_affine(p.x, p.y);
+        if (kn != k || j + 1 == end) { /* the run ends here, or the segment does */
+            if (first)
+                head[t] = acc;
+            else if (kn == k) { /* continues past the segment */
+                tail[t] = acc;
+                tkey[t] = k;
+            } else
+                buckets[k] = acc;
+            acc = xyzz_t<E>::inf();
+            first = false;
+        }
+        k = kn;
     }
 }
 
@@ -283,98 +483,195 @@ static inline int ilog2_u32(uint32_t x) {
     return l;
 }
 
-/* The whole MSM for points over E; out receives the CPU's Jacobian (x, y, z). */
-template <class E>
-g16_err msm_run(g16_gpu *g, void *out, const g16_gpu_bases *b, const g16_scalar *scalars, size_t n, int nbits,
-                g16_status *st) {
-    typedef xyzz_t<E> P;
-    if (sizeof(P) > g->pt_bytes)
-        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm: context was created without G2 scratch");
-    E *o = (E *)out;
-    if (n == 0) {
-        P::inf().to_jac(o[0], o[1], o[2]);
-        g->last.total_ms = g->last.kernel_ms = 0;
-        return G16_OK;
-    }
-    g16gpu_msm_plan pl = g16gpu_plan(n, nbits);
-    if (pl.entries > g->max_entries || (size_t)pl.windows * pl.nb > g->max_buckets || pl.segs > g->max_segs ||
-        2 * (size_t)pl.windows * pl.nb / pl.chunk > g->max_red || pl.windows > 64)
-        return g16_fail(st, G16_ERR_INTERNAL, "gpu msm: plan for n=%zu exceeds the context's scratch", n);
-    cudaStream_t s = g->stream;
-    uint32_t m = (uint32_t)pl.entries, S = (uint32_t)pl.segs;
-    P *buckets = (P *)g->d_buckets, *tree = (P *)g->d_tree, *tail = (P *)g->d_tail, *red = (P *)g->d_red;
+/* The MSM of n points at device address bases (affine_t<E>, at least n of
+ * them); *res receives the sum (XYZZ, on the host). Times in g->last. */
+/* Density form of msm_core: bits (host or device) over n_bases bases,
+ * copied into d_words (n_bases/32 + 1 words). */
+struct msm_density {
+    const uint8_t *bits;
+    size_t n_bases;
+    uint32_t *d_words;
+};
 
+template <class E>
+g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm_density *dn,
+                 const g16_scalar *scalars, size_t n, int nbits, g16_status *st) {
+    typedef xyzz_t<E> P;
+    *res = P::inf();
+    g->last.total_ms = g->last.kernel_ms = 0;
+    if (n == 0 && !dn)
+        return G16_OK;
+    cudaStream_t s = g->stream;
     CU(cudaEventRecord(g->ev[0], s));
-    CU(cudaMemcpyAsync(g->d_scalars, scalars, n * sizeof(g16_scalar), cudaMemcpyDefault, s));
+    if (n)
+        CU(cudaMemcpyAsync(g->d_scalars, scalars, n * sizeof(g16_scalar), cudaMemcpyDefault, s));
     CU(cudaEventRecord(g->ev[1], s));
 
-    msm_digits_kernel<<<blocks_for(n, 256), 256, 0, s>>>(g->d_scalars, (uint32_t)n, pl.c, pl.windows, pl.nb,
-                                                         pl.zero_key, g->d_keys[0], g->d_vals[0]);
-    CU_LAUNCH("msm_digits_kernel");
-
-    cub::DoubleBuffer<uint32_t> dk(g->d_keys[0], g->d_keys[1]), dv(g->d_vals[0], g->d_vals[1]);
-    size_t tmp = 0;
-    CU(cub::DeviceRadixSort::SortPairs(NULL, tmp, dk, dv, m, 0, pl.key_bits, s));
-    if (tmp > g->cub_bytes)
-        return g16_fail(st, G16_ERR_INTERNAL, "gpu msm: sort needs %zu bytes of scratch, have %zu", tmp,
-                        g->cub_bytes);
-    tmp = g->cub_bytes;
-    CU(cub::DeviceRadixSort::SortPairs(g->d_cub, tmp, dk, dv, m, 0, pl.key_bits, s));
-    const uint32_t *keys = dk.Current(), *vals = dv.Current();
-
-    CU(cudaMemsetAsync(buckets, 0, (size_t)pl.windows * pl.nb * sizeof(P), s));
-    msm_bucket_end_kernel<<<blocks_for(m, 256), 256, 0, s>>>(keys, m, pl.zero_key, g->d_bucket_end);
-    CU_LAUNCH("msm_bucket_end_kernel");
-
-    const affine_t<E> *bases = (const affine_t<E> *)b->d_points;
-    unsigned acc_blocks = blocks_for(S, MSM_THREADS);
-    if constexpr (E::N < 12)
-        msm_accumulate_kernel<E, 4><<<acc_blocks, MSM_THREADS, 0, s>>>(keys, vals, m, pl.seg_len, S, pl.zero_key,
-                                                                       bases, buckets, tree, tail, g->d_tkey);
-    else if (g->acc_minb == 3)
-        msm_accumulate_kernel<E, 3><<<acc_blocks, MSM_THREADS, 0, s>>>(keys, vals, m, pl.seg_len, S, pl.zero_key,
-                                                                       bases, buckets, tree, tail, g->d_tkey);
-    else
-        msm_accumulate_kernel<E, 1><<<acc_blocks, MSM_THREADS, 0, s>>>(keys, vals, m, pl.seg_len, S, pl.zero_key,
-                                                                       bases, buckets, tree, tail, g->d_tkey);
-    CU_LAUNCH("msm_accumulate_kernel");
-
-    tree_levels lv;
-    lv.count = 1;
-    lv.off[0] = 0;
-    uint32_t size = S, off = 0;
-    while (size > 1 && lv.count < 40) {
-        uint32_t next = (size + 1) / 2;
-        msm_tree_kernel<E><<<blocks_for(next, MSM_THREADS), MSM_THREADS, 0, s>>>(tree, off, size, off + size,
-                                                                                  next);
-        CU_LAUNCH("msm_tree_kernel");
-        off += size;
-        size = next;
-        lv.off[lv.count++] = off;
+    /* Density form: pos[j] = the j-th set bit, and the bit count. */
+    const uint32_t *pos = NULL;
+    if (dn) {
+        size_t words = dn->n_bases / 32 + 1;
+        unsigned db = blocks_for(words, 1024);
+        if (2 * (size_t)db > 2 * ((g->max_points + 255) / 256))
+            return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm density: %zu bases too many for the context",
+                            dn->n_bases);
+        CU(cudaMemsetAsync(dn->d_words + words - 1, 0, sizeof(uint32_t), s));
+        if (dn->n_bases)
+            CU(cudaMemcpyAsync(dn->d_words, dn->bits, (dn->n_bases + 7) / 8, cudaMemcpyDefault, s));
+        msm_density_count_kernel<<<db, 1024, 0, s>>>(dn->d_words, words, dn->n_bases, g->d_cls);
+        CU_LAUNCH("msm_density_count_kernel");
+        msm_class_scan_kernel<<<1, 1024, 0, s>>>(g->d_cls, db, g->d_count + 2);
+        CU_LAUNCH("msm_class_scan_kernel");
+        msm_density_scatter_kernel<<<db, 1024, 0, s>>>(dn->d_words, words, dn->n_bases, g->d_cls, (uint32_t)n,
+                                                       g->d_pos);
+        CU_LAUNCH("msm_density_scatter_kernel");
+        pos = g->d_pos;
     }
-    msm_fixup_kernel<E><<<blocks_for(S, MSM_THREADS), MSM_THREADS, 0, s>>>(tree, tail, g->d_tkey, g->d_bucket_end,
-                                                                          S, pl.seg_len, lv, buckets);
-    CU_LAUNCH("msm_fixup_kernel");
 
-    uint32_t cpw = pl.nb / pl.chunk, total_chunks = (uint32_t)pl.windows * cpw;
-    msm_chunk_kernel<E><<<blocks_for(total_chunks, MSM_THREADS), MSM_THREADS, 0, s>>>(buckets, total_chunks,
-                                                                                     pl.chunk, red);
-    CU_LAUNCH("msm_chunk_kernel");
-    int lg_chunk = ilog2_u32(pl.chunk);
-    for (uint32_t half = 1, lvl = 0; half < cpw; half *= 2, lvl++) {
-        uint32_t threads = (uint32_t)pl.windows * (cpw / (2 * half));
-        msm_merge_kernel<E><<<blocks_for(threads, MSM_THREADS), MSM_THREADS, 0, s>>>(
-            red, (uint32_t)pl.windows, cpw, half, lg_chunk + (int)lvl);
-        CU_LAUNCH("msm_merge_kernel");
+    /* 0. The 0/1 split (msm_v 2; always for the density form). */
+    size_t nbig = n, n1 = 0;
+    const uint32_t *idx = NULL;
+    if (n == 0) { /* density form with no scalars: only the bit count matters */
+        CU(cudaMemcpyAsync(g->h_count, g->d_count, 4 * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+        CU(cudaStreamSynchronize(s));
+        if (g->h_count[2] != 0)
+            return g16_fail(st, G16_ERR_SIZE_MISMATCH, "gpu msm density: %u bits set, 0 scalars", g->h_count[2]);
+        return G16_OK;
     }
-    msm_gather_kernel<E><<<1, 64, 0, s>>>(red, (uint32_t)pl.windows, cpw, (P *)g->d_win);
-    CU_LAUNCH("msm_gather_kernel");
+    if (g->msm_v >= 2 || dn) {
+        unsigned cb = blocks_for(n, CLS_THREADS);
+        msm_class_count_kernel<<<cb, CLS_THREADS, 0, s>>>(g->d_scalars, (uint32_t)n, g->d_cls);
+        CU_LAUNCH("msm_class_count_kernel");
+        msm_class_scan_kernel<<<1, 1024, 0, s>>>(g->d_cls, cb, g->d_count);
+        CU_LAUNCH("msm_class_scan_kernel");
+        msm_class_scatter_kernel<<<cb, CLS_THREADS, 0, s>>>(g->d_scalars, (uint32_t)n, g->d_cls, g->d_one,
+                                                            g->d_big);
+        CU_LAUNCH("msm_class_scatter_kernel");
+        CU(cudaMemcpyAsync(g->h_count, g->d_count, 4 * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+        CU(cudaStreamSynchronize(s));
+        if (dn && g->h_count[2] != n)
+            return g16_fail(st, G16_ERR_SIZE_MISMATCH, "gpu msm density: %u bits set, %zu scalars", g->h_count[2],
+                            n);
+        n1 = g->h_count[0];
+        nbig = g->h_count[1];
+        idx = g->d_big;
+        if (n1 + nbig > n)
+            return g16_fail(st, G16_ERR_INTERNAL, "gpu msm: 0/1 split counted %zu + %zu of %zu", n1, nbig, n);
+    }
+
+    g16gpu_msm_plan pl = g16gpu_plan(nbig ? nbig : 1, nbits, g->plan_policy);
+    size_t m64 = nbig * (size_t)pl.windows + n1;
+    uint32_t L = g->seg_len;
+    size_t S64 = (m64 + L - 1) / L;
+    if (m64 > g->max_entries || (size_t)pl.windows * pl.nb > g->max_buckets || S64 > g->max_segs ||
+        2 * (size_t)pl.windows * pl.nb / pl.chunk > g->max_red || pl.windows > 64)
+        return g16_fail(st, G16_ERR_INTERNAL, "gpu msm: plan for n=%zu (c=%d) exceeds the context's scratch", n,
+                        pl.c);
+    uint32_t m = (uint32_t)m64, S = (uint32_t)S64;
+    P *buckets = (P *)g->d_buckets, *tree = (P *)g->d_tree, *tail = (P *)g->d_tail, *red = (P *)g->d_red;
+
+    if (m > 0) {
+        if (nbig)
+            msm_digits_kernel<<<blocks_for(nbig, 256), 256, 0, s>>>(g->d_scalars, idx, pos, (uint32_t)nbig, pl.c,
+                                                                    pl.windows, pl.nb, pl.zero_key, g->d_keys[0],
+                                                                    g->d_vals[0]);
+        CU_LAUNCH("msm_digits_kernel");
+        size_t o1 = nbig * (size_t)pl.windows;
+        if (n1)
+            msm_ones_kernel<<<blocks_for(n1, 256), 256, 0, s>>>(g->d_one, pos, (uint32_t)n1, g->d_keys[0] + o1,
+                                                                g->d_vals[0] + o1);
+        CU_LAUNCH("msm_ones_kernel");
+
+        cub::DoubleBuffer<uint32_t> dk(g->d_keys[0], g->d_keys[1]), dv(g->d_vals[0], g->d_vals[1]);
+        size_t tmp = 0;
+        CU(cub::DeviceRadixSort::SortPairs(NULL, tmp, dk, dv, m, 0, pl.key_bits, s));
+        if (tmp > g->cub_bytes)
+            return g16_fail(st, G16_ERR_INTERNAL, "gpu msm: sort needs %zu bytes of scratch, have %zu", tmp,
+                            g->cub_bytes);
+        tmp = g->cub_bytes;
+        CU(cub::DeviceRadixSort::SortPairs(g->d_cub, tmp, dk, dv, m, 0, pl.key_bits, s));
+        const uint32_t *keys = dk.Current(), *vals = dv.Current();
+
+        CU(cudaMemsetAsync(buckets, 0, (size_t)pl.windows * pl.nb * sizeof(P), s));
+        msm_bucket_end_kernel<<<blocks_for(m, 256), 256, 0, s>>>(keys, m, pl.zero_key, g->d_bucket_end);
+        CU_LAUNCH("msm_bucket_end_kernel");
+
+        unsigned acc_blocks = blocks_for(S, MSM_THREADS);
+        typedef chain_t<E> EC; /* same layout, carry-chain products (G1 only) */
+        bool launched = false;
+        if constexpr (!std::is_same<EC, E>::value) {
+            if (g->msm_v >= 2 && g->msm_mul == 2) {
+                if constexpr (E::N < 12)
+                    msm_accumulate2_kernel<EC, 4><<<acc_blocks, MSM_THREADS, 0, s>>>(
+                        keys, vals, m, L, S, pl.zero_key, (const affine_t<EC> *)bases, (xyzz_t<EC> *)buckets,
+                        (xyzz_t<EC> *)tree, (xyzz_t<EC> *)tail, g->d_tkey);
+                else
+                    msm_accumulate2_kernel<EC, 3><<<acc_blocks, MSM_THREADS, 0, s>>>(
+                        keys, vals, m, L, S, pl.zero_key, (const affine_t<EC> *)bases, (xyzz_t<EC> *)buckets,
+                        (xyzz_t<EC> *)tree, (xyzz_t<EC> *)tail, g->d_tkey);
+                launched = true;
+            }
+        }
+        if (launched) {
+        } else if (g->msm_v < 2) {
+            if constexpr (E::N < 12)
+                msm_accumulate_kernel<E, 4><<<acc_blocks, MSM_THREADS, 0, s>>>(
+                    keys, vals, m, L, S, pl.zero_key, bases, buckets, tree, tail, g->d_tkey);
+            else
+                msm_accumulate_kernel<E, 3><<<acc_blocks, MSM_THREADS, 0, s>>>(
+                    keys, vals, m, L, S, pl.zero_key, bases, buckets, tree, tail, g->d_tkey);
+        } else if constexpr (E::N < 12) {
+            msm_accumulate2_kernel<E, 4><<<acc_blocks, MSM_THREADS, 0, s>>>(keys, vals, m, L, S, pl.zero_key,
+                                                                            bases, buckets, tree, tail, g->d_tkey);
+        } else if (g->acc_minb == 3) {
+            msm_accumulate2_kernel<E, 3><<<acc_blocks, MSM_THREADS, 0, s>>>(keys, vals, m, L, S, pl.zero_key,
+                                                                            bases, buckets, tree, tail, g->d_tkey);
+        } else {
+            msm_accumulate2_kernel<E, 1><<<acc_blocks, MSM_THREADS, 0, s>>>(keys, vals, m, L, S, pl.zero_key,
+                                                                            bases, buckets, tree, tail, g->d_tkey);
+        }
+        CU_LAUNCH("msm_accumulate_kernel");
+
+        tree_levels lv;
+        lv.count = 1;
+        lv.off[0] = 0;
+        uint32_t size = S, off = 0;
+        while (size > 1 && lv.count < 40) {
+            uint32_t next = (size + 1) / 2;
+            msm_tree_kernel<E><<<blocks_for(next, MSM_THREADS), MSM_THREADS, 0, s>>>(tree, off, size, off + size,
+                                                                                      next);
+            CU_LAUNCH("msm_tree_kernel");
+            off += size;
+            size = next;
+            lv.off[lv.count++] = off;
+        }
+        msm_fixup_kernel<E><<<blocks_for(S, MSM_THREADS), MSM_THREADS, 0, s>>>(tree, tail, g->d_tkey,
+                                                                              g->d_bucket_end, S, L, lv, buckets);
+        CU_LAUNCH("msm_fixup_kernel");
+
+        uint32_t cpw = pl.nb / pl.chunk, total_chunks = (uint32_t)pl.windows * cpw;
+        msm_chunk_kernel<E><<<blocks_for(total_chunks, MSM_THREADS), MSM_THREADS, 0, s>>>(buckets, total_chunks,
+                                                                                         pl.chunk, red);
+        CU_LAUNCH("msm_chunk_kernel");
+        int lg_chunk = ilog2_u32(pl.chunk);
+        for (uint32_t half = 1, lvl = 0; half < cpw; half *= 2, lvl++) {
+            uint32_t threads = (uint32_t)pl.windows * (cpw / (2 * half));
+            msm_merge_kernel<E><<<blocks_for(threads, MSM_THREADS), MSM_THREADS, 0, s>>>(
+                red, (uint32_t)pl.windows, cpw, half, lg_chunk + (int)lvl);
+            CU_LAUNCH("msm_merge_kernel");
+        }
+        msm_gather_kernel<E><<<1, 64, 0, s>>>(red, (uint32_t)pl.windows, cpw, (P *)g->d_win);
+        CU_LAUNCH("msm_gather_kernel");
+    }
     CU(cudaEventRecord(g->ev[2], s));
-    CU(cudaMemcpyAsync(g->h_win, g->d_win, (size_t)pl.windows * sizeof(P), cudaMemcpyDeviceToHost, s));
+    if (m > 0)
+        CU(cudaMemcpyAsync(g->h_win, g->d_win, (size_t)pl.windows * sizeof(P), cudaMemcpyDeviceToHost, s));
     CU(cudaEventRecord(g->ev[3], s));
     CU(cudaEventSynchronize(g->ev[3]));
     CU(cudaEventElapsedTime(&g->last.total_ms, g->ev[0], g->ev[3]));
     CU(cudaEventElapsedTime(&g->last.kernel_ms, g->ev[1], g->ev[2]));
+    if (m == 0)
+        return G16_OK;
 
     /* 5. Horner over the windows: sum_w 2^(cw) S_w. */
     const P *win = (const P *)g->h_win;
@@ -384,7 +681,88 @@ g16_err msm_run(g16_gpu *g, void *out, const g16_gpu_bases *b, const g16_scalar 
             acc = acc.dbl();
         acc.add(win[w]);
     }
-    acc.to_jac(o[0], o[1], o[2]);
+    *res = acc;
+    return G16_OK;
+}
+
+/* The whole MSM over resident bases; out receives the CPU's Jacobian (x, y, z). */
+template <class E>
+g16_err msm_run(g16_gpu *g, void *out, const g16_gpu_bases *b, const uint8_t *density, const g16_scalar *scalars,
+                size_t n, int nbits, g16_status *st) {
+    if (sizeof(xyzz_t<E>) > g->pt_bytes)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm: context was created without G2 scratch");
+    xyzz_t<E> r;
+    msm_density dn = {density, b->n, b->d_density};
+    g16_err rc = msm_core<E>(g, &r, (const affine_t<E> *)b->d_points, density ? &dn : NULL, scalars, n, nbits, st);
+    if (rc != G16_OK)
+        return rc;
+    E *o = (E *)out;
+    r.to_jac(o[0], o[1], o[2]);
+    return G16_OK;
+}
+
+/* Bases from host memory hp (the CPU's G_affine array), in chunks of
+ * max_points: chunk k+1 is copied on the copy stream into the other staging
+ * buffer while chunk k's kernels run (its buffer was last read by chunk k-1,
+ * which msm_core waited for). The chunk sums are added on the host. */
+template <class E>
+g16_err msm_streamed_run(g16_gpu *g, void *out, const void *hp, const g16_scalar *scalars, size_t n, int nbits,
+                         g16_status *st) {
+    typedef affine_t<E> A;
+    if (sizeof(xyzz_t<E>) > g->pt_bytes)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm: context was created without G2 scratch");
+    if (!g->d_stage[0]) {
+        g16_err rc = g16gpu_stream_reserve(g, st);
+        if (rc != G16_OK)
+            return rc;
+    }
+    size_t chunk = g->max_points;
+    if (chunk * sizeof(A) > g->stage_bytes)
+        return g16_fail(st, G16_ERR_INTERNAL, "gpu msm streamed: staging buffers too small");
+    double t0 = g16_now_ms();
+    const char *h = (const char *)hp;
+    size_t chunks = (n + chunk - 1) / chunk;
+    xyzz_t<E> total = xyzz_t<E>::inf();
+    float kms = 0;
+    g16_err rc = G16_OK;
+    cudaError_t e = cudaSuccess;
+    if (chunks) {
+        size_t len = n < chunk ? n : chunk;
+        if ((e = cudaMemcpyAsync(g->d_stage[0], h, len * sizeof(A), cudaMemcpyHostToDevice, g->copy_stream)) ==
+            cudaSuccess)
+            e = cudaEventRecord(g->ev_copy[0], g->copy_stream);
+    }
+    for (size_t c = 0; c < chunks && e == cudaSuccess && rc == G16_OK; c++) {
+        size_t off = c * chunk, len = n - off < chunk ? n - off : chunk;
+        if (c + 1 < chunks) {
+            size_t off2 = off + chunk, len2 = n - off2 < chunk ? n - off2 : chunk;
+            if ((e = cudaMemcpyAsync(g->d_stage[(c + 1) & 1], h + off2 * sizeof(A), len2 * sizeof(A),
+                                     cudaMemcpyHostToDevice, g->copy_stream)) != cudaSuccess)
+                break;
+            if ((e = cudaEventRecord(g->ev_copy[(c + 1) & 1], g->copy_stream)) != cudaSuccess)
+                break;
+        }
+        if ((e = cudaStreamWaitEvent(g->stream, g->ev_copy[c & 1], 0)) != cudaSuccess)
+            break;
+        xyzz_t<E> part;
+        rc = msm_core<E>(g, &part, (const A *)g->d_stage[c & 1], NULL, scalars + off, len, nbits, st);
+        if (rc == G16_OK) {
+            total.add(part);
+            kms += g->last.kernel_ms;
+        }
+    }
+    cudaError_t e2 = cudaStreamSynchronize(g->copy_stream); /* no copy may outlive the call */
+    if (e == cudaSuccess)
+        e = e2;
+    if (rc != G16_OK)
+        return rc;
+    if (e != cudaSuccess)
+        return g16_fail(st, G16_ERR_DEVICE, "gpu msm streamed@%s:%d: %s", __FILE__, __LINE__,
+                        cudaGetErrorString(e));
+    g->last.total_ms = (float)(g16_now_ms() - t0);
+    g->last.kernel_ms = kms;
+    E *o = (E *)out;
+    total.to_jac(o[0], o[1], o[2]);
     return G16_OK;
 }
 

@@ -2,9 +2,14 @@
  * (one translation unit per group keeps nvcc's compile time in check). */
 #include "msm.cuh"
 
-g16_err g16gpu_msm_bn254_g1(g16_gpu *g, void *out, const g16_gpu_bases *b, const g16_scalar *k, size_t n,
+g16_err g16gpu_msm_bn254_g1(g16_gpu *g, void *out, const g16_gpu_bases *b, const uint8_t *density,
+                            const g16_scalar *k, size_t n,
                             g16_status *st) {
-    return g16gpu::msm_run<g16gpu::bn254_fp>(g, out, b, k, n, 254, st);
+    return g16gpu::msm_run<g16gpu::bn254_fp>(g, out, b, density, k, n, 254, st);
+}
+g16_err g16gpu_msm_streamed_bn254_g1(g16_gpu *g, void *out, const void *hp, const g16_scalar *k, size_t n,
+                                     g16_status *st) {
+    return g16gpu::msm_streamed_run<g16gpu::bn254_fp>(g, out, hp, k, n, 254, st);
 }
 g16_err g16gpu_field_op_bn254(g16_gpu *g, g16_gpu_field f, g16_gpu_op op, void *out, const void *a,
                               const void *b, size_t n, g16_status *st) {

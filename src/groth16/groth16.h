@@ -348,6 +348,41 @@ const char *g16_snarkjs_curve_name(g16_curve curve);
 g16_err groth16_setup_insecure(g16_ctx *ctx, const g16_r1cs *cs, const char *out_path, uint64_t seed,
                                g16_status *st);
 
+/* The same with options. The key is built in one buffer of its exact size:
+ * with out_path, a shared mapping of that file; with out_path NULL, an
+ * anonymous mapping returned in *mem / *mem_len (free it with
+ * groth16_setup_mem_free), for in-memory keys (g16_zkey_open_mem). */
+enum { GROTH16_SETUP_AUTO = 0, GROTH16_SETUP_CPU = 1, GROTH16_SETUP_CUDA = 2 };
+typedef struct groth16_setup_opts {
+    uint64_t seed;
+    int backend;      /* GROTH16_SETUP_*: AUTO takes the GPU when one is present, else the CPU */
+    int snarkjs_init; /* gamma = delta = 1 and snarkjs's circuit hash: byte for byte the key
+                         `snarkjs zkey new` makes from a prepared ptau with the same tau, alpha,
+                         beta (scripts/interop/fast_ptau.mjs), which `snarkjs zkey verify` accepts */
+    int align;        /* insert zero-size padding sections (ids 0x1000..) so that every point
+                         section starts 8-byte aligned: the key loads without copies */
+    /* Called once the setup no longer reads the circuit (after the column
+     * sums and the coefficient section), so a caller can free it before the
+     * key's points are made (lower peak memory at 2^27); may be NULL. */
+    void (*cs_done)(void *user);
+    void *cs_done_user;
+} groth16_setup_opts;
+typedef struct groth16_setup_info {
+    int used_gpu;
+    size_t key_bytes;
+    double lagrange_ms; /* Lagrange basis and column sums */
+    double points_ms;   /* fixed-base multiplications (IC, C, A, B1, B2, H) */
+    double hash_ms;     /* snarkjs_init's circuit hash */
+    double total_ms;
+} groth16_setup_info;
+g16_err groth16_setup_insecure_ex(g16_ctx *ctx, const g16_r1cs *cs, const groth16_setup_opts *o,
+                                  const char *out_path, void **mem, size_t *mem_len, groth16_setup_info *info,
+                                  g16_status *st);
+void groth16_setup_mem_free(void *mem, size_t len);
+/* The toxic waste a seed gives: tau, alpha, beta, gamma, delta as canonical
+ * little-endian 32-byte integers (for fast_ptau.mjs --tau/--alpha/--beta). */
+void groth16_setup_toxic(g16_curve curve, uint64_t seed, uint8_t out[5][32]);
+
 
 /* ---- the prover in stages (for the engine) --------------------------------
  * A proof is three stages over a per-worker working area (groth16_work),
@@ -389,6 +424,18 @@ typedef struct groth16_work groth16_work;
 /* Bytes a working area for key takes (what the engine reserves). */
 size_t groth16_work_bytes(g16_ctx *ctx, const g16_key *key);
 g16_err groth16_work_create(g16_ctx *ctx, groth16_work **w, const g16_key *key, g16_status *st);
+/* flags: GROTH16_WORK_PINNED allocates the buffers a GPU heavy stage copies
+ * to the device (a, b, c, w scalars) in pinned host memory (once, here;
+ * silently malloc without CUDA or when pinning fails: see
+ * groth16_work_pinned); GROTH16_WORK_NO_CPU_HEAVY leaves out what only the
+ * CPU heavy stage needs (h and the MSM scratch): such a working area serves
+ * groth16_stage_heavy_gpu only (groth16_stage_heavy refuses it). */
+enum { GROTH16_WORK_PINNED = 1, GROTH16_WORK_NO_CPU_HEAVY = 2 };
+g16_err groth16_work_create_ex(g16_ctx *ctx, groth16_work **w, const g16_key *key, unsigned flags,
+                               g16_status *st);
+size_t groth16_work_bytes_ex(g16_ctx *ctx, const g16_key *key, unsigned flags);
+/* 1 if all of a, b, c and the w scalars are in pinned host memory. */
+int groth16_work_pinned(const groth16_work *w);
 void groth16_work_free(groth16_work *w);
 /* Whether w was sized for key's shape (same curve, domain and nVars). */
 int groth16_work_fits(const groth16_work *w, const g16_key *key);
@@ -431,6 +478,26 @@ typedef struct groth16_gpu_timings {
 g16_err groth16_stage_heavy_gpu(g16_ctx *ctx, struct g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key *gkey,
                                 groth16_msms *out, groth16_work *w, const g16_key *key, groth16_timings *tm,
                                 groth16_gpu_timings *gtm, g16_status *st);
+
+/* A key over caller-owned zkey bytes (not copied; data must outlive the
+ * key), with its working area, as g16_key_load (flags G16_KEY_*). */
+g16_err groth16_key_load_mem(g16_ctx *ctx, g16_key **key, const char *name, const void *data, size_t len,
+                             unsigned flags, g16_status *st);
+/* A witness from a vector (moved: *v is left empty). */
+g16_err groth16_witness_from_frvec(g16_witness **w, g16_frvec *v, g16_status *st);
+/* Internal (prove.c -> prove_gpu.c): the CPU working area's buffers after
+ * groth16_stage_synth (G16_ERR_INTERNAL if not synthesized for key's
+ * shape), and the end of a heavy stage run elsewhere: wipes the w scalars,
+ * marks the area free and moves the public signals into out->pub. */
+typedef struct groth16_work_bufs {
+    void *abc[3];   /* a, b, c: n Fr each (Montgomery, the domain's values) */
+    g16_scalar *ws; /* nv canonical scalars */
+    uint32_t n, nv, npub;
+    int pinned;
+} groth16_work_bufs;
+g16_err groth16_work_buffers(groth16_work *w, const g16_key *key, groth16_work_bufs *b, g16_status *st);
+void groth16_work_consume(groth16_work *w, groth16_msms *out);
+const g16_zkey *groth16_key_zkey(const g16_key *key);
 
 /* Verifies res against key (verification key cached in the key). */
 g16_err groth16_result_verify(const g16_key *key, const g16_result *res, g16_status *st);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "groth16.h"
+#include "gpu/gpu.h"
 #include "msm/msm.h"
 #include "ntt/ntt.h"
 #include "pairing/pairing.h"
@@ -81,19 +82,55 @@ typedef struct groth16_scratch {
     g16_scalar *scalars[2]; /* h (domainSize), w (nVars) */
     void *msm;              /* MSM scratch for up to max(domainSize, nVars) scalars */
     size_t msm_len;
+    unsigned pinned;        /* bit i: fr[i] (i < 3) / scalars[1] (bit 3) is pinned host memory */
+    int no_cpu_heavy;       /* no h buffer nor MSM scratch (GROTH16_WORK_NO_CPU_HEAVY) */
 } groth16_scratch;
 
 static void scratch_free(groth16_scratch *s) {
-    for (int i = 0; i < 3; i++)
-        free(s->fr[i]);
-    for (int i = 0; i < 2; i++)
-        free(s->scalars[i]);
+    for (int i = 0; i < 3; i++) {
+        if (s->pinned & (1u << i))
+            g16_gpu_host_free(s->fr[i]);
+        else
+            free(s->fr[i]);
+    }
+    free(s->scalars[0]);
+    if (s->pinned & 8u)
+        g16_gpu_host_free(s->scalars[1]);
+    else
+        free(s->scalars[1]);
     free(s->msm);
     memset(s, 0, sizeof *s);
 }
 
-static g16_err scratch_alloc(groth16_scratch *s, g16_ctx *ctx, const g16_zkey *key, g16_status *st) {
+/* A buffer that is copied to a device on every proof: pinned host memory
+ * when asked and available (one cudaHostAlloc per working area, at
+ * creation), else malloc. */
+static void *scratch_buf(groth16_scratch *s, size_t bytes, unsigned bit, unsigned flags) {
+    if (flags & GROTH16_WORK_PINNED) {
+        void *p = NULL;
+        g16_status ignored = {0};
+        if (g16_gpu_host_alloc(&p, bytes, &ignored) == G16_OK && p) {
+            s->pinned |= bit;
+            return p;
+        }
+    }
+    return malloc(bytes ? bytes : 1);
+}
+
+static g16_err scratch_alloc(groth16_scratch *s, g16_ctx *ctx, const g16_zkey *key, unsigned flags,
+                             g16_status *st) {
     memset(s, 0, sizeof *s);
+    if (flags & GROTH16_WORK_NO_CPU_HEAVY) {
+        s->no_cpu_heavy = 1;
+        for (int i = 0; i < 3; i++)
+            s->fr[i] = scratch_buf(s, (size_t)key->domainSize * 32, 1u << i, flags);
+        s->scalars[1] = scratch_buf(s, (size_t)key->nVars * sizeof(g16_scalar), 8u, flags);
+        if (!s->fr[0] || !s->fr[1] || !s->fr[2] || !s->scalars[1]) {
+            scratch_free(s);
+            return g16_fail(st, G16_ERR_NOMEM, "prove: out of memory for a domain of %u", key->domainSize);
+        }
+        return G16_OK;
+    }
     size_t big = key->domainSize > key->nVars ? key->domainSize : key->nVars, l1, l2;
     if (key->curve == G16_CURVE_BN254) {
         l1 = msm_bn254_g1_scratch_size(ctx, big);
@@ -105,9 +142,9 @@ static g16_err scratch_alloc(groth16_scratch *s, g16_ctx *ctx, const g16_zkey *k
     s->msm_len = l1 > l2 ? l1 : l2;
     s->msm = malloc(s->msm_len ? s->msm_len : 1);
     for (int i = 0; i < 3; i++)
-        s->fr[i] = malloc((size_t)key->domainSize * 32);
+        s->fr[i] = scratch_buf(s, (size_t)key->domainSize * 32, 1u << i, flags);
     s->scalars[0] = malloc((size_t)key->domainSize * sizeof(g16_scalar));
-    s->scalars[1] = malloc((size_t)key->nVars * sizeof(g16_scalar));
+    s->scalars[1] = scratch_buf(s, (size_t)key->nVars * sizeof(g16_scalar), 8u, flags);
     if (!s->fr[0] || !s->fr[1] || !s->fr[2] || !s->scalars[0] || !s->scalars[1] || !s->msm) {
         scratch_free(s);
         return g16_fail(st, G16_ERR_NOMEM, "prove: out of memory for a domain of %u", key->domainSize);
@@ -168,6 +205,14 @@ struct g16_result {
 
 void g16_free(void *p) { free(p); }
 
+size_t groth16_work_bytes_ex(g16_ctx *ctx, const g16_key *key, unsigned flags) {
+    const g16_zkey *zk = &key->zk;
+    if (flags & GROTH16_WORK_NO_CPU_HEAVY)
+        return (size_t)zk->domainSize * 32 * 3 + (size_t)zk->nVars * sizeof(g16_scalar) +
+               (size_t)zk->nPublic * 32 + sizeof(groth16_work);
+    return groth16_work_bytes(ctx, key);
+}
+
 size_t groth16_work_bytes(g16_ctx *ctx, const g16_key *key) {
     const g16_zkey *zk = &key->zk;
     size_t big = zk->domainSize > zk->nVars ? zk->domainSize : zk->nVars, l1, l2;
@@ -183,11 +228,16 @@ size_t groth16_work_bytes(g16_ctx *ctx, const g16_key *key) {
 }
 
 g16_err groth16_work_create(g16_ctx *ctx, groth16_work **out, const g16_key *key, g16_status *st) {
+    return groth16_work_create_ex(ctx, out, key, 0, st);
+}
+
+g16_err groth16_work_create_ex(g16_ctx *ctx, groth16_work **out, const g16_key *key, unsigned flags,
+                               g16_status *st) {
     *out = NULL;
     groth16_work *w = calloc(1, sizeof *w);
     if (!w)
         return g16_fail(st, G16_ERR_NOMEM, "prove: out of memory for a working area");
-    g16_err err = scratch_alloc(&w->scr, ctx, &key->zk, st);
+    g16_err err = scratch_alloc(&w->scr, ctx, &key->zk, flags, st);
     if (err) {
         free(w);
         return err;
@@ -212,6 +262,31 @@ int groth16_work_fits(const groth16_work *w, const g16_key *key) {
     return w && w->curve == key->zk.curve && w->n == key->zk.domainSize && w->nv == key->zk.nVars &&
            w->npub == key->zk.nPublic;
 }
+
+int groth16_work_pinned(const groth16_work *w) { return w && w->scr.pinned == 15u; }
+
+g16_err groth16_work_buffers(groth16_work *w, const g16_key *key, groth16_work_bufs *b, g16_status *st) {
+    memset(b, 0, sizeof *b);
+    if (!groth16_work_fits(w, key) || !w->synthesized)
+        return g16_fail(st, G16_ERR_INTERNAL, "prove: heavy stage on an unsynthesized working area");
+    for (int i = 0; i < 3; i++)
+        b->abc[i] = w->scr.fr[i];
+    b->ws = w->scr.scalars[1];
+    b->n = w->n;
+    b->nv = w->nv;
+    b->npub = w->npub;
+    b->pinned = groth16_work_pinned(w);
+    return G16_OK;
+}
+
+void groth16_work_consume(groth16_work *w, groth16_msms *out) {
+    g16_wipe(w->scr.scalars[1], (size_t)w->nv * sizeof(g16_scalar));
+    w->synthesized = 0;
+    out->pub = w->pub; /* moved */
+    memset(&w->pub, 0, sizeof w->pub);
+}
+
+const g16_zkey *groth16_key_zkey(const g16_key *key) { return &key->zk; }
 
 void groth16_msms_clear(groth16_msms *m) {
     g16_frvec_free(&m->pub);
@@ -249,6 +324,8 @@ g16_err groth16_stage_heavy(g16_ctx *ctx, groth16_msms *out, groth16_work *w, co
     memset(out, 0, sizeof *out);
     if (!groth16_work_fits(w, key) || !w->synthesized)
         return g16_fail(st, G16_ERR_INTERNAL, "prove: heavy stage on an unsynthesized working area");
+    if (w->scr.no_cpu_heavy)
+        return g16_fail(st, G16_ERR_INTERNAL, "prove: this working area was created for the GPU heavy stage only");
     w->synthesized = 0;
     if (key->zk.curve == G16_CURVE_BN254)
         err = groth16_bn254_heavy(ctx, out, &key->zk, &w->scr, tm, st);
@@ -379,6 +456,48 @@ g16_err groth16_key_load_ex(g16_ctx *ctx, g16_key **out, const char *zkey_path, 
     pthread_mutex_init(&key->lock, NULL);
     pthread_mutex_init(&key->vk_lock, NULL);
     *out = key;
+    return G16_OK;
+}
+
+/* A key over caller-owned bytes (an in-memory key from the test setup): not
+ * copied (aligned point sections are used in place), with a working area as
+ * g16_key_load makes. data must outlive the key. */
+g16_err groth16_key_load_mem(g16_ctx *ctx, g16_key **out, const char *name, const void *data, size_t len,
+                             unsigned flags, g16_status *st) {
+    *out = NULL;
+    g16_key *key = calloc(1, sizeof *key);
+    if (!key)
+        return g16_fail(st, G16_ERR_NOMEM, "g16_key_load: out of memory");
+    unsigned zflags = (flags & G16_KEY_TRUSTED ? G16_ZKEY_TRUSTED : 0) |
+                      (flags & G16_KEY_CHECK_SUBGROUP ? G16_ZKEY_CHECK_SUBGROUP : 0);
+    g16_err err = g16_zkey_open_mem(&key->zk, name, data, len, zflags, ctx->pool, st);
+    if (!err && (err = prep_build(&key->prep, &key->zk, st))) {
+        if (key->prep.row[0])
+            prep_free(&key->prep);
+        g16_zkey_close(&key->zk);
+    }
+    if (err) {
+        free(key);
+        return err;
+    }
+    pthread_mutex_init(&key->lock, NULL);
+    pthread_mutex_init(&key->vk_lock, NULL);
+    if ((err = groth16_work_create(ctx, &key->work, key, st))) {
+        g16_key_free(key);
+        return err;
+    }
+    *out = key;
+    return G16_OK;
+}
+
+g16_err groth16_witness_from_frvec(g16_witness **out, g16_frvec *v, g16_status *st) {
+    *out = NULL;
+    g16_witness *w = calloc(1, sizeof *w);
+    if (!w)
+        return g16_fail(st, G16_ERR_NOMEM, "witness: out of memory");
+    w->w = *v;
+    memset(v, 0, sizeof *v);
+    *out = w;
     return G16_OK;
 }
 

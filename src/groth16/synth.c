@@ -8,6 +8,7 @@
 #include "synth.h"
 
 #include "binwrite.h"
+#include "groth16.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -45,6 +46,9 @@ void synth_wtns_path(char *buf, size_t len, const char *wtns_path, int partition
         snprintf(buf, len, "%.*s.%d%s", (int)(dot - wtns_path), wtns_path, i, dot);
 }
 
+#define BN254_FR_CURVE_ID G16_CURVE_BN254
+#define BLS381_FR_CURVE_ID G16_CURVE_BLS12_381
+
 #define FR bn254_fr
 #define FR_UP BN254_FR
 #include "synth_impl.h"
@@ -57,14 +61,36 @@ void synth_wtns_path(char *buf, size_t len, const char *wtns_path, int partition
 #undef FR
 #undef FR_UP
 
-g16_err synth_generate(const synth_opts *o, synth_stats *stats, g16_status *st) {
-    if (!o || !o->r1cs_path || !o->wtns_path || o->partitions < 1 || o->partitions > 1024)
+static g16_err synth_check(const synth_opts *o, int mem, g16_status *st) {
+    if (!o || o->partitions < 1 || o->partitions > 1024 || (mem && o->partitions != 1) ||
+        (!mem && (!o->r1cs_path || !o->wtns_path)))
         return g16_fail(st, G16_ERR_INVALID_ARG, "synth: bad options");
     if (o->log_n < 3 || o->log_n > 28)
         return g16_fail(st, G16_ERR_INVALID_ARG, "synth: log-n must be in [3, 28]");
+    return G16_OK;
+}
+
+g16_err synth_generate(const synth_opts *o, synth_stats *stats, g16_status *st) {
+    g16_err err = synth_check(o, 0, st);
+    if (err)
+        return err;
     synth_stats tmp;
     if (!stats)
         stats = &tmp;
     memset(stats, 0, sizeof *stats);
-    return o->curve == G16_CURVE_BN254 ? synth_bn254_fr(o, stats, st) : synth_bls381_fr(o, stats, st);
+    return o->curve == G16_CURVE_BN254 ? synth_bn254_fr(o, NULL, NULL, stats, st)
+                                       : synth_bls381_fr(o, NULL, NULL, stats, st);
+}
+
+g16_err synth_generate_mem(const synth_opts *o, g16_r1cs *cs, g16_frvec *w, synth_stats *stats, g16_status *st) {
+    g16_err err = synth_check(o, 1, st);
+    if (err)
+        return err;
+    if (!cs || !w)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "synth: NULL output");
+    synth_stats tmp;
+    if (!stats)
+        stats = &tmp;
+    memset(stats, 0, sizeof *stats);
+    return o->curve == G16_CURVE_BN254 ? synth_bn254_fr(o, cs, w, stats, st) : synth_bls381_fr(o, cs, w, stats, st);
 }

@@ -33,6 +33,14 @@ typedef struct synth_stats {
  * checked ((A.w)(B.w) = C.w) as it is generated. */
 g16_err synth_generate(const synth_opts *opts, synth_stats *stats, g16_status *st);
 
+/* The same in memory (o's paths are ignored, partitions must be 1): the
+ * circuit into *cs (free with g16_r1cs_free) and the witness into *w
+ * (Montgomery form; free with g16_frvec_free). No file is written. */
+struct g16_r1cs;
+struct g16_frvec;
+g16_err synth_generate_mem(const synth_opts *opts, struct g16_r1cs *cs, struct g16_frvec *w, synth_stats *stats,
+                           g16_status *st);
+
 g16_err synth_profile_from_name(synth_profile *p, const char *name);
 
 /* Path of partition i's witness file (see synth_opts.wtns_path). */

@@ -40,6 +40,30 @@ static void SN(lc_write)(binwriter *wr, const SN(lc) *l) {
     }
 }
 
+/* Appends a row's terms to an in-memory CSR matrix (capacity *cap, grown
+ * by half: glibc's realloc of large blocks remaps instead of copying). */
+static int SN(lc_append)(g16_r1cs_matrix *mat, uint64_t *nnz, uint64_t *cap, uint32_t row, const SN(lc) *l) {
+    if (*nnz + (uint64_t)l->n > *cap) {
+        uint64_t nc = *cap < 4096 ? 4096 : *cap + *cap / 2;
+        uint32_t *wire = realloc(mat->wire, nc * sizeof *wire);
+        if (!wire)
+            return -1;
+        mat->wire = wire;
+        limb_t(*coef)[4] = realloc(mat->coef, nc * sizeof *coef);
+        if (!coef)
+            return -1;
+        mat->coef = coef;
+        *cap = nc;
+    }
+    for (int i = 0; i < l->n; i++) {
+        mat->wire[*nnz] = l->wire[i];
+        memcpy(mat->coef[*nnz], l->c[i].l, 32);
+        (*nnz)++;
+    }
+    mat->row[row + 1] = *nnz;
+    return 0;
+}
+
 static void SN(small)(FR *r, uint64_t v) { FO(from_u64)(r, v); }
 
 /* Picks an operand: the oldest wire of the queue not yet used in A, else a
@@ -77,7 +101,8 @@ static g16_err SN(write_wtns)(const char *path, const FR *w, uint32_t n_wires, g
     return binw_close(&wr, st);
 }
 
-static g16_err SN(run)(const synth_opts *o, synth_stats *stats, g16_status *st) {
+/* cs, wout non-NULL: in memory (no files). */
+static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, synth_stats *stats, g16_status *st) {
     static const limb_t prime[4] = G16_CAT(FR_UP, _P);
     const uint32_t n_public = N_PUB_OUT + N_PUB_IN;
     const uint32_t m = (1u << o->log_n) - n_public - 1; /* rows */
@@ -92,6 +117,16 @@ static g16_err SN(run)(const synth_opts *o, synth_stats *stats, g16_status *st) 
     bits_b.v = malloc(n_wires * sizeof(uint32_t));
     full.v = malloc(n_wires * sizeof(uint32_t));
     binwriter wr = {0};
+    const int mem = cs != NULL;
+    uint64_t cap[3] = {0, 0, 0};
+    if (mem) {
+        memset(cs, 0, sizeof *cs);
+        for (int x = 0; x < 3; x++)
+            if (!(cs->m[x].row = calloc((size_t)m + 1, sizeof(uint64_t)))) {
+                err = g16_fail(st, G16_ERR_NOMEM, "synth: out of memory");
+                goto done;
+            }
+    }
     if (!w || !vrng || !used || !bits.v || !bits_b.v || !full.v) {
         err = g16_fail(st, G16_ERR_NOMEM, "synth: out of memory");
         goto done;
@@ -112,21 +147,24 @@ static g16_err SN(run)(const synth_opts *o, synth_stats *stats, g16_status *st) 
     for (uint32_t i = 2; i < FIRST_FREE_WIRE; i++)
         full.v[full.n++] = i;
 
-    err = binw_open(&wr, o->r1cs_path, "r1cs", 1, 3, st);
-    if (err)
-        goto done;
-    long s1 = binw_section_begin(&wr, 1);
-    binw_u32(&wr, 32);
-    for (int i = 0; i < 4; i++)
-        binw_u64(&wr, prime[i]);
-    binw_u32(&wr, n_wires);
-    binw_u32(&wr, N_PUB_OUT);
-    binw_u32(&wr, N_PUB_IN);
-    binw_u32(&wr, N_PRV_IN);
-    binw_u64(&wr, n_wires);
-    binw_u32(&wr, m);
-    binw_section_end(&wr, s1);
-    long s2 = binw_section_begin(&wr, 2);
+    long s2 = 0;
+    if (!mem) {
+        err = binw_open(&wr, o->r1cs_path, "r1cs", 1, 3, st);
+        if (err)
+            goto done;
+        long s1 = binw_section_begin(&wr, 1);
+        binw_u32(&wr, 32);
+        for (int i = 0; i < 4; i++)
+            binw_u64(&wr, prime[i]);
+        binw_u32(&wr, n_wires);
+        binw_u32(&wr, N_PUB_OUT);
+        binw_u32(&wr, N_PUB_IN);
+        binw_u32(&wr, N_PRV_IN);
+        binw_u64(&wr, n_wires);
+        binw_u32(&wr, m);
+        binw_section_end(&wr, s1);
+        s2 = binw_section_begin(&wr, 2);
+    }
 
     FR one, minus_one, two;
     FO(set_one)(&one);
@@ -253,19 +291,30 @@ static g16_err SN(run)(const synth_opts *o, synth_stats *stats, g16_status *st) 
         stats->a_terms += (uint64_t)A.n;
         stats->b_terms += (uint64_t)B.n;
         stats->c_terms += (uint64_t)C.n;
-        SN(lc_write)(&wr, &A);
-        SN(lc_write)(&wr, &B);
-        SN(lc_write)(&wr, &C);
+        if (mem) {
+            if (SN(lc_append)(&cs->m[0], &cs->nnz[0], &cap[0], row, &A) ||
+                SN(lc_append)(&cs->m[1], &cs->nnz[1], &cap[1], row, &B) ||
+                SN(lc_append)(&cs->m[2], &cs->nnz[2], &cap[2], row, &C)) {
+                err = g16_fail(st, G16_ERR_NOMEM, "synth: out of memory at row %u", row);
+                goto done;
+            }
+        } else {
+            SN(lc_write)(&wr, &A);
+            SN(lc_write)(&wr, &B);
+            SN(lc_write)(&wr, &C);
+        }
     }
-    binw_section_end(&wr, s2);
-    long s3 = binw_section_begin(&wr, 3);
-    for (uint32_t i = 0; i < n_wires; i++)
-        binw_u64(&wr, i);
-    binw_section_end(&wr, s3);
-    err = binw_close(&wr, st);
-    wr.f = NULL;
-    if (err)
-        goto done;
+    if (!mem) {
+        binw_section_end(&wr, s2);
+        long s3 = binw_section_begin(&wr, 3);
+        for (uint32_t i = 0; i < n_wires; i++)
+            binw_u64(&wr, i);
+        binw_section_end(&wr, s3);
+        err = binw_close(&wr, st);
+        wr.f = NULL;
+        if (err)
+            goto done;
+    }
 
     uint64_t in_a = 0, in_b = 0, zero_one = 0;
     for (uint32_t i = 0; i < n_wires; i++) {
@@ -280,12 +329,28 @@ static g16_err SN(run)(const synth_opts *o, synth_stats *stats, g16_status *st) 
     stats->b_wire_density = (double)in_b / n_wires;
     stats->zero_one_fraction = (double)zero_one / n_wires;
 
-    for (int p = 0; p < np && !err; p++) {
+    if (mem) {
+        cs->curve = G16_CAT(FR_UP, _CURVE_ID);
+        cs->n8 = 32;
+        cs->nWires = n_wires;
+        cs->nPubOut = N_PUB_OUT;
+        cs->nPubIn = N_PUB_IN;
+        cs->nPrvIn = N_PRV_IN;
+        cs->nConstraints = m;
+        wout->curve = cs->curve;
+        wout->standard = 0;
+        wout->n = n_wires;
+        wout->raw = (limb_t(*)[4])w[0];
+        w[0] = NULL;
+    }
+    for (int p = 0; p < np && !err && !mem; p++) {
         char path[4096];
         synth_wtns_path(path, sizeof path, o->wtns_path, np, p);
         err = SN(write_wtns)(path, w[p], n_wires, st);
     }
 done:
+    if (err && mem)
+        g16_r1cs_free(cs);
     if (wr.f)
         fclose(wr.f);
     if (w)
@@ -300,8 +365,9 @@ done:
     return err;
 }
 
-static g16_err G16_CAT(synth_, FR)(const synth_opts *o, synth_stats *stats, g16_status *st) {
-    return SN(run)(o, stats, st);
+static g16_err G16_CAT(synth_, FR)(const synth_opts *o, g16_r1cs *cs, g16_frvec *w, synth_stats *stats,
+                                   g16_status *st) {
+    return SN(run)(o, cs, w, stats, st);
 }
 
 #undef SN

@@ -1,0 +1,511 @@
+/* g16d's options: one table row per option (name, kind, bounds), read from
+ * a `key = value` file and overridden by `--key value` / `--key=value`
+ * flags (dashes and underscores are the same). Every value is checked at
+ * start-up; a bad one is reported with its source and exit code 2. */
+#include "daemon.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { OPT_STR, OPT_U64, OPT_BYTES, OPT_INT, OPT_U32, OPT_DBL, OPT_BOOL, OPT_KEY };
+
+typedef struct opt {
+    const char *name;
+    int kind;
+    size_t off;
+    double lo, hi; /* numeric bounds */
+    const char *help;
+} opt;
+
+#define O(f) offsetof(g16d_config, f)
+static const opt OPTS[] = {
+    {"listen", OPT_STR, O(listen), 0, 0, "host:port, [v6]:port or unix:/path (default 127.0.0.1:8416)"},
+    {"token", OPT_STR, O(token), 0, 0, "bearer token required on every request but /healthz"},
+    {"token_file", OPT_STR, O(token_file), 0, 0, "file holding the token (first line)"},
+    {"store", OPT_STR, O(store_url), 0, 0, "job store: sqlite:PATH or postgresql://... (default sqlite:g16d.db)"},
+    {"owner", OPT_STR, O(owner), 0, 0, "this daemon's name in leases (default host:pid:start)"},
+    {"allowed_roots", OPT_STR, O(allowed_roots), 0, 0, "colon-separated dirs that key/witness paths must lie under"},
+    {"max_body_bytes", OPT_BYTES, O(max_body_bytes), 1024, 1e12, "request body cap (default 64M)"},
+    {"max_witnesses", OPT_U32, O(max_witnesses), 1, 1e6, "witnesses per job (default 1024)"},
+    {"max_inline_bytes", OPT_BYTES, O(max_inline_bytes), 64, 1e12, "one inline .wtns, decoded (default 16M, at most max_body_bytes)"},
+    {"max_connections", OPT_U32, O(max_connections), 1, 100000, "concurrent HTTP connections (default 64)"},
+    {"connection_timeout_s", OPT_U32, O(connection_timeout_s), 1, 86400, "idle connection timeout (default 30)"},
+    {"request_timeout_s", OPT_U32, O(request_timeout_s), 1, 86400, "a request body must arrive within this (default 120)"},
+    {"budget_bytes", OPT_BYTES, O(budget_bytes), 0, 1e15, "engine byte budget: keys + working sets (0 = unlimited)"},
+    {"workers", OPT_INT, O(workers), 1, 256, "engine workers on the CPU backend (default 1)"},
+    {"workers_per_device", OPT_INT, O(workers_per_device), 0, 64, "CUDA backend: workers per GPU (0 = 2)"},
+    {"devices", OPT_INT, O(devices), 0, 64, "CUDA backend: GPUs to use, the first ones (0 = all)"},
+    {"device_budget_bytes", OPT_BYTES, O(device_budget_bytes), 0, 1e15, "CUDA backend: bytes per GPU for keys + work areas (0 = unlimited)"},
+    {"synth_threads", OPT_INT, O(synth_threads), 1, 256, "engine synthesis threads (default 1)"},
+    {"threads", OPT_INT, O(threads), 0, 1024, "CPU threads of the context pool (0 = all)"},
+    {"queue_extra", OPT_INT, O(queue_extra), 0, 256, "partitions queued in the engine beyond the workers (default 2)"},
+    {"backend", OPT_STR, O(backend), 0, 0, "cpu | cuda | auto (default auto: CUDA when a GPU is present)"},
+    {"lease_s", OPT_DBL, O(lease_s), 1, 86400, "partition lease (default 60)"},
+    {"heartbeat_s", OPT_DBL, O(heartbeat_s), 0.05, 3600, "lease renewal period (default 10; < lease_s)"},
+    {"drain_timeout_s", OPT_DBL, O(drain_timeout_s), 0, 86400, "SIGTERM: wait this long for running partitions (default 60)"},
+    {"poll_s", OPT_DBL, O(poll_s), 0.01, 60, "idle store poll period (default 0.5)"},
+    {"max_attempts", OPT_U32, O(max_attempts), 1, 1000, "claims of one partition before it fails (default 3)"},
+    {"key", OPT_KEY, 0, 0, 0, "id:path, a key registered at start (repeatable)"},
+    {"keys_file", OPT_STR, O(keys_file), 0, 0, "keep keys registered over the API in this file across restarts"},
+    {"trusted_keys", OPT_BOOL, O(trusted_keys), 0, 0, "skip point checks of the keys' big sections (default off)"},
+    {"log_file", OPT_STR, O(log_file), 0, 0, "log to this file (default stderr; SIGHUP reopens)"},
+    {"log_level", OPT_STR, O(log_level), 0, 0, "debug | info | warn | error (default info)"},
+    {"ready_file", OPT_STR, O(ready_file), 0, 0, "write the bound address here once listening"},
+    {"verify", OPT_BOOL, O(verify), 0, 0, "verify every proof before storing it (default on; off needs bench)"},
+    {"bench", OPT_BOOL, O(bench), 0, 0, "benchmark mode: allows verify = off (default off)"},
+};
+#undef O
+#define NOPTS (sizeof OPTS / sizeof OPTS[0])
+
+void g16d_config_defaults(g16d_config *c) {
+    memset(c, 0, sizeof *c);
+    c->max_body_bytes = 64ull << 20;
+    c->max_inline_bytes = 16ull << 20;
+    c->max_witnesses = 1024;
+    c->max_connections = 64;
+    c->connection_timeout_s = 30;
+    c->request_timeout_s = 120;
+    c->workers = 1;
+    c->synth_threads = 1;
+    c->queue_extra = 2;
+    c->lease_s = 60;
+    c->heartbeat_s = 10;
+    c->drain_timeout_s = 60;
+    c->poll_s = 0.5;
+    c->max_attempts = 3;
+    c->verify = 1;
+}
+
+void g16d_config_free(g16d_config *c) {
+    for (size_t i = 0; i < NOPTS; i++)
+        if (OPTS[i].kind == OPT_STR)
+            free(*(char **)((char *)c + OPTS[i].off));
+    for (size_t i = 0; i < c->n_keys; i++) {
+        free(c->keys[i].id);
+        free(c->keys[i].path);
+    }
+    free(c->keys);
+    for (size_t i = 0; i < c->n_roots; i++)
+        free(c->roots[i]);
+    free(c->roots);
+    free(c->config_path);
+    memset(c, 0, sizeof *c);
+}
+
+int g16d_parse_bytes(const char *s, uint64_t *out) {
+    if (!s || !*s || *s == '-')
+        return -1;
+    errno = 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (errno || end == s || v < 0)
+        return -1;
+    double m = 1;
+    if (*end) {
+        switch (toupper((unsigned char)*end)) {
+        case 'K': m = 1024.0; break;
+        case 'M': m = 1024.0 * 1024; break;
+        case 'G': m = 1024.0 * 1024 * 1024; break;
+        case 'T': m = 1024.0 * 1024 * 1024 * 1024; break;
+        default: return -1;
+        }
+        end++;
+        if (*end == 'i' || *end == 'I')
+            end++;
+        if (*end == 'B' || *end == 'b')
+            end++;
+        if (*end)
+            return -1;
+    }
+    v *= m;
+    if (v > 1.8e19)
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+static const opt *find_opt(const char *name) {
+    char norm[64];
+    size_t n = strlen(name);
+    if (n >= sizeof norm)
+        return NULL;
+    for (size_t i = 0; i <= n; i++)
+        norm[i] = name[i] == '-' ? '_' : name[i];
+    for (size_t i = 0; i < NOPTS; i++)
+        if (!strcmp(OPTS[i].name, norm))
+            return &OPTS[i];
+    return NULL;
+}
+
+/* Sets one option; where names the source for messages. 0 or 2. */
+static int set_opt(g16d_config *c, const opt *o, const char *val, const char *where) {
+    void *p = (char *)c + o->off;
+    char *end;
+    switch (o->kind) {
+    case OPT_STR: {
+        char *dup = strdup(val);
+        if (!dup)
+            return 2;
+        free(*(char **)p);
+        *(char **)p = dup;
+        return 0;
+    }
+    case OPT_KEY: {
+        const char *colon = strchr(val, ':');
+        if (!colon || colon == val || !colon[1] || (size_t)(colon - val) >= 128) {
+            fprintf(stderr, "g16d: %s: key = '%s': expected id:path\n", where, val);
+            return 2;
+        }
+        g16d_key_cfg *k = realloc(c->keys, (c->n_keys + 1) * sizeof *k);
+        if (!k)
+            return 2;
+        c->keys = k;
+        k[c->n_keys].id = strndup(val, (size_t)(colon - val));
+        k[c->n_keys].path = strdup(colon + 1);
+        c->n_keys++;
+        return 0;
+    }
+    case OPT_BOOL: {
+        int v;
+        if (!strcmp(val, "on") || !strcmp(val, "true") || !strcmp(val, "yes") || !strcmp(val, "1"))
+            v = 1;
+        else if (!strcmp(val, "off") || !strcmp(val, "false") || !strcmp(val, "no") || !strcmp(val, "0"))
+            v = 0;
+        else {
+            fprintf(stderr, "g16d: %s: %s = '%s': expected on or off\n", where, o->name, val);
+            return 2;
+        }
+        *(int *)p = v;
+        return 0;
+    }
+    case OPT_BYTES: {
+        uint64_t v;
+        if (g16d_parse_bytes(val, &v) || (double)v < o->lo || (double)v > o->hi) {
+            fprintf(stderr, "g16d: %s: %s = '%s': expected a byte count in [%.0f, %.0f] (suffix K, M, G, T)\n",
+                    where, o->name, val, o->lo, o->hi);
+            return 2;
+        }
+        *(uint64_t *)p = v;
+        return 0;
+    }
+    default: {
+        errno = 0;
+        double v = strtod(val, &end);
+        int integral = o->kind != OPT_DBL;
+        if (errno || end == val || *end || v < o->lo || v > o->hi || (integral && v != (double)(long long)v)) {
+            fprintf(stderr, "g16d: %s: %s = '%s': expected %s in [%g, %g]\n", where, o->name, val,
+                    integral ? "an integer" : "a number", o->lo, o->hi);
+            return 2;
+        }
+        if (o->kind == OPT_INT)
+            *(int *)p = (int)v;
+        else if (o->kind == OPT_U32)
+            *(uint32_t *)p = (uint32_t)v;
+        else if (o->kind == OPT_U64)
+            *(uint64_t *)p = (uint64_t)v;
+        else
+            *(double *)p = v;
+        return 0;
+    }
+    }
+}
+
+static char *trim(char *s) {
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = 0;
+    return s;
+}
+
+static int load_file(g16d_config *c, const char *path) {
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "g16d: config %s: %s\n", path, strerror(errno));
+        return 2;
+    }
+    char line[8192], where[4200];
+    int lineno = 0, rc = 0;
+    while (!rc && fgets(line, sizeof line, f)) {
+        lineno++;
+        snprintf(where, sizeof where, "config %s:%d", path, lineno);
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n') {
+            fprintf(stderr, "g16d: %s: line too long\n", where);
+            rc = 2;
+            break;
+        }
+        char *s = trim(line);
+        if (!*s || *s == '#')
+            continue;
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            fprintf(stderr, "g16d: %s: expected 'name = value'\n", where);
+            rc = 2;
+            break;
+        }
+        *eq = 0;
+        char *name = trim(s), *val = trim(eq + 1);
+        /* A trailing comment needs a space before '#' (tokens may hold '#'). */
+        char *hash = strstr(val, " #");
+        if (hash) {
+            *hash = 0;
+            val = trim(val);
+        }
+        const opt *o = find_opt(name);
+        if (!o) {
+            fprintf(stderr, "g16d: %s: unknown option '%s'\n", where, name);
+            rc = 2;
+            break;
+        }
+        rc = set_opt(c, o, val, where);
+    }
+    if (!rc && ferror(f)) {
+        fprintf(stderr, "g16d: config %s: read error\n", path);
+        rc = 2;
+    }
+    fclose(f);
+    return rc;
+}
+
+static void usage(FILE *out) {
+    fputs("usage: g16d [--config FILE] [--OPTION VALUE]...\n"
+          "The g16 proving daemon: an HTTP API (docs/api.md) over a durable job store\n"
+          "and the proving engine. Options (config file: `option = value`):\n",
+          out);
+    for (size_t i = 0; i < NOPTS; i++) {
+        char flag[64];
+        snprintf(flag, sizeof flag, "--%s", OPTS[i].name);
+        for (char *p = flag + 2; *p; p++)
+            if (*p == '_')
+                *p = '-';
+        fprintf(out, "  %-24s %s\n", flag, OPTS[i].help);
+    }
+    fputs("  --config FILE            read options from FILE first (flags override it)\n"
+          "  --help, --version\n",
+          out);
+}
+
+int g16d_config_load(g16d_config *c, int argc, char **argv) {
+    /* The config file first, so that flags override it. */
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 1;
+        }
+        if (!strcmp(argv[i], "--version")) {
+            printf("g16d %s\n", g16_version());
+            return 1;
+        }
+        const char *v = NULL;
+        if (!strcmp(argv[i], "--config")) {
+            if (i + 1 >= argc) {
+                fputs("g16d: --config needs a value\n", stderr);
+                return 2;
+            }
+            v = argv[++i];
+        } else if (!strncmp(argv[i], "--config=", 9)) {
+            v = argv[i] + 9;
+        }
+        if (v) {
+            free(c->config_path);
+            c->config_path = strdup(v);
+        }
+    }
+    if (c->config_path) {
+        int rc = load_file(c, c->config_path);
+        if (rc)
+            return rc;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--config")) {
+            i++;
+            continue;
+        }
+        if (!strncmp(a, "--config=", 9))
+            continue;
+        if (strncmp(a, "--", 2) != 0) {
+            fprintf(stderr, "g16d: unexpected argument '%s' (options are --name value)\n", a);
+            return 2;
+        }
+        char name[64];
+        const char *eq = strchr(a, '='), *val;
+        size_t nlen = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+        if (nlen >= sizeof name) {
+            fprintf(stderr, "g16d: unknown option '%s'\n", a);
+            return 2;
+        }
+        memcpy(name, a + 2, nlen);
+        name[nlen] = 0;
+        const opt *o = find_opt(name);
+        if (!o) {
+            fprintf(stderr, "g16d: unknown option '--%s' (see g16d --help)\n", name);
+            return 2;
+        }
+        if (eq) {
+            val = eq + 1;
+        } else if (o->kind == OPT_BOOL && (i + 1 >= argc || !strncmp(argv[i + 1], "--", 2))) {
+            val = "on";
+        } else {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "g16d: --%s needs a value\n", name);
+                return 2;
+            }
+            val = argv[++i];
+        }
+        char where[96];
+        snprintf(where, sizeof where, "flag --%s", name);
+        int rc = set_opt(c, o, val, where);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int is_loopback(const char *host) {
+    return !strcmp(host, "localhost") || !strncmp(host, "127.", 4) || !strcmp(host, "::1") ||
+           !strcmp(host, "[::1]");
+}
+
+static int set_default(char **p, const char *v) {
+    if (*p)
+        return 0;
+    *p = strdup(v);
+    return *p ? 0 : -1;
+}
+
+int g16d_config_validate(g16d_config *c) {
+    if (set_default(&c->listen, "127.0.0.1:8416") || set_default(&c->store_url, "sqlite:g16d.db") ||
+        set_default(&c->backend, "auto") || set_default(&c->log_level, "info"))
+        return 2;
+    if (!c->owner) {
+        char host[256] = "localhost", buf[400];
+        gethostname(host, sizeof host - 1);
+        host[sizeof host - 1] = 0;
+        snprintf(buf, sizeof buf, "%s:%ld:%lld", host, (long)getpid(), (long long)time(NULL));
+        c->owner = strdup(buf);
+    }
+    if (strlen(c->owner) >= 128) {
+        fputs("g16d: owner: at most 127 characters\n", stderr);
+        return 2;
+    }
+    /* listen */
+    if (!strncmp(c->listen, "unix:", 5)) {
+        if (c->listen[5] != '/' || strlen(c->listen + 5) >= 108) {
+            fprintf(stderr, "g16d: listen = '%s': unix: needs an absolute path under 108 bytes\n", c->listen);
+            return 2;
+        }
+    } else {
+        const char *colon = strrchr(c->listen, ':');
+        char *end;
+        long port = colon ? strtol(colon + 1, &end, 10) : -1;
+        if (!colon || colon == c->listen || !colon[1] || *end || port < 0 || port > 65535) {
+            fprintf(stderr, "g16d: listen = '%s': expected host:port (port 0 picks a free one) or unix:/path\n",
+                    c->listen);
+            return 2;
+        }
+        char host[256];
+        size_t hl = (size_t)(colon - c->listen);
+        if (hl >= sizeof host) {
+            fprintf(stderr, "g16d: listen = '%s': host too long\n", c->listen);
+            return 2;
+        }
+        memcpy(host, c->listen, hl);
+        host[hl] = 0;
+        /* token_file is resolved below; check the pair after. */
+        if (!is_loopback(host) && !c->token && !c->token_file) {
+            fprintf(stderr,
+                    "g16d: listen = '%s' is not a loopback address: set token or token_file "
+                    "(refusing to serve unauthenticated on the network)\n",
+                    c->listen);
+            return 2;
+        }
+    }
+    /* token */
+    if (c->token && c->token_file) {
+        fputs("g16d: set token or token_file, not both\n", stderr);
+        return 2;
+    }
+    if (c->token_file) {
+        FILE *f = fopen(c->token_file, "r");
+        char buf[1024];
+        if (!f) {
+            fprintf(stderr, "g16d: token_file %s: %s\n", c->token_file, strerror(errno));
+            return 2;
+        }
+        if (!fgets(buf, sizeof buf, f))
+            buf[0] = 0;
+        fclose(f);
+        c->token = strdup(trim(buf));
+    }
+    if (c->token && strlen(c->token) < 16) {
+        fputs("g16d: token: at least 16 characters\n", stderr);
+        return 2;
+    }
+    /* allowed roots */
+    if (c->allowed_roots && *c->allowed_roots) {
+        char *dup = strdup(c->allowed_roots), *save = NULL;
+        for (char *t = strtok_r(dup, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
+            char rp[PATH_MAX];
+            if (t[0] != '/') {
+                fprintf(stderr, "g16d: allowed_roots: '%s' is not an absolute path\n", t);
+                free(dup);
+                return 2;
+            }
+            if (!realpath(t, rp)) {
+                fprintf(stderr, "g16d: allowed_roots: '%s': %s\n", t, strerror(errno));
+                free(dup);
+                return 2;
+            }
+            char **r = realloc(c->roots, (c->n_roots + 1) * sizeof *r);
+            if (!r) {
+                free(dup);
+                return 2;
+            }
+            c->roots = r;
+            r[c->n_roots++] = strdup(rp);
+        }
+        free(dup);
+    }
+    if (strcmp(c->backend, "cpu") && strcmp(c->backend, "cuda") && strcmp(c->backend, "auto")) {
+        fprintf(stderr, "g16d: backend = '%s': expected cpu, cuda or auto\n", c->backend);
+        return 2;
+    }
+    if (strcmp(c->log_level, "debug") && strcmp(c->log_level, "info") && strcmp(c->log_level, "warn") &&
+        strcmp(c->log_level, "error")) {
+        fprintf(stderr, "g16d: log_level = '%s': expected debug, info, warn or error\n", c->log_level);
+        return 2;
+    }
+    if (c->heartbeat_s >= c->lease_s) {
+        fprintf(stderr, "g16d: heartbeat_s (%g) must be below lease_s (%g)\n", c->heartbeat_s, c->lease_s);
+        return 2;
+    }
+    if (!c->verify && !c->bench) {
+        fputs("g16d: verify = off is allowed only with bench = on (never return unverified proofs)\n", stderr);
+        return 2;
+    }
+    /* An inline witness cannot be larger than the body carrying it. */
+    if (c->max_inline_bytes > c->max_body_bytes)
+        c->max_inline_bytes = c->max_body_bytes;
+    for (size_t i = 0; i < c->n_keys; i++) {
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(c->keys[i].id, c->keys[j].id)) {
+                fprintf(stderr, "g16d: key '%s' given twice\n", c->keys[i].id);
+                return 2;
+            }
+        if (access(c->keys[i].path, R_OK)) {
+            fprintf(stderr, "g16d: key %s:%s: %s\n", c->keys[i].id, c->keys[i].path, strerror(errno));
+            return 2;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,463 @@
+/* The dispatcher between the job store and the engine (docs/daemon.md).
+ *
+ * n_slots = workers + queue_extra runner threads. Each runner claims one
+ * partition at a time from the store (store_claim_next, dispatch order:
+ * priority, job age, partition index; claims are serialized so that the
+ * order holds across runners), submits it to the engine as a one-witness
+ * job with the job's priority, waits for it and writes the outcome to the
+ * store (store_part_done with proof/public/stats JSON, or store_part_fail).
+ * So at most workers partitions prove while queue_extra wait in the engine,
+ * where a CRITICAL partition overtakes the queued ones.
+ *
+ * A heartbeat thread renews this daemon's leases every heartbeat_s and
+ * fails the partitions of timed-out jobs (store_expire), cancelling their
+ * engine jobs. Cancellation: the API calls store_job_cancel, then
+ * g16d_dispatch_cancel cancels the engine jobs of the job's partitions.
+ * Shutdown (g16d_dispatch_stop): no more claims; partitions still queued in
+ * the engine are cancelled there and released to the store; running ones
+ * finish within drain_timeout_s, after which they too are cancelled and
+ * released. A crash instead leaves them RUNNING in the store, where
+ * store_recover (SQLite) or lease expiry (PostgreSQL) queues them again. */
+#include "daemon.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void abs_deadline(struct timespec *ts, double seconds) {
+    clock_gettime(CLOCK_REALTIME, ts);
+    double s = floor(seconds);
+    ts->tv_sec += (time_t)s;
+    ts->tv_nsec += (long)((seconds - s) * 1e9);
+    if (ts->tv_nsec >= 1000000000L) {
+        ts->tv_sec++;
+        ts->tv_nsec -= 1000000000L;
+    }
+}
+
+void g16d_notify_change(g16d *d) {
+    pthread_mutex_lock(&d->mtx);
+    d->change_gen++;
+    pthread_cond_broadcast(&d->change);
+    pthread_mutex_unlock(&d->mtx);
+}
+
+void g16d_dispatch_wake(g16d *d) {
+    pthread_mutex_lock(&d->mtx);
+    pthread_cond_broadcast(&d->work);
+    pthread_mutex_unlock(&d->mtx);
+}
+
+/* Counts every store failure; logs a repeated one (same operation and
+ * message) at most every 10 s, so that a full disk does not flood the log
+ * from every idle runner's poll. */
+void g16d_store_error(g16d *d, const char *op, const g16_status *st) {
+    char *last = d->last_store_err;
+    double *last_t = &d->last_store_err_t;
+    char key[300];
+    snprintf(key, sizeof key, "%s|%.250s", op, st->msg);
+    double now = g16d_unix_now();
+    pthread_mutex_lock(&d->mtx);
+    d->cnt.store_errors++;
+    d->store_ok = 0;
+    uint64_t total = d->cnt.store_errors;
+    int quiet = !strcmp(key, last) && now - *last_t < 10;
+    if (!quiet) {
+        memcpy(last, key, sizeof key);
+        *last_t = now;
+    }
+    pthread_mutex_unlock(&d->mtx);
+    if (!quiet)
+        g16d_log(G16D_ERROR, "store_error", json_pack("{s:s,s:s,s:s,s:I}", "op", op, "code", g16d_err_code(st->code),
+                                                      "message", st->msg, "errors_total", (json_int_t)total));
+}
+
+void g16d_store_success(g16d *d) {
+    pthread_mutex_lock(&d->mtx);
+    d->store_ok = 1;
+    pthread_mutex_unlock(&d->mtx);
+}
+
+static char *stats_json(const g16_partition_stats *ps) {
+    json_t *o = json_pack("{s:f,s:f,s:f,s:f,s:f,s:i}", "queue_ms", ps->queue_ms, "synth_ms", ps->synth_ms,
+                          "device_ms", ps->device_ms, "finalize_ms", ps->finalize_ms, "verify_ms", ps->verify_ms,
+                          "worker", ps->worker);
+    char *s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6)) : NULL;
+    json_decref(o);
+    return s;
+}
+
+/* Writes the outcome, retrying a store failure a few times (the proof is
+ * only in memory). If the store stays unusable, the partition stays RUNNING
+ * under this daemon's lease and a restart runs it again. */
+static void record(g16d *d, const store_claim *c, int ok, const char *proof, const char *pub, const char *stats,
+                   g16_err code, const char *msg) {
+    for (int attempt = 0; attempt < 3; attempt++) {
+        g16_status st = {0};
+        g16_err err = ok ? store_part_done(d->st, c->job_id, c->partition, proof, pub, stats, &st)
+                         : store_part_fail(d->st, c->job_id, c->partition, code, msg, &st);
+        if (!err) {
+            g16d_store_success(d);
+            return;
+        }
+        if (err == G16_ERR_CANCELLED) { /* cancelled meanwhile, or lease lost */
+            g16d_log(G16D_INFO, "partition_discarded",
+                     json_pack("{s:I,s:i,s:s}", "job", (json_int_t)c->job_id, "partition", (int)c->partition,
+                               "reason", st.msg));
+            return;
+        }
+        g16d_store_error(d, ok ? "part_done" : "part_fail", &st);
+        if (ok && attempt == 1) {
+            /* The result itself may be what does not fit: record a failure
+             * with the reason instead (much smaller). */
+            ok = 0;
+            code = G16_ERR_IO;
+            msg = "the job store could not record the proof";
+        }
+        struct timespec ts = {0, 200 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    pthread_mutex_lock(&d->mtx);
+    d->cnt.record_errors++;
+    pthread_mutex_unlock(&d->mtx);
+    g16_status st = {0};
+    if (store_part_release(d->st, c->job_id, c->partition, &st))
+        g16d_log(G16D_ERROR, "partition_unrecorded",
+                 json_pack("{s:I,s:i,s:s}", "job", (json_int_t)c->job_id, "partition", (int)c->partition,
+                           "message", "the store failed; the partition runs again after a restart"));
+}
+
+static void run_claim(g16d *d, int slot, store_claim *c) {
+    g16d_key key;
+    int have_key = 0;
+    pthread_mutex_lock(&d->mtx);
+    for (size_t i = 0; i < d->n_keys; i++)
+        if (!strcmp(d->keys[i].id, c->key_id)) {
+            d->keys[i].inflight++;
+            key = d->keys[i];
+            have_key = 1;
+            break;
+        }
+    g16d_slot *s = &d->slots[slot];
+    s->used = 1;
+    s->job = c->job_id;
+    s->part = c->partition;
+    s->has_eng_job = 0;
+    s->release = 0;
+    snprintf(s->key_id, sizeof s->key_id, "%s", c->key_id);
+    pthread_mutex_unlock(&d->mtx);
+
+    if (!have_key) { /* removed after the claim: give it back */
+        g16_status st = {0};
+        if (store_part_release(d->st, c->job_id, c->partition, &st))
+            g16d_store_error(d, "part_release", &st);
+        pthread_mutex_lock(&d->mtx);
+        s->used = 0;
+        pthread_mutex_unlock(&d->mtx);
+        return;
+    }
+    g16d_log(G16D_DEBUG, "partition_claimed",
+             json_pack("{s:I,s:i,s:i,s:s}", "job", (json_int_t)c->job_id, "partition", (int)c->partition, "attempt",
+                       (int)c->attempt, "key", c->key_id));
+    g16_engine_witness w = {c->wtns_path, c->wtns_data, c->wtns_len};
+    uint64_t ej = 0;
+    int prio = c->priority < 0 ? 0 : c->priority > 3 ? 3 : c->priority;
+    g16_err err = g16_engine_submit(d->eng, &ej, key.eng_id, &w, 1, (g16_priority)prio, 0);
+    if (err) {
+        record(d, c, 0, NULL, NULL, NULL, err, g16d_last_engine_error());
+    } else {
+        pthread_mutex_lock(&d->mtx);
+        s->eng_job = ej;
+        s->has_eng_job = 1;
+        int release_now = d->draining;
+        if (release_now)
+            s->release = 1;
+        pthread_mutex_unlock(&d->mtx);
+        if (release_now)
+            (void)g16_engine_cancel(d->eng, ej);
+        (void)g16_engine_wait(d->eng, ej, -1);
+        g16_engine_job_info ji;
+        memset(&ji, 0, sizeof ji);
+        (void)g16_engine_job_get_info(d->eng, &ji, ej);
+        pthread_mutex_lock(&d->mtx);
+        int release = s->release;
+        pthread_mutex_unlock(&d->mtx);
+        if (ji.state == G16_JOB_DONE) {
+            char *proof = NULL, *pub = NULL;
+            g16_partition_stats ps;
+            memset(&ps, 0, sizeof ps);
+            err = g16_engine_partition_result(d->eng, &proof, &pub, &ps, ej, 0);
+            if (err) {
+                record(d, c, 0, NULL, NULL, NULL, err, g16d_last_engine_error());
+            } else {
+                char *sj = stats_json(&ps);
+                record(d, c, 1, proof, pub, sj, G16_OK, NULL);
+                free(sj);
+                pthread_mutex_lock(&d->mtx);
+                d->cnt.parts_done++;
+                pthread_mutex_unlock(&d->mtx);
+                g16d_log(G16D_INFO, "partition_done",
+                         json_pack("{s:I,s:i,s:f,s:f,s:f,s:f}", "job", (json_int_t)c->job_id, "partition",
+                                   (int)c->partition, "queue_ms", ps.queue_ms, "synth_ms", ps.synth_ms, "device_ms",
+                                   ps.device_ms, "verify_ms", ps.verify_ms));
+            }
+            g16_free(proof);
+            g16_free(pub);
+        } else if (ji.state == G16_JOB_CANCELLED && release) {
+            g16_status st = {0};
+            if (store_part_release(d->st, c->job_id, c->partition, &st))
+                g16d_store_error(d, "part_release", &st);
+            pthread_mutex_lock(&d->mtx);
+            d->cnt.parts_released++;
+            pthread_mutex_unlock(&d->mtx);
+            g16d_log(G16D_INFO, "partition_released",
+                     json_pack("{s:I,s:i}", "job", (json_int_t)c->job_id, "partition", (int)c->partition));
+        } else if (ji.state == G16_JOB_CANCELLED) {
+            g16d_log(G16D_INFO, "partition_cancelled",
+                     json_pack("{s:I,s:i}", "job", (json_int_t)c->job_id, "partition", (int)c->partition));
+        } else {
+            g16_err code = ji.err ? ji.err : G16_ERR_INTERNAL;
+            const char *msg = ji.msg[0] ? ji.msg : g16_err_str(code);
+            record(d, c, 0, NULL, NULL, NULL, code, msg);
+            pthread_mutex_lock(&d->mtx);
+            d->cnt.parts_failed++;
+            pthread_mutex_unlock(&d->mtx);
+            g16d_log(G16D_WARN, "partition_failed",
+                     json_pack("{s:I,s:i,s:s,s:s}", "job", (json_int_t)c->job_id, "partition", (int)c->partition,
+                               "code", g16d_err_code(code), "message", msg));
+        }
+        (void)g16_engine_job_release(d->eng, ej);
+    }
+    pthread_mutex_lock(&d->mtx);
+    s->used = 0;
+    s->has_eng_job = 0;
+    for (size_t i = 0; i < d->n_keys; i++)
+        if (!strcmp(d->keys[i].id, c->key_id) && d->keys[i].inflight)
+            d->keys[i].inflight--;
+    d->change_gen++;
+    pthread_cond_broadcast(&d->change);
+    pthread_mutex_unlock(&d->mtx);
+}
+
+typedef struct runner_arg {
+    g16d *d;
+    int slot;
+} runner_arg;
+
+static pthread_mutex_t claim_mtx = PTHREAD_MUTEX_INITIALIZER;
+
+static void *runner_main(void *arg) {
+    runner_arg *ra = arg;
+    g16d *d = ra->d;
+    int slot = ra->slot;
+    free(ra);
+    for (;;) {
+        pthread_mutex_lock(&d->mtx);
+        int stop = d->stopping || d->draining;
+        pthread_mutex_unlock(&d->mtx);
+        if (stop)
+            break;
+        size_t nk = 0, n = 0;
+        char **ids = g16d_key_ids(d, &nk);
+        store_claim c;
+        memset(&c, 0, sizeof c);
+        g16_err err = G16_OK;
+        g16_status st = {0};
+        if (nk) {
+            pthread_mutex_lock(&claim_mtx);
+            pthread_mutex_lock(&d->mtx);
+            stop = d->stopping || d->draining;
+            pthread_mutex_unlock(&d->mtx);
+            if (!stop)
+                err = store_claim_next(d->st, (const char *const *)ids, nk, d->cfg->lease_s, d->cfg->max_attempts,
+                                       &c, 1, &n, &st);
+            pthread_mutex_unlock(&claim_mtx);
+        }
+        free(ids);
+        if (err) {
+            g16d_store_error(d, "claim_next", &st);
+            n = 0;
+        } else if (nk) {
+            g16d_store_success(d);
+        }
+        if (n) {
+            run_claim(d, slot, &c);
+            store_claim_free(&c);
+            continue;
+        }
+        /* Idle: sleep until new work is signalled or poll_s passes (other
+         * daemons sharing a PostgreSQL store add work silently). */
+        struct timespec ts;
+        abs_deadline(&ts, err ? fmax(d->cfg->poll_s, 1.0) : d->cfg->poll_s);
+        pthread_mutex_lock(&d->mtx);
+        if (!d->stopping && !d->draining)
+            pthread_cond_timedwait(&d->work, &d->mtx, &ts);
+        pthread_mutex_unlock(&d->mtx);
+    }
+    return NULL;
+}
+
+/* Cancels the engine jobs of the slots for which pick() says so. */
+static void cancel_slots(g16d *d, int (*pick)(const g16d_slot *, const void *), const void *arg, int release) {
+    uint64_t ids[256];
+    int n = 0;
+    pthread_mutex_lock(&d->mtx);
+    for (int i = 0; i < d->n_slots && n < 256; i++) {
+        g16d_slot *s = &d->slots[i];
+        if (s->used && s->has_eng_job && pick(s, arg)) {
+            if (release)
+                s->release = 1;
+            ids[n++] = s->eng_job;
+        }
+    }
+    pthread_mutex_unlock(&d->mtx);
+    for (int i = 0; i < n; i++)
+        (void)g16_engine_cancel(d->eng, ids[i]);
+}
+
+static int pick_job(const g16d_slot *s, const void *arg) { return s->job == *(const int64_t *)arg; }
+
+void g16d_dispatch_cancel(g16d *d, int64_t job_id) { cancel_slots(d, pick_job, &job_id, 0); }
+
+static void *heartbeat_main(void *arg) {
+    g16d *d = arg;
+    for (;;) {
+        struct timespec ts;
+        abs_deadline(&ts, d->cfg->heartbeat_s);
+        pthread_mutex_lock(&d->mtx);
+        while (!d->stopping && pthread_cond_timedwait(&d->work, &d->mtx, &ts) != ETIMEDOUT)
+            ;
+        int stop = d->stopping;
+        pthread_mutex_unlock(&d->mtx);
+        if (stop)
+            break;
+        g16_status st = {0};
+        if (store_heartbeat(d->st, d->cfg->lease_s, &st)) {
+            g16d_store_error(d, "heartbeat", &st);
+            continue;
+        }
+        size_t n_exp = 0;
+        if (store_expire(d->st, &n_exp, &st)) {
+            g16d_store_error(d, "expire", &st);
+            continue;
+        }
+        g16d_store_success(d);
+        if (n_exp) {
+            g16d_log(G16D_INFO, "jobs_expired", json_pack("{s:I}", "jobs", (json_int_t)n_exp));
+            /* Stop the engine work of partitions that are no longer ours. */
+            int64_t jobs[256];
+            int nj = 0;
+            pthread_mutex_lock(&d->mtx);
+            for (int i = 0; i < d->n_slots && nj < 256; i++)
+                if (d->slots[i].used)
+                    jobs[nj++] = d->slots[i].job;
+            pthread_mutex_unlock(&d->mtx);
+            for (int i = 0; i < nj; i++) {
+                store_job_info ji;
+                if (store_job_get(d->st, jobs[i], 0, &ji, &st))
+                    continue;
+                if (ji.state == STORE_FAILED || ji.state == STORE_CANCELLED)
+                    g16d_dispatch_cancel(d, jobs[i]);
+                store_job_info_free(&ji);
+            }
+            g16d_notify_change(d);
+        }
+    }
+    return NULL;
+}
+
+int g16d_dispatch_start(g16d *d) {
+    d->n_slots = (d->n_workers > 0 ? d->n_workers : d->cfg->workers) + d->cfg->queue_extra;
+    if (d->n_slots < 1)
+        d->n_slots = 1;
+    d->slots = calloc((size_t)d->n_slots, sizeof *d->slots);
+    d->runners = calloc((size_t)d->n_slots, sizeof *d->runners);
+    if (!d->slots || !d->runners)
+        return -1;
+    if (pthread_create(&d->heartbeat, NULL, heartbeat_main, d))
+        return -1;
+    d->threads_started = 1;
+    for (int i = 0; i < d->n_slots; i++) {
+        runner_arg *ra = malloc(sizeof *ra);
+        if (!ra)
+            return -1;
+        ra->d = d;
+        ra->slot = i;
+        if (pthread_create(&d->runners[i], NULL, runner_main, ra)) {
+            free(ra);
+            return -1;
+        }
+        d->threads_started++;
+    }
+    return 0;
+}
+
+static int pick_queued(const g16d_slot *s, const void *arg) {
+    g16d *d = (g16d *)(uintptr_t)arg;
+    g16_engine_job_info ji;
+    if (g16_engine_job_get_info(d->eng, &ji, s->eng_job))
+        return 0;
+    return ji.state == G16_JOB_QUEUED;
+}
+static int pick_all(const g16d_slot *s, const void *arg) {
+    (void)s;
+    (void)arg;
+    return 1;
+}
+
+static int busy_slots(g16d *d) {
+    int n = 0;
+    for (int i = 0; i < d->n_slots; i++)
+        n += d->slots[i].used;
+    return n;
+}
+
+void g16d_dispatch_stop(g16d *d) {
+    if (!d->slots)
+        return;
+    pthread_mutex_lock(&d->mtx);
+    d->draining = 1;
+    pthread_cond_broadcast(&d->work);
+    int busy = busy_slots(d);
+    pthread_mutex_unlock(&d->mtx);
+    g16d_log(G16D_INFO, "drain_start", json_pack("{s:i,s:f}", "partitions", busy, "timeout_s", d->cfg->drain_timeout_s));
+    /* Partitions still waiting in the engine go back to the store. A claim
+     * that races with this sees draining and is cancelled at submit. */
+    cancel_slots(d, pick_queued, d, 1);
+    double end = g16d_unix_now() + d->cfg->drain_timeout_s;
+    pthread_mutex_lock(&d->mtx);
+    d->stopping = 1; /* runners finish their partition, then exit */
+    pthread_cond_broadcast(&d->work);
+    while ((busy = busy_slots(d)) > 0 && g16d_unix_now() < end) {
+        struct timespec ts;
+        abs_deadline(&ts, fmin(0.2, fmax(0.001, end - g16d_unix_now())));
+        pthread_cond_timedwait(&d->change, &d->mtx, &ts);
+        /* A second SIGTERM/SIGINT (blocked in every thread, so pending
+         * here) ends the wait: running partitions are cancelled and
+         * released below. */
+        sigset_t pend, stop;
+        sigemptyset(&stop);
+        sigaddset(&stop, SIGTERM);
+        sigaddset(&stop, SIGINT);
+        struct timespec zero = {0, 0};
+        if (!sigpending(&pend) && (sigismember(&pend, SIGTERM) || sigismember(&pend, SIGINT)) &&
+            sigtimedwait(&stop, NULL, &zero) > 0)
+            end = 0;
+    }
+    pthread_mutex_unlock(&d->mtx);
+    if (busy) {
+        g16d_log(G16D_WARN, "drain_timeout", json_pack("{s:i}", "partitions", busy));
+        cancel_slots(d, pick_all, NULL, 1);
+    }
+    for (int i = 0; i < d->n_slots && i + 1 < d->threads_started; i++)
+        pthread_join(d->runners[i], NULL);
+    if (d->threads_started)
+        pthread_join(d->heartbeat, NULL);
+    d->threads_started = 0;
+    g16d_log(G16D_INFO, "drain_done", json_pack("{s:I,s:I}", "released", (json_int_t)d->cnt.parts_released,
+                                                 "done", (json_int_t)d->cnt.parts_done));
+}

@@ -1,0 +1,354 @@
+/* The engine's CUDA backend (docs/engine.md, "CUDA workers").
+ *
+ * Devices and workers: worker i runs on device i % ndev, so the workers of a
+ * device are i = d, d + ndev, ...; each owns one g16_gpu context (its own
+ * stream, events and MSM scratch) and one cached device working area
+ * (groth16_gpu_work: a, b, c, w, h and the domain's twiddles). Both are made
+ * at the first partition whose key shape outgrows them and then reused:
+ * nothing is allocated on the device per partition (DESIGN.md: no
+ * device-global calls in the per-partition path).
+ *
+ * Keys: key_prepare uploads a key's bases once per device through that
+ * device's loader context (a small g16_gpu used only for uploads and frees,
+ * under the device's lock, so that a load never touches a worker's
+ * context); every worker of the device then proves against the same
+ * groth16_gpu_key. A key the engine's device budget cannot hold, or whose
+ * upload fails, takes the streamed path (gkey NULL: bases copied from host
+ * memory in double-buffered chunks). key_release frees the device copies
+ * once the engine unloads the key (it guarantees no partition uses it).
+ *
+ * Kernels of different workers are not serialized: each worker queues on
+ * its own stream and waits on it only, so one worker's copies overlap
+ * another's kernels. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "gpu/gpu.h"
+
+typedef struct cdev {
+    int device;
+    g16_gpu *loader; /* uploads and frees key bases (lock held) */
+    pthread_mutex_t lock;
+    int failed;      /* a GPU stage failed here (lock held to read/write) */
+} cdev;
+
+typedef struct ckey {
+    const g16_key *key;
+    groth16_gpu_key **gk; /* per device; all NULL: streamed */
+    struct ckey *next;
+} ckey;
+
+typedef struct cuda_be {
+    int ndev, wpd;
+    cdev *dev;
+    pthread_mutex_t lock; /* the key list */
+    ckey *keys;
+} cuda_be;
+
+/* Device working areas a worker keeps, one per key shape (curve, domain,
+ * wires), least recently used replaced. */
+#define GW_CACHE 4
+
+typedef struct cworker {
+    cuda_be *be;
+    int idx, dev;
+    g16_gpu *g;
+    size_t g_points; /* MSM capacity of g */
+    groth16_gpu_work *gw[GW_CACHE];
+    uint64_t gw_use[GW_CACHE], tick;
+    /* Shapes the device could not hold (a context of fail_points points, a
+     * working area for domain fail_n / fail_nv wires): not retried per
+     * partition (each try is a large cudaMalloc, a device-global call). */
+    size_t fail_points;
+    uint32_t fail_n, fail_nv;
+} cworker;
+
+/* MSM points a proof on key needs: the wires (A, B1, B2, C over n_vars)
+ * and the domain (H). */
+static size_t key_points(const g16_key *key) {
+    g16_key_info ki;
+    if (g16_key_get_info(NULL, &ki, key) != G16_OK)
+        return 0;
+    return ki.n_vars > ki.domain_size ? ki.n_vars : ki.domain_size;
+}
+
+static int cuda_worker_device(void *self, int worker) {
+    cuda_be *b = self;
+    return worker % b->ndev;
+}
+
+static g16_err cuda_worker_init(void *self, int worker, void **wstate, g16_status *st) {
+    cuda_be *b = self;
+    cworker *w = calloc(1, sizeof *w);
+    if (!w)
+        return g16_fail(st, G16_ERR_NOMEM, "engine: out of memory");
+    w->be = b;
+    w->idx = worker;
+    w->dev = worker % b->ndev;
+    *wstate = w;
+    return G16_OK;
+}
+
+static void worker_drop_works(cworker *w, int keep) {
+    for (int i = 0; i < GW_CACHE; i++)
+        if (i != keep && w->gw[i]) {
+            groth16_gpu_work_free(w->g, w->gw[i]);
+            w->gw[i] = NULL;
+        }
+}
+
+static void worker_drop_device(cworker *w) {
+    worker_drop_works(w, -1);
+    g16_gpu_destroy(w->g);
+    w->g = NULL;
+    w->g_points = 0;
+}
+
+static void cuda_worker_fini(void *self, void *wstate) {
+    (void)self;
+    cworker *w = wstate;
+    if (!w)
+        return;
+    worker_drop_device(w);
+    free(w);
+}
+
+static size_t cuda_key_device_bytes(void *self, const g16_key *key) {
+    (void)self;
+    return groth16_gpu_key_bytes(key);
+}
+
+static size_t cuda_work_device_bytes(void *self, const g16_key *key) {
+    (void)self;
+    return groth16_gpu_work_bytes(key);
+}
+
+static ckey *ckey_find(cuda_be *b, const g16_key *key) {
+    for (ckey *c = b->keys; c; c = c->next)
+        if (c->key == key)
+            return c;
+    return NULL;
+}
+
+static void ckey_free_device(cuda_be *b, ckey *c) {
+    for (int d = 0; d < b->ndev; d++) {
+        if (!c->gk[d])
+            continue;
+        pthread_mutex_lock(&b->dev[d].lock);
+        groth16_gpu_key_free(b->dev[d].loader, c->gk[d]);
+        pthread_mutex_unlock(&b->dev[d].lock);
+        c->gk[d] = NULL;
+    }
+}
+
+static g16_err cuda_key_prepare(void *self, const g16_key *key, int to_device, int *on_device, g16_status *st) {
+    cuda_be *b = self;
+    *on_device = 0;
+    ckey *c = calloc(1, sizeof *c);
+    groth16_gpu_key **gk = calloc((size_t)b->ndev, sizeof *gk);
+    if (!c || !gk) {
+        free(c);
+        free(gk);
+        return g16_fail(st, G16_ERR_NOMEM, "engine: out of memory");
+    }
+    c->key = key;
+    c->gk = gk;
+    int ok = to_device;
+    for (int d = 0; ok && d < b->ndev; d++) {
+        g16_status ust = {0};
+        pthread_mutex_lock(&b->dev[d].lock);
+        ok = !b->dev[d].failed && groth16_gpu_key_upload(b->dev[d].loader, &c->gk[d], key, &ust) == G16_OK;
+        pthread_mutex_unlock(&b->dev[d].lock);
+    }
+    if (!ok)
+        ckey_free_device(b, c); /* the streamed path serves it instead */
+    *on_device = ok;
+    pthread_mutex_lock(&b->lock);
+    c->next = b->keys;
+    b->keys = c;
+    pthread_mutex_unlock(&b->lock);
+    return G16_OK;
+}
+
+static void cuda_key_release(void *self, const g16_key *key) {
+    cuda_be *b = self;
+    pthread_mutex_lock(&b->lock);
+    ckey *found = NULL;
+    for (ckey **pp = &b->keys; *pp; pp = &(*pp)->next)
+        if ((*pp)->key == key) {
+            found = *pp;
+            *pp = found->next;
+            break;
+        }
+    pthread_mutex_unlock(&b->lock);
+    if (!found)
+        return;
+    ckey_free_device(b, found);
+    free(found->gk);
+    free(found);
+}
+
+/* w's context and device working area for key: the context grows when a
+ * key needs more MSM points than it has (dropping the cached areas made
+ * through it), the area is created at the first partition of a key shape
+ * and cached (GW_CACHE shapes, LRU). A failed creation first frees the other
+ * cached areas and retries. NULL when the device cannot hold them (the
+ * partition then runs on the CPU). */
+static groth16_gpu_work *worker_fit(cworker *w, const g16_key *key, g16_status *st) {
+    g16_key_info ki;
+    if (g16_key_get_info(NULL, &ki, key) != G16_OK)
+        return NULL;
+    size_t need = key_points(key);
+    if ((w->fail_points && need >= w->fail_points) || (ki.domain_size == w->fail_n && ki.n_vars == w->fail_nv))
+        return NULL;
+    if (!w->g || w->g_points < need) {
+        worker_drop_device(w);
+        if (g16_gpu_create(&w->g, w->be->dev[w->dev].device, need, 1, st) != G16_OK) {
+            w->g = NULL;
+            w->fail_points = need;
+            return NULL;
+        }
+        w->g_points = need;
+    }
+    int slot = -1;
+    for (int i = 0; i < GW_CACHE && slot < 0; i++)
+        if (w->gw[i] && groth16_gpu_work_fits(w->gw[i], key))
+            slot = i;
+    if (slot < 0) {
+        slot = 0; /* the first free slot, else the least recently used */
+        for (int i = 0; i < GW_CACHE; i++) {
+            if (!w->gw[i]) {
+                slot = i;
+                break;
+            }
+            if (w->gw_use[i] < w->gw_use[slot])
+                slot = i;
+        }
+        if (w->gw[slot])
+            groth16_gpu_work_free(w->g, w->gw[slot]);
+        w->gw[slot] = NULL;
+        if (groth16_gpu_work_create(w->g, &w->gw[slot], key, st) != G16_OK) {
+            w->gw[slot] = NULL;
+            worker_drop_works(w, -1);
+            if (groth16_gpu_work_create(w->g, &w->gw[slot], key, st) != G16_OK) {
+                w->gw[slot] = NULL;
+                w->fail_n = ki.domain_size, w->fail_nv = ki.n_vars;
+                return NULL;
+            }
+        }
+    }
+    w->gw_use[slot] = ++w->tick;
+    return w->gw[slot];
+}
+
+static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *out, groth16_work *work,
+                          const g16_key *key, groth16_timings *tm, engine_heavy_info *hi, g16_status *st) {
+    cuda_be *b = self;
+    cworker *w = wstate;
+    cdev *dv = &b->dev[w->dev];
+    pthread_mutex_lock(&dv->lock);
+    int failed = dv->failed;
+    pthread_mutex_unlock(&dv->lock);
+    if (failed) {
+        /* Out of service (a CUDA fault is sticky: the context is dead). */
+        hi->cpu_fallback = 1;
+        return groth16_stage_heavy(ctx, out, work, key, tm, st);
+    }
+    g16_status fst = {0};
+    groth16_gpu_work *gw = worker_fit(w, key, &fst);
+    if (!gw) {
+        /* No device working area for this shape: the CPU stage instead of a
+         * failure (DESIGN.md "Fallback"; counted by the engine). */
+        hi->cpu_fallback = 1;
+        return groth16_stage_heavy(ctx, out, work, key, tm, st);
+    }
+    pthread_mutex_lock(&b->lock);
+    ckey *c = ckey_find(b, key);
+    const groth16_gpu_key *gk = c ? c->gk[w->dev] : NULL;
+    pthread_mutex_unlock(&b->lock);
+    groth16_gpu_timings gtm = {0};
+    g16_err err = groth16_stage_heavy_gpu(ctx, w->g, gw, gk, out, work, key, tm, &gtm, st);
+    hi->upload_ms = gtm.upload_ms;
+    hi->gpu_ms = gtm.gpu_ms;
+    hi->streamed = gk == NULL;
+    if (err == G16_ERR_DEVICE) {
+        /* This partition fails (its working area is consumed); the next
+         * ones of this device run on the CPU. */
+        hi->device_failed = 1;
+        pthread_mutex_lock(&dv->lock);
+        dv->failed = 1;
+        pthread_mutex_unlock(&dv->lock);
+    }
+    return err;
+}
+
+static void cuda_destroy(void *self) {
+    cuda_be *b = self;
+    if (!b)
+        return;
+    while (b->keys) {
+        ckey *c = b->keys;
+        b->keys = c->next;
+        ckey_free_device(b, c);
+        free(c->gk);
+        free(c);
+    }
+    for (int d = 0; d < b->ndev; d++) {
+        g16_gpu_destroy(b->dev[d].loader);
+        pthread_mutex_destroy(&b->dev[d].lock);
+    }
+    pthread_mutex_destroy(&b->lock);
+    free(b->dev);
+    free(b);
+}
+
+/* The loader context only copies bases; its MSM scratch is kept small. */
+#define LOADER_POINTS ((size_t)1 << 12)
+
+g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_device, g16_status *st) {
+    memset(be, 0, sizeof *be);
+    int n = g16_gpu_count();
+    if (n <= 0)
+        return g16_fail(st, G16_ERR_NO_DEVICE, "engine: the CUDA backend needs a GPU and none is usable");
+    if (devices > 0 && devices < n)
+        n = devices;
+    cuda_be *b = calloc(1, sizeof *b);
+    cdev *dv = calloc((size_t)n, sizeof *dv);
+    if (!b || !dv) {
+        free(b);
+        free(dv);
+        return g16_fail(st, G16_ERR_NOMEM, "engine: out of memory");
+    }
+    b->dev = dv;
+    b->wpd = workers_per_device > 0 ? workers_per_device : 2;
+    pthread_mutex_init(&b->lock, NULL);
+    for (int d = 0; d < n; d++) {
+        dv[d].device = d;
+        pthread_mutex_init(&dv[d].lock, NULL);
+        b->ndev = d + 1;
+        if (g16_gpu_create(&dv[d].loader, d, LOADER_POINTS, 1, st) != G16_OK) {
+            dv[d].loader = NULL;
+            cuda_destroy(b);
+            return st->code;
+        }
+    }
+    be->name = "cuda";
+    be->self = b;
+    be->devices = n;
+    /* Synthesis writes a, b, c, w straight into pinned host buffers (one
+     * cudaHostAlloc per working area, at its creation; the engine caches
+     * the areas), so the per-partition copies run at full PCIe speed. */
+    be->work_flags = GROTH16_WORK_PINNED;
+    be->worker_init = cuda_worker_init;
+    be->worker_fini = cuda_worker_fini;
+    be->worker_device = cuda_worker_device;
+    be->key_device_bytes = cuda_key_device_bytes;
+    be->work_device_bytes = cuda_work_device_bytes;
+    be->key_prepare = cuda_key_prepare;
+    be->key_release = cuda_key_release;
+    be->heavy = cuda_heavy;
+    be->destroy = cuda_destroy;
+    return G16_OK;
+}

@@ -1,0 +1,330 @@
+/* The Groth16 heavy stage on a GPU (groth16.h, "the heavy stage on a GPU").
+ * Plain C over src/gpu/gpu.h: no CUDA header here, and a build without CUDA
+ * links gpu_nocuda.c, whose calls fail with G16_ERR_NO_DEVICE.
+ *
+ * One proof, all on g's stream (prove_impl.h has the math):
+ *   1. copy a, b, c (n Fr, Montgomery) and the w scalars (nVars canonical)
+ *      from the CPU working area to the device working area;
+ *   2. g16_gpu_h_dev: the three odd-coset NTTs and h_i = a_i b_i - c_i as
+ *      canonical scalars, written over a (h aliases a);
+ *   3. the five MSMs with device scalars, in the CPU's order A, B1, B2, C, H
+ *      (C over the private wires w[nPublic+1 ..], as the CPU does), against
+ *      the key's resident bases, or streamed from host memory (gkey NULL);
+ *   4. wipe the device copies of a, b, c, h and w (queued on the stream).
+ * The MSM sums are the same group elements as the CPU's (the Jacobian
+ * representation may differ): finalize normalizes to affine, so the proof
+ * bytes are identical for the same r, s.
+ *
+ * Nothing in the per-proof path allocates device or pinned memory or calls
+ * a device-global CUDA function: the device working area (buffers and the
+ * domain's twiddles) is created once per worker, the bases once per key and
+ * device; synchronization is on g's stream only (docs DESIGN.md). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "groth16.h"
+#include "gpu/gpu.h"
+
+enum { GK_A, GK_B1, GK_B2, GK_C, GK_H, GK_COUNT };
+static const char *const gk_name[GK_COUNT] = {"A", "B1", "B2", "C", "H"};
+
+struct groth16_gpu_key {
+    g16_curve curve;
+    uint32_t n, nv, npub;
+    uint8_t delta1[96]; /* the key's delta1 (affine bytes): tells keys of one shape apart */
+    size_t delta1_len;
+    g16_gpu_bases *b[GK_COUNT];
+};
+
+struct groth16_gpu_work {
+    g16_curve curve;
+    uint32_t n, nv;
+    unsigned log_n;
+    void *d_abc[3];    /* a (then h), b, c: n Fr each */
+    g16_scalar *d_w;   /* nv scalars */
+    g16_gpu_domain *dom;
+    g16_gpu_event *ev[3]; /* before the copies, after them, after H */
+};
+
+/* ---- the key's bases --------------------------------------------------- */
+
+static size_t g1_affine_bytes(g16_curve c) { return c == G16_CURVE_BN254 ? 64 : 96; }
+
+static size_t base_count(const g16_zkey *zk, int i) {
+    switch (i) {
+    case GK_C: return (size_t)zk->nVars - zk->nPublic - 1;
+    case GK_H: return zk->domainSize;
+    default: return zk->nVars;
+    }
+}
+
+static g16_gpu_group base_group(int i) { return i == GK_B2 ? G16_GPU_G2 : G16_GPU_G1; }
+
+static size_t base_bytes(const g16_zkey *zk, int i) {
+    return base_count(zk, i) * g1_affine_bytes(zk->curve) * (i == GK_B2 ? 2 : 1);
+}
+
+/* The host points of base i: the typed array, or the raw section bytes (same
+ * layout, any alignment) when the key was opened without copying. */
+static const void *base_points(const g16_zkey *zk, int i) {
+    const void *p;
+    if (zk->curve == G16_CURVE_BN254) {
+        const void *t[GK_COUNT] = {zk->bn254.A, zk->bn254.B1, zk->bn254.B2, zk->bn254.C, zk->bn254.H};
+        p = t[i];
+    } else {
+        const void *t[GK_COUNT] = {zk->bls381.A, zk->bls381.B1, zk->bls381.B2, zk->bls381.C, zk->bls381.H};
+        p = t[i];
+    }
+    return p ? p : zk->raw[i + 1]; /* raw[]: IC, A, B1, B2, C, H */
+}
+
+static const void *key_delta1(const g16_zkey *zk, size_t *len) {
+    *len = g1_affine_bytes(zk->curve);
+    return zk->curve == G16_CURVE_BN254 ? (const void *)&zk->bn254.delta1 : (const void *)&zk->bls381.delta1;
+}
+
+size_t groth16_gpu_key_bytes(const g16_key *key) {
+    const g16_zkey *zk = groth16_key_zkey(key);
+    size_t t = 0;
+    for (int i = 0; i < GK_COUNT; i++)
+        t += base_bytes(zk, i);
+    return t;
+}
+
+g16_err groth16_gpu_key_upload(struct g16_gpu *g, groth16_gpu_key **out, const g16_key *key, g16_status *st) {
+    if (!out)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu key upload: NULL argument");
+    *out = NULL;
+    if (!g || !key)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu key upload: NULL argument");
+    const g16_zkey *zk = groth16_key_zkey(key);
+    groth16_gpu_key *gk = calloc(1, sizeof *gk);
+    if (!gk)
+        return g16_fail(st, G16_ERR_NOMEM, "gpu key upload: out of memory");
+    gk->curve = zk->curve;
+    gk->n = zk->domainSize;
+    gk->nv = zk->nVars;
+    gk->npub = zk->nPublic;
+    const void *d1 = key_delta1(zk, &gk->delta1_len);
+    memcpy(gk->delta1, d1, gk->delta1_len);
+    for (int i = 0; i < GK_COUNT; i++) {
+        g16_err err = g16_gpu_bases_upload(g, &gk->b[i], zk->curve, base_group(i), base_points(zk, i),
+                                           base_count(zk, i), st);
+        if (err) {
+            char msg[sizeof st->msg];
+            snprintf(msg, sizeof msg, "%s", st ? st->msg : "");
+            groth16_gpu_key_free(g, gk);
+            return g16_fail(st, err, "gpu key upload: bases %s (%zu points): %s", gk_name[i], base_count(zk, i),
+                            msg);
+        }
+    }
+    *out = gk;
+    return G16_OK;
+}
+
+void groth16_gpu_key_free(struct g16_gpu *g, groth16_gpu_key *gk) {
+    if (!gk)
+        return;
+    for (int i = 0; i < GK_COUNT; i++)
+        g16_gpu_bases_free(g, gk->b[i]);
+    free(gk);
+}
+
+/* gk holds key's bases: same curve, shape and delta1. */
+static int gpu_key_matches(const groth16_gpu_key *gk, const g16_zkey *zk) {
+    size_t len;
+    const void *d1 = key_delta1(zk, &len);
+    return gk->curve == zk->curve && gk->n == zk->domainSize && gk->nv == zk->nVars && gk->npub == zk->nPublic &&
+           gk->delta1_len == len && memcmp(gk->delta1, d1, len) == 0;
+}
+
+/* ---- the device working area ------------------------------------------- */
+
+size_t groth16_gpu_work_bytes(const g16_key *key) {
+    const g16_zkey *zk = groth16_key_zkey(key);
+    /* a, b, c, w, and the domain's tables: O(sqrt n) elements (ntt.cuh:
+     * 2^10 level twiddles, three pairs of 2^ceil(k/2) + 2^floor(k/2)
+     * tables), bounded here with room to spare. */
+    unsigned k = zk->log2_domain, cb = (k + 1) / 2;
+    size_t dom = ((size_t)2048 + 3 * (((size_t)1 << cb) + ((size_t)1 << (k - cb)))) * 32 + 4096;
+    return (size_t)zk->domainSize * 32 * 3 + (size_t)zk->nVars * sizeof(g16_scalar) + dom + sizeof(groth16_gpu_work);
+}
+
+g16_err groth16_gpu_work_create(struct g16_gpu *g, groth16_gpu_work **out, const g16_key *key, g16_status *st) {
+    if (!out)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu work create: NULL argument");
+    *out = NULL;
+    if (!g || !key)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu work create: NULL argument");
+    const g16_zkey *zk = groth16_key_zkey(key);
+    groth16_gpu_work *gw = calloc(1, sizeof *gw);
+    if (!gw)
+        return g16_fail(st, G16_ERR_NOMEM, "gpu work create: out of memory");
+    gw->curve = zk->curve;
+    gw->n = zk->domainSize;
+    gw->nv = zk->nVars;
+    gw->log_n = zk->log2_domain;
+    g16_err err = G16_OK;
+    for (int i = 0; i < 3 && !err; i++)
+        err = g16_gpu_alloc(g, &gw->d_abc[i], (size_t)gw->n * 32, st);
+    if (!err)
+        err = g16_gpu_alloc(g, (void **)&gw->d_w, (size_t)gw->nv * sizeof(g16_scalar), st);
+    if (!err)
+        err = g16_gpu_domain_create(g, &gw->dom, zk->curve, zk->log2_domain, st);
+    for (int i = 0; i < 3 && !err; i++)
+        err = g16_gpu_event_create(g, &gw->ev[i], st);
+    if (err) {
+        groth16_gpu_work_free(g, gw);
+        return err;
+    }
+    *out = gw;
+    return G16_OK;
+}
+
+void groth16_gpu_work_free(struct g16_gpu *g, groth16_gpu_work *gw) {
+    if (!gw)
+        return;
+    g16_gpu_domain_free(gw->dom);
+    for (int i = 0; i < 3; i++) {
+        g16_gpu_event_destroy(g, gw->ev[i]);
+        g16_gpu_free(g, gw->d_abc[i]);
+    }
+    g16_gpu_free(g, gw->d_w);
+    free(gw);
+}
+
+int groth16_gpu_work_fits(const groth16_gpu_work *gw, const g16_key *key) {
+    const g16_zkey *zk = groth16_key_zkey(key);
+    return gw && gw->curve == zk->curve && gw->n == zk->domainSize && gw->nv == zk->nVars &&
+           gw->log_n == zk->log2_domain;
+}
+
+/* ---- the stage ------------------------------------------------------------ */
+
+/* The five results' CPU Jacobian points in out, in GK_ order. */
+static void msm_outputs(groth16_msms *out, void *res[GK_COUNT]) {
+    if (out->curve == G16_CURVE_BN254) {
+        res[GK_A] = &out->bn254.a, res[GK_B1] = &out->bn254.b1, res[GK_B2] = &out->bn254.b2;
+        res[GK_C] = &out->bn254.c, res[GK_H] = &out->bn254.h;
+    } else {
+        res[GK_A] = &out->bls381.a, res[GK_B1] = &out->bls381.b1, res[GK_B2] = &out->bls381.b2;
+        res[GK_C] = &out->bls381.c, res[GK_H] = &out->bls381.h;
+    }
+}
+
+/* Copies, H and the MSMs (steps 1-3 of the header). */
+static g16_err heavy_run(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key *gkey, groth16_msms *out,
+                         const groth16_work_bufs *b, const g16_zkey *zk, groth16_gpu_timings *gt, g16_status *st) {
+    g16_err err;
+    double t0 = g16_now_ms();
+    /* Copies and H are queued without a host wait: events time them, read
+     * once the first MSM has synchronized the stream. */
+    if ((err = g16_gpu_event_record(g, gw->ev[0], st)))
+        return err;
+    for (int i = 0; i < 3; i++)
+        if ((err = g16_gpu_copy_async(g, gw->d_abc[i], b->abc[i], (size_t)b->n * 32, st)))
+            return err;
+    if ((err = g16_gpu_copy_async(g, gw->d_w, b->ws, (size_t)b->nv * sizeof(g16_scalar), st)) ||
+        (err = g16_gpu_event_record(g, gw->ev[1], st)))
+        return err;
+
+    g16_scalar *d_h = (g16_scalar *)gw->d_abc[0];
+    if ((err = g16_gpu_h_dev(g, gw->dom, gw->d_abc[0], gw->d_abc[1], gw->d_abc[2], d_h, st))) {
+        char msg[sizeof st->msg];
+        snprintf(msg, sizeof msg, "%s", st ? st->msg : "");
+        return g16_fail(st, err, "prove (gpu): NTT/H failed: %s", msg);
+    }
+    if ((err = g16_gpu_event_record(g, gw->ev[2], st)))
+        return err;
+
+    void *res[GK_COUNT];
+    msm_outputs(out, res);
+    for (int i = 0; i < GK_COUNT; i++) {
+        const g16_scalar *k = i == GK_H ? d_h : i == GK_C ? gw->d_w + b->npub + 1 : gw->d_w;
+        size_t cnt = base_count(zk, i);
+        g16_gpu_timing tmg = {0, 0};
+        double tm0 = g16_now_ms();
+        if (gkey)
+            err = g16_gpu_msm(g, res[i], gkey->b[i], k, cnt, &tmg, st);
+        else
+            err = g16_gpu_msm_streamed(g, res[i], zk->curve, base_group(i), base_points(zk, i), k, cnt, &tmg, st);
+        if (err) {
+            char msg[sizeof st->msg];
+            snprintf(msg, sizeof msg, "%s", st ? st->msg : "");
+            return g16_fail(st, err, "prove (gpu): MSM %s (%zu points%s) failed: %s", gk_name[i], cnt,
+                            gkey ? "" : ", streamed", msg);
+        }
+        /* The MSM's own CUDA-event time when it reports one, else the host clock. */
+        gt->msm_ms[i] = tmg.total_ms > 0 ? (double)tmg.total_ms : g16_now_ms() - tm0;
+        if (i == 0) {
+            float up = 0, ntt = 0;
+            if ((err = g16_gpu_event_elapsed(&up, gw->ev[0], gw->ev[1], st)) ||
+                (err = g16_gpu_event_elapsed(&ntt, gw->ev[1], gw->ev[2], st)))
+                return err;
+            gt->upload_ms = up;
+            gt->ntt_ms = ntt;
+        }
+    }
+    gt->gpu_ms = g16_now_ms() - t0;
+    return G16_OK;
+}
+
+g16_err groth16_stage_heavy_gpu(g16_ctx *ctx, struct g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key *gkey,
+                                groth16_msms *out, groth16_work *w, const g16_key *key, groth16_timings *tm,
+                                groth16_gpu_timings *gtm, g16_status *st) {
+    (void)ctx;
+    groth16_gpu_timings gt;
+    memset(&gt, 0, sizeof gt);
+    if (gtm)
+        *gtm = gt;
+    if (!out)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "prove (gpu): NULL argument");
+    memset(out, 0, sizeof *out);
+    if (!g || !gw || !w || !key)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "prove (gpu): NULL argument");
+    const g16_zkey *zk = groth16_key_zkey(key);
+    groth16_work_bufs b;
+    g16_err err = groth16_work_buffers(w, key, &b, st);
+    if (err)
+        return err;
+    out->curve = zk->curve;
+    if (!groth16_gpu_work_fits(gw, key))
+        err = g16_fail(st, G16_ERR_INTERNAL,
+                       "prove (gpu): device working area sized for another key shape (domain %u, %u wires; key: "
+                       "domain %u, %u wires)",
+                       gw->n, gw->nv, zk->domainSize, zk->nVars);
+    else if (gkey && !gpu_key_matches(gkey, zk))
+        err = g16_fail(st, G16_ERR_INTERNAL, "prove (gpu): the device bases belong to another key");
+    else
+        err = heavy_run(g, gw, gkey, out, &b, zk, &gt, st);
+
+    /* Wipe the device copies of witness-derived data (queued behind the
+     * MSMs; also after a failure). The host's w scalars are wiped by
+     * groth16_work_consume, as the CPU stage does. */
+    g16_status wst = {0};
+    g16_err werr = G16_OK;
+    for (int i = 0; i < 3 && !werr; i++)
+        werr = g16_gpu_memset_async(g, gw->d_abc[i], 0, (size_t)gw->n * 32, &wst);
+    if (!werr)
+        werr = g16_gpu_memset_async(g, gw->d_w, 0, (size_t)gw->nv * sizeof(g16_scalar), &wst);
+    if (!err && werr)
+        err = g16_fail(st, werr, "prove (gpu): wiping device buffers: %s", wst.msg);
+    /* After a failure the copies from the (pinned) host buffers may still be
+     * in flight: wait before the host wipes and reuses them. */
+    if (err)
+        (void)g16_gpu_sync(g, &wst);
+
+    groth16_work_consume(w, out);
+    if (err) {
+        groth16_msms_clear(out);
+        return err;
+    }
+    if (tm) {
+        tm->ntt_ms += gt.ntt_ms;
+        tm->msm_ms += gt.gpu_ms - gt.upload_ms - gt.ntt_ms;
+    }
+    if (gtm)
+        *gtm = gt;
+    return G16_OK;
+}

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# g16d durability: kill -9 in mid-job, restart on the same SQLite store:
+# every accepted job completes (partitions that were running are queued
+# again, attempts count up), results finished before the crash are still
+# there unchanged. Then a graceful SIGTERM in mid-job: new jobs get 503,
+# the running partition finishes, the queued ones go back to the store,
+# exit code 0, and the next start finishes the job.
+set -euo pipefail
+. "$(dirname "$0")/daemon/lib.sh"
+
+make_key "$T/k" 12 4
+make_key "$T/k8" 8 2
+FLAGS=(--heartbeat-s 0.5 --lease-s 5 --key "k:$T/k/c.zkey" --workers 1 --queue-extra 1 --keys-file "$T/keys.json")
+start_g16d "${FLAGS[@]}"
+# a key registered over the API survives the restarts (keys_file)
+expect POST /v1/keys "{\"id\":\"k8\",\"path\":\"$T/k8/c.zkey\"}" 201
+base64 -w0 "$T/k/w.2.wtns" >"$T/w2.b64"
+wl() { # witness list: N entries cycling through the 4 files, every 4th inline
+    python3 -c "
+import json,sys
+n=int(sys.argv[1]); b=open(sys.argv[3]).read().strip(); print(json.dumps([{'data':b} if i%4==2 else {'path':'%s/k/w.%d.wtns'%(sys.argv[2],i%4)} for i in range(n)]))" "$1" "$T" "$T/w2.b64"
+}
+wl 8 >"$T/wa.json"
+wl 6 >"$T/wb.json"
+expect POST /v1/jobs "{\"key\":\"k\",\"witnesses\":$(cat "$T/wa.json")}" 202
+JA=$(jq_ "$T/resp" "d['id']")
+expect POST /v1/jobs "{\"key\":\"k\",\"priority\":\"low\",\"witnesses\":$(cat "$T/wb.json")}" 202
+JB=$(jq_ "$T/resp" "d['id']")
+expect POST /v1/jobs "{\"key\":\"k8\",\"priority\":\"low\",\"witnesses\":[{\"path\":\"$T/k8/w.0.wtns\"},{\"path\":\"$T/k8/w.1.wtns\"}]}" 202
+J8=$(jq_ "$T/resp" "d['id']")
+# wait for the first finished partition (watching the log: quick enough for
+# a release build's ~30 ms partitions), take a snapshot, then crash
+for _ in $(seq 1 3000); do
+    grep -q '"event":"partition_done"' "$T/g16d.log" && break
+    sleep 0.01
+done
+req GET "/v1/jobs/$JA" >"$T/before.json"
+kill -KILL "$G16D_PID"
+wait "$G16D_PID" 2>/dev/null || true
+[ "$(jq_ "$T/before.json" "d['progress']['done']")" -ge 1 ] || fail "no partition finished"
+G16D_PID=
+DONE_BEFORE=$(jq_ "$T/before.json" "[p['index'] for p in d['partitions'] if p['state']=='done']")
+echo "killed with partitions $DONE_BEFORE of job $JA done"
+
+start_g16d "${FLAGS[@]}"
+grep '"event":"started"' "$T/g16d.log" | tail -1 | grep -q '"requeued":[1-9]' || fail "restart requeued nothing"
+FA=$(wait_job "$JA" 240)
+FB=$(wait_job "$JB" 240)
+[ "$(jq_ "$FA" "d['state']")" = done ] || fail "job $JA after restart: $(head -c 600 "$FA")"
+[ "$(jq_ "$FB" "d['state']")" = done ] || fail "job $JB after restart: $(head -c 600 "$FB")"
+verify_job "$FA" "$T/k/vk.json"
+verify_job "$FB" "$T/k/vk.json"
+F8=$(wait_job "$J8" 240)
+[ "$(jq_ "$F8" "d['state']")" = done ] || fail "job $J8 of the API-registered key after restart"
+verify_job "$F8" "$T/k8/vk.json"
+expect GET /v1/keys - 200
+[ "$(jq_ "$T/resp" "sorted(k['id'] for k in d['keys'])")" = "['k', 'k8']" ] || fail "keys after restart: $(cat "$T/resp")"
+python3 -c "
+import json,sys
+a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2]))
+for pa,pb in zip(a['partitions'],b['partitions']):
+    if pa['state']=='done':
+        assert pa['proof']==pb['proof'] and pa['public']==pb['public'], 'result of partition %d changed' % pa['index']
+assert any(p['attempts']>=2 for p in b['partitions']), 'no partition was claimed twice'
+" "$T/before.json" "$FA" || fail "results before/after the crash"
+
+# graceful drain
+expect POST /v1/jobs "{\"key\":\"k\",\"witnesses\":$(wl 8)}" 202
+JC=$(jq_ "$T/resp" "d['id']")
+for _ in $(seq 1 600); do
+    req GET "/v1/jobs/$JC?results=0" >"$T/c.json"
+    [ "$(jq_ "$T/c.json" "d['progress']['done']")" -ge 1 ] && break
+    sleep 0.05
+done
+kill -TERM "$G16D_PID"
+for _ in $(seq 1 100); do
+    grep -q '"event":"drain_start"' "$T/g16d.log" && break
+    sleep 0.05
+done
+req POST /v1/jobs "{\"key\":\"k\",\"witnesses\":$(wl 1)}" >/dev/null
+case $(cat "$T/status") in
+503 | 000) ;; # draining, or already gone
+*) fail "POST during drain: $(cat "$T/status") $(cat "$T/resp")" ;;
+esac
+rc=0
+wait "$G16D_PID" || rc=$?
+G16D_PID=
+[ "$rc" = 0 ] || fail "exit code $rc after SIGTERM"
+grep -q '"event":"drain_done"' "$T/g16d.log" || fail "no drain_done"
+start_g16d "${FLAGS[@]}"
+FC=$(wait_job "$JC" 240)
+[ "$(jq_ "$FC" "d['state']")" = done ] || fail "job $JC after drain+restart: $(head -c 600 "$FC")"
+verify_job "$FC" "$T/k/vk.json"
+# partitions released at the drain were not counted as failed attempts beyond max_attempts
+[ "$(jq_ "$FC" "max(p['attempts'] for p in d['partitions'])")" -le 3 ] || fail "attempts"
+
+# a second SIGTERM cuts the drain short: still exit 0, nothing lost
+expect POST /v1/jobs "{\"key\":\"k\",\"witnesses\":$(wl 6)}" 202
+JD=$(jq_ "$T/resp" "d['id']")
+for _ in $(seq 1 600); do
+    req GET "/v1/jobs/$JD?results=0" >"$T/d.json"
+    [ "$(jq_ "$T/d.json" "d['state']")" = running ] && break
+    sleep 0.05
+done
+kill -TERM "$G16D_PID"
+sleep 0.05
+kill -TERM "$G16D_PID" 2>/dev/null || true
+rc=0
+wait "$G16D_PID" || rc=$?
+G16D_PID=
+[ "$rc" = 0 ] || fail "exit code $rc after two SIGTERMs"
+start_g16d "${FLAGS[@]}"
+FD=$(wait_job "$JD" 240)
+[ "$(jq_ "$FD" "d['state']")" = done ] || fail "job $JD after a cut drain: $(head -c 600 "$FD")"
+verify_job "$FD" "$T/k/vk.json"
+expect DELETE /v1/keys/k8 - 200
+stop_g16d
+start_g16d "${FLAGS[@]}"
+expect GET /v1/keys - 200
+[ "$(jq_ "$T/resp" "[k['id'] for k in d['keys']]")" = "['k']" ] || fail "a removed key came back: $(cat "$T/resp")"
+stop_g16d
+echo "test_daemon_restart: OK"

@@ -1,0 +1,612 @@
+/* The Groth16 heavy stage on the GPU (src/groth16/prove_gpu.c) against the
+ * CPU's (prove.c), which the interop tests tie to snarkjs:
+ *   - synthetic circuits (synth.h + the insecure setup, in a temp dir) of both
+ *     curves, log sizes 8, 10, 12, 16, 20 and profiles dense / filecoin /
+ *     sparse-b: the five MSM sums equal the CPU's (as affine points), the
+ *     proof with fixed r, s equals the CPU's byte for byte (proof.json), and
+ *     it verifies;
+ *   - the streamed path (no resident bases) gives the same proof;
+ *   - faults: a witness of another key is refused and the next proof on the
+ *     same worker is right; a device working area or bases of another key are
+ *     refused; proving key1, key1, key2 on one worker gives proofs that all
+ *     verify;
+ *   - with G16_GPU_TEST_FIXTURES=DIR: every circuit.zkey + witness.wtns pair
+ *     under DIR (scripts/interop/build_fixtures.sh's layout, .cache/interop),
+ *     and every X.zkey + X.wtns pair, as above; the same always for examples/.
+ * On a mismatch of the H sum it compares h itself (CPU NTTs vs g16_gpu_h) and
+ * prints the first differing index, so that one run locates the fault.
+ * env: G16_GPU_TEST_MAX_LOG (default 20), G16_GPU_TEST_CURVES ("bn254,
+ * bls12-381"), G16_GPU_TEST_PROFILES ("dense,filecoin,sparse-b"),
+ * G16_GPU_TEST_FIXTURES, G16_GPU_DEVICE (default 0).
+ * Without a usable GPU it prints "skipped: no GPU" and exits 77;
+ * G16_GPU_TEST_SELFTEST=1 then runs the harness with the CPU heavy stage in
+ * place of the GPU's (to check the test itself on a machine without GPU). */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gpu/gpu.h"
+#include "groth16/groth16.h"
+#include "groth16/synth.h"
+#include "ntt/ntt.h"
+#include "testutil.h"
+#include "util/util.h"
+
+static g16_ctx *ctx;
+static g16_gpu *gpu;
+static int selftest;
+static char tmpdir[64];
+static g16_rng rng;
+static uint8_t R[32], S[32];
+/* Set after a G16_ERR_DEVICE: a CUDA fault is sticky (every later call on
+ * the device fails), so the remaining cases are skipped to keep the first
+ * failure readable. */
+static int device_dead;
+
+static void note_err(g16_err e) {
+    if (e == G16_ERR_DEVICE && !device_dead) {
+        device_dead = 1;
+        fprintf(stderr, "test_gpu_prove: device error: the CUDA context is lost; skipping the remaining cases\n");
+    }
+}
+
+/* ---- circuits ------------------------------------------------------------- */
+
+#define NW 3 /* witnesses per synthetic circuit */
+
+typedef struct kit {
+    char name[96];
+    g16_key *key;
+    g16_witness *wit[NW];
+    int nw;
+} kit;
+
+static void kit_free(kit *k) {
+    for (int i = 0; i < k->nw; i++)
+        g16_witness_free(k->wit[i]);
+    g16_key_free(k->key);
+    memset(k, 0, sizeof *k);
+}
+
+static const char *prof_name[] = {"dense", "filecoin", "sparse-b"};
+
+static int make_kit(kit *k, g16_curve curve, int log_n, synth_profile prof, uint64_t seed) {
+    static int serial;
+    char r1cs[160], wstem[160], zkey[160], wp[200];
+    memset(k, 0, sizeof *k);
+    serial++; /* own files: a loaded key maps its file */
+    snprintf(k->name, sizeof k->name, "%s 2^%d %s seed %llu", g16_curve_name(curve), log_n, prof_name[prof],
+             (unsigned long long)seed);
+    snprintf(r1cs, sizeof r1cs, "%s/c%d.r1cs", tmpdir, serial);
+    snprintf(wstem, sizeof wstem, "%s/c%d.wtns", tmpdir, serial);
+    snprintf(zkey, sizeof zkey, "%s/c%d.zkey", tmpdir, serial);
+    synth_opts so = {curve, log_n, prof, NW, seed, r1cs, wstem};
+    g16_status st = {0};
+    synth_stats ss;
+    g16_r1cs cs;
+    memset(&cs, 0, sizeof cs);
+    if (synth_generate(&so, &ss, &st) || g16_r1cs_read(&cs, r1cs, &st) ||
+        groth16_setup_insecure(ctx, &cs, zkey, seed, &st) ||
+        groth16_key_load_ex(ctx, &k->key, zkey, G16_KEY_TRUSTED, 0, &st)) {
+        fprintf(stderr, "%s: making the circuit: %s\n", k->name, st.msg);
+        g16_r1cs_free(&cs);
+        CHECK_MSG(0, "%s: circuit set-up failed", k->name);
+        return 0;
+    }
+    g16_r1cs_free(&cs);
+    for (int i = 0; i < NW; i++) {
+        synth_wtns_path(wp, sizeof wp, wstem, NW, i);
+        if (groth16_witness_load(&k->wit[i], wp, NULL, 0, &st)) {
+            CHECK_MSG(0, "%s: witness %d: %s", k->name, i, st.msg);
+            kit_free(k);
+            return 0;
+        }
+        k->nw++;
+    }
+    return 1;
+}
+
+static int load_kit(kit *k, const char *zkey, const char *wtns) {
+    memset(k, 0, sizeof *k);
+    snprintf(k->name, sizeof k->name, "%.90s", zkey);
+    g16_status st = {0};
+    if (groth16_key_load_ex(ctx, &k->key, zkey, 0, 0, &st) || groth16_witness_load(&k->wit[0], wtns, NULL, 0, &st)) {
+        CHECK_MSG(0, "%s: loading: %s", zkey, st.msg);
+        kit_free(k);
+        return 0;
+    }
+    k->nw = 1;
+    return 1;
+}
+
+/* ---- comparisons ---------------------------------------------------------- */
+
+static void hex(char *out, const void *p, size_t n) {
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        sprintf(out + 2 * i, "%02x", b[n - 1 - i]); /* most significant first */
+}
+
+#define CMP_G(CV, G, field, label)                                                                     \
+    do {                                                                                               \
+        CV##_##G##_affine x, y;                                                                        \
+        CV##_##G##_jac_to_affine(&x, &c->CV.field);                                                    \
+        CV##_##G##_jac_to_affine(&y, &g->CV.field);                                                    \
+        if (memcmp(&x, &y, sizeof x) != 0) {                                                           \
+            char hx[2 * sizeof x.x + 1], hy[2 * sizeof y.x + 1];                                       \
+            hex(hx, &x.x, sizeof x.x);                                                                 \
+            hex(hy, &y.x, sizeof y.x);                                                                 \
+            CHECK_MSG(0, "%s: MSM %s differs: cpu x(mont) %s, gpu x(mont) %s (gpu z %s)", name, label, hx, \
+                      hy, CV##_##G##_jac_is_inf(&g->CV.field) ? "inf" : "finite");                      \
+            bad |= 1u << idx;                                                                          \
+        }                                                                                              \
+        idx++;                                                                                         \
+    } while (0)
+
+/* Bit mask of differing sums (1 A, 2 B1, 4 B2, 8 C, 16 H). */
+static unsigned cmp_msms(const char *name, const groth16_msms *c, const groth16_msms *g) {
+    unsigned bad = 0;
+    int idx = 0;
+    if (c->curve != g->curve) {
+        CHECK_MSG(0, "%s: curve %d vs %d", name, c->curve, g->curve);
+        return 31;
+    }
+    if (c->curve == G16_CURVE_BN254) {
+        CMP_G(bn254, g1, a, "A");
+        CMP_G(bn254, g1, b1, "B1");
+        CMP_G(bn254, g2, b2, "B2");
+        CMP_G(bn254, g1, c, "C");
+        CMP_G(bn254, g1, h, "H");
+    } else {
+        CMP_G(bls381, g1, a, "A");
+        CMP_G(bls381, g1, b1, "B1");
+        CMP_G(bls381, g2, b2, "B2");
+        CMP_G(bls381, g1, c, "C");
+        CMP_G(bls381, g1, h, "H");
+    }
+    CHECK_MSG(c->pub.n == g->pub.n && (!c->pub.n || !memcmp(c->pub.raw, g->pub.raw, c->pub.n * 32)),
+              "%s: public signals differ", name);
+    return bad;
+}
+
+/* The H diagnosis: h from the CPU's NTTs vs g16_gpu_h over copies of a, b, c. */
+static void diagnose_h(const char *name, const g16_zkey *zk, const groth16_work_bufs *b) {
+    size_t n = b->n;
+    unsigned log_n = zk->log2_domain;
+    void *x[3];
+    g16_scalar *hc = malloc(n * sizeof *hc), *hg = malloc(n * sizeof *hg);
+    for (int i = 0; i < 3; i++) {
+        x[i] = malloc(n * 32);
+        if (x[i])
+            memcpy(x[i], b->abc[i], n * 32);
+    }
+    g16_gpu_domain *dom = NULL;
+    g16_status st = {0};
+    if (!hc || !hg || !x[0] || !x[1] || !x[2])
+        goto out;
+    if (g16_gpu_domain_create(gpu, &dom, zk->curve, log_n, &st) ||
+        g16_gpu_h(gpu, dom, x[0], x[1], x[2], hg, NULL, &st)) {
+        fprintf(stderr, "%s: diagnosis: g16_gpu_h: %s\n", name, st.msg);
+        goto out;
+    }
+    for (int i = 0; i < 3; i++) {
+        g16_err e = zk->curve == G16_CURVE_BN254 ? ntt_bn254_fr_odd_coset_from_evals(ctx, x[i], log_n)
+                                                 : ntt_bls381_fr_odd_coset_from_evals(ctx, x[i], log_n);
+        if (e)
+            goto out;
+    }
+    size_t nbad = 0, first = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (zk->curve == G16_CURVE_BN254) {
+            bn254_fr t, *a = x[0], *bb = x[1], *c = x[2];
+            bn254_fr_mul(&t, &a[i], &bb[i]);
+            bn254_fr_sub(&t, &t, &c[i]);
+            bn254_fr_from_mont(hc[i].l, &t);
+        } else {
+            bls381_fr t, *a = x[0], *bb = x[1], *c = x[2];
+            bls381_fr_mul(&t, &a[i], &bb[i]);
+            bls381_fr_sub(&t, &t, &c[i]);
+            bls381_fr_from_mont(hc[i].l, &t);
+        }
+        if (memcmp(&hc[i], &hg[i], sizeof hc[i]) != 0 && nbad++ == 0)
+            first = i;
+    }
+    if (nbad) {
+        char h1[65], h2[65];
+        hex(h1, &hc[first], 32);
+        hex(h2, &hg[first], 32);
+        fprintf(stderr, "%s: diagnosis: h differs at %zu of %zu indices, first %zu: cpu %s gpu %s\n", name, nbad, n,
+                first, h1, h2);
+    } else {
+        fprintf(stderr, "%s: diagnosis: g16_gpu_h equals the CPU's h (%zu values): the H MSM is at fault\n", name, n);
+    }
+out:
+    g16_gpu_domain_free(dom);
+    for (int i = 0; i < 3; i++)
+        free(x[i]);
+    free(hc);
+    free(hg);
+}
+
+/* ---- one proof on both sides ------------------------------------------------ */
+
+typedef struct worker {
+    groth16_work *cpu;    /* the CPU reference's working area */
+    groth16_work *work;   /* the GPU worker's CPU working area */
+    groth16_gpu_work *gw; /* its device working area */
+} worker;
+
+static void worker_free(worker *w) {
+    groth16_work_free(w->cpu);
+    groth16_work_free(w->work);
+    groth16_gpu_work_free(gpu, w->gw);
+    memset(w, 0, sizeof *w);
+}
+
+static int worker_make(worker *w, const g16_key *key, unsigned flags) {
+    g16_status st = {0};
+    memset(w, 0, sizeof *w);
+    if (selftest)
+        flags &= ~(unsigned)GROTH16_WORK_NO_CPU_HEAVY;
+    if (device_dead)
+        return 0;
+    if (groth16_work_create(ctx, &w->cpu, key, &st) || groth16_work_create_ex(ctx, &w->work, key, flags, &st) ||
+        (!selftest && groth16_gpu_work_create(gpu, &w->gw, key, &st))) {
+        note_err(st.code);
+        CHECK_MSG(0, "worker: %s", st.msg);
+        worker_free(w);
+        return 0;
+    }
+    return 1;
+}
+
+static g16_err heavy(worker *w, const groth16_gpu_key *gk, groth16_msms *m, const g16_key *key,
+                     groth16_gpu_timings *gt, g16_status *st) {
+    groth16_timings tm = {0};
+    memset(gt, 0, sizeof *gt);
+    if (selftest)
+        return groth16_stage_heavy(ctx, m, w->work, key, &tm, st);
+    g16_err e = groth16_stage_heavy_gpu(ctx, gpu, w->gw, gk, m, w->work, key, &tm, gt, st);
+    note_err(e);
+    return e;
+}
+
+/* Proves wit on the CPU and on the GPU worker (gk NULL: streamed bases) and
+ * compares. Returns 1 if equal and verified. */
+static int prove_cmp(const char *name, worker *w, const g16_key *key, const groth16_gpu_key *gk,
+                     const g16_witness *wit, int verbose) {
+    g16_status st = {0};
+    groth16_timings tm = {0};
+    groth16_gpu_timings gt;
+    groth16_msms mc, mg;
+    g16_result *rc = NULL, *rg = NULL;
+    char *jc = NULL, *jg = NULL;
+    int ok = 0;
+    memset(&mc, 0, sizeof mc);
+    memset(&mg, 0, sizeof mg);
+    if (device_dead)
+        return 0;
+    double t0 = g16_now_ms();
+    if (groth16_stage_synth(ctx, w->cpu, key, wit, &tm, &st) || groth16_stage_heavy(ctx, &mc, w->cpu, key, &tm, &st)) {
+        CHECK_MSG(0, "%s: CPU prover: %s", name, st.msg);
+        goto out;
+    }
+    double t_cpu = g16_now_ms() - t0;
+    if (groth16_stage_synth(ctx, w->work, key, wit, &tm, &st)) {
+        CHECK_MSG(0, "%s: synthesis for the GPU: %s", name, st.msg);
+        goto out;
+    }
+    groth16_work_bufs bufs;
+    if (groth16_work_buffers(w->work, key, &bufs, &st)) {
+        CHECK_MSG(0, "%s: %s", name, st.msg);
+        goto out;
+    }
+    t0 = g16_now_ms();
+    g16_err e = heavy(w, gk, &mg, key, &gt, &st);
+    double t_gpu = g16_now_ms() - t0;
+    if (e) {
+        CHECK_MSG(0, "%s: GPU heavy stage: %s (%s)", name, st.msg, g16_err_str(e));
+        goto out;
+    }
+    unsigned bad = cmp_msms(name, &mc, &mg);
+    if ((bad & 16) && !selftest)
+        diagnose_h(name, groth16_key_zkey(key), &bufs);
+    if (groth16_stage_finalize(ctx, &rc, key, &mc, R, S, &tm, &st) ||
+        groth16_stage_finalize(ctx, &rg, key, &mg, R, S, &tm, &st)) {
+        CHECK_MSG(0, "%s: finalize: %s", name, st.msg);
+        goto out;
+    }
+    if (g16_result_json(ctx, &jc, NULL, rc) || g16_result_json(ctx, &jg, NULL, rg)) {
+        CHECK_MSG(0, "%s: proof JSON failed", name);
+        goto out;
+    }
+    int same = strcmp(jc, jg) == 0;
+    CHECK_MSG(same, "%s: GPU proof differs from the CPU proof (fixed r, s)\n--- cpu:\n%s\n--- gpu:\n%s", name, jc, jg);
+    g16_err ve = groth16_result_verify(key, rg, &st);
+    CHECK_MSG(ve == G16_OK, "%s: GPU proof does not verify: %s", name, st.msg);
+    ok = same && ve == G16_OK && !bad;
+    if (verbose || !ok)
+        printf("  %-44s %s: cpu heavy %.1f ms, gpu heavy %.1f ms (upload %.1f, ntt/h %.1f, msm A %.1f B1 %.1f "
+               "B2 %.1f C %.1f H %.1f)%s\n",
+               name, ok ? "ok" : "FAILED", t_cpu, t_gpu, gt.upload_ms, gt.ntt_ms, gt.msm_ms[0], gt.msm_ms[1],
+               gt.msm_ms[2], gt.msm_ms[3], gt.msm_ms[4], gk || selftest ? "" : " [streamed]");
+out:
+    groth16_msms_clear(&mc);
+    groth16_msms_clear(&mg);
+    g16_free(jc);
+    g16_free(jg);
+    g16_result_free(rc);
+    g16_result_free(rg);
+    return ok;
+}
+
+static groth16_gpu_key *upload(const kit *k) {
+    groth16_gpu_key *gk = NULL;
+    g16_status st = {0};
+    if (selftest)
+        return NULL;
+    double t0 = g16_now_ms();
+    if (device_dead)
+        return NULL;
+    if (groth16_gpu_key_upload(gpu, &gk, k->key, &st)) {
+        note_err(st.code);
+        CHECK_MSG(0, "%s: key upload: %s", k->name, st.msg);
+        return NULL;
+    }
+    printf("  %-44s key upload %.1f ms (%.1f MiB)\n", k->name, g16_now_ms() - t0,
+           (double)groth16_gpu_key_bytes(k->key) / 1048576.0);
+    return gk;
+}
+
+/* ---- the cases ---------------------------------------------------------------- */
+
+static void test_kit(const kit *k, int with_streamed, unsigned flags) {
+    worker w;
+    if (!worker_make(&w, k->key, flags))
+        return;
+    groth16_gpu_key *gk = upload(k);
+    if (gk || selftest) {
+        char name[128];
+        snprintf(name, sizeof name, "%s%s", k->name, flags & GROTH16_WORK_PINNED ? "" : " (pageable)");
+        prove_cmp(name, &w, k->key, gk, k->wit[0], 1);
+        if (k->nw > 1 && groth16_key_zkey(k->key)->log2_domain <= 16) {
+            snprintf(name, sizeof name, "%s w1", k->name);
+            prove_cmp(name, &w, k->key, gk, k->wit[1], 0);
+        }
+    }
+    if (with_streamed && !selftest && !device_dead) {
+        char name[128];
+        snprintf(name, sizeof name, "%s streamed", k->name);
+        prove_cmp(name, &w, k->key, NULL, k->wit[0], 1);
+    }
+    groth16_gpu_key_free(gpu, gk);
+    worker_free(&w);
+}
+
+/* Faults on one worker: a witness of another key; stages out of order; a
+ * device working area and bases of another key; then key1, key1, key2. */
+static void test_faults(g16_curve curve, uint64_t seed) {
+    kit k1, k2, ko;
+    if (!make_kit(&k1, curve, 10, SYNTH_DENSE, seed))
+        return;
+    if (!make_kit(&k2, curve, 10, SYNTH_DENSE, seed + 1)) {
+        kit_free(&k1);
+        return;
+    }
+    if (!make_kit(&ko, curve, 8, SYNTH_FILECOIN, seed + 2)) {
+        kit_free(&k1);
+        kit_free(&k2);
+        return;
+    }
+    worker w, wo;
+    groth16_gpu_key *g1 = upload(&k1), *g2 = upload(&k2), *go = upload(&ko);
+    if (!worker_make(&w, k1.key, GROTH16_WORK_PINNED | GROTH16_WORK_NO_CPU_HEAVY))
+        goto out0;
+    if (!worker_make(&wo, ko.key, GROTH16_WORK_PINNED | GROTH16_WORK_NO_CPU_HEAVY)) {
+        worker_free(&w);
+        goto out0;
+    }
+    char name[128];
+    g16_status st = {0};
+    groth16_timings tm = {0};
+    groth16_gpu_timings gt;
+    groth16_msms m;
+    memset(&m, 0, sizeof m);
+
+    /* A witness of another key (other length) is refused at synthesis. */
+    g16_err e = groth16_stage_synth(ctx, w.work, k1.key, ko.wit[0], &tm, &st);
+    CHECK_MSG(e == G16_ERR_SIZE_MISMATCH, "faults: other key's witness gave %s (%s)", g16_err_str(e), st.msg);
+    /* The heavy stage on an unsynthesized area is refused. */
+    e = heavy(&w, g1, &m, k1.key, &gt, &st);
+    CHECK_MSG(e == G16_ERR_INTERNAL, "faults: heavy without synthesis gave %s (%s)", g16_err_str(e), st.msg);
+    groth16_msms_clear(&m);
+    if (!selftest) {
+        /* Bases of another key of the same shape: refused (and the area is
+         * consumed: the next stage needs a new synthesis). */
+        if (groth16_stage_synth(ctx, w.work, k1.key, k1.wit[0], &tm, &st) == G16_OK) {
+            e = groth16_stage_heavy_gpu(ctx, gpu, w.gw, g2, &m, w.work, k1.key, &tm, &gt, &st);
+            CHECK_MSG(e == G16_ERR_INTERNAL, "faults: other key's bases gave %s (%s)", g16_err_str(e), st.msg);
+            groth16_msms_clear(&m);
+        }
+        /* A device working area of another shape: refused. */
+        if (groth16_stage_synth(ctx, w.work, k1.key, k1.wit[0], &tm, &st) == G16_OK) {
+            e = groth16_stage_heavy_gpu(ctx, gpu, wo.gw, g1, &m, w.work, k1.key, &tm, &gt, &st);
+            CHECK_MSG(e == G16_ERR_INTERNAL, "faults: other shape's device area gave %s (%s)", g16_err_str(e),
+                      st.msg);
+            groth16_msms_clear(&m);
+        }
+        CHECK(!groth16_gpu_work_fits(wo.gw, k1.key) && groth16_gpu_work_fits(w.gw, k2.key));
+    }
+    /* The next proofs on the same worker are right: key1, key1, key2 (the
+     * same device working area: same shape), then the other shape. */
+    snprintf(name, sizeof name, "faults: after errors, %s", k1.name);
+    prove_cmp(name, &w, k1.key, g1, k1.wit[0], 0);
+    snprintf(name, sizeof name, "faults: key1 again, %s w1", k1.name);
+    prove_cmp(name, &w, k1.key, g1, k1.wit[1], 0);
+    if (selftest || groth16_gpu_work_fits(w.gw, k2.key)) {
+        /* the worker's CPU areas fit k2 as well (same shape) */
+        snprintf(name, sizeof name, "faults: key2, %s", k2.name);
+        CHECK(groth16_work_fits(w.work, k2.key));
+        prove_cmp(name, &w, k2.key, g2, k2.wit[0], 0);
+    }
+    snprintf(name, sizeof name, "faults: other worker, %s", ko.name);
+    prove_cmp(name, &wo, ko.key, go, ko.wit[0], 0);
+    printf("  faults (%s): done\n", g16_curve_name(curve));
+    worker_free(&w);
+    worker_free(&wo);
+out0:
+    groth16_gpu_key_free(gpu, g1);
+    groth16_gpu_key_free(gpu, g2);
+    groth16_gpu_key_free(gpu, go);
+    kit_free(&k1);
+    kit_free(&k2);
+    kit_free(&ko);
+}
+
+static int file_exists(const char *p) {
+    struct stat sb;
+    return stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* circuit.zkey + witness.wtns in dir, and X.zkey + X.wtns; recursing 3 deep. */
+static void test_fixture_dir(const char *dir, int depth) {
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    char p[1024], q[1024];
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        struct stat sb;
+        if (stat(p, &sb) != 0)
+            continue;
+        if (S_ISDIR(sb.st_mode)) {
+            if (depth < 3)
+                test_fixture_dir(p, depth + 1);
+            continue;
+        }
+        size_t l = strlen(p);
+        if (l < 5 || strcmp(p + l - 5, ".zkey") != 0)
+            continue;
+        if (!strcmp(e->d_name, "circuit.zkey"))
+            snprintf(q, sizeof q, "%s/witness.wtns", dir);
+        else
+            snprintf(q, sizeof q, "%.*s.wtns", (int)(l - 5), p);
+        if (!file_exists(q))
+            continue;
+        kit k;
+        if (!load_kit(&k, p, q))
+            continue;
+        test_kit(&k, 1, GROTH16_WORK_PINNED | GROTH16_WORK_NO_CPU_HEAVY);
+        kit_free(&k);
+    }
+    closedir(d);
+}
+
+static int listed(const char *env, const char *dflt, const char *item) {
+    const char *v = getenv(env);
+    if (!v || !*v)
+        v = dflt;
+    size_t n = strlen(item);
+    for (const char *p = v; (p = strstr(p, item)); p += n)
+        if ((p == v || p[-1] == ',' || p[-1] == ' ') && (p[n] == 0 || p[n] == ',' || p[n] == ' '))
+            return 1;
+    return 0;
+}
+
+int main(void) {
+    uint64_t seed = t_seed("test_gpu_prove");
+    g16_rng_seed(&rng, seed);
+    selftest = getenv("G16_GPU_TEST_SELFTEST") && atoi(getenv("G16_GPU_TEST_SELFTEST")) == 1;
+    if (!selftest && g16_gpu_count() == 0) {
+        printf("test_gpu_prove: skipped: no GPU\n");
+        return 77;
+    }
+    int max_log = getenv("G16_GPU_TEST_MAX_LOG") ? atoi(getenv("G16_GPU_TEST_MAX_LOG")) : 20;
+    int device = getenv("G16_GPU_DEVICE") ? atoi(getenv("G16_GPU_DEVICE")) : 0;
+    ctx = g16_ctx_create(NULL);
+    if (!ctx)
+        return 1;
+    /* r, s: random below 2^248 (below both curves' r). */
+    for (int i = 0; i < 31; i++) {
+        R[i] = (uint8_t)g16_rng_next(&rng);
+        S[i] = (uint8_t)g16_rng_next(&rng);
+    }
+    R[31] = S[31] = 0;
+    if (!selftest) {
+        g16_status st = {0};
+        /* MSM scratch for the largest case: synthetic circuits have about
+         * 2^log wires; fixtures are small. */
+        size_t maxp = (size_t)1 << (max_log > 16 ? max_log + 1 : 17);
+        double t0 = g16_now_ms();
+        if (g16_gpu_create(&gpu, device, maxp, 1, &st)) {
+            if (st.code == G16_ERR_NO_DEVICE) {
+                printf("test_gpu_prove: skipped: %s\n", st.msg);
+                g16_ctx_destroy(ctx);
+                return 77;
+            }
+            fprintf(stderr, "test_gpu_prove: g16_gpu_create: %s\n", st.msg);
+            g16_ctx_destroy(ctx);
+            return 1;
+        }
+        printf("test_gpu_prove: %s, context for %zu points in %.0f ms\n", g16_gpu_name(gpu), maxp,
+               g16_now_ms() - t0);
+    } else {
+        printf("test_gpu_prove: SELFTEST: the CPU heavy stage stands in for the GPU's\n");
+    }
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/g16_gpuprove_XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+
+    static const int logs[] = {8, 10, 12, 16, 20};
+    static const g16_curve curves[] = {G16_CURVE_BN254, G16_CURVE_BLS12_381};
+    static const char *curve_key[] = {"bn254", "bls12-381"};
+    for (int ci = 0; ci < 2; ci++) {
+        if (!listed("G16_GPU_TEST_CURVES", "bn254,bls12-381", curve_key[ci]))
+            continue;
+        for (size_t li = 0; li < sizeof logs / sizeof logs[0]; li++) {
+            if (logs[li] > max_log)
+                continue;
+            for (int p = 0; p < 3 && !device_dead; p++) {
+                if (!listed("G16_GPU_TEST_PROFILES", "dense,filecoin,sparse-b", prof_name[p]))
+                    continue;
+                kit k;
+                double t0 = g16_now_ms();
+                /* The case's seed depends on the run's seed and the case only, so
+                 * that a failing case replays under G16_GPU_TEST_CURVES/PROFILES/
+                 * MAX_LOG filters. */
+                uint64_t kseed = seed * 0x9e3779b97f4a7c15ull + (uint64_t)(ci * 100 + logs[li] * 10 + p);
+                if (!make_kit(&k, curves[ci], logs[li], (synth_profile)p, kseed))
+                    continue;
+                printf("  %-44s set up in %.0f ms\n", k.name, g16_now_ms() - t0);
+                /* The smallest size also runs from pageable memory, and
+                 * every size up to 2^12 also with streamed bases. */
+                unsigned flags = logs[li] == 8 && p == 0 ? 0 : GROTH16_WORK_PINNED | GROTH16_WORK_NO_CPU_HEAVY;
+                test_kit(&k, logs[li] <= 12, flags);
+                kit_free(&k);
+            }
+        }
+        if (max_log >= 10 && !device_dead)
+            test_faults(curves[ci], seed * 0x9e3779b97f4a7c15ull + 7777 + (uint64_t)ci);
+    }
+    if (!device_dead)
+        test_fixture_dir("examples", 0); /* the repository's own snarkjs keys (poseidon, both curves) */
+    const char *fx = getenv("G16_GPU_TEST_FIXTURES");
+    if (fx && *fx && !device_dead)
+        test_fixture_dir(fx, 0);
+
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", tmpdir);
+    g16_gpu_destroy(gpu);
+    g16_ctx_destroy(ctx);
+    return t_done("test_gpu_prove");
+}
