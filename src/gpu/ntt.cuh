@@ -93,7 +93,6 @@ template <class F> struct ntt_pass_args {
     const F *tfull;   /* or w_n^E = +-tfull[E mod n/2] (n/2 elements), if not NULL */
     int tw;  /* apply the inter-pass twiddle (m > B) */
     int dit; /* DIT (twiddle on load) or DIF (twiddle on store) */
-    int r4;  /* levels two at a time (radix 4) */
     ntt_scale<F> pre, post;
 };
 
@@ -235,7 +234,12 @@ __device__ __forceinline__ F ntt_twiddle(const ntt_pass_args<F> &p, uint32_t j, 
 
 /* One pass (see the top comment). Grid: n / 2^(B+t) blocks; dynamic shared
  * memory 2^(B+t) elements. */
-template <class F, int MINB, bool FM>
+/* Instances (ntt_core): <1, false, false> the default (run 2's kernel:
+ * radix 2, fp_t's product; 72 registers, so the 64 KiB tiles limit it to 3
+ * blocks of 256 per SM), and the measurement variants <2, false, true>
+ * (radix 4: 126 registers, 2 blocks; 144 and 1 block unbounded, run 5's
+ * regression) and <3, true, false> (ntt_mul_fast). */
+template <class F, int MINB, bool FM, bool R4>
 __global__ void __launch_bounds__(NTT_THREADS, MINB) ntt_pass_kernel(ntt_pass_args<F> p) {
     extern __shared__ uint32_t S[];
     const unsigned tile = 1u << (p.B + p.t);
@@ -259,7 +263,7 @@ __global__ void __launch_bounds__(NTT_THREADS, MINB) ntt_pass_kernel(ntt_pass_ar
     const unsigned half = tile >> 1, quarter = tile >> 2;
     for (unsigned s = 0; s < p.B;) {
         __syncthreads();
-        if (p.r4 && p.B - s >= 2) {
+        if (R4 && p.B - s >= 2) {
             /* Two levels at once (radix 4): rows r0 + {0, h, 2h, 3h}, r0 =
              * a multiple of 4h plus u < h; levels of half distance 2h (pairs
              * r0/r2 and r1/r3, twiddles w_4h^u and w_4h^(u+h)) and h (pairs
@@ -492,15 +496,13 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
     const char *cols = getenv("G16_GPU_NTT_COLS");
     if (cols && atoi(cols) >= 1 && atoi(cols) <= 4 && (unsigned)atoi(cols) < NTT_TILE_LOG)
         d->cols_log = (unsigned)atoi(cols);
-    /* Levels two per barrier (default), or one ($G16_GPU_NTT_RADIX=2, for
-     * comparison). */
+    /* Variants, off by default (docs/gpu-notes.md, runs 2 and 5): levels two
+     * per barrier ($G16_GPU_NTT_RADIX=4); the tiled bit reversal
+     * ($G16_GPU_NTT_BITREV=tile). */
     const char *radix = getenv("G16_GPU_NTT_RADIX");
-    d->radix4 = !(radix && atoi(radix) == 2);
-    /* Pass kernel compiled for 1 block of 256 per SM at least (127
-     * registers: 2 fit), or for 3 ($G16_GPU_NTT_MINB=3: at most 85
-     * registers, spills possible; for measurements). */
-    const char *minb = getenv("G16_GPU_NTT_MINB");
-    d->minb3 = minb && atoi(minb) == 3;
+    d->radix4 = radix && atoi(radix) == 4;
+    const char *brt = getenv("G16_GPU_NTT_BITREV");
+    d->bitrev_tile = brt && !strcmp(brt, "tile");
     /* $G16_GPU_NTT_FASTMUL=1: the pass kernel multiplies with ntt_mul_fast
      * (carry-chain CIOS) instead of fp_t's operator*; for measurements. */
     const char *fm = getenv("G16_GPU_NTT_FASTMUL");
@@ -546,12 +548,11 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
         d->odd_s1 = os1;
         d->odd_s2 = os2;
     }
-    CU(cudaFuncSetAttribute(ntt_pass_kernel<F, 2, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                            (int)(((size_t)1 << NTT_TILE_LOG) * sizeof(F))));
-    CU(cudaFuncSetAttribute(ntt_pass_kernel<F, 3, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                            (int)(((size_t)1 << NTT_TILE_LOG) * sizeof(F))));
-    CU(cudaFuncSetAttribute(ntt_pass_kernel<F, 2, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                            (int)(((size_t)1 << NTT_TILE_LOG) * sizeof(F))));
+    void (*kerns[])(ntt_pass_args<F>) = {ntt_pass_kernel<F, 1, false, false>, ntt_pass_kernel<F, 2, false, true>,
+                                         ntt_pass_kernel<F, 3, true, false>};
+    for (auto kern : kerns)
+        CU(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)(((size_t)1 << NTT_TILE_LOG) * sizeof(F))));
     CU(cudaStreamSynchronize(g->stream));
     return G16_OK;
 }
@@ -583,25 +584,25 @@ static g16_err ntt_core(g16_gpu *g, const g16_gpu_domain *d, F *a, int dir, int 
         p.tfull = (const F *)d->tfull[dir];
         p.tw = p.m > p.B;
         p.dit = dit;
-        p.r4 = d->radix4;
         p.pre = s == 0 ? pre : none;
         p.post = s == pl.np - 1 ? post : none;
         unsigned tile = 1u << (p.B + p.t);
         unsigned threads = tile / 2 < NTT_THREADS ? (tile / 2 ? tile / 2 : 1) : NTT_THREADS;
         unsigned blocks = (unsigned)(((size_t)1 << k) >> (p.B + p.t));
-        void (*kern)(ntt_pass_args<F>) = d->fastmul ? ntt_pass_kernel<F, 2, true>
-                                         : d->minb3 ? ntt_pass_kernel<F, 3, false>
-                                                    : ntt_pass_kernel<F, 2, false>;
+        void (*kern)(ntt_pass_args<F>) = d->fastmul  ? ntt_pass_kernel<F, 3, true, false>
+                                         : d->radix4 ? ntt_pass_kernel<F, 2, false, true>
+                                                     : ntt_pass_kernel<F, 1, false, false>;
         NTT_LAUNCH_SYNC(kern, blocks, threads, tile * sizeof(F), p);
     }
     return G16_OK;
 }
 
-template <class F> static g16_err ntt_bitrev(g16_gpu *g, F *a, unsigned k, g16_status *st) {
+template <class F> static g16_err ntt_bitrev(g16_gpu *g, const g16_gpu_domain *d, F *a, g16_status *st) {
+    unsigned k = d->log_n;
     if (k == 0)
         return G16_OK;
     size_t n = (size_t)1 << k;
-    if (k >= 8) {
+    if (k >= 8 && d->bitrev_tile) {
         NTT_LAUNCH_SYNC(ntt_bitrev_tile_kernel<F>, (unsigned)(n >> 8), 256, 512 * sizeof(F), a, k);
         return G16_OK;
     }
@@ -680,9 +681,9 @@ g16_err ntt_run(g16_gpu *g, const g16_gpu_domain *d, void *data, g16_gpu_ntt_kin
     case NTT_NN_:
         if ((rc = ntt_core<F>(g, d, a, dir, 0, pre, post, st)))
             return rc;
-        return ntt_bitrev<F>(g, a, k, st);
+        return ntt_bitrev<F>(g, d, a, st);
     default: /* RR */
-        if ((rc = ntt_bitrev<F>(g, a, k, st)))
+        if ((rc = ntt_bitrev<F>(g, d, a, st)))
             return rc;
         return ntt_core<F>(g, d, a, dir, 0, pre, post, st);
     }

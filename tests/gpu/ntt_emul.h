@@ -50,8 +50,8 @@ struct g16_gpu_domain {
     uint32_t ninv[8];
     unsigned cols_log;
     int radix4;
-    int minb3;
     int fastmul;
+    int bitrev_tile;
     void *d_full, *tfull[2];
 };
 
@@ -60,7 +60,7 @@ static inline int cudaMalloc(void **p, size_t bytes) {
     return *p == NULL;
 }
 static inline int cudaStreamSynchronize(int) { return 0; }
-#define cudaFuncSetAttribute(...) 0
+#define cudaFuncSetAttribute(K, ...) ((void)(K), 0)
 #define CU(call)                                                                         \
     do {                                                                                 \
         if ((call) != 0)                                                                 \
