@@ -140,12 +140,24 @@ mkdir -p $tmp/r
 cp $tmp/big/c.zkey $tmp/big/vk.json $tmp/big/w.*.wtns $tmp/r/
 RARGS=(--listen unix:$tmp/r/g16d.sock --key big:$tmp/r/c.zkey --workers 1)
 d_start $tmp/r "${RARGS[@]}" || { echo "$pass passed, $((fail+1)) failed"; exit 1; }
-expect_rc 0 "restart: submit"     C --socket $tmp/r/g16d.sock submit big $tmp/r/w.{0..7}.wtns
+# 32 partitions (the 8 witnesses 4 times) so that the job outlasts the
+# polling below even on a fast machine; the kill comes once the first
+# partition is done and before the last one is.
+expect_rc 0 "restart: submit"     C --socket $tmp/r/g16d.sock submit big $tmp/r/w.{0..7}.wtns \
+    $tmp/r/w.{0..7}.wtns $tmp/r/w.{0..7}.wtns $tmp/r/w.{0..7}.wtns
 idr=$(cat $tmp/out)
 C --socket $tmp/r/g16d.sock wait $idr --out $tmp/r/o >$tmp/r/wait.out 2>$tmp/r/wait.err &
 wpid=$!
-sleep 2
+done_now=0
+for _ in $(seq 600); do
+    done_now=$(curl -s --unix-socket $tmp/r/g16d.sock "http://g16d/v1/jobs/$idr?results=0" |
+               python3 -c 'import json,sys; print(json.load(sys.stdin)["progress"]["done"])' 2>/dev/null || echo 0)
+    [ "${done_now:-0}" -ge 1 ] && break
+    sleep 0.05
+done
 kill -9 $D_PID; wait $D_PID 2>/dev/null; D_PID=
+[ "${done_now:-0}" -ge 1 ] && [ "$done_now" -lt 32 ] && ok ||
+  bad "restart: the kill did not come mid-job ($done_now of 32 partitions done)"
 sleep 2
 d_start $tmp/r "${RARGS[@]}" || { echo "$pass passed, $((fail+1)) failed"; exit 1; }
 wait $wpid; rc=$?
