@@ -17,7 +17,6 @@ bad() { echo "FAIL: $*"; fail=$((fail+1)); }
 # Exits 77 (ctest: skipped) when this build cannot run the daemon tests.
 d_require() {
   if [ -z "$G16D" ] || [ ! -x "$G16D" ]; then echo "SKIP: no g16d (a build with -DG16_DAEMON=OFF)"; exit 77; fi
-  case "$("$G16D" --help 2>&1)" in *"not built yet"*) echo "SKIP: g16d is the placeholder"; exit 77;; esac
   for t in curl python3; do
     command -v $t >/dev/null || { echo "SKIP: $t missing"; exit 77; }
   done
