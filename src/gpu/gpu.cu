@@ -97,11 +97,12 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
     for (int i = 0; i < 4; i++)
         CU(cudaEventCreate(&g->ev[i]));
 
-    /* Accumulation variant for 12-limb fields (msm.cuh): 3 blocks per SM
-     * measured 19-25% faster than 1 on the H200 (docs/gpu-notes.md, run 2);
-     * $G16_GPU_ACC_MINB=1 selects the other for comparison. */
+    /* Accumulation occupancy for fields of 12+ limbs (msm.cuh), measured on
+     * the H200 (docs/gpu-notes.md): 3 blocks per SM beat 1 by 19-25% for
+     * BLS12-381 G1 (run 2) and by 16% for BN254 G2, 1 beat 3 by 22% for
+     * BLS12-381 G2 (session 3). 0 = that rule; $G16_GPU_ACC_MINB=1|3 forces. */
     const char *minb = getenv("G16_GPU_ACC_MINB");
-    g->acc_minb = minb && atoi(minb) == 1 ? 1 : 3;
+    g->acc_minb = minb && (atoi(minb) == 1 || atoi(minb) == 3) ? atoi(minb) : 0;
     /* MSM variants (msm.cuh), for comparisons on the device:
      * $G16_GPU_MSM_V=1 the first version (no 0/1 split, accumulation loop
      * per run, window rule lg n - 3 <= 16); $G16_GPU_MSM_C=c forces the
@@ -115,7 +116,9 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
         g->plan_policy = atoi(cw);
     const char *mul = getenv("G16_GPU_MSM_MUL");
     g->msm_mul = mul && atoi(mul) == 2 ? 2 : 1;
-    g->seg_len = 32;
+    /* 64 entries per accumulating thread: 11% faster than 32 for
+     * BLS12-381 G1 at 2^24 (session 3). */
+    g->seg_len = 64;
     const char *sl = getenv("G16_GPU_MSM_SEG");
     if (sl && atoi(sl) >= G16GPU_MIN_SEG && atoi(sl) <= G16GPU_MAX_SEG)
         g->seg_len = (uint32_t)atoi(sl);

@@ -48,7 +48,7 @@ struct g16_gpu {
     size_t max_red;
     void *d_win, *h_win; /* window sums: up to 64 points */
     g16_gpu_timing last;
-    int acc_minb; /* accumulation kernel variant for 12-limb fields (msm.cuh) */
+    int acc_minb; /* accumulation blocks/SM for 12+ limb fields, 0 = per-field rule (msm.cuh) */
     void *d_ntt_scratch; /* coset shift tables of one NTT (ntt.cuh): G16GPU_NTT_SCRATCH Fr */
     /* MSM variants, from the environment at create (msm.cuh): */
     int msm_v;           /* 2 (default): 0/1 split + flat accumulation; 1: first version */

@@ -275,10 +275,11 @@ static __global__ void msm_bucket_end_kernel(const uint32_t *__restrict__ keys, 
 /* MINB: minimum resident 128-thread blocks per SM for the accumulation
  * kernel (__launch_bounds__). For 12-limb fields, MINB 1 lets ptxas use 184
  * registers (2 blocks/SM, no spills) and MINB 3 caps them at 168 (3 blocks,
- * 72 bytes of spills). Measured on the H200 (run 2): MINB 3 is 19-25%
- * faster for BLS12-381 G1 and 7% for G2, so the context uses 3 unless
- * $G16_GPU_ACC_MINB=1 (g16_gpu.acc_minb). 8-limb fields use 4 (128
- * registers, no spills). */
+ * 72 bytes of spills). Measured on the H200: MINB 3 is 19-25% faster for
+ * BLS12-381 G1 (run 2) and 16% for BN254 G2, MINB 1 22% faster for
+ * BLS12-381 G2 (session 3, this flat kernel), so the context picks 1 for
+ * 24-limb Fp2 and 3 otherwise unless $G16_GPU_ACC_MINB says (g16_gpu.acc_minb).
+ * 8-limb fields use 4 (128 registers, no spills). */
 template <class E, int MINB>
 __global__ void __launch_bounds__(MSM_THREADS, MINB)
     msm_accumulate_kernel(const uint32_t *__restrict__ keys, const uint32_t *__restrict__ vals, uint32_t m,
@@ -625,7 +626,7 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
         } else if constexpr (E::N < 12) {
             msm_accumulate2_kernel<E, 4><<<acc_blocks, MSM_THREADS, 0, s>>>(keys, vals, m, L, S, pl.zero_key,
                                                                             bases, buckets, tree, tail, g->d_tkey);
-        } else if (g->acc_minb == 3) {
+        } else if ((g->acc_minb ? g->acc_minb : E::N >= 24 ? 1 : 3) == 3) {
             msm_accumulate2_kernel<E, 3><<<acc_blocks, MSM_THREADS, 0, s>>>(keys, vals, m, L, S, pl.zero_key,
                                                                             bases, buckets, tree, tail, g->d_tkey);
         } else {

@@ -496,23 +496,26 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
     const char *cols = getenv("G16_GPU_NTT_COLS");
     if (cols && atoi(cols) >= 1 && atoi(cols) <= 4 && (unsigned)atoi(cols) < NTT_TILE_LOG)
         d->cols_log = (unsigned)atoi(cols);
-    /* Variants, off by default (docs/gpu-notes.md, runs 2 and 5): levels two
-     * per barrier ($G16_GPU_NTT_RADIX=4); the tiled bit reversal
-     * ($G16_GPU_NTT_BITREV=tile). */
+    /* Variants (docs/gpu-notes.md, runs 2 and 5, session 3): levels two per
+     * barrier ($G16_GPU_NTT_RADIX=4; off: 8-33% slower); the tiled bit
+     * reversal (on: NN 2^24 6% faster; $G16_GPU_NTT_BITREV=swap for the
+     * swap kernel). */
     const char *radix = getenv("G16_GPU_NTT_RADIX");
     d->radix4 = radix && atoi(radix) == 4;
     const char *brt = getenv("G16_GPU_NTT_BITREV");
-    d->bitrev_tile = brt && !strcmp(brt, "tile");
+    d->bitrev_tile = !(brt && !strcmp(brt, "swap"));
     /* $G16_GPU_NTT_FASTMUL=1: the pass kernel multiplies with ntt_mul_fast
      * (carry-chain CIOS) instead of fp_t's operator*; for measurements. */
     const char *fm = getenv("G16_GPU_NTT_FASTMUL");
     d->fastmul = fm && atoi(fm) == 1;
-    /* $G16_GPU_NTT_FULLTW=1: inter-pass twiddles from a full table of n/2
-     * elements per direction (one multiplication per element instead of
-     * two, 32 more bytes read), for multi-pass sizes. */
+    /* Inter-pass twiddles from a full table of n/2 elements per direction
+     * (one multiplication per element instead of two, 32 more bytes read),
+     * for multi-pass sizes: 10% faster at 2^24 (session 3), for n x 32
+     * bytes (counted in groth16_gpu_work_bytes). $G16_GPU_NTT_FULLTW=0: the
+     * O(sqrt n) tables. */
     const char *full = getenv("G16_GPU_NTT_FULLTW");
     d->d_full = d->tfull[0] = d->tfull[1] = NULL;
-    if (full && atoi(full) == 1 && k > NTT_TILE_LOG)
+    if (!(full && atoi(full) == 0) && k > NTT_TILE_LOG)
         CU(cudaMalloc(&d->d_full, ((size_t)1 << k) * sizeof(F)));
     CU(cudaMalloc(&d->d_mem, z.total * sizeof(F)));
     F *p = (F *)d->d_mem;

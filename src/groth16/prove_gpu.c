@@ -145,11 +145,13 @@ static int gpu_key_matches(const groth16_gpu_key *gk, const g16_zkey *zk) {
 
 size_t groth16_gpu_work_bytes(const g16_key *key) {
     const g16_zkey *zk = groth16_key_zkey(key);
-    /* a, b, c, w, and the domain's tables: O(sqrt n) elements (ntt.cuh:
-     * 2^10 level twiddles, three pairs of 2^ceil(k/2) + 2^floor(k/2)
-     * tables), bounded here with room to spare. */
+    /* a, b, c, w, and the domain's tables (ntt.cuh): 2^10 level twiddles,
+     * three pairs of 2^ceil(k/2) + 2^floor(k/2) tables, and above 2^11 the
+     * full inter-pass table of n elements; bounded here with room to spare. */
     unsigned k = zk->log2_domain, cb = (k + 1) / 2;
     size_t dom = ((size_t)2048 + 3 * (((size_t)1 << cb) + ((size_t)1 << (k - cb)))) * 32 + 4096;
+    if (k > 11)
+        dom += (size_t)zk->domainSize * 32;
     return (size_t)zk->domainSize * 32 * 3 + (size_t)zk->nVars * sizeof(g16_scalar) + dom + sizeof(groth16_gpu_work);
 }
 
