@@ -51,8 +51,27 @@ int bench_ntt_cuda(const bench_opts *o); /* bench_gpu_ntt.c: --backend cuda */
 int bench_profile(const bench_opts *o);
 int bench_prove(const bench_opts *o);
 int bench_prove_synthetic(const bench_opts *o); /* bench_synthetic.c: --synthetic */
-/* bench_prove_cuda.c: the GPU heavy stage for a loaded key and witness. */
-int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witness *w);
+/* bench_mem.c: per-phase peak resident memory (Linux /proc; -1 elsewhere).
+ * bench_mem_begin resets the high-water mark; bench_mem_phase reads it,
+ * appends "rss_<phase>_kb":K to json, prints the peak per unit (units > 0,
+ * e.g. the constraints) on stderr and resets for the next phase. */
+typedef struct bench_mem {
+    char json[1024]; /* "rss_start_kb":K,"rss_circuit_kb":K,... (no leading comma) */
+    double units;    /* divisor of the stderr figures (0: not printed) */
+    long peak_kb;    /* the largest phase peak */
+    long start_kb;   /* RSS at the first bench_mem_begin (binary, libraries, pool) */
+} bench_mem;
+void bench_mem_begin(bench_mem *m);
+long bench_mem_phase(bench_mem *m, const char *phase);
+long bench_rss_kb(void);
+
+/* bench_prove_cuda.c: the GPU heavy stage for a loaded key and witness.
+ * mem (or NULL): per-phase peaks of its set-up and proofs are appended
+ * (phases upload, gpu_work, host_work, prove) and reported. drop_bases: after
+ * the upload, release the host pages of the key's base sections
+ * (groth16_key_drop_bases); the proofs then read the resident copy only. */
+int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witness *w, bench_mem *mem,
+                     int drop_bases);
 int bench_engine(const bench_opts *o);
 
 /* Entry from the CLI: argv[0] is "bench". */

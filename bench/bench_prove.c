@@ -42,7 +42,7 @@ int bench_prove(const bench_opts *o) {
         goto done;
     }
     if (cuda) {
-        rc = bench_prove_cuda(o, ctx, key, w);
+        rc = bench_prove_cuda(o, ctx, key, w, NULL, 0);
         goto done;
     }
     g16_key_info info;

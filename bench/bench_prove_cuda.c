@@ -61,7 +61,8 @@ static int one_proof(g16_ctx *ctx, g16_gpu *g, groth16_gpu_work *gw, const groth
     return 0;
 }
 
-int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witness *w) {
+int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witness *w, bench_mem *mem,
+                     int drop_bases) {
     const g16_zkey *zk = groth16_key_zkey(key);
     int device = getenv("G16_GPU_DEVICE") ? atoi(getenv("G16_GPU_DEVICE")) : 0;
     int stream = getenv("G16_BENCH_STREAM_BASES") && atoi(getenv("G16_BENCH_STREAM_BASES")) == 1;
@@ -77,6 +78,7 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
         goto done;
     size_t maxp = zk->domainSize > zk->nVars ? zk->domainSize : zk->nVars;
     double t0 = g16_now_ms(), t_ctx, t_key = 0, t_work, t_host;
+    size_t dropped = 0;
     if (g16_gpu_create(&g, device, maxp, 1, &st))
         goto fail;
     t_ctx = g16_now_ms() - t0;
@@ -85,15 +87,37 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
         if (groth16_gpu_key_upload(g, &gk, key, &st))
             goto fail;
         t_key = g16_now_ms() - t0;
+        /* The proofs read the device copy only: the host pages can go. */
+        if (drop_bases && groth16_key_drop_host(key, GROTH16_DROP_BASES, &dropped, &st))
+            goto fail;
     }
+    if (mem)
+        bench_mem_phase(mem, "upload");
+    /* The prover's coefficient rows (a key loaded with GROTH16_KEY_DEFER_PREP
+     * gets them only now, without the bases beside them); then the key's
+     * coefficient section has been read for good. */
+    if (groth16_key_prepare(key, &st))
+        goto fail;
+    if (drop_bases && !stream) {
+        size_t more = 0;
+        if (groth16_key_drop_host(key, GROTH16_DROP_COEFS, &more, &st))
+            goto fail;
+        dropped += more;
+    }
+    if (mem)
+        bench_mem_phase(mem, "prepare");
     t0 = g16_now_ms();
     if (groth16_gpu_work_create(g, &gw, key, &st))
         goto fail;
     t_work = g16_now_ms() - t0;
+    if (mem)
+        bench_mem_phase(mem, "gpu_work");
     t0 = g16_now_ms();
     if (groth16_work_create_ex(ctx, &work, key, GROTH16_WORK_PINNED | GROTH16_WORK_NO_CPU_HEAVY, &st))
         goto fail;
     t_host = g16_now_ms() - t0;
+    if (mem)
+        bench_mem_phase(mem, "host_work");
     for (int i = -1; i < reps; i++) {
         run r;
         if (one_proof(ctx, g, gw, gk, work, key, w, &r, &st))
@@ -112,6 +136,8 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
         (groth16_work_create_ex(ctx, &pageable, key, GROTH16_WORK_NO_CPU_HEAVY, &st) ||
          one_proof(ctx, g, gw, gk, pageable, key, w, &rp, &st)))
         goto fail;
+    if (mem)
+        bench_mem_phase(mem, "prove");
 
     qsort(tot, (size_t)reps, sizeof *tot, cmp_double);
     qsort(gpu, (size_t)reps, sizeof *gpu, cmp_double);
@@ -121,7 +147,7 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
         if (runs[i].total == med)
             mi = i;
     const run *m = &runs[mi];
-    char extra[1536];
+    char extra[3072];
     snprintf(extra, sizeof extra,
              "\"log_n\":%u,\"wires\":%u,\"threads\":%d,\"reps\":%d,\"device\":\"%s\",\"bases\":\"%s\","
              "\"gpu_create_ms\":%.2f,\"key_upload_ms\":%.2f,\"key_bytes\":%zu,\"gpu_work_create_ms\":%.2f,"
@@ -129,12 +155,13 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
              "\"synth_ms\":%.2f,\"upload_ms\":%.2f,\"ntt_ms\":%.2f,\"msm_a_ms\":%.2f,\"msm_b1_ms\":%.2f,"
              "\"msm_b2_ms\":%.2f,\"msm_c_ms\":%.2f,\"msm_h_ms\":%.2f,\"gpu_ms\":%.2f,\"finalize_ms\":%.2f,"
              "\"verify_ms\":%.2f,\"gpu_median_ms\":%.2f,\"gpu_min_ms\":%.2f,\"min_ms\":%.2f,"
-             "\"upload_pageable_ms\":%.2f,\"gpu_pageable_ms\":%.2f",
+             "\"upload_pageable_ms\":%.2f,\"gpu_pageable_ms\":%.2f,\"host_bytes_dropped\":%zu%s%s",
              zk->log2_domain, zk->nVars, g16_ctx_threads(ctx), reps, g16_gpu_name(g), stream ? "streamed" : "resident",
              t_ctx, t_key, stream ? (size_t)0 : groth16_gpu_key_bytes(key), t_work, t_host,
              groth16_work_pinned(work) ? "true" : "false", m->synth, m->g.upload_ms, m->g.ntt_ms, m->g.msm_ms[0],
              m->g.msm_ms[1], m->g.msm_ms[2], m->g.msm_ms[3], m->g.msm_ms[4], m->g.gpu_ms, m->finalize, m->verify,
-             gpu[reps / 2], gpu[0], tot[0], rp.g.upload_ms, rp.g.gpu_ms);
+             gpu[reps / 2], gpu[0], tot[0], rp.g.upload_ms, rp.g.gpu_ms, dropped, mem ? "," : "",
+             mem ? mem->json : "");
     bench_opts ro = *o;
     ro.backend = "cuda";
     bench_report(&ro, "prove", zk->curve, extra, "ms", med);

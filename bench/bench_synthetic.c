@@ -65,11 +65,15 @@ int bench_prove_synthetic(const bench_opts *o) {
     if (!ctx)
         return 2;
 
+    /* Per-phase peak RSS (bench_mem.c), in bytes per domain point. */
+    bench_mem bm = {.units = (double)(1ull << o->log_n)};
+    bench_mem_begin(&bm);
     double t0 = g16_now_ms();
     synth_stats ss;
     if (synth_generate_mem(&so, &cs, &wv, &ss, &st) != G16_OK)
         goto fail;
     double synth_ms = g16_now_ms() - t0;
+    bench_mem_phase(&bm, "circuit");
     groth16_setup_opts sopt = {.seed = so.seed, .backend = GROTH16_SETUP_AUTO, .align = 1, .cs_done = free_cs,
                                .cs_done_user = &cs};
     groth16_setup_info si;
@@ -78,24 +82,33 @@ int bench_prove_synthetic(const bench_opts *o) {
         goto fail;
     double setup_ms = g16_now_ms() - t0;
     g16_r1cs_free(&cs); /* freed already by free_cs (the key carries the coefficients) */
+    bench_mem_phase(&bm, "setup");
+    /* cuda: the bases go to the device and their host pages are released
+     * (G16_BENCH_KEEP_BASES=1 keeps them) before the prover's coefficient
+     * rows are built (GROTH16_KEY_DEFER_PREP), so the two never coexist. */
+    int keep = getenv("G16_BENCH_KEEP_BASES") && atoi(getenv("G16_BENCH_KEEP_BASES")) == 1;
+    int stream = getenv("G16_BENCH_STREAM_BASES") && atoi(getenv("G16_BENCH_STREAM_BASES")) == 1;
+    int drop = cuda && !keep && !stream;
     t0 = g16_now_ms();
-    if (groth16_key_load_mem(ctx, &key, "synthetic", mem, len, G16_KEY_TRUSTED, &st) != G16_OK ||
+    if (groth16_key_load_mem(ctx, &key, "synthetic", mem, len,
+                             G16_KEY_TRUSTED | (drop ? GROTH16_KEY_DEFER_PREP : 0), &st) != G16_OK ||
         groth16_witness_from_frvec(&w, &wv, &st) != G16_OK)
         goto fail;
     double load_ms = g16_now_ms() - t0;
+    bench_mem_phase(&bm, "load");
     fprintf(stderr, "bench prove --synthetic: 2^%d %s: synth %.0f ms, setup %.0f ms (%s), load %.0f ms, key %.2f GB\n",
             o->log_n, o->profile ? o->profile : "filecoin", synth_ms, setup_ms, si.used_gpu ? "cuda" : "cpu", load_ms,
             (double)len / 1e9);
     if (cuda) {
         /* bench_prove_cuda verifies each of its proofs. */
-        rc = bench_prove_cuda(o, ctx, key, w);
-        char extra[768];
+        rc = bench_prove_cuda(o, ctx, key, w, &bm, drop);
+        char extra[2048];
         snprintf(extra, sizeof extra,
                  "\"synthetic\":true,\"profile\":\"%s\",\"log_n\":%d,\"constraints\":%u,\"wires\":%u,"
                  "\"circuit_ms\":%.1f,\"setup_backend\":\"%s\",\"setup_lagrange_ms\":%.1f,\"setup_points_ms\":%.1f,"
-                 "\"key_bytes\":%zu,\"load_ms\":%.1f,\"peak_rss_kb\":%ld",
+                 "\"key_bytes\":%zu,\"load_ms\":%.1f,\"peak_rss_kb\":%ld,%s",
                  o->profile ? o->profile : "filecoin", o->log_n, ss.n_constraints, ss.n_wires, synth_ms,
-                 si.used_gpu ? "cuda" : "cpu", si.lagrange_ms, si.points_ms, len, load_ms, peak_rss_kb());
+                 si.used_gpu ? "cuda" : "cpu", si.lagrange_ms, si.points_ms, len, load_ms, peak_rss_kb(), bm.json);
         bench_report(o, "setup_synthetic", so.curve, extra, "ms", setup_ms);
         goto done;
     }
@@ -119,6 +132,7 @@ int bench_prove_synthetic(const bench_opts *o) {
         }
         g16_result_free(res);
     }
+    bench_mem_phase(&bm, "prove");
     double sorted[256];
     memcpy(sorted, total, (size_t)reps * sizeof(double));
     qsort(sorted, (size_t)reps, sizeof(double), cmp_dbl);
@@ -127,16 +141,16 @@ int bench_prove_synthetic(const bench_opts *o) {
     for (int i = 0; i < reps; i++)
         if (total[i] == med)
             mi = i;
-    char extra[1024];
+    char extra[2048];
     snprintf(extra, sizeof extra,
              "\"synthetic\":true,\"profile\":\"%s\",\"log_n\":%d,\"constraints\":%u,\"wires\":%u,\"threads\":%d,"
              "\"reps\":%d,\"circuit_ms\":%.1f,\"setup_ms\":%.1f,\"setup_backend\":\"%s\",\"setup_lagrange_ms\":%.1f,"
              "\"setup_points_ms\":%.1f,\"key_bytes\":%zu,\"load_ms\":%.1f,\"verified\":%s,\"synth_ms\":%.2f,"
-             "\"ntt_ms\":%.2f,\"msm_ms\":%.2f,\"finalize_ms\":%.2f,\"min_ms\":%.2f,\"peak_rss_kb\":%ld",
+             "\"ntt_ms\":%.2f,\"msm_ms\":%.2f,\"finalize_ms\":%.2f,\"min_ms\":%.2f,\"peak_rss_kb\":%ld,%s",
              o->profile ? o->profile : "filecoin", o->log_n, ss.n_constraints, ss.n_wires, g16_ctx_threads(ctx), reps,
              synth_ms, setup_ms, si.used_gpu ? "cuda" : "cpu", si.lagrange_ms, si.points_ms, len, load_ms,
              verified ? "true" : "false", s[mi].synth_ms, s[mi].ntt_ms, s[mi].msm_ms, s[mi].finalize_ms, sorted[0],
-             peak_rss_kb());
+             peak_rss_kb(), bm.json);
     bench_report(o, "prove", so.curve, extra, "ms", med);
     rc = 0;
     goto done;

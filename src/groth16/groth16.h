@@ -480,7 +480,14 @@ g16_err groth16_stage_heavy_gpu(g16_ctx *ctx, struct g16_gpu *g, groth16_gpu_wor
                                 groth16_gpu_timings *gtm, g16_status *st);
 
 /* A key over caller-owned zkey bytes (not copied; data must outlive the
- * key), flags G16_KEY_*; the working area is made by g16_prove on first use. */
+ * key), flags G16_KEY_*; the working area is made by g16_prove on first use.
+ * GROTH16_KEY_DEFER_PREP (a flag of this function only) leaves out the
+ * prover's coefficient rows (36 bytes per coefficient), so that they never
+ * coexist with the bases in host memory: upload and drop the bases first
+ * (groth16_key_drop_host), then groth16_key_prepare (g16_prove prepares on
+ * first use; groth16_stage_synth refuses an unprepared key). */
+enum { GROTH16_KEY_DEFER_PREP = 1u << 16 };
+g16_err groth16_key_prepare(g16_key *key, g16_status *st);
 g16_err groth16_key_load_mem(g16_ctx *ctx, g16_key **key, const char *name, const void *data, size_t len,
                              unsigned flags, g16_status *st);
 /* A witness from a vector (moved: *v is left empty). */
@@ -499,6 +506,21 @@ typedef struct groth16_work_bufs {
 g16_err groth16_work_buffers(groth16_work *w, const g16_key *key, groth16_work_bufs *b, g16_status *st);
 void groth16_work_consume(groth16_work *w, groth16_msms *out, int ws_wiped);
 const g16_zkey *groth16_key_zkey(const g16_key *key);
+
+/* Releases host memory of a loaded key that a GPU prover no longer reads
+ * (an in-memory 2^27 key is 50-80 GB; g16 bench prove --synthetic):
+ * GROTH16_DROP_BASES: the A, B1, B2, C and H points, once a device holds
+ * them (groth16_gpu_key_upload); GROTH16_DROP_COEFS: the coefficient
+ * section, which the prover read once at load. The page-aligned interior
+ * of each section gets madvise(MADV_DONTNEED): an anonymous mapping's pages
+ * are freed (a file mapping's are only unmapped). Then whatever would read
+ * those bytes refuses with G16_ERR_UNSUPPORTED and a message: the CPU heavy
+ * stage (g16_prove), another upload, streamed bases (gkey NULL). The key
+ * must not be shared by a concurrent prover. */
+enum { GROTH16_DROP_BASES = 1, GROTH16_DROP_COEFS = 2 };
+g16_err groth16_key_drop_host(g16_key *key, unsigned what, size_t *released, g16_status *st);
+/* The GROTH16_DROP_* bits dropped so far (0: the key is whole). */
+unsigned groth16_key_dropped(const g16_key *key);
 
 /* Verifies res against key (verification key cached in the key). */
 g16_err groth16_result_verify(const g16_key *key, const g16_result *res, g16_status *st);

@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "groth16.h"
 #include "gpu/gpu.h"
@@ -192,6 +194,7 @@ struct g16_key {
     pthread_mutex_t vk_lock;
     int vk_ready;
     g16_vk vk; /* cached verification key (verify before return) */
+    unsigned dropped; /* GROTH16_DROP_* (groth16_key_drop_host): those host bytes are gone */
 };
 
 struct g16_witness {
@@ -289,6 +292,76 @@ void groth16_work_consume(groth16_work *w, groth16_msms *out, int ws_wiped) {
 
 const g16_zkey *groth16_key_zkey(const g16_key *key) { return &key->zk; }
 
+unsigned groth16_key_dropped(const g16_key *key) { return key ? key->dropped : 0; }
+
+/* The prover's coefficient rows (prep), once; caller holds key->lock. */
+static g16_err key_prepare_locked(g16_key *key, g16_status *st) {
+    if (key->prep.row[0])
+        return G16_OK;
+    if (key->dropped & GROTH16_DROP_COEFS)
+        return g16_fail(st, G16_ERR_UNSUPPORTED,
+                        "prove: the key's coefficients were released before it was prepared; reload the key");
+    return prep_build(&key->prep, &key->zk, st);
+}
+
+g16_err groth16_key_prepare(g16_key *key, g16_status *st) {
+    if (!key)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "key prepare: NULL key");
+    pthread_mutex_lock(&key->lock);
+    g16_err err = key_prepare_locked(key, st);
+    pthread_mutex_unlock(&key->lock);
+    return err;
+}
+
+/* MADV_DONTNEED on the whole pages inside [p, p + len); returns their bytes. */
+static size_t drop_range(const void *p, size_t len) {
+    long pg = sysconf(_SC_PAGESIZE);
+    if (!p || !len || pg <= 0)
+        return 0;
+    uintptr_t lo = ((uintptr_t)p + (uintptr_t)pg - 1) & ~(uintptr_t)(pg - 1);
+    uintptr_t hi = ((uintptr_t)p + len) & ~(uintptr_t)(pg - 1);
+    if (hi <= lo)
+        return 0;
+    /* Advisory: on failure the pages just stay. The bytes are never read
+     * again (key->dropped gates every reader), so zero-fill is harmless. */
+    return madvise((void *)lo, hi - lo, MADV_DONTNEED) == 0 ? hi - lo : 0;
+}
+
+g16_err groth16_key_drop_host(g16_key *key, unsigned what, size_t *released, g16_status *st) {
+    if (released)
+        *released = 0;
+    if (!key || (what & ~(unsigned)(GROTH16_DROP_BASES | GROTH16_DROP_COEFS)))
+        return g16_fail(st, G16_ERR_INVALID_ARG, "key drop: NULL key or unknown flags");
+    const g16_zkey *zk = &key->zk;
+    size_t freed = 0, g1 = (size_t)zk->n8q * 2;
+    pthread_mutex_lock(&key->lock); /* no g16_prove in flight while the pages go */
+    key->dropped |= what; /* first: a reader sees the flag before zeroed pages */
+    if (what & GROTH16_DROP_BASES) {
+        /* A, B1, B2, C, H: the typed arrays (maybe aligned copies), else raw. */
+        const void *pts[5];
+        if (zk->curve == G16_CURVE_BN254) {
+            const void *t[5] = {zk->bn254.A, zk->bn254.B1, zk->bn254.B2, zk->bn254.C, zk->bn254.H};
+            memcpy(pts, t, sizeof t);
+        } else {
+            const void *t[5] = {zk->bls381.A, zk->bls381.B1, zk->bls381.B2, zk->bls381.C, zk->bls381.H};
+            memcpy(pts, t, sizeof t);
+        }
+        const size_t cnt[5] = {zk->nVars, zk->nVars, zk->nVars, g16_zkey_nC(zk), zk->domainSize};
+        for (int i = 0; i < 5; i++) {
+            size_t bytes = cnt[i] * g1 * (i == 2 ? 2 : 1);
+            freed += drop_range(pts[i] ? pts[i] : zk->raw[i + 1], bytes);
+            if (pts[i] != zk->raw[i + 1] && zk->raw[i + 1]) /* a copy: the original too */
+                freed += drop_range(zk->raw[i + 1], bytes);
+        }
+    }
+    if (what & GROTH16_DROP_COEFS)
+        freed += drop_range(zk->coefs, (size_t)zk->nCoef * G16_ZKEY_COEF_SIZE);
+    pthread_mutex_unlock(&key->lock);
+    if (released)
+        *released = freed;
+    return G16_OK;
+}
+
 void groth16_msms_clear(groth16_msms *m) {
     g16_frvec_free(&m->pub);
     g16_wipe(m, sizeof *m);
@@ -300,6 +373,10 @@ g16_err groth16_stage_synth(g16_ctx *ctx, groth16_work *w, const g16_key *key, c
     double t0 = g16_now_ms();
     if (!groth16_work_fits(w, key))
         return g16_fail(st, G16_ERR_INTERNAL, "prove: working area sized for another key shape");
+    if (!key->prep.row[0])
+        return g16_fail(st, G16_ERR_INTERNAL,
+                        "prove: the key was loaded with GROTH16_KEY_DEFER_PREP and not prepared "
+                        "(groth16_key_prepare)");
     if ((err = g16_wtns_check_key(&wit->w, &key->zk, st)))
         return err;
     g16_frvec_free(&w->pub);
@@ -327,6 +404,10 @@ g16_err groth16_stage_heavy(g16_ctx *ctx, groth16_msms *out, groth16_work *w, co
         return g16_fail(st, G16_ERR_INTERNAL, "prove: heavy stage on an unsynthesized working area");
     if (w->scr.no_cpu_heavy)
         return g16_fail(st, G16_ERR_INTERNAL, "prove: this working area was created for the GPU heavy stage only");
+    if (key->dropped & GROTH16_DROP_BASES)
+        return g16_fail(st, G16_ERR_UNSUPPORTED,
+                        "prove: the key's host bases were released after the GPU upload; the CPU heavy stage "
+                        "cannot run (prove on the GPU that holds them)");
     w->synthesized = 0;
     if (key->zk.curve == G16_CURVE_BN254)
         err = groth16_bn254_heavy(ctx, out, &key->zk, &w->scr, tm, st);
@@ -472,7 +553,7 @@ g16_err groth16_key_load_mem(g16_ctx *ctx, g16_key **out, const char *name, cons
     unsigned zflags = (flags & G16_KEY_TRUSTED ? G16_ZKEY_TRUSTED : 0) |
                       (flags & G16_KEY_CHECK_SUBGROUP ? G16_ZKEY_CHECK_SUBGROUP : 0);
     g16_err err = g16_zkey_open_mem(&key->zk, name, data, len, zflags, ctx->pool, st);
-    if (!err && (err = prep_build(&key->prep, &key->zk, st))) {
+    if (!err && !(flags & GROTH16_KEY_DEFER_PREP) && (err = prep_build(&key->prep, &key->zk, st))) {
         if (key->prep.row[0])
             prep_free(&key->prep);
         g16_zkey_close(&key->zk);
@@ -612,7 +693,9 @@ static g16_err prove_one(g16_ctx *ctx, g16_result **out, g16_key *key, const g16
     groth16_msms m;
     memset(&m, 0, sizeof m);
     pthread_mutex_lock(&key->lock);
-    if (!key->work)
+    if (!key->prep.row[0])
+        err = key_prepare_locked(key, &st);
+    if (!err && !key->work)
         err = groth16_work_create(ctx, &key->work, key, &st);
     if (!err)
         err = groth16_stage_synth(ctx, key->work, key, w, &tm, &st);

@@ -101,6 +101,9 @@ g16_err groth16_gpu_key_upload(struct g16_gpu *g, groth16_gpu_key **out, const g
     if (!g || !key)
         return g16_fail(st, G16_ERR_INVALID_ARG, "gpu key upload: NULL argument");
     const g16_zkey *zk = groth16_key_zkey(key);
+    if (groth16_key_dropped(key) & GROTH16_DROP_BASES)
+        return g16_fail(st, G16_ERR_UNSUPPORTED,
+                        "gpu key upload: the key's host bases were released (groth16_key_drop_host); reload the key");
     groth16_gpu_key *gk = calloc(1, sizeof *gk);
     if (!gk)
         return g16_fail(st, G16_ERR_NOMEM, "gpu key upload: out of memory");
@@ -306,6 +309,10 @@ g16_err groth16_stage_heavy_gpu(g16_ctx *ctx, struct g16_gpu *g, groth16_gpu_wor
                        "prove (gpu): device working area sized for another key shape (domain %u, %u wires; key: "
                        "domain %u, %u wires)",
                        gw->n, gw->nv, zk->domainSize, zk->nVars);
+    else if (!gkey && (groth16_key_dropped(key) & GROTH16_DROP_BASES))
+        err = g16_fail(st, G16_ERR_UNSUPPORTED,
+                       "prove (gpu): cannot stream the bases: the key's host bases were released "
+                       "(groth16_key_drop_host); use the device copy uploaded before");
     else if (gkey && !gpu_key_matches(gkey, zk))
         err = g16_fail(st, G16_ERR_INTERNAL, "prove (gpu): the device bases belong to another key");
     else
