@@ -11,7 +11,10 @@
  * measures what pinning saves on the copies ("upload_pageable_ms").
  * env: G16_GPU_DEVICE (default 0); G16_BENCH_STREAM_BASES=1 streams the
  * bases from host memory instead of uploading the key;
- * G16_BENCH_NO_PAGEABLE=1 skips the pageable proof (reports 0 for it). */
+ * G16_BENCH_NO_PAGEABLE=1 skips the pageable proof (reports 0 for it).
+ * From bench_synthetic (mem, drop_bases): per-phase peak RSS, and the key's
+ * host bases released after the upload, its coefficients after the
+ * preparation ("host_bytes_dropped"). */
 #include <stdlib.h>
 #include <string.h>
 

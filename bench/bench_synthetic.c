@@ -5,7 +5,13 @@
  * anonymous mapping (aligned sections, GPU fixed-base when a device is
  * present), the key loaded over those bytes (no copy), the circuit freed,
  * then R proofs after a warm-up, the first verified. Reports the setup,
- * synthesis and load times, the median proof's stages and the peak RSS. */
+ * synthesis and load times, the median proof's stages, the peak RSS and the
+ * peak RSS of each phase (bench_mem.c; docs/groth16.md has the model).
+ * cuda: the key is loaded without the prover's coefficient rows
+ * (GROTH16_KEY_DEFER_PREP); bench_prove_cuda uploads the bases, releases
+ * their host pages, then prepares the rows and releases the coefficient
+ * section, so the peak is the key image + witness (2^27 fits 125 GiB).
+ * env G16_BENCH_KEEP_BASES=1 keeps the whole key (no deferral, no drop). */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
