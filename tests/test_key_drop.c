@@ -5,7 +5,8 @@
  *  - after the coefficient section is dropped (post-preparation), the pages
  *    read back as zeros (really released) and proofs still verify (the
  *    prover reads the prepared rows only);
- *  - after the bases are dropped, the CPU prover refuses with
+ *  - after the bases are dropped, their pages are no longer resident
+ *    (mincore), and the CPU prover refuses with
  *    G16_ERR_UNSUPPORTED and a message naming the cause, never a proof from
  *    zeroed pages; with a GPU, another upload and streamed bases refuse too,
  *    and the bench's order (upload, drop bases, prepare, drop coefficients,
@@ -13,6 +14,7 @@
  *  - coefficients dropped before preparation: prepare and g16_prove refuse;
  *  - bad flags are rejected. */
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "gpu/gpu.h"
@@ -63,6 +65,27 @@ static int pages_zero(const uint8_t *p, size_t len) {
         if (*q)
             return 0;
     return 1;
+}
+
+/* Resident pages among the whole pages inside [p, p + len) (mincore), and
+ * their count in *total; -1 where mincore fails. */
+static long resident_pages(const void *p, size_t len, long *total) {
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = ((uintptr_t)p + pg - 1) & ~(uintptr_t)(pg - 1), hi = ((uintptr_t)p + len) & ~(uintptr_t)(pg - 1);
+    *total = 0;
+    if (hi <= lo)
+        return 0;
+    size_t np = (hi - lo) / pg;
+    unsigned char *v = malloc(np);
+    long r = -1;
+    if (v && mincore((void *)lo, hi - lo, v) == 0) {
+        r = 0;
+        for (size_t i = 0; i < np; i++)
+            r += v[i] & 1;
+    }
+    free(v);
+    *total = (long)np;
+    return r;
 }
 
 /* The GPU checks (a device present): refusals after a drop, and the bench's
@@ -176,8 +199,14 @@ static void drop_test(g16_ctx *ctx, g16_curve curve, int log_n, uint64_t seed) {
     /* Bases dropped: the CPU prover refuses, clearly. */
     size_t g1 = (size_t)zk->n8q * 2, bases = (size_t)zk->nVars * g1 * 4 + (size_t)g16_zkey_nC(zk) * g1 +
                                              (size_t)zk->domainSize * g1;
+    /* The pages of A really leave memory (mincore): all resident before
+     * (the setup wrote them), none after. */
+    long tot = 0, res0 = resident_pages(zk->raw[1], (size_t)zk->nVars * g1, &tot), res1;
     CHECK(groth16_key_drop_host(key, GROTH16_DROP_BASES, &rel, &st) == G16_OK);
+    res1 = resident_pages(zk->raw[1], (size_t)zk->nVars * g1, &tot);
     CHECK_MSG(rel > bases / 2 && rel <= bases, "%s: released %zu of %zu base bytes", cn, rel, bases);
+    CHECK_MSG(tot > 0 && res0 == tot && res1 == 0, "%s: A's %ld pages: %ld resident before the drop, %ld after", cn,
+              tot, res0, res1);
     CHECK(pages_zero(zk->raw[1], (size_t)zk->nVars * g1) && pages_zero(zk->raw[5], (size_t)zk->domainSize * g1));
     CHECK(groth16_key_dropped(key) == (GROTH16_DROP_BASES | GROTH16_DROP_COEFS));
     CHECK(prove_verify(ctx, key, &wv, msg, sizeof msg) == G16_ERR_UNSUPPORTED);
