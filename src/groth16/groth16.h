@@ -512,8 +512,9 @@ const g16_zkey *groth16_key_zkey(const g16_key *key);
  * GROTH16_DROP_BASES: the A, B1, B2, C and H points, once a device holds
  * them (groth16_gpu_key_upload); GROTH16_DROP_COEFS: the coefficient
  * section, which the prover read once at load. The page-aligned interior
- * of each section gets madvise(MADV_DONTNEED): an anonymous mapping's pages
- * are freed (a file mapping's are only unmapped). Then whatever would read
+ * of each section gets madvise(MADV_DONTNEED) (of the aligned copy and of
+ * the key's bytes): an anonymous mapping's pages are freed and read back as
+ * zeros (a file mapping's are only unmapped). Then whatever would read
  * those bytes refuses with G16_ERR_UNSUPPORTED and a message: the CPU heavy
  * stage (g16_prove), another upload, streamed bases (gkey NULL). The key
  * must not be shared by a concurrent prover. */

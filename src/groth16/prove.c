@@ -349,8 +349,9 @@ g16_err groth16_key_drop_host(g16_key *key, unsigned what, size_t *released, g16
         const size_t cnt[5] = {zk->nVars, zk->nVars, zk->nVars, g16_zkey_nC(zk), zk->domainSize};
         for (int i = 0; i < 5; i++) {
             size_t bytes = cnt[i] * g1 * (i == 2 ? 2 : 1);
-            freed += drop_range(pts[i] ? pts[i] : zk->raw[i + 1], bytes);
-            if (pts[i] != zk->raw[i + 1] && zk->raw[i + 1]) /* a copy: the original too */
+            const void *p = pts[i] ? pts[i] : zk->raw[i + 1];
+            freed += drop_range(p, bytes);
+            if (p != zk->raw[i + 1] && zk->raw[i + 1]) /* an aligned copy: the original bytes too */
                 freed += drop_range(zk->raw[i + 1], bytes);
         }
     }
