@@ -50,7 +50,8 @@ struct groth16_gpu_work {
     void *d_abc[3];    /* a (then h), b, c: n Fr each */
     g16_scalar *d_w;   /* nv scalars */
     g16_gpu_domain *dom;
-    g16_gpu_event *ev[3]; /* before the copies, after them, after H */
+    g16_gpu_event *ev[3]; /* before the copies (with a mutex: again before H),
+                           * after the copies, after H */
     pthread_mutex_t *excl; /* kernel exclusivity (groth16_gpu_work_set_exclusive), NULL = none */
 };
 
@@ -280,7 +281,9 @@ static g16_err run_msms(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key 
         gt->msm_ms[i] = tmg.total_ms > 0 ? (double)tmg.total_ms : g16_now_ms() - tm0;
         if (i == 0) {
             float ntt = 0;
-            if ((err = g16_gpu_event_elapsed(&ntt, gw->ev[1], gw->ev[2], st)))
+            /* H began at ev[1] (copies done), or with the mutex at ev[0]
+             * re-recorded once it was taken (not counting the wait). */
+            if ((err = g16_gpu_event_elapsed(&ntt, gw->ev[gw->excl ? 0 : 1], gw->ev[2], st)))
                 return err;
             gt->ntt_ms = ntt;
         }
@@ -321,7 +324,9 @@ static g16_err heavy_run(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key
         pthread_mutex_lock(gw->excl);
         gt->kernels_begin = g16_now_ms();
         gt->lock_wait_ms = gt->kernels_begin - tl;
-        err = queue_h(g, gw, st);
+        err = g16_gpu_event_record(g, gw->ev[0], st);
+        if (!err)
+            err = queue_h(g, gw, st);
         if (!err)
             err = run_msms(g, gw, gkey, out, b, zk, gt, st);
         pthread_mutex_unlock(gw->excl);
