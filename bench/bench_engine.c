@@ -67,7 +67,7 @@ static double metric_sum(const char *text, const char *prefix) {
 }
 
 typedef struct snap {
-    double busy_ms, up_sum, up_n, gpu_sum, gpu_n, streamed, fallback;
+    double busy_ms, up_sum, up_n, gpu_sum, gpu_n, kw_sum, kw_n, streamed, fallback;
 } snap;
 
 static int take_snap(g16_engine *eng, snap *s) {
@@ -79,6 +79,8 @@ static int take_snap(g16_engine *eng, snap *s) {
     s->up_n = metric_sum(m, "g16_stage_ms_count{stage=\"upload\"}");
     s->gpu_sum = metric_sum(m, "g16_stage_ms_sum{stage=\"gpu\"}");
     s->gpu_n = metric_sum(m, "g16_stage_ms_count{stage=\"gpu\"}");
+    s->kw_sum = metric_sum(m, "g16_stage_ms_sum{stage=\"kernel_wait\"}");
+    s->kw_n = metric_sum(m, "g16_stage_ms_count{stage=\"kernel_wait\"}");
     s->streamed = metric_sum(m, "g16_partitions_streamed_total ");
     s->fallback = metric_sum(m, "g16_partitions_cpu_fallback_total ");
     g16_free(m);
@@ -300,6 +302,7 @@ int bench_engine(const bench_opts *o) {
     double busy = (s1.busy_ms - s0.busy_ms) / (wall * ndev);
     double up = s1.up_n > s0.up_n ? (s1.up_sum - s0.up_sum) / (s1.up_n - s0.up_n) : 0;
     double gpu = s1.gpu_n > s0.gpu_n ? (s1.gpu_sum - s0.gpu_sum) / (s1.gpu_n - s0.gpu_n) : 0;
+    double kw = s1.kw_n > s0.kw_n ? (s1.kw_sum - s0.kw_sum) / (s1.kw_n - s0.kw_n) : 0;
     /* The timeline, complete once the engine is gone (it closes the file). */
     g16_engine_destroy(eng, 0);
     eng = NULL;
@@ -336,11 +339,11 @@ int bench_engine(const bench_opts *o) {
                "\"mean_finalize_ms\":%.2f,\"mean_verify_ms\":%.2f,\"streamed_partitions\":%.0f,"
                "\"cpu_fallback_partitions\":%.0f,\"peak_rss_mb\":%.1f,\"steady_proofs_per_hour\":%.0f,"
                "\"upload_overlap_fraction\":%.4f,\"kernel_busy_fraction\":%.4f,\"kernel_busy_steady_fraction\":%.4f,"
-               "\"kernel_conflicts\":%zu}\n",
+               "\"kernel_conflicts\":%zu,\"mean_kernel_wait_ms\":%.2f}\n",
                bname, ndev, nworkers, nworkers / ndev, nsynth, jobs, parts, o->no_verify ? "false" : "true", wall, pph,
                pct(lat, jobs, 0.5), pct(lat, jobs, 0.99), busy, sum[0] / np, sum[1] / np, up, gpu, sum[2] / np,
                sum[3] / np, sum[4] / np, s1.streamed - s0.streamed, s1.fallback - s0.fallback,
-               ru.ru_maxrss / 1024.0, steady, upov, ov.kernel_busy_fraction, kbusy_steady, ov.kernel_conflicts);
+               ru.ru_maxrss / 1024.0, steady, upov, ov.kernel_busy_fraction, kbusy_steady, ov.kernel_conflicts, kw);
     else {
         printf("engine (%s, %d device%s, %d workers, %d synthesis threads): %d jobs x %d partitions: %.0f proofs/hour, job p50 %.1f ms "
                "p99 %.1f ms, busy %.1f%%, peak RSS %.1f MB\n",
@@ -354,6 +357,8 @@ int bench_engine(const bench_opts *o) {
             printf("; kernels busy %.1f%% (%.1f%% of their own span), uploads overlapping another worker's kernels "
                    "%.1f%%, kernel conflicts %zu",
                    100 * ov.kernel_busy_fraction, 100 * kbusy_steady, 100 * upov, ov.kernel_conflicts);
+        if (kw > 0)
+            printf(", mean wait for the kernel mutex %.2f ms", kw);
         printf("\n");
         if (s1.streamed > s0.streamed || s1.fallback > s0.fallback)
             printf("  streamed bases: %.0f partitions, CPU fallback: %.0f partitions\n", s1.streamed - s0.streamed,

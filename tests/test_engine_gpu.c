@@ -385,6 +385,8 @@ static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd, int ndevs, 
     double up = up_n > 0 ? metric(e, "g16_stage_ms_sum{stage=\"upload\"}") / up_n : 0;
     double gn = metric(e, "g16_stage_ms_count{stage=\"gpu\"}");
     double gms = gn > 0 ? metric(e, "g16_stage_ms_sum{stage=\"gpu\"}") / gn : 0;
+    double kwn = metric(e, "g16_stage_ms_count{stage=\"kernel_wait\"}");
+    double kw = kwn > 0 ? metric(e, "g16_stage_ms_sum{stage=\"kernel_wait\"}") / kwn : 0;
     double dn = metric(e, "g16_stage_ms_count{stage=\"device\"}");
     double dms = dn > 0 ? metric(e, "g16_stage_ms_sum{stage=\"device\"}") / dn : 0;
     uint64_t jid = job;
@@ -424,9 +426,10 @@ static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd, int ndevs, 
         free(kns);
         fprintf(stderr,
                 "  kernel mutex %s: kernel sections busy %.1f%% of the device stages' span; uploads %.1f ms in all, "
-                "%.1f ms (%.1f%%) inside another worker's kernel section; %zu overlapping kernel-section pairs\n",
+                "%.1f ms (%.1f%%) inside another worker's kernel section; %zu overlapping kernel-section pairs; "
+                "mean wait for the mutex %.2f ms\n",
                 shared ? "off" : "on", 100 * ov.kernel_busy_fraction, ov.upload_ms, ov.upload_overlap_ms,
-                ov.upload_ms > 0 ? 100 * ov.upload_overlap_ms / ov.upload_ms : 0, ov.kernel_conflicts);
+                ov.upload_ms > 0 ? 100 * ov.upload_overlap_ms / ov.upload_ms : 0, ov.kernel_conflicts, kw);
     }
     if (wpd > 1) {
         int dd = overlaps(iv, n, 0, 0, ndevs, "device stages");

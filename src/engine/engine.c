@@ -123,9 +123,9 @@ typedef struct pheap {
 /* Histogram buckets (ms) of the stage timings. */
 static const double HB[] = {1, 5, 10, 50, 100, 500, 1000, 5000, 10000, 60000};
 #define NHB (sizeof HB / sizeof HB[0])
-enum { ST_QUEUE, ST_SYNTH, ST_DEVICE, ST_FINALIZE, ST_VERIFY, ST_JOB, ST_UPLOAD, ST_GPU, ST_COUNT };
-static const char *const ST_NAME[ST_COUNT] = {"queue",  "synthesis", "device", "finalize",
-                                              "verify", "job",       "upload", "gpu"};
+enum { ST_QUEUE, ST_SYNTH, ST_DEVICE, ST_FINALIZE, ST_VERIFY, ST_JOB, ST_UPLOAD, ST_GPU, ST_KWAIT, ST_COUNT };
+static const char *const ST_NAME[ST_COUNT] = {"queue", "synthesis", "device", "finalize",   "verify",
+                                              "job",   "upload",    "gpu",    "kernel_wait"};
 typedef struct hist {
     uint64_t b[NHB + 1];
     uint64_t count;
@@ -816,6 +816,7 @@ static void *worker_main(void *arg) {
         if (!err && hi.gpu_ms > 0) {
             hist_add(&e->h[ST_UPLOAD], hi.upload_ms);
             hist_add(&e->h[ST_GPU], hi.gpu_ms);
+            hist_add(&e->h[ST_KWAIT], hi.lock_wait_ms);
         }
         work_return(e, k, p->work); /* consumed: only the MSM sums remain */
         p->work = NULL;
