@@ -164,7 +164,7 @@ static int compare(const char *curve, const char *what, unsigned k, const void *
         g16_gpu_free(gpu, dbuf);                                                                \
         free(a), free(x), free(y);                                                              \
     }                                                                                           \
-    static void F##_tests(int max_log) {                                                        \
+    static void F##_tests(int max_log, int full) {                                              \
         unsigned s = ntt_##F##_max_log();                                                       \
         size_t nmax = (size_t)1 << max_log;                                                     \
         F *a = malloc(nmax * sizeof(F)), *x = malloc(nmax * sizeof(F)), *y = malloc(nmax * sizeof(F)); \
@@ -172,7 +172,7 @@ static int compare(const char *curve, const char *what, unsigned k, const void *
         if (!a || !x || !y)                                                                     \
             goto out;                                                                           \
         for (int k = 0; k <= max_log; k++) {                                                    \
-            if (k > 20 && k != 22 && k != 24)                                                   \
+            if (k > 20 && k != 22 && k != 24 && !full)                                          \
                 continue;                                                                       \
             size_t n = (size_t)1 << k;                                                          \
             g16_status st = {0};                                                                \
@@ -186,13 +186,13 @@ static int compare(const char *curve, const char *what, unsigned k, const void *
             F g;                                                                                \
             F##_random(&g, &rng);                                                               \
             int fails = t_failures;                                                             \
-            if (k <= 20) {                                                                      \
+            if (k <= 20 || full) {                                                              \
                 for (int kind = 0; kind < 4; kind++)                                            \
                     for (int ord = 0; ord < 4; ord++)                                           \
                         F##_one(d, a, x, y, (unsigned)k, kind, ord, &g);                        \
                 if ((unsigned)k < s)                                                            \
                     F##_one(d, a, x, y, (unsigned)k, G16_GPU_NTT_ODD_COSET, 0, &g);             \
-                if (k <= 12 || k == 20) {                                                       \
+                if (k <= 12 || k >= 20) {                                                       \
                     F##_h_test(d, (unsigned)k);                                                 \
                     F##_dev_test(d, (unsigned)k);                                               \
                 }                                                                               \
@@ -274,6 +274,10 @@ int main(void) {
         max_log = 0;
     if (max_log > 24)
         max_log = 24;
+    /* G16_GPU_TEST_NTT_FULL=1: every kind and order at every size up to
+     * max_log (the default samples 2^21..2^24). */
+    const char *fe = getenv("G16_GPU_TEST_NTT_FULL");
+    int full = fe && atoi(fe) == 1;
     g16_status st = {0};
     g16_err rc = g16_gpu_create(&gpu, 0, 1024, 0, &st);
     if (rc == G16_ERR_NO_DEVICE) {
@@ -288,8 +292,8 @@ int main(void) {
     CHECK(ctx != NULL);
     if (ctx) {
         api_errors();
-        bn254_fr_tests(max_log);
-        bls381_fr_tests(max_log);
+        bn254_fr_tests(max_log, full);
+        bls381_fr_tests(max_log, full);
         g16_ctx_destroy(ctx);
     }
     g16_gpu_destroy(gpu);
