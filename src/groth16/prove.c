@@ -179,7 +179,7 @@ struct groth16_work {
     uint32_t n, nv, npub;
     groth16_scratch scr;
     g16_frvec pub; /* the public signals of the proof being made */
-    int synthesized;
+    int synthesized; /* 0 no, 1 a, b, c and ws, 2 ws only (GROTH16_SYNTH_WS_ONLY) */
 };
 
 struct g16_key {
@@ -271,6 +271,7 @@ g16_err groth16_work_buffers(groth16_work *w, const g16_key *key, groth16_work_b
         return g16_fail(st, G16_ERR_INTERNAL, "prove: heavy stage on an unsynthesized working area");
     for (int i = 0; i < 3; i++)
         b->abc[i] = w->scr.fr[i];
+    b->ws_only = w->synthesized == 2;
     b->ws = w->scr.scalars[1];
     b->n = w->n;
     b->nv = w->nv;
@@ -289,6 +290,16 @@ void groth16_work_consume(groth16_work *w, groth16_msms *out, int ws_wiped) {
 
 const g16_zkey *groth16_key_zkey(const g16_key *key) { return &key->zk; }
 
+void groth16_key_csr(const g16_key *key, groth16_csr *csr) {
+    const groth16_prep *p = &key->prep;
+    csr->n = p->n;
+    csr->nnz = p->row[1][p->n];
+    csr->row[0] = p->row[0];
+    csr->row[1] = p->row[1];
+    csr->signal = p->signal;
+    csr->coef = p->coef;
+}
+
 void groth16_msms_clear(groth16_msms *m) {
     g16_frvec_free(&m->pub);
     g16_wipe(m, sizeof *m);
@@ -296,7 +307,13 @@ void groth16_msms_clear(groth16_msms *m) {
 
 g16_err groth16_stage_synth(g16_ctx *ctx, groth16_work *w, const g16_key *key, const g16_witness *wit,
                             groth16_timings *tm, g16_status *st) {
+    return groth16_stage_synth_ex(ctx, w, key, wit, 0, tm, st);
+}
+
+g16_err groth16_stage_synth_ex(g16_ctx *ctx, groth16_work *w, const g16_key *key, const g16_witness *wit,
+                               unsigned flags, groth16_timings *tm, g16_status *st) {
     g16_err err;
+    int ws_only = (flags & GROTH16_SYNTH_WS_ONLY) != 0;
     double t0 = g16_now_ms();
     if (!groth16_work_fits(w, key))
         return g16_fail(st, G16_ERR_INTERNAL, "prove: working area sized for another key shape");
@@ -311,10 +328,10 @@ g16_err groth16_stage_synth(g16_ctx *ctx, groth16_work *w, const g16_key *key, c
         return g16_fail(st, G16_ERR_NOMEM, "prove: out of memory");
     memcpy(w->pub.raw, wit->w.raw + 1, (size_t)key->zk.nPublic * 32);
     if (key->zk.curve == G16_CURVE_BN254)
-        groth16_bn254_synth(ctx, &key->zk, &key->prep, wit->w.bn254, &w->scr);
+        groth16_bn254_synth(ctx, &key->zk, &key->prep, wit->w.bn254, &w->scr, ws_only);
     else
-        groth16_bls381_synth(ctx, &key->zk, &key->prep, wit->w.bls381, &w->scr);
-    w->synthesized = 1;
+        groth16_bls381_synth(ctx, &key->zk, &key->prep, wit->w.bls381, &w->scr, ws_only);
+    w->synthesized = ws_only ? 2 : 1;
     tm->synth_ms += g16_now_ms() - t0;
     return G16_OK;
 }
@@ -327,6 +344,10 @@ g16_err groth16_stage_heavy(g16_ctx *ctx, groth16_msms *out, groth16_work *w, co
         return g16_fail(st, G16_ERR_INTERNAL, "prove: heavy stage on an unsynthesized working area");
     if (w->scr.no_cpu_heavy)
         return g16_fail(st, G16_ERR_INTERNAL, "prove: this working area was created for the GPU heavy stage only");
+    if (w->synthesized == 2)
+        return g16_fail(st, G16_ERR_INTERNAL,
+                        "prove: the working area holds the witness scalars only (GPU synthesis): the CPU heavy "
+                        "stage needs a full synthesis");
     w->synthesized = 0;
     if (key->zk.curve == G16_CURVE_BN254)
         err = groth16_bn254_heavy(ctx, out, &key->zk, &w->scr, tm, st);

@@ -97,15 +97,18 @@ static uint32_t PN(chunk)(g16_ctx *ctx, uint32_t n, size_t *ntasks) {
     return chunk;
 }
 
-/* Stage 1, synthesis: a = A.w, b = B.w, c = a*b on the domain, and the
+/* Stage 1, synthesis: a = A.w, b = B.w, c = a*b on the domain (unless
+ * ws_only: the GPU computes them from ws, src/gpu/synth.cuh), and the
  * witness as canonical scalars (ws). Afterwards the witness itself is no
  * longer needed. w: nVars Fr values (Montgomery), w[0] = 1. */
 static void PN(synth)(g16_ctx *ctx, const g16_zkey *key, const groth16_prep *prep, const FR *w,
-                      groth16_scratch *scr) {
+                      groth16_scratch *scr, int ws_only) {
     size_t nt;
-    PN(synth_job) sj = {prep, w, scr->fr[0], scr->fr[1], scr->fr[2], key->domainSize, 0};
-    sj.chunk = PN(chunk)(ctx, key->domainSize, &nt);
-    g16_pool_run(ctx->pool, nt, PN(synth_task), &sj);
+    if (!ws_only) {
+        PN(synth_job) sj = {prep, w, scr->fr[0], scr->fr[1], scr->fr[2], key->domainSize, 0};
+        sj.chunk = PN(chunk)(ctx, key->domainSize, &nt);
+        g16_pool_run(ctx->pool, nt, PN(synth_task), &sj);
+    }
     PN(ws_job) wj = {w, scr->scalars[1], key->nVars, 0};
     wj.chunk = PN(chunk)(ctx, key->nVars, &nt);
     g16_pool_run(ctx->pool, nt, PN(ws_task), &wj);
