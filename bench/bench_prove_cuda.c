@@ -95,7 +95,10 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
         goto fail;
     t_work = g16_now_ms() - t0;
     t0 = g16_now_ms();
-    if (groth16_work_create_ex(ctx, &work, key, GROTH16_WORK_PINNED | GROTH16_WORK_NO_CPU_HEAVY, &st))
+    /* GPU synthesis: the host working area holds the w scalars only. */
+    unsigned wflags = groth16_gpu_synth_flags(gk) & GROTH16_SYNTH_WS_ONLY ? GROTH16_WORK_WS_ONLY
+                                                                          : GROTH16_WORK_NO_CPU_HEAVY;
+    if (groth16_work_create_ex(ctx, &work, key, GROTH16_WORK_PINNED | wflags, &st))
         goto fail;
     t_host = g16_now_ms() - t0;
     for (int i = -1; i < reps; i++) {
@@ -113,7 +116,7 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
      * more host memory (17 GB at 2^27), the margin of an in-memory 2^27 run. */
     memset(&rp, 0, sizeof rp);
     if (!(getenv("G16_BENCH_NO_PAGEABLE") && atoi(getenv("G16_BENCH_NO_PAGEABLE")) == 1) &&
-        (groth16_work_create_ex(ctx, &pageable, key, GROTH16_WORK_NO_CPU_HEAVY, &st) ||
+        (groth16_work_create_ex(ctx, &pageable, key, wflags, &st) ||
          one_proof(ctx, g, gw, gk, pageable, key, w, &rp, &st)))
         goto fail;
 

@@ -462,6 +462,18 @@ static void test_kit(const kit *k, int with_streamed, unsigned flags) {
         snprintf(name, sizeof name, "%s%s", k->name, flags & GROTH16_WORK_PINNED ? "" : " (pageable)");
         test_synth_direct(name, &w, k->key, k->wit[0]);
         prove_cmp(name, &w, k->key, gk, k->wit[0], 1);
+        /* The GPU synthesis from a scalars-only host working area (what
+         * g16 prove uses). */
+        groth16_work *wo = NULL, *keep = w.work;
+        g16_status wst = {0};
+        if (!selftest && groth16_gpu_key_synth(gk) &&
+            groth16_work_create_ex(ctx, &wo, k->key, flags | GROTH16_WORK_WS_ONLY, &wst) == G16_OK) {
+            w.work = wo;
+            snprintf(name, sizeof name, "%s (gpu synth, ws-only area)", k->name);
+            prove_cmp_ex(name, &w, k->key, gk, k->wit[0], 0, GROTH16_SYNTH_WS_ONLY);
+            w.work = keep;
+            groth16_work_free(wo);
+        }
         if (k->nw > 1 && groth16_key_zkey(k->key)->log2_domain <= 16) {
             snprintf(name, sizeof name, "%s w1", k->name);
             prove_cmp(name, &w, k->key, gk, k->wit[1], 0);

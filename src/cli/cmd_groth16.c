@@ -324,12 +324,15 @@ int cmd_prove(int argc, char **argv) {
     int is_auto = !strcmp(backend, "auto");
 again:
     memset(&tm, 0, sizeof tm);
-    if (groth16_work_create_ex(ctx, &work, key, use_gpu ? GROTH16_WORK_PINNED | GROTH16_WORK_NO_CPU_HEAVY : 0, &st) !=
-        G16_OK)
-        goto fail_st;
     /* With the key's coefficient rows on the GPU, the CPU computes only the
-     * witness scalars and the GPU a, b, c (G16_GPU_SYNTH=0: all on the CPU). */
+     * witness scalars and the GPU a, b, c (G16_GPU_SYNTH=0: all on the CPU);
+     * the host working area then holds the scalars only. */
     unsigned sflags = use_gpu ? groth16_gpu_synth_flags(gp.gkey) : 0;
+    unsigned wflags = !use_gpu ? 0
+                      : sflags & GROTH16_SYNTH_WS_ONLY ? GROTH16_WORK_PINNED | GROTH16_WORK_WS_ONLY
+                                                       : GROTH16_WORK_PINNED | GROTH16_WORK_NO_CPU_HEAVY;
+    if (groth16_work_create_ex(ctx, &work, key, wflags, &st) != G16_OK)
+        goto fail_st;
     if (groth16_stage_synth_ex(ctx, work, key, w, sflags, &tm, &st) != G16_OK)
         goto fail_st;
     if (progress)

@@ -429,12 +429,15 @@ g16_err groth16_work_create(g16_ctx *ctx, groth16_work **w, const g16_key *key, 
  * silently malloc without CUDA or when pinning fails: see
  * groth16_work_pinned); GROTH16_WORK_NO_CPU_HEAVY leaves out what only the
  * CPU heavy stage needs (h and the MSM scratch): such a working area serves
- * groth16_stage_heavy_gpu only (groth16_stage_heavy refuses it). */
-enum { GROTH16_WORK_PINNED = 1, GROTH16_WORK_NO_CPU_HEAVY = 2 };
+ * groth16_stage_heavy_gpu only (groth16_stage_heavy refuses it);
+ * GROTH16_WORK_WS_ONLY leaves out a, b, c as well (the w scalars only):
+ * such a working area takes only GROTH16_SYNTH_WS_ONLY synthesis (a full one
+ * is refused, G16_ERR_INTERNAL), for a key with rows on the device. */
+enum { GROTH16_WORK_PINNED = 1, GROTH16_WORK_NO_CPU_HEAVY = 2, GROTH16_WORK_WS_ONLY = 4 };
 g16_err groth16_work_create_ex(g16_ctx *ctx, groth16_work **w, const g16_key *key, unsigned flags,
                                g16_status *st);
 size_t groth16_work_bytes_ex(g16_ctx *ctx, const g16_key *key, unsigned flags);
-/* 1 if all of a, b, c and the w scalars are in pinned host memory. */
+/* 1 if all of a, b, c (those allocated) and the w scalars are in pinned host memory. */
 int groth16_work_pinned(const groth16_work *w);
 void groth16_work_free(groth16_work *w);
 /* Whether w was sized for key's shape (same curve, domain and nVars). */

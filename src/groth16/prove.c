@@ -84,6 +84,7 @@ typedef struct groth16_scratch {
     size_t msm_len;
     unsigned pinned;        /* bit i: fr[i] (i < 3) / scalars[1] (bit 3) is pinned host memory */
     int no_cpu_heavy;       /* no h buffer nor MSM scratch (GROTH16_WORK_NO_CPU_HEAVY) */
+    int ws_only;            /* no a, b, c either (GROTH16_WORK_WS_ONLY) */
 } groth16_scratch;
 
 static void scratch_free(groth16_scratch *s) {
@@ -120,12 +121,13 @@ static void *scratch_buf(groth16_scratch *s, size_t bytes, unsigned bit, unsigne
 static g16_err scratch_alloc(groth16_scratch *s, g16_ctx *ctx, const g16_zkey *key, unsigned flags,
                              g16_status *st) {
     memset(s, 0, sizeof *s);
-    if (flags & GROTH16_WORK_NO_CPU_HEAVY) {
+    if (flags & (GROTH16_WORK_NO_CPU_HEAVY | GROTH16_WORK_WS_ONLY)) {
         s->no_cpu_heavy = 1;
-        for (int i = 0; i < 3; i++)
+        s->ws_only = (flags & GROTH16_WORK_WS_ONLY) != 0;
+        for (int i = 0; i < 3 && !s->ws_only; i++)
             s->fr[i] = scratch_buf(s, (size_t)key->domainSize * 32, 1u << i, flags);
         s->scalars[1] = scratch_buf(s, (size_t)key->nVars * sizeof(g16_scalar), 8u, flags);
-        if (!s->fr[0] || !s->fr[1] || !s->fr[2] || !s->scalars[1]) {
+        if ((!s->ws_only && (!s->fr[0] || !s->fr[1] || !s->fr[2])) || !s->scalars[1]) {
             scratch_free(s);
             return g16_fail(st, G16_ERR_NOMEM, "prove: out of memory for a domain of %u", key->domainSize);
         }
@@ -207,6 +209,8 @@ void g16_free(void *p) { free(p); }
 
 size_t groth16_work_bytes_ex(g16_ctx *ctx, const g16_key *key, unsigned flags) {
     const g16_zkey *zk = &key->zk;
+    if (flags & GROTH16_WORK_WS_ONLY)
+        return (size_t)zk->nVars * sizeof(g16_scalar) + (size_t)zk->nPublic * 32 + sizeof(groth16_work);
     if (flags & GROTH16_WORK_NO_CPU_HEAVY)
         return (size_t)zk->domainSize * 32 * 3 + (size_t)zk->nVars * sizeof(g16_scalar) +
                (size_t)zk->nPublic * 32 + sizeof(groth16_work);
@@ -263,7 +267,9 @@ int groth16_work_fits(const groth16_work *w, const g16_key *key) {
            w->npub == key->zk.nPublic;
 }
 
-int groth16_work_pinned(const groth16_work *w) { return w && w->scr.pinned == 15u; }
+int groth16_work_pinned(const groth16_work *w) {
+    return w && w->scr.pinned == (w->scr.ws_only ? 8u : 15u);
+}
 
 g16_err groth16_work_buffers(groth16_work *w, const g16_key *key, groth16_work_bufs *b, g16_status *st) {
     memset(b, 0, sizeof *b);
@@ -317,6 +323,10 @@ g16_err groth16_stage_synth_ex(g16_ctx *ctx, groth16_work *w, const g16_key *key
     double t0 = g16_now_ms();
     if (!groth16_work_fits(w, key))
         return g16_fail(st, G16_ERR_INTERNAL, "prove: working area sized for another key shape");
+    if (w->scr.ws_only && !ws_only)
+        return g16_fail(st, G16_ERR_INTERNAL,
+                        "prove: this working area holds the witness scalars only (GROTH16_WORK_WS_ONLY): it needs "
+                        "GROTH16_SYNTH_WS_ONLY");
     if ((err = g16_wtns_check_key(&wit->w, &key->zk, st)))
         return err;
     g16_frvec_free(&w->pub);

@@ -155,6 +155,30 @@ static void run_case(g16_ctx *ctx, g16_curve curve, int log_n, synth_profile pro
         EXPECT(groth16_gpu_synth_flags(NULL) == 0 && !groth16_gpu_key_synth(NULL), "%s: synth flags without a key",
                name);
         EXPECT(groth16_gpu_key_bytes(key) > groth16_gpu_key_bytes_ex(key, 0), "%s: key bytes", name);
+
+        /* A scalars-only working area: refuses a full synthesis, gives the
+         * same scalars with a ws-only one, and is smaller. */
+        groth16_work *wo = NULL;
+        if (groth16_work_create_ex(ctx, &wo, key, GROTH16_WORK_WS_ONLY, &st) == G16_OK) {
+            groth16_work_bufs bo;
+            e = groth16_stage_synth(ctx, wo, key, wit, &tm, &st);
+            EXPECT(e == G16_ERR_INTERNAL, "%s: full synthesis on a WS_ONLY work gave %s", name, g16_err_str(e));
+            e = groth16_stage_synth_ex(ctx, wo, key, wit, GROTH16_SYNTH_WS_ONLY, &tm, &st);
+            EXPECT(e == G16_OK, "%s: ws-only synthesis on a WS_ONLY work: %s", name, st.msg);
+            if (!e && groth16_work_buffers(wo, key, &bo, &st) == G16_OK) {
+                EXPECT(bo.ws_only && !bo.abc[0] && !memcmp(bo.ws, bf.ws, (size_t)bf.nv * sizeof(g16_scalar)),
+                       "%s: WS_ONLY work's scalars", name);
+                memset(&m, 0, sizeof m);
+                groth16_work_consume(wo, &m, 0);
+                groth16_msms_clear(&m);
+            }
+            EXPECT(groth16_work_bytes_ex(ctx, key, GROTH16_WORK_WS_ONLY) <
+                       groth16_work_bytes_ex(ctx, key, GROTH16_WORK_NO_CPU_HEAVY),
+                   "%s: WS_ONLY bytes", name);
+            groth16_work_free(wo);
+        } else {
+            EXPECT(0, "%s: WS_ONLY work: %s", name, st.msg);
+        }
         printf("  %-48s %u rows, %u entries: ok so far (%d failures)\n", name, csr.n, csr.nnz, fails);
     }
 out:
