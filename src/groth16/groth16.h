@@ -454,6 +454,12 @@ g16_err groth16_stage_synth(g16_ctx *ctx, groth16_work *w, const g16_key *key, c
 enum { GROTH16_SYNTH_WS_ONLY = 1 };
 g16_err groth16_stage_synth_ex(g16_ctx *ctx, groth16_work *w, const g16_key *key, const g16_witness *wit,
                                unsigned flags, groth16_timings *tm, g16_status *st);
+/* Turns a ws-only synthesized work into a fully synthesized one (a, b, c
+ * on the CPU from the scalars: the fallback when the device that was to
+ * synthesize cannot run the stage), so that groth16_stage_heavy (or
+ * groth16_stage_heavy_gpu without rows) takes it. Needs a working area with
+ * a, b, c (not GROTH16_WORK_WS_ONLY); G16_ERR_INTERNAL otherwise, NOMEM. */
+g16_err groth16_work_synth_complete(g16_ctx *ctx, groth16_work *w, const g16_key *key, g16_status *st);
 /* Stage 2: moves the results into *out (the work is then free for reuse). */
 g16_err groth16_stage_heavy(g16_ctx *ctx, groth16_msms *out, groth16_work *w, const g16_key *key,
                             groth16_timings *tm, g16_status *st);

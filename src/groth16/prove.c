@@ -346,6 +346,22 @@ g16_err groth16_stage_synth_ex(g16_ctx *ctx, groth16_work *w, const g16_key *key
     return G16_OK;
 }
 
+g16_err groth16_work_synth_complete(g16_ctx *ctx, groth16_work *w, const g16_key *key, g16_status *st) {
+    if (!groth16_work_fits(w, key) || w->synthesized != 2 || w->scr.ws_only)
+        return g16_fail(st, G16_ERR_INTERNAL,
+                        "prove: completing a synthesis needs a ws-only synthesized working area with a, b, c buffers");
+    void *tmp = malloc((size_t)key->zk.nVars * 32 + 1);
+    if (!tmp)
+        return g16_fail(st, G16_ERR_NOMEM, "prove: out of memory for %u wires", key->zk.nVars);
+    if (key->zk.curve == G16_CURVE_BN254)
+        groth16_bn254_synth_from_ws(ctx, &key->zk, &key->prep, &w->scr, tmp);
+    else
+        groth16_bls381_synth_from_ws(ctx, &key->zk, &key->prep, &w->scr, tmp);
+    free(tmp);
+    w->synthesized = 1;
+    return G16_OK;
+}
+
 g16_err groth16_stage_heavy(g16_ctx *ctx, groth16_msms *out, groth16_work *w, const g16_key *key,
                             groth16_timings *tm, g16_status *st) {
     g16_err err;

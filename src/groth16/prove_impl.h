@@ -114,6 +114,35 @@ static void PN(synth)(g16_ctx *ctx, const g16_zkey *key, const groth16_prep *pre
     g16_pool_run(ctx->pool, nt, PN(ws_task), &wj);
 }
 
+/* w[i] = ws[i] in Montgomery form again (ws canonical, < r). */
+typedef struct PN(mont_job) {
+    const g16_scalar *ws;
+    FR *w;
+    uint32_t n, chunk;
+} PN(mont_job);
+
+static void PN(mont_task)(void *arg, size_t task) {
+    const PN(mont_job) *j = arg;
+    uint64_t lo = (uint64_t)task * j->chunk, hi = lo + j->chunk;
+    for (uint64_t i = lo; i < hi && i < j->n; i++)
+        FRN(to_mont)(&j->w[i], j->ws[i].l);
+}
+
+/* Completes a ws-only synthesis on the CPU (a fallback when the GPU that
+ * was to compute a, b, c cannot): a, b, c from the scalars ws, through tmp
+ * (nVars Fr), which is wiped. */
+static void PN(synth_from_ws)(g16_ctx *ctx, const g16_zkey *key, const groth16_prep *prep, groth16_scratch *scr,
+                              FR *tmp) {
+    size_t nt;
+    PN(mont_job) mj = {scr->scalars[1], tmp, key->nVars, 0};
+    mj.chunk = PN(chunk)(ctx, key->nVars, &nt);
+    g16_pool_run(ctx->pool, nt, PN(mont_task), &mj);
+    PN(synth_job) sj = {prep, tmp, scr->fr[0], scr->fr[1], scr->fr[2], key->domainSize, 0};
+    sj.chunk = PN(chunk)(ctx, key->domainSize, &nt);
+    g16_pool_run(ctx->pool, nt, PN(synth_task), &sj);
+    g16_wipe(tmp, (size_t)key->nVars * sizeof(FR));
+}
+
 /* Stage 2, the heavy ("device") stage: the three odd-coset NTTs, h, and the
  * five MSMs, into m. Wipes the scalar copy of the witness when done. */
 static g16_err PN(heavy)(g16_ctx *ctx, groth16_msms *m, const g16_zkey *key, groth16_scratch *scr,

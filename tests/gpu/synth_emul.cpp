@@ -145,13 +145,32 @@ static void run_case(g16_ctx *ctx, g16_curve curve, int log_n, synth_profile pro
             nz += !a[r].is_zero();
         EXPECT(nz > 0, "%s: %zu nonzero rows of a (of %u)", name, nz, bf.n);
 
-        /* The CPU heavy stage refuses a ws-only work; the GPU stage without a
-         * device refuses its NULL arguments. */
+        /* The CPU heavy stage refuses a ws-only work; completed on the CPU,
+         * it holds the full synthesis's a, b, c and proves. */
         groth16_msms m;
         memset(&m, 0, sizeof m);
         g16_err e = groth16_stage_heavy(ctx, &m, wso, key, &tm, &st);
         EXPECT(e == G16_ERR_INTERNAL, "%s: CPU heavy on a ws-only work gave %s", name, g16_err_str(e));
         groth16_msms_clear(&m);
+        e = groth16_work_synth_complete(ctx, wso, key, &st);
+        EXPECT(e == G16_OK, "%s: synth_complete: %s", name, st.msg);
+        groth16_work_bufs bc;
+        if (!e && groth16_work_buffers(wso, key, &bc, &st) == G16_OK) {
+            EXPECT(!bc.ws_only, "%s: completed work still ws-only", name);
+            for (int k = 0; k < 3; k++)
+                EXPECT(!memcmp(bc.abc[k], bf.abc[k], (size_t)bf.n * 32), "%s: completed %c differs", name, "abc"[k]);
+            EXPECT(!memcmp(bc.ws, bf.ws, (size_t)bf.nv * sizeof(g16_scalar)), "%s: completed ws differ", name);
+            e = groth16_work_synth_complete(ctx, wso, key, &st);
+            EXPECT(e == G16_ERR_INTERNAL, "%s: second synth_complete gave %s", name, g16_err_str(e));
+            g16_result *res = NULL;
+            e = groth16_stage_heavy(ctx, &m, wso, key, &tm, &st);
+            if (!e)
+                e = groth16_stage_finalize(ctx, &res, key, &m, NULL, NULL, &tm, &st);
+            if (!e)
+                e = groth16_result_verify(key, res, &st);
+            EXPECT(e == G16_OK, "%s: proof from a completed synthesis: %s", name, st.msg);
+            g16_result_free(res);
+        }
         EXPECT(groth16_gpu_synth_flags(NULL) == 0 && !groth16_gpu_key_synth(NULL), "%s: synth flags without a key",
                name);
         EXPECT(groth16_gpu_key_bytes(key) > groth16_gpu_key_bytes_ex(key, 0), "%s: key bytes", name);
