@@ -31,6 +31,7 @@ static int usage(void) {
             "                 prove --synthetic --curve C --log-n K [--profile P] [--seed S]: all in memory\n"
             "                 engine: (--zkey|--key K --wtns W | --log-n N [--curve C]) [--jobs J] [--partitions P]\n"
             "                         [--workers W] [--workers-per-device W] [--synth-threads S] [--no-verify]\n"
+            "                         [--timeline FILE]\n"
             "                 msm: [--profile random|filecoin] [--streamed (cuda)]\n");
     return 2;
 }
@@ -88,6 +89,9 @@ int bench_main(int argc, char **argv) {
             i++;
         } else if (!strcmp(a, "--synth-threads") && v) {
             o.synth_threads = atoi(v);
+            i++;
+        } else if (!strcmp(a, "--timeline") && v) {
+            o.timeline = v;
             i++;
         } else if (!strcmp(a, "--profile") && v) {
             o.profile = v;

@@ -31,6 +31,7 @@ typedef struct bench_opts {
     uint64_t seed;
     int workers_per_device; /* --workers-per-device W (bench engine, cuda) */
     int synth_threads;    /* --synth-threads S (bench engine) */
+    const char *timeline; /* --timeline FILE (bench engine: the engine's event log) */
     int streamed;         /* --streamed (bench msm --backend cuda: bases from host memory) */
     int argc;             /* remaining positional arguments */
     char **argv;

@@ -1,13 +1,21 @@
 /* g16 bench engine (--zkey|--key K --wtns W | --log-n N [--curve C])
  *                  [--jobs J] [--partitions P] [--backend cpu|cuda|auto]
  *                  [--workers W] [--workers-per-device W] [--synth-threads S]
- *                  [--threads T] [--no-verify] [--json]:
+ *                  [--threads T] [--no-verify] [--timeline FILE] [--json]:
  * J jobs of P partitions submitted at once to one engine with the key
  * resident (on the GPUs with --backend cuda); reports proofs per hour,
  * p50/p99 job latency (submit to finish), the GPU busy fraction (the union
  * of each device's heavy stages over the measured wall time), peak host RSS
  * and mean stage times (queue, synthesis, upload, GPU, device, finalize,
- * verify). Without --zkey, a synthetic circuit of 2^N rows (filecoin
+ * verify). From the engine's timeline (--timeline FILE keeps it, else a
+ * temporary file): steady_proofs_per_hour (first proof done to last proof
+ * done, without the pipeline's fill), and on the CUDA backend
+ * upload_overlap_fraction (the share of upload time during which another
+ * worker of the same device was inside its kernel section),
+ * kernel_busy_fraction (each device's union of kernel sections over the
+ * wall time, averaged; kernel_busy_steady_fraction: over the kernel
+ * sections' own span, first begin to last end) and kernel_conflicts (pairs of one device's kernel
+ * sections that overlap: 0 under the kernel mutex). Without --zkey, a synthetic circuit of 2^N rows (filecoin
  * profile, 4 distinct witnesses used in turn) and an insecure setup are
  * made in a temporary directory first (removed at the end). */
 #include <stdlib.h>
@@ -59,7 +67,7 @@ static double metric_sum(const char *text, const char *prefix) {
 }
 
 typedef struct snap {
-    double busy_ms, up_sum, up_n, gpu_sum, gpu_n, streamed, fallback;
+    double busy_ms, up_sum, up_n, gpu_sum, gpu_n, kw_sum, kw_n, streamed, fallback;
 } snap;
 
 static int take_snap(g16_engine *eng, snap *s) {
@@ -71,6 +79,8 @@ static int take_snap(g16_engine *eng, snap *s) {
     s->up_n = metric_sum(m, "g16_stage_ms_count{stage=\"upload\"}");
     s->gpu_sum = metric_sum(m, "g16_stage_ms_sum{stage=\"gpu\"}");
     s->gpu_n = metric_sum(m, "g16_stage_ms_count{stage=\"gpu\"}");
+    s->kw_sum = metric_sum(m, "g16_stage_ms_sum{stage=\"kernel_wait\"}");
+    s->kw_n = metric_sum(m, "g16_stage_ms_count{stage=\"kernel_wait\"}");
     s->streamed = metric_sum(m, "g16_partitions_streamed_total ");
     s->fallback = metric_sum(m, "g16_partitions_cpu_fallback_total ");
     g16_free(m);
@@ -103,6 +113,31 @@ static void engine_shape(g16_engine *eng, char *backend, size_t blen, int *worke
         *synth = atoi(sy + 16);
     g16_free(s);
 }
+
+/* First and last "finalize" end (a proof done) of the jobs >= min_job in
+ * a timeline file; returns how many. */
+static int done_span(const char *path, uint64_t min_job, double *first, double *last) {
+    FILE *f = fopen(path, "r");
+    int n = 0;
+    *first = *last = 0;
+    if (!f)
+        return 0;
+    char line[512], ev[16], ph;
+    double t;
+    unsigned long long job;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "{\"t\":%lf,\"ev\":\"%15[^\"]\",\"ph\":\"%c\",\"job\":%llu", &t, ev, &ph, &job) == 4 &&
+            !strcmp(ev, "finalize") && ph == 'E' && job >= min_job) {
+            if (!n++ || t < *first)
+                *first = t;
+            if (n == 1 || t > *last)
+                *last = t;
+        }
+    fclose(f);
+    return n;
+}
+
+static int nk_any(const engine_overlap *ov) { return ov->upload_ms > 0 || ov->kernel_busy_fraction > 0; }
 
 /* A synthetic circuit in a fresh temporary directory. */
 static int make_synthetic(g16_ctx *ctx, const bench_opts *o, char *dir, char *zkey, char (*wt)[512]) {
@@ -137,7 +172,7 @@ int bench_engine(const bench_opts *o) {
     if ((!o->zkey || !o->wtns) && o->log_n <= 0) {
         fprintf(stderr, "usage: g16 bench engine (--zkey|--key K --wtns W | --log-n N [--curve C]) [--jobs J] "
                         "[--partitions P] [--backend cpu|cuda|auto] [--workers W] [--workers-per-device W] "
-                        "[--synth-threads S] [--threads T] [--no-verify] [--json]\n");
+                        "[--synth-threads S] [--threads T] [--no-verify] [--timeline FILE] [--json]\n");
         return 2;
     }
     g16_engine_backend backend;
@@ -154,11 +189,27 @@ int bench_engine(const bench_opts *o) {
     int jobs = o->jobs > 0 ? o->jobs : 4, parts = o->partitions > 0 ? o->partitions : 2;
     g16_ctx_opts copts = {.threads = o->threads};
     g16_ctx *ctx = g16_ctx_create(&copts);
+    /* The timeline: the caller's file, else a temporary one (removed). */
+    char tlpath[512] = "";
+    int tl_tmp = 0;
+    if (o->timeline) {
+        snprintf(tlpath, sizeof tlpath, "%s", o->timeline);
+    } else {
+        snprintf(tlpath, sizeof tlpath, "/tmp/g16-bench-engine-timeline-XXXXXX");
+        int fd = mkstemp(tlpath);
+        if (fd >= 0) {
+            close(fd);
+            tl_tmp = 1;
+        } else {
+            tlpath[0] = 0;
+        }
+    }
     g16_engine_opts eo = {.workers = o->workers > 0 ? o->workers : 2,
                           .synth_threads = o->synth_threads,
                           .no_verify = o->no_verify,
                           .backend = backend,
-                          .workers_per_device = o->workers_per_device};
+                          .workers_per_device = o->workers_per_device,
+                          .timeline_path = tlpath[0] ? tlpath : NULL};
     g16_engine *eng = NULL;
     uint64_t key;
     uint64_t *ids = calloc((size_t)jobs, sizeof *ids);
@@ -251,17 +302,48 @@ int bench_engine(const bench_opts *o) {
     double busy = (s1.busy_ms - s0.busy_ms) / (wall * ndev);
     double up = s1.up_n > s0.up_n ? (s1.up_sum - s0.up_sum) / (s1.up_n - s0.up_n) : 0;
     double gpu = s1.gpu_n > s0.gpu_n ? (s1.gpu_sum - s0.gpu_sum) / (s1.gpu_n - s0.gpu_n) : 0;
+    double kw = s1.kw_n > s0.kw_n ? (s1.kw_sum - s0.kw_sum) / (s1.kw_n - s0.kw_n) : 0;
+    /* The timeline, complete once the engine is gone (it closes the file). */
+    g16_engine_destroy(eng, 0);
+    eng = NULL;
+    double steady = 0, d0, d1, kbusy_steady = 0;
+    engine_overlap ov = {0};
+    if (tlpath[0]) {
+        int nd = done_span(tlpath, ids[0], &d0, &d1);
+        steady = nd > 1 && d1 > d0 ? (nd - 1) / ((d1 - d0) / 3.6e6) : 0;
+        engine_span *up = NULL, *kn = NULL;
+        size_t nup = 0, nk = 0;
+        g16_status tst = {0};
+        if (engine_tl_read(tlpath, ids[0], &up, &nup, &kn, &nk, &tst) != G16_OK ||
+            engine_overlap_compute(&ov, up, nup, kn, nk, ndev, wall, &tst) != G16_OK)
+            fprintf(stderr, "g16 bench engine: timeline: %s\n", tst.msg);
+        /* The same over the kernel sections' own span (first begin to last
+         * end): the sustained-load figure, without the pipeline's fill. */
+        double k0 = 0, k1 = 0;
+        for (size_t i = 0; i < nk; i++) {
+            k0 = !i || kn[i].b < k0 ? kn[i].b : k0;
+            k1 = !i || kn[i].e > k1 ? kn[i].e : k1;
+        }
+        engine_overlap ovs;
+        if (nk && k1 > k0 && engine_overlap_compute(&ovs, up, nup, kn, nk, ndev, k1 - k0, &tst) == G16_OK)
+            kbusy_steady = ovs.kernel_busy_fraction;
+        free(up);
+        free(kn);
+    }
+    double upov = ov.upload_ms > 0 ? ov.upload_overlap_ms / ov.upload_ms : 0;
     if (o->json)
         printf("{\"bench\":\"engine\",\"backend\":\"%s\",\"devices\":%d,\"workers\":%d,\"workers_per_device\":%d,"
                "\"synth_threads\":%d,\"jobs\":%d,\"partitions\":%d,\"verify\":%s,\"wall_ms\":%.1f,\"proofs_per_hour\":%.0f,"
                "\"p50_job_ms\":%.2f,\"p99_job_ms\":%.2f,\"gpu_busy_fraction\":%.4f,\"mean_queue_ms\":%.2f,"
                "\"mean_synth_ms\":%.2f,\"mean_upload_ms\":%.3f,\"mean_gpu_ms\":%.2f,\"mean_device_ms\":%.2f,"
                "\"mean_finalize_ms\":%.2f,\"mean_verify_ms\":%.2f,\"streamed_partitions\":%.0f,"
-               "\"cpu_fallback_partitions\":%.0f,\"peak_rss_mb\":%.1f}\n",
+               "\"cpu_fallback_partitions\":%.0f,\"peak_rss_mb\":%.1f,\"steady_proofs_per_hour\":%.0f,"
+               "\"upload_overlap_fraction\":%.4f,\"kernel_busy_fraction\":%.4f,\"kernel_busy_steady_fraction\":%.4f,"
+               "\"kernel_conflicts\":%zu,\"mean_kernel_wait_ms\":%.2f}\n",
                bname, ndev, nworkers, nworkers / ndev, nsynth, jobs, parts, o->no_verify ? "false" : "true", wall, pph,
                pct(lat, jobs, 0.5), pct(lat, jobs, 0.99), busy, sum[0] / np, sum[1] / np, up, gpu, sum[2] / np,
                sum[3] / np, sum[4] / np, s1.streamed - s0.streamed, s1.fallback - s0.fallback,
-               ru.ru_maxrss / 1024.0);
+               ru.ru_maxrss / 1024.0, steady, upov, ov.kernel_busy_fraction, kbusy_steady, ov.kernel_conflicts, kw);
     else {
         printf("engine (%s, %d device%s, %d workers, %d synthesis threads): %d jobs x %d partitions: %.0f proofs/hour, job p50 %.1f ms "
                "p99 %.1f ms, busy %.1f%%, peak RSS %.1f MB\n",
@@ -270,6 +352,14 @@ int bench_engine(const bench_opts *o) {
         printf("  per partition (ms): queue %.2f | synth %.2f | upload %.3f | gpu %.2f | device %.2f | "
                "finalize %.2f | verify %.2f\n",
                sum[0] / np, sum[1] / np, up, gpu, sum[2] / np, sum[3] / np, sum[4] / np);
+        printf("  steady state %.0f proofs/hour (first to last proof done)", steady);
+        if (nk_any(&ov))
+            printf("; kernels busy %.1f%% (%.1f%% of their own span), uploads overlapping another worker's kernels "
+                   "%.1f%%, kernel conflicts %zu",
+                   100 * ov.kernel_busy_fraction, 100 * kbusy_steady, 100 * upov, ov.kernel_conflicts);
+        if (kw > 0)
+            printf(", mean wait for the kernel mutex %.2f ms", kw);
+        printf("\n");
         if (s1.streamed > s0.streamed || s1.fallback > s0.fallback)
             printf("  streamed bases: %.0f partitions, CPU fallback: %.0f partitions\n", s1.streamed - s0.streamed,
                    s1.fallback - s0.fallback);
@@ -285,6 +375,8 @@ done:
     free(ids);
     free(lat);
     free(w);
+    if (tl_tmp)
+        unlink(tlpath);
     if (dir[0]) { /* the synthetic circuit */
         char path[600];
         const char *names[] = {"c.r1cs", "c.zkey"};

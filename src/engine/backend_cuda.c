@@ -17,9 +17,14 @@
  * memory in double-buffered chunks). key_release frees the device copies
  * once the engine unloads the key (it guarantees no partition uses it).
  *
- * Kernels of different workers are not serialized: each worker queues on
- * its own stream and waits on it only, so one worker's copies overlap
- * another's kernels. */
+ * Kernel exclusivity: each worker queues on its own stream and waits on it
+ * only, so one worker's copies and CPU work overlap another's kernels. The
+ * kernels themselves (H and the five MSMs of a partition) run under a
+ * per-device mutex (groth16_gpu_work_set_exclusive): each MSM fills the GPU,
+ * and two interleaved ones measured much slower than one after the other
+ * (docs/engine.md "Kernel exclusivity"). G16_ENGINE_GPU_SHARED=1, read once
+ * here at creation, turns the mutex off (kernels of a device's workers run
+ * concurrently), for comparison. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +37,7 @@ typedef struct cdev {
     g16_gpu *loader; /* uploads and frees key bases (lock held) */
     pthread_mutex_t lock;
     int failed;      /* a GPU stage failed here (lock held to read/write) */
+    pthread_mutex_t kern; /* kernel exclusivity among the device's workers */
 } cdev;
 
 typedef struct ckey {
@@ -42,6 +48,7 @@ typedef struct ckey {
 
 typedef struct cuda_be {
     int ndev, wpd;
+    int shared; /* G16_ENGINE_GPU_SHARED=1: no kernel exclusivity */
     cdev *dev;
     pthread_mutex_t lock; /* the key list */
     ckey *keys;
@@ -269,9 +276,13 @@ static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *
     const groth16_gpu_key *gk = c ? c->gk[w->dev] : NULL;
     pthread_mutex_unlock(&b->lock);
     groth16_gpu_timings gtm = {0};
+    groth16_gpu_work_set_exclusive(gw, b->shared ? NULL : &dv->kern);
     g16_err err = groth16_stage_heavy_gpu(ctx, w->g, gw, gk, out, work, key, tm, &gtm, st);
     hi->upload_ms = gtm.upload_ms;
     hi->gpu_ms = gtm.gpu_ms;
+    hi->upload_begin = gtm.upload_begin, hi->upload_end = gtm.upload_end;
+    hi->kernels_begin = gtm.kernels_begin, hi->kernels_end = gtm.kernels_end;
+    hi->lock_wait_ms = gtm.lock_wait_ms;
     hi->streamed = gk == NULL;
     if (err == G16_ERR_DEVICE) {
         /* This partition fails (its working area is consumed); the next
@@ -298,6 +309,7 @@ static void cuda_destroy(void *self) {
     for (int d = 0; d < b->ndev; d++) {
         g16_gpu_destroy(b->dev[d].loader);
         pthread_mutex_destroy(&b->dev[d].lock);
+        pthread_mutex_destroy(&b->dev[d].kern);
     }
     pthread_mutex_destroy(&b->lock);
     free(b->dev);
@@ -323,10 +335,13 @@ g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_dev
     }
     b->dev = dv;
     b->wpd = workers_per_device > 0 ? workers_per_device : 2;
+    const char *sh = getenv("G16_ENGINE_GPU_SHARED");
+    b->shared = sh && !strcmp(sh, "1");
     pthread_mutex_init(&b->lock, NULL);
     for (int d = 0; d < n; d++) {
         dv[d].device = d;
         pthread_mutex_init(&dv[d].lock, NULL);
+        pthread_mutex_init(&dv[d].kern, NULL);
         b->ndev = d + 1;
         if (g16_gpu_create(&dv[d].loader, d, LOADER_POINTS, 1, st) != G16_OK) {
             dv[d].loader = NULL;

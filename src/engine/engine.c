@@ -123,9 +123,9 @@ typedef struct pheap {
 /* Histogram buckets (ms) of the stage timings. */
 static const double HB[] = {1, 5, 10, 50, 100, 500, 1000, 5000, 10000, 60000};
 #define NHB (sizeof HB / sizeof HB[0])
-enum { ST_QUEUE, ST_SYNTH, ST_DEVICE, ST_FINALIZE, ST_VERIFY, ST_JOB, ST_UPLOAD, ST_GPU, ST_COUNT };
-static const char *const ST_NAME[ST_COUNT] = {"queue",  "synthesis", "device", "finalize",
-                                              "verify", "job",       "upload", "gpu"};
+enum { ST_QUEUE, ST_SYNTH, ST_DEVICE, ST_FINALIZE, ST_VERIFY, ST_JOB, ST_UPLOAD, ST_GPU, ST_KWAIT, ST_COUNT };
+static const char *const ST_NAME[ST_COUNT] = {"queue", "synthesis", "device", "finalize",   "verify",
+                                              "job",   "upload",    "gpu",    "kernel_wait"};
 typedef struct hist {
     uint64_t b[NHB + 1];
     uint64_t count;
@@ -194,6 +194,17 @@ static void tl_at(g16_engine *e, double t, const char *ev, char ph, const part *
     pthread_mutex_lock(&e->tl_lock);
     fprintf(e->timeline, "{\"t\":%.3f,\"ev\":\"%s\",\"ph\":\"%c\",\"job\":%llu,\"part\":%u,\"thread\":\"%s%d\"}\n",
             t - e->t_start, ev, ph, (unsigned long long)p->job->id, p->idx, kind, idx);
+    pthread_mutex_unlock(&e->tl_lock);
+}
+/* A device-side event of worker idx on device dev: the same fields and
+ * "dev":d (engine_tl_read reads these). */
+static void tl_dev(g16_engine *e, double t, const char *ev, char ph, const part *p, int idx, int dev) {
+    if (!e->timeline)
+        return;
+    pthread_mutex_lock(&e->tl_lock);
+    fprintf(e->timeline,
+            "{\"t\":%.3f,\"ev\":\"%s\",\"ph\":\"%c\",\"job\":%llu,\"part\":%u,\"thread\":\"worker%d\",\"dev\":%d}\n",
+            t - e->t_start, ev, ph, (unsigned long long)p->job->id, p->idx, idx, dev);
     pthread_mutex_unlock(&e->tl_lock);
 }
 static void tl(g16_engine *e, const char *ev, char ph, const part *p, const char *kind, int idx) {
@@ -780,15 +791,14 @@ static void *worker_main(void *arg) {
         double t1 = now_ms();
         p->stats.device_ms = t1 - t0;
         p->stats.worker = me;
-        if (!err && hi.gpu_ms > 0 && hi.gpu_ms <= t1 - t0) {
-            /* The device part, placed from its CUDA-event durations: it ends
-             * when heavy returns (the result download is its last step) and
-             * begins with the copies of a, b, c, w; then the kernels. */
-            double g0 = t1 - hi.gpu_ms, g1 = g0 + (hi.upload_ms < hi.gpu_ms ? hi.upload_ms : hi.gpu_ms);
-            tl_at(e, g0, "upload", 'B', p, "worker", me);
-            tl_at(e, g1, "upload", 'E', p, "worker", me);
-            tl_at(e, g1, "kernels", 'B', p, "worker", me);
-            tl_at(e, t1, "kernels", 'E', p, "worker", me);
+        if (!err && hi.upload_end > 0 && hi.kernels_end > 0) {
+            /* The device part on the host clock (the backend's timestamps):
+             * the copies of a, b, c, w, then the kernel section (H and the
+             * MSMs, under the device's kernel mutex unless shared). */
+            tl_dev(e, hi.upload_begin, "upload", 'B', p, me, dv);
+            tl_dev(e, hi.upload_end, "upload", 'E', p, me, dv);
+            tl_dev(e, hi.kernels_begin, "kernels", 'B', p, me, dv);
+            tl_dev(e, hi.kernels_end, "kernels", 'E', p, me, dv);
         }
         tl_at(e, t1, "device", 'E', p, "worker", me);
 
@@ -806,6 +816,7 @@ static void *worker_main(void *arg) {
         if (!err && hi.gpu_ms > 0) {
             hist_add(&e->h[ST_UPLOAD], hi.upload_ms);
             hist_add(&e->h[ST_GPU], hi.gpu_ms);
+            hist_add(&e->h[ST_KWAIT], hi.lock_wait_ms);
         }
         work_return(e, k, p->work); /* consumed: only the MSM sums remain */
         p->work = NULL;

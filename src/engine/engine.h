@@ -16,7 +16,14 @@
 /* What a heavy stage reports beside the MSM sums. */
 typedef struct engine_heavy_info {
     double upload_ms;  /* host -> device copies of a, b, c, w (0 on the CPU) */
-    double gpu_ms;     /* first copy to last result on the device (0 on the CPU) */
+    double gpu_ms;     /* first copy to last result on the device, less the
+                        * wait for the kernel mutex (0 on the CPU) */
+    /* Host clock (g16_now_ms) of the upload (copies queued .. seen done) and
+     * of the kernel section (H queued, under the device's kernel mutex
+     * unless G16_ENGINE_GPU_SHARED=1, .. last MSM sum on the host); all 0 on
+     * the CPU and when the stage failed before reaching them. */
+    double upload_begin, upload_end, kernels_begin, kernels_end;
+    double lock_wait_ms; /* waiting for the device's kernel mutex */
     int streamed;      /* the bases were streamed from host memory */
     int cpu_fallback;  /* a GPU worker ran it on the CPU (no device working
                         * area, or its device was taken out of service) */
@@ -70,5 +77,40 @@ g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_dev
  * ones wait in the ready heap, up to the lookahead), so that a test can
  * queue a full pipeline and then release it at once. */
 void engine_hold_workers(g16_engine *e, int hold);
+
+/* ---- timeline analysis (timeline.c) ----------------------------------------
+ * The CUDA backend's "upload" and "kernels" events of a timeline file
+ * (g16_engine_opts.timeline_path) as spans, and how they overlap: what
+ * `g16 bench engine` reports and test_engine_gpu checks. */
+typedef struct engine_span {
+    double b, e;   /* ms since the engine's start, b <= e */
+    int worker, dev;
+    uint64_t job;
+    uint32_t part;
+} engine_span;
+
+typedef struct engine_overlap {
+    double upload_ms;         /* the upload spans' lengths, summed */
+    double upload_overlap_ms; /* of it: time during which another worker of
+                               * the same device was inside a kernel span */
+    double kernel_busy_fraction; /* per device: the union of its kernel spans
+                                  * over wall_ms; averaged over the devices */
+    size_t kernel_conflicts;  /* pairs of kernel spans of one device from
+                               * different workers that overlap (by more
+                               * than a point) */
+} engine_overlap;
+
+/* Computes r over the upload spans up and kernel spans kn of devices
+ * 0 .. ndev-1 (spans of other devices are ignored), with wall_ms the
+ * measured wall time (0: kernel_busy_fraction 0). G16_ERR_NOMEM only. */
+g16_err engine_overlap_compute(engine_overlap *r, const engine_span *up, size_t nup, const engine_span *kn,
+                               size_t nk, int ndev, double wall_ms, g16_status *st);
+
+/* Reads the upload and kernel spans of the jobs with id >= min_job from a
+ * timeline file (B and E matched by event, job, partition and worker;
+ * unmatched events and other lines skipped). *up and *kn are malloc'd
+ * (free them; NULL when empty). */
+g16_err engine_tl_read(const char *path, uint64_t min_job, engine_span **up, size_t *nup, engine_span **kn,
+                       size_t *nk, g16_status *st);
 
 #endif

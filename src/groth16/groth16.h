@@ -14,6 +14,7 @@
 #ifndef G16_GROTH16_H
 #define G16_GROTH16_H
 
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -503,9 +504,28 @@ size_t groth16_gpu_work_bytes(const g16_key *key);
 g16_err groth16_gpu_work_create(struct g16_gpu *g, groth16_gpu_work **out, const g16_key *key, g16_status *st);
 void groth16_gpu_work_free(struct g16_gpu *g, groth16_gpu_work *gw);
 int groth16_gpu_work_fits(const groth16_gpu_work *gw, const g16_key *key);
+/* Kernel exclusivity (optional; NULL, the default, = none): with a mutex
+ * set, groth16_stage_heavy_gpu on gw queues the copies of a, b, c, w, waits
+ * for them on the host (that copy event only), then holds *mu while it runs
+ * H and the five MSMs (they end with host reads of the sums), and releases
+ * it on every path, failures included. Workers of one device that share one
+ * mutex thus run their kernels one after the other while one worker's
+ * copies and CPU work overlap another's kernels (two MSMs interleaved on
+ * one GPU thrash it: docs/engine.md "Kernel exclusivity"). The mutex is the
+ * caller's and must outlive gw's use; the lock is never held across a
+ * device wait other than the MSMs' own. */
+void groth16_gpu_work_set_exclusive(groth16_gpu_work *gw, pthread_mutex_t *mu);
 typedef struct groth16_gpu_timings {
     double upload_ms, ntt_ms, msm_ms[5], gpu_ms; /* msm: A, B1, B2, C, H; gpu: first copy to last result */
     double synth_ms; /* the GPU synthesis (to_mont + rows; event-timed), 0 after a CPU synthesis */
+    /* Host clock (g16_now_ms) of the stage's phases, 0 when not reached:
+     * upload_begin when the copies are queued, upload_end when the host saw
+     * them done; kernels_begin when H is queued (after taking the exclusive
+     * mutex, if any), kernels_end when the last MSM sum is on the host
+     * (before the mutex is released). Without a mutex H is queued behind the
+     * copies before the host waits, so kernels_begin = upload_end there. */
+    double upload_begin, upload_end, kernels_begin, kernels_end;
+    double lock_wait_ms; /* waiting for the exclusive mutex (0 without) */
 } groth16_gpu_timings;
 g16_err groth16_stage_heavy_gpu(g16_ctx *ctx, struct g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key *gkey,
                                 groth16_msms *out, groth16_work *w, const g16_key *key, groth16_timings *tm,

@@ -7,8 +7,8 @@
  *      from the CPU working area to the device working area; or, after a
  *      ws-only synthesis (GROTH16_SYNTH_WS_ONLY), copy the w scalars only and
  *      compute a, b, c on the device from the key's resident coefficient
- *      rows (g16_gpu_synth_dev: w to Montgomery form into d_wm, then one
- *      thread per row; bit for bit the CPU's a, b, c);
+ *      rows (g16_gpu_synth_dev, queued with H: w to Montgomery form into
+ *      d_wm, then one thread per row; bit for bit the CPU's a, b, c);
  *   2. g16_gpu_h_dev: the three odd-coset NTTs and h_i = a_i b_i - c_i as
  *      canonical scalars, written over a (h aliases a);
  *   3. the five MSMs with device scalars, in the CPU's order A, B1, B2, C, H
@@ -17,6 +17,9 @@
  *   4. wipe the device copies of a, b, c, h and w (queued on the stream);
  *      the host's w scalars are wiped as soon as their copy is done, while
  *      the GPU computes H.
+ * With an exclusive mutex on the working area (groth16_gpu_work_set_exclusive)
+ * the host waits for step 1 first, then holds the mutex over steps 2-3 only:
+ * the copies and the wipes stay outside it.
  * The MSM sums are the same group elements as the CPU's (the Jacobian
  * representation may differ): finalize normalizes to affine, so the proof
  * bytes are identical for the same r, s.
@@ -25,6 +28,7 @@
  * a device-global CUDA function: the device working area (buffers and the
  * domain's twiddles) is created once per worker, the bases once per key and
  * device; synchronization is on g's stream only (docs DESIGN.md). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +57,9 @@ struct groth16_gpu_work {
     g16_scalar *d_w;   /* nv scalars */
     void *d_wm;        /* nv Fr: w in Montgomery form, for the GPU synthesis */
     g16_gpu_domain *dom;
-    g16_gpu_event *ev[4]; /* before the copies, after them, after H, after the GPU synthesis */
+    g16_gpu_event *ev[4]; /* before the copies (with a mutex: again before the kernels),
+                           * after the copies, after H, before H (after the GPU synthesis) */
+    pthread_mutex_t *excl; /* kernel exclusivity (groth16_gpu_work_set_exclusive), NULL = none */
 };
 
 /* ---- the key's bases --------------------------------------------------- */
@@ -243,6 +249,11 @@ void groth16_gpu_work_free(struct g16_gpu *g, groth16_gpu_work *gw) {
     free(gw);
 }
 
+void groth16_gpu_work_set_exclusive(groth16_gpu_work *gw, pthread_mutex_t *mu) {
+    if (gw)
+        gw->excl = mu;
+}
+
 int groth16_gpu_work_fits(const groth16_gpu_work *gw, const g16_key *key) {
     const g16_zkey *zk = groth16_key_zkey(key);
     return gw && gw->curve == zk->curve && gw->n == zk->domainSize && gw->nv == zk->nVars &&
@@ -262,50 +273,50 @@ static void msm_outputs(groth16_msms *out, void *res[GK_COUNT]) {
     }
 }
 
-/* Copies, H and the MSMs (steps 1-3 of the header). */
-static g16_err heavy_run(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key *gkey, groth16_msms *out,
-                         const groth16_work_bufs *b, const g16_zkey *zk, groth16_gpu_timings *gt, int *ws_wiped,
-                         g16_status *st) {
+/* Step 2: after a ws-only synthesis, queues the GPU synthesis of a, b, c
+ * from the key's rows (gkey->syn: checked by the caller); then the event
+ * before H, H over a, b, c (h written over a), and the event after it. */
+static g16_err queue_h(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key *gkey, const groth16_work_bufs *b,
+                       g16_status *st) {
     g16_err err;
-    double t0 = g16_now_ms();
-    /* Copies and H are queued without a host wait: events time them, read
-     * once the first MSM has synchronized the stream. */
-    if ((err = g16_gpu_event_record(g, gw->ev[0], st)))
-        return err;
-    for (int i = 0; i < 3 && !b->ws_only; i++)
-        if ((err = g16_gpu_copy_async(g, gw->d_abc[i], b->abc[i], (size_t)b->n * 32, st)))
-            return err;
-    if ((err = g16_gpu_copy_async(g, gw->d_w, b->ws, (size_t)b->nv * sizeof(g16_scalar), st)) ||
-        (err = g16_gpu_event_record(g, gw->ev[1], st)))
-        return err;
-    /* ws-only: a, b, c from the resident rows (checked by the caller). */
-    if (b->ws_only && (err = g16_gpu_synth_dev(g, gkey->syn, gw->d_w, b->nv, gw->d_wm, gw->d_abc[0], gw->d_abc[1],
-                                               gw->d_abc[2], st))) {
+    if (b->ws_only &&
+        (err = g16_gpu_synth_dev(g, gkey->syn, gw->d_w, b->nv, gw->d_wm, gw->d_abc[0], gw->d_abc[1], gw->d_abc[2], st))) {
         char msg[sizeof st->msg];
         snprintf(msg, sizeof msg, "%s", st ? st->msg : "");
         return g16_fail(st, err, "prove (gpu): synthesis failed: %s", msg);
     }
     if ((err = g16_gpu_event_record(g, gw->ev[3], st)))
         return err;
-
-    g16_scalar *d_h = (g16_scalar *)gw->d_abc[0];
-    if ((err = g16_gpu_h_dev(g, gw->dom, gw->d_abc[0], gw->d_abc[1], gw->d_abc[2], d_h, st))) {
+    err = g16_gpu_h_dev(g, gw->dom, gw->d_abc[0], gw->d_abc[1], gw->d_abc[2], (g16_scalar *)gw->d_abc[0], st);
+    if (err) {
         char msg[sizeof st->msg];
         snprintf(msg, sizeof msg, "%s", st ? st->msg : "");
         return g16_fail(st, err, "prove (gpu): NTT/H failed: %s", msg);
     }
-    if ((err = g16_gpu_event_record(g, gw->ev[2], st)))
+    return g16_gpu_event_record(g, gw->ev[2], st);
+}
+
+/* Waits for the copies (their event only), then wipes the host's w scalars
+ * (the MSMs read the device copy): with H already queued the wipe overlaps
+ * it and leaves the serial path (2 GiB at 2^26). */
+static g16_err copies_done(groth16_gpu_work *gw, const groth16_work_bufs *b, groth16_gpu_timings *gt,
+                           int *ws_wiped, g16_status *st) {
+    float up = 0;
+    g16_err err = g16_gpu_event_elapsed(&up, gw->ev[0], gw->ev[1], st);
+    if (err)
         return err;
-    /* Once the copies are done, wipe the host's w scalars while the GPU
-     * runs H (the MSMs read the device copy): the wipe leaves the serial
-     * path (2 GiB at 2^26). */
-    float up = 0, ntt = 0, syn = 0;
-    if ((err = g16_gpu_event_elapsed(&up, gw->ev[0], gw->ev[1], st)))
-        return err;
+    gt->upload_end = g16_now_ms();
+    gt->upload_ms = up;
     g16_wipe(b->ws, (size_t)b->nv * sizeof(g16_scalar));
     *ws_wiped = 1;
-    gt->upload_ms = up;
+    return G16_OK;
+}
 
+/* Step 3: the five MSMs (H queued before them on the stream). */
+static g16_err run_msms(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key *gkey, groth16_msms *out,
+                        const groth16_work_bufs *b, const g16_zkey *zk, groth16_gpu_timings *gt, g16_status *st) {
+    g16_err err;
+    const g16_scalar *d_h = (const g16_scalar *)gw->d_abc[0];
     void *res[GK_COUNT];
     msm_outputs(out, res);
     for (int i = 0; i < GK_COUNT; i++) {
@@ -326,14 +337,65 @@ static g16_err heavy_run(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key
         /* The MSM's own CUDA-event time when it reports one, else the host clock. */
         gt->msm_ms[i] = tmg.total_ms > 0 ? (double)tmg.total_ms : g16_now_ms() - tm0;
         if (i == 0) {
-            if ((err = g16_gpu_event_elapsed(&syn, gw->ev[1], gw->ev[3], st)) ||
+            float ntt = 0, syn = 0;
+            /* The kernels began at ev[1] (copies done), or with the mutex at
+             * ev[0] re-recorded once it was taken (not counting the wait):
+             * the GPU synthesis (if any) up to ev[3], then H up to ev[2]. */
+            if ((err = g16_gpu_event_elapsed(&syn, gw->ev[gw->excl ? 0 : 1], gw->ev[3], st)) ||
                 (err = g16_gpu_event_elapsed(&ntt, gw->ev[3], gw->ev[2], st)))
                 return err;
             gt->ntt_ms = ntt;
             gt->synth_ms = b->ws_only ? syn : 0;
         }
     }
-    gt->gpu_ms = g16_now_ms() - t0;
+    gt->kernels_end = g16_now_ms();
+    return G16_OK;
+}
+
+/* Copies, H and the MSMs (steps 1-3 of the header). Without a mutex, H is
+ * queued right behind the copies (no host wait between them); with one
+ * (gw->excl), the host waits for the copies first and holds the mutex from
+ * queuing H to the last MSM sum, released on every path. */
+static g16_err heavy_run(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key *gkey, groth16_msms *out,
+                         const groth16_work_bufs *b, const g16_zkey *zk, groth16_gpu_timings *gt, int *ws_wiped,
+                         g16_status *st) {
+    g16_err err;
+    double t0 = g16_now_ms();
+    gt->upload_begin = t0;
+    /* Copies (and H) are queued without a host wait: events time them. */
+    if ((err = g16_gpu_event_record(g, gw->ev[0], st)))
+        return err;
+    for (int i = 0; i < 3 && !b->ws_only; i++) /* ws-only: a, b, c are made on the device */
+        if ((err = g16_gpu_copy_async(g, gw->d_abc[i], b->abc[i], (size_t)b->n * 32, st)))
+            return err;
+    if ((err = g16_gpu_copy_async(g, gw->d_w, b->ws, (size_t)b->nv * sizeof(g16_scalar), st)) ||
+        (err = g16_gpu_event_record(g, gw->ev[1], st)))
+        return err;
+
+    if (!gw->excl) {
+        if ((err = queue_h(g, gw, gkey, b, st)) || (err = copies_done(gw, b, gt, ws_wiped, st)))
+            return err;
+        gt->kernels_begin = gt->upload_end;
+        err = run_msms(g, gw, gkey, out, b, zk, gt, st);
+    } else {
+        if ((err = copies_done(gw, b, gt, ws_wiped, st)))
+            return err;
+        double tl = g16_now_ms();
+        pthread_mutex_lock(gw->excl);
+        gt->kernels_begin = g16_now_ms();
+        gt->lock_wait_ms = gt->kernels_begin - tl;
+        err = g16_gpu_event_record(g, gw->ev[0], st);
+        if (!err)
+            err = queue_h(g, gw, gkey, b, st);
+        if (!err)
+            err = run_msms(g, gw, gkey, out, b, zk, gt, st);
+        pthread_mutex_unlock(gw->excl);
+    }
+    if (err)
+        return err;
+    /* The device-side time of this partition: the wait for the mutex is
+     * another worker's kernels, not this one's. */
+    gt->gpu_ms = gt->kernels_end - t0 - gt->lock_wait_ms;
     return G16_OK;
 }
 
