@@ -14,7 +14,11 @@
  * G16_BENCH_NO_PAGEABLE=1 skips the pageable proof (reports 0 for it).
  * From bench_synthetic (mem, drop_bases): per-phase peak RSS, and the key's
  * host bases released after the upload, its coefficients after the
- * preparation ("host_bytes_dropped"). */
+ * preparation ("host_bytes_dropped").
+ * Synthesis: with the key's coefficient rows resident (the default upload),
+ * the CPU computes only the witness scalars ("synth_ms") and the GPU a, b, c
+ * ("gpu_synth_ms", CUDA events; "gpu_synth":true); G16_GPU_SYNTH=0 keeps
+ * the whole synthesis on the CPU (gpu_synth_ms 0). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,7 +46,7 @@ static int one_proof(g16_ctx *ctx, g16_gpu *g, groth16_gpu_work *gw, const groth
     memset(&m, 0, sizeof m);
     memset(r, 0, sizeof *r);
     double t0 = g16_now_ms(), t1, t2, t3, t4;
-    if (groth16_stage_synth(ctx, work, key, w, &tm, st))
+    if (groth16_stage_synth_ex(ctx, work, key, w, groth16_gpu_synth_flags(gk), &tm, st))
         return 1;
     t1 = g16_now_ms();
     if (groth16_stage_heavy_gpu(ctx, g, gw, gk, &m, work, key, &tm, &r->g, st))
@@ -116,7 +120,10 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
     if (mem)
         bench_mem_phase(mem, "gpu_work");
     t0 = g16_now_ms();
-    if (groth16_work_create_ex(ctx, &work, key, GROTH16_WORK_PINNED | GROTH16_WORK_NO_CPU_HEAVY, &st))
+    /* GPU synthesis: the host working area holds the w scalars only. */
+    unsigned wflags = groth16_gpu_synth_flags(gk) & GROTH16_SYNTH_WS_ONLY ? GROTH16_WORK_WS_ONLY
+                                                                          : GROTH16_WORK_NO_CPU_HEAVY;
+    if (groth16_work_create_ex(ctx, &work, key, GROTH16_WORK_PINNED | wflags, &st))
         goto fail;
     t_host = g16_now_ms() - t0;
     if (mem)
@@ -136,7 +143,7 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
      * more host memory (17 GB at 2^27), the margin of an in-memory 2^27 run. */
     memset(&rp, 0, sizeof rp);
     if (!(getenv("G16_BENCH_NO_PAGEABLE") && atoi(getenv("G16_BENCH_NO_PAGEABLE")) == 1) &&
-        (groth16_work_create_ex(ctx, &pageable, key, GROTH16_WORK_NO_CPU_HEAVY, &st) ||
+        (groth16_work_create_ex(ctx, &pageable, key, wflags, &st) ||
          one_proof(ctx, g, gw, gk, pageable, key, w, &rp, &st)))
         goto fail;
     if (mem)
@@ -158,13 +165,15 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
              "\"synth_ms\":%.2f,\"upload_ms\":%.2f,\"ntt_ms\":%.2f,\"msm_a_ms\":%.2f,\"msm_b1_ms\":%.2f,"
              "\"msm_b2_ms\":%.2f,\"msm_c_ms\":%.2f,\"msm_h_ms\":%.2f,\"gpu_ms\":%.2f,\"finalize_ms\":%.2f,"
              "\"verify_ms\":%.2f,\"gpu_median_ms\":%.2f,\"gpu_min_ms\":%.2f,\"min_ms\":%.2f,"
-             "\"upload_pageable_ms\":%.2f,\"gpu_pageable_ms\":%.2f,\"host_bytes_dropped\":%zu%s%s",
+             "\"upload_pageable_ms\":%.2f,\"gpu_pageable_ms\":%.2f,\"gpu_synth\":%s,\"gpu_synth_ms\":%.2f,"
+             "\"host_bytes_dropped\":%zu%s%s",
              zk->log2_domain, zk->nVars, g16_ctx_threads(ctx), reps, g16_gpu_name(g), stream ? "streamed" : "resident",
              t_ctx, t_key, stream ? (size_t)0 : groth16_gpu_key_bytes(key), t_work, t_host,
              groth16_work_pinned(work) ? "true" : "false", m->synth, m->g.upload_ms, m->g.ntt_ms, m->g.msm_ms[0],
              m->g.msm_ms[1], m->g.msm_ms[2], m->g.msm_ms[3], m->g.msm_ms[4], m->g.gpu_ms, m->finalize, m->verify,
-             gpu[reps / 2], gpu[0], tot[0], rp.g.upload_ms, rp.g.gpu_ms, dropped, mem ? "," : "",
-             mem ? mem->json : "");
+             gpu[reps / 2], gpu[0], tot[0], rp.g.upload_ms, rp.g.gpu_ms,
+             groth16_gpu_synth_flags(gk) & GROTH16_SYNTH_WS_ONLY ? "true" : "false", m->g.synth_ms, dropped,
+             mem ? "," : "", mem ? mem->json : "");
     bench_opts ro = *o;
     ro.backend = "cuda";
     bench_report(&ro, "prove", zk->curve, extra, "ms", med);

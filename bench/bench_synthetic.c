@@ -11,7 +11,9 @@
  * (GROTH16_KEY_DEFER_PREP); bench_prove_cuda uploads the bases, releases
  * their host pages, then prepares the rows and releases the coefficient
  * section, so the peak is the key image + witness (2^27 fits 125 GiB).
- * env G16_BENCH_KEEP_BASES=1 keeps the whole key (no deferral, no drop). */
+ * env G16_BENCH_KEEP_BASES=1 keeps the whole key (no deferral, no drop).
+ * The deferral applies at 2^27 and with G16_BENCH_LOWMEM=1 only: a deferred
+ * key's rows are built after the upload, so the GPU synthesis is off. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -95,9 +97,12 @@ int bench_prove_synthetic(const bench_opts *o) {
     int keep = getenv("G16_BENCH_KEEP_BASES") && atoi(getenv("G16_BENCH_KEEP_BASES")) == 1;
     int stream = getenv("G16_BENCH_STREAM_BASES") && atoi(getenv("G16_BENCH_STREAM_BASES")) == 1;
     int drop = cuda && !keep && !stream;
+    /* Deferring the rows also leaves them off the device (no GPU synthesis):
+     * only where host memory needs it, 2^27 or G16_BENCH_LOWMEM=1. */
+    int defer = drop && (o->log_n >= 27 || (getenv("G16_BENCH_LOWMEM") && atoi(getenv("G16_BENCH_LOWMEM")) == 1));
     t0 = g16_now_ms();
     if (groth16_key_load_mem(ctx, &key, "synthetic", mem, len,
-                             G16_KEY_TRUSTED | (drop ? GROTH16_KEY_DEFER_PREP : 0), &st) != G16_OK ||
+                             G16_KEY_TRUSTED | (defer ? GROTH16_KEY_DEFER_PREP : 0), &st) != G16_OK ||
         groth16_witness_from_frvec(&w, &wv, &st) != G16_OK)
         goto fail;
     double load_ms = g16_now_ms() - t0;

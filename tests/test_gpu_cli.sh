@@ -3,7 +3,9 @@
 # r, s (--insecure-test-rs) the two proof.json files are identical byte for
 # byte and public.json too, for the repository's poseidon keys (snarkjs's)
 # and synthetic circuits of both curves, with resident and streamed bases;
-# the GPU proofs verify with g16 verify. Bad options are usage errors.
+# the GPU proofs verify with g16 verify. With a resident key the GPU
+# synthesis is the default, and G16_GPU_SYNTH=0 (CPU synthesis) gives the
+# same bytes. Bad options are usage errors.
 # Without a GPU (or a build without CUDA) `--backend cuda` must fail cleanly
 # (exit 2, a message), `--backend auto` must prove on the CPU, and the rest
 # is skipped (exit 77).
@@ -56,6 +58,19 @@ same_proof() {
     bad "$name: proof.json differs (cpu vs cuda)"; diff "$tmp/pc.json" "$tmp/pg.json" | head -20
   fi
   cmp -s "$tmp/pubc.json" "$tmp/pubg.json" && ok || bad "$name: public.json differs"
+  # The synthesis: on the GPU by default with a resident key (not with
+  # streamed bases); G16_GPU_SYNTH=0 keeps it on the CPU, same bytes.
+  case " $* " in
+    *" --stream-bases "*) grep -q "on the GPU" "$tmp/o" && bad "$name: GPU synthesis with streamed bases" || ok ;;
+    *) grep -q "on the GPU" "$tmp/o" && ok || bad "$name: the GPU synthesis was not the default" ;;
+  esac
+  if G16_GPU_SYNTH=0 $G16 prove --backend cuda --verbose "$@" --insecure-test-rs $R $S "$zk" "$wt" "$tmp/pg0.json" \
+       "$tmp/pubg0.json" >"$tmp/o0" 2>&1; then
+    cmp -s "$tmp/pc.json" "$tmp/pg0.json" && ok || bad "$name: proof.json differs (cpu vs cuda with G16_GPU_SYNTH=0)"
+    grep -q "on the GPU" "$tmp/o0" && bad "$name: G16_GPU_SYNTH=0 still synthesized on the GPU" || ok
+  else
+    bad "$name: cuda prove with G16_GPU_SYNTH=0"; cat "$tmp/o0"
+  fi
   # And with random r, s the GPU proof verifies (g16 prove verifies before writing; check again).
   $G16 prove --backend cuda "$@" "$zk" "$wt" "$tmp/pr.json" "$tmp/pubr.json" >"$tmp/o" 2>&1 && ok ||
     { bad "$name: cuda prove (random r, s)"; cat "$tmp/o"; }

@@ -5,11 +5,17 @@
  *     sparse-b: the five MSM sums equal the CPU's (as affine points), the
  *     proof with fixed r, s equals the CPU's byte for byte (proof.json), and
  *     it verifies;
+ *   - every resident-key case twice: with the GPU synthesis (ws-only CPU
+ *     synthesis, a, b, c from the key's rows on the device: the default of
+ *     g16 prove) and with the CPU synthesis (G16_GPU_SYNTH=0's path); and
+ *     g16_gpu_synth_dev alone against the CPU's a, b, c (first differing
+ *     row printed);
  *   - the streamed path (no resident bases) gives the same proof;
  *   - faults: a witness of another key is refused and the next proof on the
  *     same worker is right; a device working area or bases of another key are
- *     refused; proving key1, key1, key2 on one worker gives proofs that all
- *     verify;
+ *     refused; a ws-only work with a key without device rows (or streamed
+ *     bases) is refused; proving key1, key1, key2 on one worker gives
+ *     proofs that all verify;
  *   - with G16_GPU_TEST_FIXTURES=DIR: every circuit.zkey + witness.wtns pair
  *     under DIR (scripts/interop/build_fixtures.sh's layout, .cache/interop),
  *     and every X.zkey + X.wtns pair, as above; the same always for examples/.
@@ -29,6 +35,7 @@
 #include <unistd.h>
 
 #include "gpu/gpu.h"
+#include "gpu/gpu_synth.h"
 #include "groth16/groth16.h"
 #include "groth16/synth.h"
 #include "ntt/ntt.h"
@@ -276,8 +283,8 @@ static g16_err heavy(worker *w, const groth16_gpu_key *gk, groth16_msms *m, cons
 
 /* Proves wit on the CPU and on the GPU worker (gk NULL: streamed bases) and
  * compares. Returns 1 if equal and verified. */
-static int prove_cmp(const char *name, worker *w, const g16_key *key, const groth16_gpu_key *gk,
-                     const g16_witness *wit, int verbose) {
+static int prove_cmp_ex(const char *name, worker *w, const g16_key *key, const groth16_gpu_key *gk,
+                        const g16_witness *wit, int verbose, unsigned sflags) {
     g16_status st = {0};
     groth16_timings tm = {0};
     groth16_gpu_timings gt;
@@ -295,7 +302,7 @@ static int prove_cmp(const char *name, worker *w, const g16_key *key, const grot
         goto out;
     }
     double t_cpu = g16_now_ms() - t0;
-    if (groth16_stage_synth(ctx, w->work, key, wit, &tm, &st)) {
+    if (groth16_stage_synth_ex(ctx, w->work, key, wit, sflags, &tm, &st)) {
         CHECK_MSG(0, "%s: synthesis for the GPU: %s", name, st.msg);
         goto out;
     }
@@ -312,7 +319,7 @@ static int prove_cmp(const char *name, worker *w, const g16_key *key, const grot
         goto out;
     }
     unsigned bad = cmp_msms(name, &mc, &mg);
-    if ((bad & 16) && !selftest)
+    if ((bad & 16) && !selftest && !bufs.ws_only)
         diagnose_h(name, groth16_key_zkey(key), &bufs);
     if (groth16_stage_finalize(ctx, &rc, key, &mc, R, S, &tm, &st) ||
         groth16_stage_finalize(ctx, &rg, key, &mg, R, S, &tm, &st)) {
@@ -329,10 +336,11 @@ static int prove_cmp(const char *name, worker *w, const g16_key *key, const grot
     CHECK_MSG(ve == G16_OK, "%s: GPU proof does not verify: %s", name, st.msg);
     ok = same && ve == G16_OK && !bad;
     if (verbose || !ok)
-        printf("  %-44s %s: cpu heavy %.1f ms, gpu heavy %.1f ms (upload %.1f, ntt/h %.1f, msm A %.1f B1 %.1f "
-               "B2 %.1f C %.1f H %.1f)%s\n",
-               name, ok ? "ok" : "FAILED", t_cpu, t_gpu, gt.upload_ms, gt.ntt_ms, gt.msm_ms[0], gt.msm_ms[1],
-               gt.msm_ms[2], gt.msm_ms[3], gt.msm_ms[4], gk || selftest ? "" : " [streamed]");
+        printf("  %-44s %s: cpu heavy %.1f ms, gpu heavy %.1f ms (upload %.1f, synth %.1f, ntt/h %.1f, msm A %.1f "
+               "B1 %.1f B2 %.1f C %.1f H %.1f)%s%s\n",
+               name, ok ? "ok" : "FAILED", t_cpu, t_gpu, gt.upload_ms, gt.synth_ms, gt.ntt_ms, gt.msm_ms[0],
+               gt.msm_ms[1], gt.msm_ms[2], gt.msm_ms[3], gt.msm_ms[4], gk || selftest ? "" : " [streamed]",
+               sflags & GROTH16_SYNTH_WS_ONLY ? " [gpu synth]" : " [cpu synth]");
 out:
     groth16_msms_clear(&mc);
     groth16_msms_clear(&mg);
@@ -341,6 +349,87 @@ out:
     g16_result_free(rc);
     g16_result_free(rg);
     return ok;
+}
+
+/* Both synthesis modes when gk holds the key's rows (GPU synthesis first: the
+ * default path), else the CPU synthesis. Returns 1 if all were right. */
+static int prove_cmp(const char *name, worker *w, const g16_key *key, const groth16_gpu_key *gk,
+                     const g16_witness *wit, int verbose) {
+    int ok = 1;
+    if (!selftest && groth16_gpu_key_synth(gk)) {
+        char n2[160];
+        snprintf(n2, sizeof n2, "%s (gpu synth)", name);
+        ok &= prove_cmp_ex(n2, w, key, gk, wit, verbose, GROTH16_SYNTH_WS_ONLY);
+    }
+    return prove_cmp_ex(name, w, key, gk, wit, verbose, 0) && ok;
+}
+
+/* g16_gpu_synth_dev alone: the CPU's a, b, c (full synthesis in w->work)
+ * against the device's from the CPU's witness scalars; prints the first
+ * differing row of each. */
+static void test_synth_direct(const char *name, worker *w, const g16_key *key, const g16_witness *wit) {
+    g16_status st = {0};
+    groth16_timings tm = {0};
+    groth16_work_bufs b;
+    groth16_csr csr;
+    g16_gpu_synth *syn = NULL;
+    void *d[5] = {NULL, NULL, NULL, NULL, NULL}; /* a, b, c, ws, w */
+    uint8_t *h = NULL;
+    if (selftest || device_dead)
+        return;
+    const g16_zkey *zk = groth16_key_zkey(key);
+    groth16_key_csr(key, &csr);
+    if (groth16_stage_synth(ctx, w->work, key, wit, &tm, &st) || groth16_work_buffers(w->work, key, &b, &st)) {
+        CHECK_MSG(0, "%s: synthesis: %s", name, st.msg);
+        return;
+    }
+    size_t n = b.n, nv = b.nv;
+    g16_err e = g16_gpu_synth_upload(gpu, &syn, zk->curve, csr.n, zk->nVars, csr.row[0], csr.row[1], csr.nnz,
+                                     csr.signal, csr.coef, &st);
+    for (int i = 0; i < 5 && !e; i++)
+        e = g16_gpu_alloc(gpu, &d[i], (i < 3 ? n : nv) * 32, &st);
+    if (!e)
+        e = g16_gpu_copy_async(gpu, d[3], b.ws, nv * 32, &st);
+    if (!e)
+        e = g16_gpu_synth_dev(gpu, syn, d[3], (uint32_t)nv, d[4], d[0], d[1], d[2], &st);
+    h = malloc(3 * n * 32);
+    for (int i = 0; i < 3 && !e && h; i++)
+        e = g16_gpu_copy_async(gpu, h + (size_t)i * n * 32, d[i], n * 32, &st);
+    if (!e)
+        e = g16_gpu_sync(gpu, &st);
+    note_err(e);
+    CHECK_MSG(e == G16_OK && h, "%s: g16_gpu_synth: %s", name, st.msg);
+    /* A wrong wire count is refused. */
+    if (!e) {
+        g16_err e2 = g16_gpu_synth_dev(gpu, syn, d[3], (uint32_t)nv + 1, d[4], d[0], d[1], d[2], &st);
+        CHECK_MSG(e2 == G16_ERR_SIZE_MISMATCH, "%s: synth with a wrong wire count gave %s", name, g16_err_str(e2));
+    }
+    for (int m = 0; m < 3 && !e && h; m++) {
+        const uint8_t *cpu = b.abc[m], *gpu_v = h + (size_t)m * n * 32;
+        size_t bad = 0, first = 0;
+        for (size_t r = 0; r < n; r++)
+            if (memcmp(cpu + r * 32, gpu_v + r * 32, 32) != 0 && bad++ == 0)
+                first = r;
+        if (bad) {
+            char h1[65], h2[65];
+            hex(h1, cpu + first * 32, 32);
+            hex(h2, gpu_v + first * 32, 32);
+            CHECK_MSG(0, "%s: GPU synthesis: %c differs at %zu of %zu rows, first %zu (row entries A [%u, %u), B [%u, %u)): cpu %s gpu %s",
+                      name, "abc"[m], bad, n, first, csr.row[0][first], csr.row[0][first + 1], csr.row[1][first],
+                      csr.row[1][first + 1], h1, h2);
+        } else {
+            CHECK(1);
+        }
+    }
+    /* The CPU work is left synthesized: consume it. */
+    groth16_msms m;
+    memset(&m, 0, sizeof m);
+    groth16_work_consume(w->work, &m, 0);
+    groth16_msms_clear(&m);
+    for (int i = 0; i < 5; i++)
+        g16_gpu_free(gpu, d[i]);
+    g16_gpu_synth_free(gpu, syn);
+    free(h);
 }
 
 static groth16_gpu_key *upload(const kit *k) {
@@ -371,7 +460,20 @@ static void test_kit(const kit *k, int with_streamed, unsigned flags) {
     if (gk || selftest) {
         char name[128];
         snprintf(name, sizeof name, "%s%s", k->name, flags & GROTH16_WORK_PINNED ? "" : " (pageable)");
+        test_synth_direct(name, &w, k->key, k->wit[0]);
         prove_cmp(name, &w, k->key, gk, k->wit[0], 1);
+        /* The GPU synthesis from a scalars-only host working area (what
+         * g16 prove uses). */
+        groth16_work *wo = NULL, *keep = w.work;
+        g16_status wst = {0};
+        if (!selftest && groth16_gpu_key_synth(gk) &&
+            groth16_work_create_ex(ctx, &wo, k->key, flags | GROTH16_WORK_WS_ONLY, &wst) == G16_OK) {
+            w.work = wo;
+            snprintf(name, sizeof name, "%s (gpu synth, ws-only area)", k->name);
+            prove_cmp_ex(name, &w, k->key, gk, k->wit[0], 0, GROTH16_SYNTH_WS_ONLY);
+            w.work = keep;
+            groth16_work_free(wo);
+        }
         if (k->nw > 1 && groth16_key_zkey(k->key)->log2_domain <= 16) {
             snprintf(name, sizeof name, "%s w1", k->name);
             prove_cmp(name, &w, k->key, gk, k->wit[1], 0);
@@ -439,6 +541,27 @@ static void test_faults(g16_curve curve, uint64_t seed) {
             groth16_msms_clear(&m);
         }
         CHECK(!groth16_gpu_work_fits(wo.gw, k1.key) && groth16_gpu_work_fits(w.gw, k2.key));
+        /* A ws-only work needs the key's rows on the device: refused with
+         * bases only, and with streamed bases. */
+        groth16_gpu_key *gb = NULL;
+        if (groth16_gpu_key_upload_ex(gpu, &gb, k1.key, 0, &st) == G16_OK) {
+            CHECK(!groth16_gpu_key_synth(gb) && groth16_gpu_key_synth(g1));
+            CHECK(groth16_gpu_synth_flags(gb) == 0);
+            for (int streamed = 0; streamed < 2; streamed++) {
+                if (groth16_stage_synth_ex(ctx, w.work, k1.key, k1.wit[0], GROTH16_SYNTH_WS_ONLY, &tm, &st)) {
+                    CHECK_MSG(0, "faults: ws-only synthesis: %s", st.msg);
+                    continue;
+                }
+                e = groth16_stage_heavy_gpu(ctx, gpu, w.gw, streamed ? NULL : gb, &m, w.work, k1.key, &tm, &gt, &st);
+                CHECK_MSG(e == G16_ERR_INTERNAL, "faults: ws-only work with %s gave %s (%s)",
+                          streamed ? "streamed bases" : "a key without rows", g16_err_str(e), st.msg);
+                groth16_msms_clear(&m);
+            }
+            groth16_gpu_key_free(gpu, gb);
+        } else {
+            note_err(st.code);
+            CHECK_MSG(0, "faults: upload without rows: %s", st.msg);
+        }
     }
     /* The next proofs on the same worker are right: key1, key1, key2 (the
      * same device working area: same shape), then the other shape. */
@@ -548,6 +671,12 @@ static int no_gpu_checks(void) {
     e = groth16_gpu_work_create(NULL, &gw, key, &st);
     fails += e != G16_ERR_INVALID_ARG || gw != NULL;
     fails += groth16_gpu_key_bytes(key) == 0 || groth16_gpu_work_bytes(key) == 0;
+    fails += groth16_gpu_key_bytes(key) <= groth16_gpu_key_bytes_ex(key, 0) || groth16_gpu_key_synth(NULL) ||
+             groth16_gpu_synth_flags(NULL) != 0;
+    g16_gpu_synth *syn = (g16_gpu_synth *)1;
+    uint32_t rows[2] = {0, 0};
+    e = g16_gpu_synth_upload(NULL, &syn, G16_CURVE_BN254, 1, 1, rows, rows, 0, NULL, NULL, &st);
+    fails += (e != G16_ERR_NO_DEVICE && e != G16_ERR_INVALID_ARG) || syn != NULL;
     groth16_work *w = NULL;
     groth16_msms m;
     groth16_timings tm = {0};
@@ -562,6 +691,15 @@ static int no_gpu_checks(void) {
         fails += e != G16_OK;
         e = groth16_stage_heavy_gpu(ctx, NULL, NULL, NULL, &m, w, key, &tm, &gt, &st);
         fails += e != G16_ERR_INVALID_ARG;
+        /* A ws-only synthesis: the CPU heavy stage refuses it; a full
+         * synthesis afterwards proves as before. */
+        e = groth16_stage_synth_ex(ctx, w, key, wit, GROTH16_SYNTH_WS_ONLY, &tm, &st);
+        fails += e != G16_OK;
+        e = groth16_stage_heavy(ctx, &m, w, key, &tm, &st);
+        fails += e != G16_ERR_INTERNAL;
+        groth16_msms_clear(&m);
+        e = groth16_stage_synth(ctx, w, key, wit, &tm, &st);
+        fails += e != G16_OK;
         if (groth16_stage_heavy(ctx, &m, w, key, &tm, &st) ||
             groth16_stage_finalize(ctx, &res, key, &m, R, S, &tm, &st) || groth16_result_verify(key, res, &st)) {
             fprintf(stderr, "no-GPU checks: CPU proof from a pinned-flag working area: %s\n", st.msg);

@@ -324,13 +324,20 @@ int cmd_prove(int argc, char **argv) {
     int is_auto = !strcmp(backend, "auto");
 again:
     memset(&tm, 0, sizeof tm);
-    if (groth16_work_create_ex(ctx, &work, key, use_gpu ? GROTH16_WORK_PINNED | GROTH16_WORK_NO_CPU_HEAVY : 0, &st) !=
-        G16_OK)
+    /* With the key's coefficient rows on the GPU, the CPU computes only the
+     * witness scalars and the GPU a, b, c (G16_GPU_SYNTH=0: all on the CPU);
+     * the host working area then holds the scalars only. */
+    unsigned sflags = use_gpu ? groth16_gpu_synth_flags(gp.gkey) : 0;
+    unsigned wflags = !use_gpu ? 0
+                      : sflags & GROTH16_SYNTH_WS_ONLY ? GROTH16_WORK_PINNED | GROTH16_WORK_WS_ONLY
+                                                       : GROTH16_WORK_PINNED | GROTH16_WORK_NO_CPU_HEAVY;
+    if (groth16_work_create_ex(ctx, &work, key, wflags, &st) != G16_OK)
         goto fail_st;
-    if (groth16_stage_synth(ctx, work, key, w, &tm, &st) != G16_OK)
+    if (groth16_stage_synth_ex(ctx, work, key, w, sflags, &tm, &st) != G16_OK)
         goto fail_st;
     if (progress)
-        fprintf(stderr, "g16 prove: [1/3] synthesis done (%.0f ms)\n", tm.synth_ms);
+        fprintf(stderr, "g16 prove: [1/3] synthesis done (%.0f ms%s)\n", tm.synth_ms,
+                sflags & GROTH16_SYNTH_WS_ONLY ? ", witness scalars; A.w, B.w on the GPU" : "");
     if (use_gpu) {
         if (groth16_stage_heavy_gpu(ctx, gp.g, gp.gw, gp.gkey, &msms, work, key, &tm, &gtm, &st) != G16_OK) {
             if (!is_auto)
@@ -340,9 +347,9 @@ again:
         }
         if (progress)
             fprintf(stderr,
-                    "g16 prove: [2/3] GPU: upload %.1f ms, NTT/H %.1f ms, MSM A %.1f, B1 %.1f, B2 %.1f, C %.1f, "
-                    "H %.1f ms (%.1f ms in all)\n",
-                    gtm.upload_ms, gtm.ntt_ms, gtm.msm_ms[0], gtm.msm_ms[1], gtm.msm_ms[2], gtm.msm_ms[3],
+                    "g16 prove: [2/3] GPU: upload %.1f ms, synthesis %.1f ms, NTT/H %.1f ms, MSM A %.1f, B1 %.1f, "
+                    "B2 %.1f, C %.1f, H %.1f ms (%.1f ms in all)\n",
+                    gtm.upload_ms, gtm.synth_ms, gtm.ntt_ms, gtm.msm_ms[0], gtm.msm_ms[1], gtm.msm_ms[2], gtm.msm_ms[3],
                     gtm.msm_ms[4], gtm.gpu_ms);
     } else {
         if (groth16_stage_heavy(ctx, &msms, work, key, &tm, &st) != G16_OK)

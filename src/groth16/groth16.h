@@ -430,12 +430,15 @@ g16_err groth16_work_create(g16_ctx *ctx, groth16_work **w, const g16_key *key, 
  * silently malloc without CUDA or when pinning fails: see
  * groth16_work_pinned); GROTH16_WORK_NO_CPU_HEAVY leaves out what only the
  * CPU heavy stage needs (h and the MSM scratch): such a working area serves
- * groth16_stage_heavy_gpu only (groth16_stage_heavy refuses it). */
-enum { GROTH16_WORK_PINNED = 1, GROTH16_WORK_NO_CPU_HEAVY = 2 };
+ * groth16_stage_heavy_gpu only (groth16_stage_heavy refuses it);
+ * GROTH16_WORK_WS_ONLY leaves out a, b, c as well (the w scalars only):
+ * such a working area takes only GROTH16_SYNTH_WS_ONLY synthesis (a full one
+ * is refused, G16_ERR_INTERNAL), for a key with rows on the device. */
+enum { GROTH16_WORK_PINNED = 1, GROTH16_WORK_NO_CPU_HEAVY = 2, GROTH16_WORK_WS_ONLY = 4 };
 g16_err groth16_work_create_ex(g16_ctx *ctx, groth16_work **w, const g16_key *key, unsigned flags,
                                g16_status *st);
 size_t groth16_work_bytes_ex(g16_ctx *ctx, const g16_key *key, unsigned flags);
-/* 1 if all of a, b, c and the w scalars are in pinned host memory. */
+/* 1 if all of a, b, c (those allocated) and the w scalars are in pinned host memory. */
 int groth16_work_pinned(const groth16_work *w);
 void groth16_work_free(groth16_work *w);
 /* Whether w was sized for key's shape (same curve, domain and nVars). */
@@ -444,6 +447,20 @@ int groth16_work_fits(const groth16_work *w, const g16_key *key);
 /* Stage 1. Checks that wit belongs to key (curve, length, w[0] = 1). */
 g16_err groth16_stage_synth(g16_ctx *ctx, groth16_work *w, const g16_key *key, const g16_witness *wit,
                             groth16_timings *tm, g16_status *st);
+/* The same with flags: GROTH16_SYNTH_WS_ONLY computes only the witness
+ * scalars (and the public signals), for a GPU heavy stage that synthesizes
+ * a, b, c on the device from the key's resident coefficient rows
+ * (groth16_gpu_key_synth); groth16_stage_heavy refuses such a work
+ * (G16_ERR_INTERNAL), and so does groth16_stage_heavy_gpu without the rows. */
+enum { GROTH16_SYNTH_WS_ONLY = 1 };
+g16_err groth16_stage_synth_ex(g16_ctx *ctx, groth16_work *w, const g16_key *key, const g16_witness *wit,
+                               unsigned flags, groth16_timings *tm, g16_status *st);
+/* Turns a ws-only synthesized work into a fully synthesized one (a, b, c
+ * on the CPU from the scalars: the fallback when the device that was to
+ * synthesize cannot run the stage), so that groth16_stage_heavy (or
+ * groth16_stage_heavy_gpu without rows) takes it. Needs a working area with
+ * a, b, c (not GROTH16_WORK_WS_ONLY); G16_ERR_INTERNAL otherwise, NOMEM. */
+g16_err groth16_work_synth_complete(g16_ctx *ctx, groth16_work *w, const g16_key *key, g16_status *st);
 /* Stage 2: moves the results into *out (the work is then free for reuse). */
 g16_err groth16_stage_heavy(g16_ctx *ctx, groth16_msms *out, groth16_work *w, const g16_key *key,
                             groth16_timings *tm, g16_status *st);
@@ -465,9 +482,23 @@ g16_err groth16_stage_finalize(g16_ctx *ctx, g16_result **out, const g16_key *ke
 typedef struct groth16_gpu_key groth16_gpu_key;
 typedef struct groth16_gpu_work groth16_gpu_work;
 struct g16_gpu;
-/* Device bytes a key's bases take (what a budget reserves). */
+/* Device bytes a key takes (what a budget reserves): its bases and its
+ * coefficient rows (GROTH16_GPU_KEY_SYNTH, (2(n+1) + nnz) x 4 + nnz x 32
+ * bytes). groth16_gpu_key_upload / _bytes = the _ex forms with
+ * GROTH16_GPU_KEY_SYNTH; flags 0 uploads the bases only. */
+enum { GROTH16_GPU_KEY_SYNTH = 1 };
 size_t groth16_gpu_key_bytes(const g16_key *key);
+size_t groth16_gpu_key_bytes_ex(const g16_key *key, unsigned flags);
 g16_err groth16_gpu_key_upload(struct g16_gpu *g, groth16_gpu_key **out, const g16_key *key, g16_status *st);
+g16_err groth16_gpu_key_upload_ex(struct g16_gpu *g, groth16_gpu_key **out, const g16_key *key, unsigned flags,
+                                  g16_status *st);
+/* Nonzero when gk holds the key's coefficient rows (GPU synthesis possible). */
+int groth16_gpu_key_synth(const groth16_gpu_key *gk);
+/* The synthesis flags a single-proof caller passes to groth16_stage_synth_ex
+ * before groth16_stage_heavy_gpu with gk: GROTH16_SYNTH_WS_ONLY when gk has
+ * the rows, unless the environment says G16_GPU_SYNTH=0 (the CPU synthesis:
+ * comparisons, kill switch); else 0. */
+unsigned groth16_gpu_synth_flags(const groth16_gpu_key *gk);
 void groth16_gpu_key_free(struct g16_gpu *g, groth16_gpu_key *gk);
 size_t groth16_gpu_work_bytes(const g16_key *key);
 g16_err groth16_gpu_work_create(struct g16_gpu *g, groth16_gpu_work **out, const g16_key *key, g16_status *st);
@@ -486,6 +517,7 @@ int groth16_gpu_work_fits(const groth16_gpu_work *gw, const g16_key *key);
 void groth16_gpu_work_set_exclusive(groth16_gpu_work *gw, pthread_mutex_t *mu);
 typedef struct groth16_gpu_timings {
     double upload_ms, ntt_ms, msm_ms[5], gpu_ms; /* msm: A, B1, B2, C, H; gpu: first copy to last result */
+    double synth_ms; /* the GPU synthesis (to_mont + rows; event-timed), 0 after a CPU synthesis */
     /* Host clock (g16_now_ms) of the stage's phases, 0 when not reached:
      * upload_begin when the copies are queued, upload_end when the host saw
      * them done; kernels_begin when H is queued (after taking the exclusive
@@ -518,14 +550,25 @@ g16_err groth16_witness_from_frvec(g16_witness **w, g16_frvec *v, g16_status *st
  * (unless the caller already did: ws_wiped), marks the area free and moves
  * the public signals into out->pub. */
 typedef struct groth16_work_bufs {
-    void *abc[3];   /* a, b, c: n Fr each (Montgomery, the domain's values) */
+    void *abc[3];   /* a, b, c: n Fr each (Montgomery, the domain's values); unset when ws_only */
     g16_scalar *ws; /* nv canonical scalars */
     uint32_t n, nv, npub;
     int pinned;
+    int ws_only; /* synthesized with GROTH16_SYNTH_WS_ONLY: only ws holds this proof's data */
 } groth16_work_bufs;
 g16_err groth16_work_buffers(groth16_work *w, const g16_key *key, groth16_work_bufs *b, g16_status *st);
 void groth16_work_consume(groth16_work *w, groth16_msms *out, int ws_wiped);
 const g16_zkey *groth16_key_zkey(const g16_key *key);
+/* The key's coefficient rows as prepared for synthesis (a CSR over the
+ * domain's n rows; src/gpu/gpu_synth.h has the layout): borrowed pointers,
+ * valid while the key lives. coef: nnz Fr (Montgomery, 32 bytes each). */
+typedef struct groth16_csr {
+    uint32_t n, nnz;
+    const uint32_t *row[2]; /* A's and B's row offsets, n + 1 each */
+    const uint32_t *signal;
+    const void *coef;
+} groth16_csr;
+void groth16_key_csr(const g16_key *key, groth16_csr *csr);
 
 /* Releases host memory of a loaded key that a GPU prover no longer reads
  * (an in-memory 2^27 key is 50-80 GB; g16 bench prove --synthetic):

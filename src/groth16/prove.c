@@ -86,6 +86,7 @@ typedef struct groth16_scratch {
     size_t msm_len;
     unsigned pinned;        /* bit i: fr[i] (i < 3) / scalars[1] (bit 3) is pinned host memory */
     int no_cpu_heavy;       /* no h buffer nor MSM scratch (GROTH16_WORK_NO_CPU_HEAVY) */
+    int ws_only;            /* no a, b, c either (GROTH16_WORK_WS_ONLY) */
 } groth16_scratch;
 
 static void scratch_free(groth16_scratch *s) {
@@ -122,12 +123,13 @@ static void *scratch_buf(groth16_scratch *s, size_t bytes, unsigned bit, unsigne
 static g16_err scratch_alloc(groth16_scratch *s, g16_ctx *ctx, const g16_zkey *key, unsigned flags,
                              g16_status *st) {
     memset(s, 0, sizeof *s);
-    if (flags & GROTH16_WORK_NO_CPU_HEAVY) {
+    if (flags & (GROTH16_WORK_NO_CPU_HEAVY | GROTH16_WORK_WS_ONLY)) {
         s->no_cpu_heavy = 1;
-        for (int i = 0; i < 3; i++)
+        s->ws_only = (flags & GROTH16_WORK_WS_ONLY) != 0;
+        for (int i = 0; i < 3 && !s->ws_only; i++)
             s->fr[i] = scratch_buf(s, (size_t)key->domainSize * 32, 1u << i, flags);
         s->scalars[1] = scratch_buf(s, (size_t)key->nVars * sizeof(g16_scalar), 8u, flags);
-        if (!s->fr[0] || !s->fr[1] || !s->fr[2] || !s->scalars[1]) {
+        if ((!s->ws_only && (!s->fr[0] || !s->fr[1] || !s->fr[2])) || !s->scalars[1]) {
             scratch_free(s);
             return g16_fail(st, G16_ERR_NOMEM, "prove: out of memory for a domain of %u", key->domainSize);
         }
@@ -181,7 +183,7 @@ struct groth16_work {
     uint32_t n, nv, npub;
     groth16_scratch scr;
     g16_frvec pub; /* the public signals of the proof being made */
-    int synthesized;
+    int synthesized; /* 0 no, 1 a, b, c and ws, 2 ws only (GROTH16_SYNTH_WS_ONLY) */
 };
 
 struct g16_key {
@@ -210,6 +212,8 @@ void g16_free(void *p) { free(p); }
 
 size_t groth16_work_bytes_ex(g16_ctx *ctx, const g16_key *key, unsigned flags) {
     const g16_zkey *zk = &key->zk;
+    if (flags & GROTH16_WORK_WS_ONLY)
+        return (size_t)zk->nVars * sizeof(g16_scalar) + (size_t)zk->nPublic * 32 + sizeof(groth16_work);
     if (flags & GROTH16_WORK_NO_CPU_HEAVY)
         return (size_t)zk->domainSize * 32 * 3 + (size_t)zk->nVars * sizeof(g16_scalar) +
                (size_t)zk->nPublic * 32 + sizeof(groth16_work);
@@ -266,7 +270,9 @@ int groth16_work_fits(const groth16_work *w, const g16_key *key) {
            w->npub == key->zk.nPublic;
 }
 
-int groth16_work_pinned(const groth16_work *w) { return w && w->scr.pinned == 15u; }
+int groth16_work_pinned(const groth16_work *w) {
+    return w && w->scr.pinned == (w->scr.ws_only ? 8u : 15u);
+}
 
 g16_err groth16_work_buffers(groth16_work *w, const g16_key *key, groth16_work_bufs *b, g16_status *st) {
     memset(b, 0, sizeof *b);
@@ -274,6 +280,7 @@ g16_err groth16_work_buffers(groth16_work *w, const g16_key *key, groth16_work_b
         return g16_fail(st, G16_ERR_INTERNAL, "prove: heavy stage on an unsynthesized working area");
     for (int i = 0; i < 3; i++)
         b->abc[i] = w->scr.fr[i];
+    b->ws_only = w->synthesized == 2;
     b->ws = w->scr.scalars[1];
     b->n = w->n;
     b->nv = w->nv;
@@ -363,6 +370,19 @@ g16_err groth16_key_drop_host(g16_key *key, unsigned what, size_t *released, g16
     return G16_OK;
 }
 
+void groth16_key_csr(const g16_key *key, groth16_csr *csr) {
+    const groth16_prep *p = &key->prep;
+    memset(csr, 0, sizeof *csr);
+    if (!p->row[0]) /* not prepared (GROTH16_KEY_DEFER_PREP): no rows */
+        return;
+    csr->n = p->n;
+    csr->nnz = p->row[1][p->n];
+    csr->row[0] = p->row[0];
+    csr->row[1] = p->row[1];
+    csr->signal = p->signal;
+    csr->coef = p->coef;
+}
+
 void groth16_msms_clear(groth16_msms *m) {
     g16_frvec_free(&m->pub);
     g16_wipe(m, sizeof *m);
@@ -370,7 +390,13 @@ void groth16_msms_clear(groth16_msms *m) {
 
 g16_err groth16_stage_synth(g16_ctx *ctx, groth16_work *w, const g16_key *key, const g16_witness *wit,
                             groth16_timings *tm, g16_status *st) {
+    return groth16_stage_synth_ex(ctx, w, key, wit, 0, tm, st);
+}
+
+g16_err groth16_stage_synth_ex(g16_ctx *ctx, groth16_work *w, const g16_key *key, const g16_witness *wit,
+                               unsigned flags, groth16_timings *tm, g16_status *st) {
     g16_err err;
+    int ws_only = (flags & GROTH16_SYNTH_WS_ONLY) != 0;
     double t0 = g16_now_ms();
     if (!groth16_work_fits(w, key))
         return g16_fail(st, G16_ERR_INTERNAL, "prove: working area sized for another key shape");
@@ -378,6 +404,10 @@ g16_err groth16_stage_synth(g16_ctx *ctx, groth16_work *w, const g16_key *key, c
         return g16_fail(st, G16_ERR_INTERNAL,
                         "prove: the key was loaded with GROTH16_KEY_DEFER_PREP and not prepared "
                         "(groth16_key_prepare)");
+    if (w->scr.ws_only && !ws_only)
+        return g16_fail(st, G16_ERR_INTERNAL,
+                        "prove: this working area holds the witness scalars only (GROTH16_WORK_WS_ONLY): it needs "
+                        "GROTH16_SYNTH_WS_ONLY");
     if ((err = g16_wtns_check_key(&wit->w, &key->zk, st)))
         return err;
     g16_frvec_free(&w->pub);
@@ -389,11 +419,27 @@ g16_err groth16_stage_synth(g16_ctx *ctx, groth16_work *w, const g16_key *key, c
         return g16_fail(st, G16_ERR_NOMEM, "prove: out of memory");
     memcpy(w->pub.raw, wit->w.raw + 1, (size_t)key->zk.nPublic * 32);
     if (key->zk.curve == G16_CURVE_BN254)
-        groth16_bn254_synth(ctx, &key->zk, &key->prep, wit->w.bn254, &w->scr);
+        groth16_bn254_synth(ctx, &key->zk, &key->prep, wit->w.bn254, &w->scr, ws_only);
     else
-        groth16_bls381_synth(ctx, &key->zk, &key->prep, wit->w.bls381, &w->scr);
-    w->synthesized = 1;
+        groth16_bls381_synth(ctx, &key->zk, &key->prep, wit->w.bls381, &w->scr, ws_only);
+    w->synthesized = ws_only ? 2 : 1;
     tm->synth_ms += g16_now_ms() - t0;
+    return G16_OK;
+}
+
+g16_err groth16_work_synth_complete(g16_ctx *ctx, groth16_work *w, const g16_key *key, g16_status *st) {
+    if (!groth16_work_fits(w, key) || w->synthesized != 2 || w->scr.ws_only)
+        return g16_fail(st, G16_ERR_INTERNAL,
+                        "prove: completing a synthesis needs a ws-only synthesized working area with a, b, c buffers");
+    void *tmp = malloc((size_t)key->zk.nVars * 32 + 1);
+    if (!tmp)
+        return g16_fail(st, G16_ERR_NOMEM, "prove: out of memory for %u wires", key->zk.nVars);
+    if (key->zk.curve == G16_CURVE_BN254)
+        groth16_bn254_synth_from_ws(ctx, &key->zk, &key->prep, &w->scr, tmp);
+    else
+        groth16_bls381_synth_from_ws(ctx, &key->zk, &key->prep, &w->scr, tmp);
+    free(tmp);
+    w->synthesized = 1;
     return G16_OK;
 }
 
@@ -409,6 +455,10 @@ g16_err groth16_stage_heavy(g16_ctx *ctx, groth16_msms *out, groth16_work *w, co
         return g16_fail(st, G16_ERR_UNSUPPORTED,
                         "prove: the key's host bases were released after the GPU upload; the CPU heavy stage "
                         "cannot run (prove on the GPU that holds them)");
+    if (w->synthesized == 2)
+        return g16_fail(st, G16_ERR_INTERNAL,
+                        "prove: the working area holds the witness scalars only (GPU synthesis): the CPU heavy "
+                        "stage needs a full synthesis");
     w->synthesized = 0;
     if (key->zk.curve == G16_CURVE_BN254)
         err = groth16_bn254_heavy(ctx, out, &key->zk, &w->scr, tm, st);

@@ -4,7 +4,11 @@
  *
  * One proof, all on g's stream (prove_impl.h has the math):
  *   1. copy a, b, c (n Fr, Montgomery) and the w scalars (nVars canonical)
- *      from the CPU working area to the device working area;
+ *      from the CPU working area to the device working area; or, after a
+ *      ws-only synthesis (GROTH16_SYNTH_WS_ONLY), copy the w scalars only and
+ *      compute a, b, c on the device from the key's resident coefficient
+ *      rows (g16_gpu_synth_dev, queued with H: w to Montgomery form into
+ *      d_wm, then one thread per row; bit for bit the CPU's a, b, c);
  *   2. g16_gpu_h_dev: the three odd-coset NTTs and h_i = a_i b_i - c_i as
  *      canonical scalars, written over a (h aliases a);
  *   3. the five MSMs with device scalars, in the CPU's order A, B1, B2, C, H
@@ -31,6 +35,7 @@
 
 #include "groth16.h"
 #include "gpu/gpu.h"
+#include "gpu/gpu_synth.h"
 
 enum { GK_A, GK_B1, GK_B2, GK_C, GK_H, GK_COUNT };
 static const char *const gk_name[GK_COUNT] = {"A", "B1", "B2", "C", "H"};
@@ -41,6 +46,7 @@ struct groth16_gpu_key {
     uint8_t delta1[96]; /* the key's delta1 (affine bytes): tells keys of one shape apart */
     size_t delta1_len;
     g16_gpu_bases *b[GK_COUNT];
+    g16_gpu_synth *syn; /* the coefficient rows (GROTH16_GPU_KEY_SYNTH), else NULL */
 };
 
 struct groth16_gpu_work {
@@ -49,9 +55,10 @@ struct groth16_gpu_work {
     unsigned log_n;
     void *d_abc[3];    /* a (then h), b, c: n Fr each */
     g16_scalar *d_w;   /* nv scalars */
+    void *d_wm;        /* nv Fr: w in Montgomery form, for the GPU synthesis */
     g16_gpu_domain *dom;
-    g16_gpu_event *ev[3]; /* before the copies (with a mutex: again before H),
-                           * after the copies, after H */
+    g16_gpu_event *ev[4]; /* before the copies (with a mutex: again before the kernels),
+                           * after the copies, after H, before H (after the GPU synthesis) */
     pthread_mutex_t *excl; /* kernel exclusivity (groth16_gpu_work_set_exclusive), NULL = none */
 };
 
@@ -92,15 +99,36 @@ static const void *key_delta1(const g16_zkey *zk, size_t *len) {
     return zk->curve == G16_CURVE_BN254 ? (const void *)&zk->bn254.delta1 : (const void *)&zk->bls381.delta1;
 }
 
-size_t groth16_gpu_key_bytes(const g16_key *key) {
+size_t groth16_gpu_key_bytes_ex(const g16_key *key, unsigned flags) {
     const g16_zkey *zk = groth16_key_zkey(key);
     size_t t = 0;
     for (int i = 0; i < GK_COUNT; i++)
         t += base_bytes(zk, i);
+    if (flags & GROTH16_GPU_KEY_SYNTH) {
+        groth16_csr csr;
+        groth16_key_csr(key, &csr);
+        t += g16_gpu_synth_bytes(csr.n, csr.nnz);
+    }
     return t;
 }
 
+size_t groth16_gpu_key_bytes(const g16_key *key) { return groth16_gpu_key_bytes_ex(key, GROTH16_GPU_KEY_SYNTH); }
+
 g16_err groth16_gpu_key_upload(struct g16_gpu *g, groth16_gpu_key **out, const g16_key *key, g16_status *st) {
+    return groth16_gpu_key_upload_ex(g, out, key, GROTH16_GPU_KEY_SYNTH, st);
+}
+
+int groth16_gpu_key_synth(const groth16_gpu_key *gk) { return gk && gk->syn; }
+
+unsigned groth16_gpu_synth_flags(const groth16_gpu_key *gk) {
+    const char *e = getenv("G16_GPU_SYNTH");
+    if (e && !strcmp(e, "0"))
+        return 0;
+    return groth16_gpu_key_synth(gk) ? GROTH16_SYNTH_WS_ONLY : 0;
+}
+
+g16_err groth16_gpu_key_upload_ex(struct g16_gpu *g, groth16_gpu_key **out, const g16_key *key, unsigned flags,
+                                  g16_status *st) {
     if (!out)
         return g16_fail(st, G16_ERR_INVALID_ARG, "gpu key upload: NULL argument");
     *out = NULL;
@@ -130,6 +158,20 @@ g16_err groth16_gpu_key_upload(struct g16_gpu *g, groth16_gpu_key **out, const g
                             msg);
         }
     }
+    groth16_csr c;
+    groth16_key_csr(key, &c);
+    /* The rows exist once the key is prepared (not under
+     * GROTH16_KEY_DEFER_PREP until groth16_key_prepare): else no GPU synthesis. */
+    if ((flags & GROTH16_GPU_KEY_SYNTH) && c.n) {
+        g16_err err = g16_gpu_synth_upload(g, &gk->syn, zk->curve, c.n, zk->nVars, c.row[0], c.row[1], c.nnz,
+                                           c.signal, c.coef, st);
+        if (err) {
+            char msg[sizeof st->msg];
+            snprintf(msg, sizeof msg, "%s", st ? st->msg : "");
+            groth16_gpu_key_free(g, gk);
+            return g16_fail(st, err, "gpu key upload: coefficient rows (%u entries): %s", c.nnz, msg);
+        }
+    }
     *out = gk;
     return G16_OK;
 }
@@ -139,6 +181,7 @@ void groth16_gpu_key_free(struct g16_gpu *g, groth16_gpu_key *gk) {
         return;
     for (int i = 0; i < GK_COUNT; i++)
         g16_gpu_bases_free(g, gk->b[i]);
+    g16_gpu_synth_free(g, gk->syn);
     free(gk);
 }
 
@@ -154,14 +197,15 @@ static int gpu_key_matches(const groth16_gpu_key *gk, const g16_zkey *zk) {
 
 size_t groth16_gpu_work_bytes(const g16_key *key) {
     const g16_zkey *zk = groth16_key_zkey(key);
-    /* a, b, c, w, and the domain's tables (ntt.cuh): 2^10 level twiddles,
+    /* a, b, c, w (scalars and Montgomery form), and the domain's tables (ntt.cuh): 2^10 level twiddles,
      * three pairs of 2^ceil(k/2) + 2^floor(k/2) tables, and above 2^11 the
      * full inter-pass table of n elements; bounded here with room to spare. */
     unsigned k = zk->log2_domain, cb = (k + 1) / 2;
     size_t dom = ((size_t)2048 + 3 * (((size_t)1 << cb) + ((size_t)1 << (k - cb)))) * 32 + 4096;
     if (k > 11)
         dom += (size_t)zk->domainSize * 32;
-    return (size_t)zk->domainSize * 32 * 3 + (size_t)zk->nVars * sizeof(g16_scalar) + dom + sizeof(groth16_gpu_work);
+    return (size_t)zk->domainSize * 32 * 3 + (size_t)zk->nVars * (sizeof(g16_scalar) + 32) + dom +
+           sizeof(groth16_gpu_work);
 }
 
 g16_err groth16_gpu_work_create(struct g16_gpu *g, groth16_gpu_work **out, const g16_key *key, g16_status *st) {
@@ -184,8 +228,10 @@ g16_err groth16_gpu_work_create(struct g16_gpu *g, groth16_gpu_work **out, const
     if (!err)
         err = g16_gpu_alloc(g, (void **)&gw->d_w, (size_t)gw->nv * sizeof(g16_scalar), st);
     if (!err)
+        err = g16_gpu_alloc(g, &gw->d_wm, (size_t)gw->nv * 32, st);
+    if (!err)
         err = g16_gpu_domain_create(g, &gw->dom, zk->curve, zk->log2_domain, st);
-    for (int i = 0; i < 3 && !err; i++)
+    for (int i = 0; i < 4 && !err; i++)
         err = g16_gpu_event_create(g, &gw->ev[i], st);
     if (err) {
         groth16_gpu_work_free(g, gw);
@@ -199,11 +245,12 @@ void groth16_gpu_work_free(struct g16_gpu *g, groth16_gpu_work *gw) {
     if (!gw)
         return;
     g16_gpu_domain_free(gw->dom);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++)
         g16_gpu_event_destroy(g, gw->ev[i]);
+    for (int i = 0; i < 3; i++)
         g16_gpu_free(g, gw->d_abc[i]);
-    }
     g16_gpu_free(g, gw->d_w);
+    g16_gpu_free(g, gw->d_wm);
     free(gw);
 }
 
@@ -231,9 +278,21 @@ static void msm_outputs(groth16_msms *out, void *res[GK_COUNT]) {
     }
 }
 
-/* Step 2: queues H over a, b, c (h written over a), then the event after it. */
-static g16_err queue_h(g16_gpu *g, groth16_gpu_work *gw, g16_status *st) {
-    g16_err err = g16_gpu_h_dev(g, gw->dom, gw->d_abc[0], gw->d_abc[1], gw->d_abc[2], (g16_scalar *)gw->d_abc[0], st);
+/* Step 2: after a ws-only synthesis, queues the GPU synthesis of a, b, c
+ * from the key's rows (gkey->syn: checked by the caller); then the event
+ * before H, H over a, b, c (h written over a), and the event after it. */
+static g16_err queue_h(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key *gkey, const groth16_work_bufs *b,
+                       g16_status *st) {
+    g16_err err;
+    if (b->ws_only &&
+        (err = g16_gpu_synth_dev(g, gkey->syn, gw->d_w, b->nv, gw->d_wm, gw->d_abc[0], gw->d_abc[1], gw->d_abc[2], st))) {
+        char msg[sizeof st->msg];
+        snprintf(msg, sizeof msg, "%s", st ? st->msg : "");
+        return g16_fail(st, err, "prove (gpu): synthesis failed: %s", msg);
+    }
+    if ((err = g16_gpu_event_record(g, gw->ev[3], st)))
+        return err;
+    err = g16_gpu_h_dev(g, gw->dom, gw->d_abc[0], gw->d_abc[1], gw->d_abc[2], (g16_scalar *)gw->d_abc[0], st);
     if (err) {
         char msg[sizeof st->msg];
         snprintf(msg, sizeof msg, "%s", st ? st->msg : "");
@@ -283,12 +342,15 @@ static g16_err run_msms(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key 
         /* The MSM's own CUDA-event time when it reports one, else the host clock. */
         gt->msm_ms[i] = tmg.total_ms > 0 ? (double)tmg.total_ms : g16_now_ms() - tm0;
         if (i == 0) {
-            float ntt = 0;
-            /* H began at ev[1] (copies done), or with the mutex at ev[0]
-             * re-recorded once it was taken (not counting the wait). */
-            if ((err = g16_gpu_event_elapsed(&ntt, gw->ev[gw->excl ? 0 : 1], gw->ev[2], st)))
+            float ntt = 0, syn = 0;
+            /* The kernels began at ev[1] (copies done), or with the mutex at
+             * ev[0] re-recorded once it was taken (not counting the wait):
+             * the GPU synthesis (if any) up to ev[3], then H up to ev[2]. */
+            if ((err = g16_gpu_event_elapsed(&syn, gw->ev[gw->excl ? 0 : 1], gw->ev[3], st)) ||
+                (err = g16_gpu_event_elapsed(&ntt, gw->ev[3], gw->ev[2], st)))
                 return err;
             gt->ntt_ms = ntt;
+            gt->synth_ms = b->ws_only ? syn : 0;
         }
     }
     gt->kernels_end = g16_now_ms();
@@ -308,7 +370,7 @@ static g16_err heavy_run(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key
     /* Copies (and H) are queued without a host wait: events time them. */
     if ((err = g16_gpu_event_record(g, gw->ev[0], st)))
         return err;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3 && !b->ws_only; i++) /* ws-only: a, b, c are made on the device */
         if ((err = g16_gpu_copy_async(g, gw->d_abc[i], b->abc[i], (size_t)b->n * 32, st)))
             return err;
     if ((err = g16_gpu_copy_async(g, gw->d_w, b->ws, (size_t)b->nv * sizeof(g16_scalar), st)) ||
@@ -316,7 +378,7 @@ static g16_err heavy_run(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key
         return err;
 
     if (!gw->excl) {
-        if ((err = queue_h(g, gw, st)) || (err = copies_done(gw, b, gt, ws_wiped, st)))
+        if ((err = queue_h(g, gw, gkey, b, st)) || (err = copies_done(gw, b, gt, ws_wiped, st)))
             return err;
         gt->kernels_begin = gt->upload_end;
         err = run_msms(g, gw, gkey, out, b, zk, gt, st);
@@ -329,7 +391,7 @@ static g16_err heavy_run(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key
         gt->lock_wait_ms = gt->kernels_begin - tl;
         err = g16_gpu_event_record(g, gw->ev[0], st);
         if (!err)
-            err = queue_h(g, gw, st);
+            err = queue_h(g, gw, gkey, b, st);
         if (!err)
             err = run_msms(g, gw, gkey, out, b, zk, gt, st);
         pthread_mutex_unlock(gw->excl);
@@ -373,6 +435,10 @@ g16_err groth16_stage_heavy_gpu(g16_ctx *ctx, struct g16_gpu *g, groth16_gpu_wor
                        "(groth16_key_drop_host); use the device copy uploaded before");
     else if (gkey && !gpu_key_matches(gkey, zk))
         err = g16_fail(st, G16_ERR_INTERNAL, "prove (gpu): the device bases belong to another key");
+    else if (b.ws_only && !groth16_gpu_key_synth(gkey))
+        err = g16_fail(st, G16_ERR_INTERNAL,
+                       "prove (gpu): the working area was synthesized for the GPU synthesis (ws only), but %s",
+                       gkey ? "the device key has no coefficient rows" : "no device key is resident (streamed bases)");
     else
         err = heavy_run(g, gw, gkey, out, &b, zk, &gt, &ws_wiped, st);
 
@@ -385,6 +451,8 @@ g16_err groth16_stage_heavy_gpu(g16_ctx *ctx, struct g16_gpu *g, groth16_gpu_wor
         werr = g16_gpu_memset_async(g, gw->d_abc[i], 0, (size_t)gw->n * 32, &wst);
     if (!werr)
         werr = g16_gpu_memset_async(g, gw->d_w, 0, (size_t)gw->nv * sizeof(g16_scalar), &wst);
+    if (!werr)
+        werr = g16_gpu_memset_async(g, gw->d_wm, 0, (size_t)gw->nv * 32, &wst);
     if (!err && werr)
         err = g16_fail(st, werr, "prove (gpu): wiping device buffers: %s", wst.msg);
     /* After a failure the copies from the (pinned) host buffers may still be
@@ -398,8 +466,9 @@ g16_err groth16_stage_heavy_gpu(g16_ctx *ctx, struct g16_gpu *g, groth16_gpu_wor
         return err;
     }
     if (tm) {
+        tm->synth_ms += gt.synth_ms; /* the device's part of the synthesis */
         tm->ntt_ms += gt.ntt_ms;
-        tm->msm_ms += gt.gpu_ms - gt.upload_ms - gt.ntt_ms;
+        tm->msm_ms += gt.gpu_ms - gt.upload_ms - gt.synth_ms - gt.ntt_ms;
     }
     if (gtm)
         *gtm = gt;

@@ -97,18 +97,50 @@ static uint32_t PN(chunk)(g16_ctx *ctx, uint32_t n, size_t *ntasks) {
     return chunk;
 }
 
-/* Stage 1, synthesis: a = A.w, b = B.w, c = a*b on the domain, and the
+/* Stage 1, synthesis: a = A.w, b = B.w, c = a*b on the domain (unless
+ * ws_only: the GPU computes them from ws, src/gpu/synth.cuh), and the
  * witness as canonical scalars (ws). Afterwards the witness itself is no
  * longer needed. w: nVars Fr values (Montgomery), w[0] = 1. */
 static void PN(synth)(g16_ctx *ctx, const g16_zkey *key, const groth16_prep *prep, const FR *w,
-                      groth16_scratch *scr) {
+                      groth16_scratch *scr, int ws_only) {
     size_t nt;
-    PN(synth_job) sj = {prep, w, scr->fr[0], scr->fr[1], scr->fr[2], key->domainSize, 0};
-    sj.chunk = PN(chunk)(ctx, key->domainSize, &nt);
-    g16_pool_run(ctx->pool, nt, PN(synth_task), &sj);
+    if (!ws_only) {
+        PN(synth_job) sj = {prep, w, scr->fr[0], scr->fr[1], scr->fr[2], key->domainSize, 0};
+        sj.chunk = PN(chunk)(ctx, key->domainSize, &nt);
+        g16_pool_run(ctx->pool, nt, PN(synth_task), &sj);
+    }
     PN(ws_job) wj = {w, scr->scalars[1], key->nVars, 0};
     wj.chunk = PN(chunk)(ctx, key->nVars, &nt);
     g16_pool_run(ctx->pool, nt, PN(ws_task), &wj);
+}
+
+/* w[i] = ws[i] in Montgomery form again (ws canonical, < r). */
+typedef struct PN(mont_job) {
+    const g16_scalar *ws;
+    FR *w;
+    uint32_t n, chunk;
+} PN(mont_job);
+
+static void PN(mont_task)(void *arg, size_t task) {
+    const PN(mont_job) *j = arg;
+    uint64_t lo = (uint64_t)task * j->chunk, hi = lo + j->chunk;
+    for (uint64_t i = lo; i < hi && i < j->n; i++)
+        FRN(to_mont)(&j->w[i], j->ws[i].l);
+}
+
+/* Completes a ws-only synthesis on the CPU (a fallback when the GPU that
+ * was to compute a, b, c cannot): a, b, c from the scalars ws, through tmp
+ * (nVars Fr), which is wiped. */
+static void PN(synth_from_ws)(g16_ctx *ctx, const g16_zkey *key, const groth16_prep *prep, groth16_scratch *scr,
+                              FR *tmp) {
+    size_t nt;
+    PN(mont_job) mj = {scr->scalars[1], tmp, key->nVars, 0};
+    mj.chunk = PN(chunk)(ctx, key->nVars, &nt);
+    g16_pool_run(ctx->pool, nt, PN(mont_task), &mj);
+    PN(synth_job) sj = {prep, tmp, scr->fr[0], scr->fr[1], scr->fr[2], key->domainSize, 0};
+    sj.chunk = PN(chunk)(ctx, key->domainSize, &nt);
+    g16_pool_run(ctx->pool, nt, PN(synth_task), &sj);
+    g16_wipe(tmp, (size_t)key->nVars * sizeof(FR));
 }
 
 /* Stage 2, the heavy ("device") stage: the three odd-coset NTTs, h, and the
