@@ -250,6 +250,51 @@ static groth16_gpu_work *worker_fit(cworker *w, const g16_key *key, g16_status *
     return w->gw[slot];
 }
 
+/* GPU synthesis (GROTH16_SYNTH_WS_ONLY) when every device holds key's
+ * coefficient rows and none is out of service; else the CPU synthesizes. */
+static unsigned cuda_synth_flags(void *self, const g16_key *key) {
+    cuda_be *b = self;
+    unsigned flags = 0;
+    pthread_mutex_lock(&b->lock);
+    ckey *c = ckey_find(b, key);
+    if (c && c->gk[0]) {
+        flags = groth16_gpu_synth_flags(c->gk[0]);
+        for (int d = 0; d < b->ndev; d++)
+            if (!groth16_gpu_key_synth(c->gk[d]))
+                flags = 0;
+    }
+    pthread_mutex_unlock(&b->lock);
+    for (int d = 0; flags && d < b->ndev; d++) {
+        pthread_mutex_lock(&b->dev[d].lock);
+        if (b->dev[d].failed)
+            flags = 0;
+        pthread_mutex_unlock(&b->dev[d].lock);
+    }
+    return flags;
+}
+
+/* A failure before a heavy stage took the work: wipe its scalars and drop
+ * its results, as a failed stage does. */
+static void work_discard(groth16_work *work, groth16_msms *out) {
+    groth16_work_consume(work, out, 0);
+    groth16_msms_clear(out);
+}
+
+/* The CPU heavy stage, after finishing a ws-only synthesis on the CPU. */
+static g16_err cpu_heavy(g16_ctx *ctx, groth16_msms *out, groth16_work *work, const g16_key *key,
+                         groth16_timings *tm, engine_heavy_info *hi, g16_status *st) {
+    hi->cpu_fallback = 1;
+    groth16_work_bufs wb;
+    g16_err err = groth16_work_buffers(work, key, &wb, st);
+    if (!err && wb.ws_only)
+        err = groth16_work_synth_complete(ctx, work, key, st);
+    if (err) {
+        work_discard(work, out);
+        return err;
+    }
+    return groth16_stage_heavy(ctx, out, work, key, tm, st);
+}
+
 static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *out, groth16_work *work,
                           const g16_key *key, groth16_timings *tm, engine_heavy_info *hi, g16_status *st) {
     cuda_be *b = self;
@@ -258,23 +303,25 @@ static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *
     pthread_mutex_lock(&dv->lock);
     int failed = dv->failed;
     pthread_mutex_unlock(&dv->lock);
-    if (failed) {
-        /* Out of service (a CUDA fault is sticky: the context is dead). */
-        hi->cpu_fallback = 1;
-        return groth16_stage_heavy(ctx, out, work, key, tm, st);
-    }
+    if (failed) /* out of service (a CUDA fault is sticky: the context is dead) */
+        return cpu_heavy(ctx, out, work, key, tm, hi, st);
     g16_status fst = {0};
     groth16_gpu_work *gw = worker_fit(w, key, &fst);
-    if (!gw) {
-        /* No device working area for this shape: the CPU stage instead of a
-         * failure (DESIGN.md "Fallback"; counted by the engine). */
-        hi->cpu_fallback = 1;
-        return groth16_stage_heavy(ctx, out, work, key, tm, st);
-    }
+    if (!gw) /* no device working area for this shape: the CPU stage instead of
+              * a failure (DESIGN.md "Fallback"; counted by the engine) */
+        return cpu_heavy(ctx, out, work, key, tm, hi, st);
     pthread_mutex_lock(&b->lock);
     ckey *c = ckey_find(b, key);
     const groth16_gpu_key *gk = c ? c->gk[w->dev] : NULL;
     pthread_mutex_unlock(&b->lock);
+    groth16_work_bufs wb;
+    g16_err err0 = groth16_work_buffers(work, key, &wb, st);
+    if (!err0 && wb.ws_only && !groth16_gpu_key_synth(gk))
+        err0 = groth16_work_synth_complete(ctx, work, key, st); /* streamed bases: no device rows */
+    if (err0) {
+        work_discard(work, out);
+        return err0;
+    }
     groth16_gpu_timings gtm = {0};
     groth16_gpu_work_set_exclusive(gw, b->shared ? NULL : &dv->kern);
     g16_err err = groth16_stage_heavy_gpu(ctx, w->g, gw, gk, out, work, key, tm, &gtm, st);
@@ -364,6 +411,7 @@ g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_dev
     be->key_prepare = cuda_key_prepare;
     be->key_release = cuda_key_release;
     be->heavy = cuda_heavy;
+    be->synth_flags = cuda_synth_flags;
     be->destroy = cuda_destroy;
     return G16_OK;
 }

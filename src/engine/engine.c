@@ -716,7 +716,8 @@ static void *synth_main(void *arg) {
         g16_err werr = groth16_witness_load(&wit, p->path, p->data, p->len, &st);
         if (!werr) {
             groth16_timings tm = {0};
-            werr = groth16_stage_synth(e->ctx, p->work, k->key, wit, &tm, &st);
+            unsigned sf = e->be.synth_flags ? e->be.synth_flags(e->be.self, k->key) : 0;
+            werr = groth16_stage_synth_ex(e->ctx, p->work, k->key, wit, sf, &tm, &st);
         }
         g16_witness_free(wit);
         p->stats.synth_ms = now_ms() - t0;

@@ -57,6 +57,11 @@ typedef struct engine_backend {
     /* The device stage of one synthesized partition (see groth16.h). */
     g16_err (*heavy)(void *self, void *wstate, g16_ctx *ctx, groth16_msms *out, groth16_work *work,
                      const g16_key *key, groth16_timings *tm, engine_heavy_info *hi, g16_status *st);
+    /* Optional (NULL: 0): the groth16_stage_synth_ex flags for key's
+     * partitions: GROTH16_SYNTH_WS_ONLY when every device holds the key's
+     * coefficient rows (the GPU computes a, b, c); heavy then completes a
+     * ws-only synthesis on the CPU itself when it falls back. */
+    unsigned (*synth_flags)(void *self, const g16_key *key);
     void (*destroy)(void *self);
 } engine_backend;
 
