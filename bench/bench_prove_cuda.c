@@ -11,7 +11,9 @@
  * measures what pinning saves on the copies ("upload_pageable_ms").
  * env: G16_GPU_DEVICE (default 0); G16_BENCH_STREAM_BASES=1 streams the
  * bases from host memory instead of uploading the key;
- * G16_BENCH_NO_PAGEABLE=1 skips the pageable proof (reports 0 for it).
+ * G16_BENCH_NO_PAGEABLE=1 skips the pageable proof (reports 0 for it);
+ * G16_GPU_MSM_MAX_POINTS=N caps the context's MSM size (larger MSMs run in
+ * chunks; it is also halved while the device lacks room, "msm_max_points").
  * From bench_synthetic (mem, drop_bases): per-phase peak RSS, and the key's
  * host bases released after the upload, its coefficients after the
  * preparation ("host_bytes_dropped").
@@ -75,7 +77,7 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
     int stream = getenv("G16_BENCH_STREAM_BASES") && atoi(getenv("G16_BENCH_STREAM_BASES")) == 1;
     int reps = o->reps > 0 ? o->reps : 3, rc = 2;
     g16_status st = {0};
-    g16_gpu *g = NULL;
+    g16_gpu *g = NULL, *gl = NULL; /* the prover's context, the key's loader */
     groth16_gpu_key *gk = NULL;
     groth16_gpu_work *gw = NULL;
     groth16_work *work = NULL, *pageable = NULL;
@@ -84,14 +86,18 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
     if (!runs || !tot || !gpu)
         goto done;
     size_t maxp = zk->domainSize > zk->nVars ? zk->domainSize : zk->nVars;
-    double t0 = g16_now_ms(), t_ctx, t_key = 0, t_work, t_host;
+    const char *cap_env = getenv("G16_GPU_MSM_MAX_POINTS");
+    if (cap_env && strtoull(cap_env, NULL, 0) > 0 && strtoull(cap_env, NULL, 0) < maxp)
+        maxp = (size_t)strtoull(cap_env, NULL, 0);
+    double t0 = g16_now_ms(), t_ctx = 0, t_key = 0, t_work, t_host;
     size_t dropped = 0;
-    if (g16_gpu_create(&g, device, maxp, 1, &st))
+    /* The key goes up first, through a small loader context, so that the
+     * prover's context (MSM scratch) is sized for what is left below. */
+    if (g16_gpu_create(&gl, device, 1u << 12, 1, &st))
         goto fail;
-    t_ctx = g16_now_ms() - t0;
     if (!stream) {
         t0 = g16_now_ms();
-        if (groth16_gpu_key_upload(g, &gk, key, &st))
+        if (groth16_gpu_key_upload(gl, &gk, key, &st))
             goto fail;
         t_key = g16_now_ms() - t0;
         /* The proofs read the device copy only: the host pages can go. */
@@ -113,10 +119,28 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
     }
     if (mem)
         bench_mem_phase(mem, "prepare");
-    t0 = g16_now_ms();
-    if (groth16_gpu_work_create(g, &gw, key, &st))
-        goto fail;
-    t_work = g16_now_ms() - t0;
+    /* The prover's context and device working area: MSMs of up to maxp
+     * points, halved while the device cannot hold them beside the key
+     * (down to 2^20); larger MSMs then run in chunks (prove_gpu.c). */
+    for (;;) {
+        t0 = g16_now_ms();
+        g16_err ce = g16_gpu_create(&g, device, maxp, 1, &st);
+        t_ctx = g16_now_ms() - t0;
+        t0 = g16_now_ms();
+        if (!ce)
+            ce = groth16_gpu_work_create(g, &gw, key, &st);
+        t_work = g16_now_ms() - t0;
+        if (!ce)
+            break;
+        groth16_gpu_work_free(g, gw);
+        gw = NULL;
+        g16_gpu_destroy(g);
+        g = NULL;
+        if (maxp <= ((size_t)1 << 20))
+            goto fail;
+        fprintf(stderr, "g16 bench prove: %s; again with MSMs of at most %zu points\n", st.msg, maxp / 2);
+        maxp /= 2;
+    }
     if (mem)
         bench_mem_phase(mem, "gpu_work");
     t0 = g16_now_ms();
@@ -160,7 +184,7 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
     char extra[3072];
     snprintf(extra, sizeof extra,
              "\"log_n\":%u,\"wires\":%u,\"threads\":%d,\"reps\":%d,\"device\":\"%s\",\"bases\":\"%s\","
-             "\"gpu_create_ms\":%.2f,\"key_upload_ms\":%.2f,\"key_bytes\":%zu,\"gpu_work_create_ms\":%.2f,"
+             "\"msm_max_points\":%zu,\"gpu_create_ms\":%.2f,\"key_upload_ms\":%.2f,\"key_bytes\":%zu,\"gpu_work_create_ms\":%.2f,"
              "\"host_work_create_ms\":%.2f,\"pinned\":%s,"
              "\"synth_ms\":%.2f,\"upload_ms\":%.2f,\"ntt_ms\":%.2f,\"msm_a_ms\":%.2f,\"msm_b1_ms\":%.2f,"
              "\"msm_b2_ms\":%.2f,\"msm_c_ms\":%.2f,\"msm_h_ms\":%.2f,\"gpu_ms\":%.2f,\"finalize_ms\":%.2f,"
@@ -168,7 +192,7 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
              "\"upload_pageable_ms\":%.2f,\"gpu_pageable_ms\":%.2f,\"gpu_synth\":%s,\"gpu_synth_ms\":%.2f,"
              "\"host_bytes_dropped\":%zu%s%s",
              zk->log2_domain, zk->nVars, g16_ctx_threads(ctx), reps, g16_gpu_name(g), stream ? "streamed" : "resident",
-             t_ctx, t_key, stream ? (size_t)0 : groth16_gpu_key_bytes(key), t_work, t_host,
+             maxp, t_ctx, t_key, stream ? (size_t)0 : groth16_gpu_key_bytes(key), t_work, t_host,
              groth16_work_pinned(work) ? "true" : "false", m->synth, m->g.upload_ms, m->g.ntt_ms, m->g.msm_ms[0],
              m->g.msm_ms[1], m->g.msm_ms[2], m->g.msm_ms[3], m->g.msm_ms[4], m->g.gpu_ms, m->finalize, m->verify,
              gpu[reps / 2], gpu[0], tot[0], rp.g.upload_ms, rp.g.gpu_ms,
@@ -186,8 +210,9 @@ done:
     groth16_work_free(work);
     groth16_work_free(pageable);
     groth16_gpu_work_free(g, gw);
-    groth16_gpu_key_free(g, gk);
+    groth16_gpu_key_free(gl, gk);
     g16_gpu_destroy(g);
+    g16_gpu_destroy(gl);
     free(runs);
     free(tot);
     free(gpu);

@@ -63,6 +63,7 @@ typedef struct cworker {
     int idx, dev;
     g16_gpu *g;
     size_t g_points; /* MSM capacity of g */
+    size_t g_max;    /* 0, or the largest context the device held (worker_fit) */
     groth16_gpu_work *gw[GW_CACHE];
     uint64_t gw_use[GW_CACHE], tick;
     /* Shapes the device could not hold (a context of fail_points points, a
@@ -166,7 +167,9 @@ static g16_err cuda_key_prepare(void *self, const g16_key *key, int to_device, i
     for (int d = 0; ok && d < b->ndev; d++) {
         g16_status ust = {0};
         pthread_mutex_lock(&b->dev[d].lock);
-        ok = !b->dev[d].failed && groth16_gpu_key_upload(b->dev[d].loader, &c->gk[d], key, &ust) == G16_OK;
+        /* With the coefficient rows (GPU synthesis), else the bases alone. */
+        ok = !b->dev[d].failed && (groth16_gpu_key_upload(b->dev[d].loader, &c->gk[d], key, &ust) == G16_OK ||
+                                   groth16_gpu_key_upload_ex(b->dev[d].loader, &c->gk[d], key, 0, &ust) == G16_OK);
         pthread_mutex_unlock(&b->dev[d].lock);
     }
     if (!ok)
@@ -197,12 +200,19 @@ static void cuda_key_release(void *self, const g16_key *key) {
     free(found);
 }
 
+/* The smallest MSM context worker_fit shrinks to (larger MSMs run in
+ * chunks of it: prove_gpu.c). */
+#define MIN_CTX_POINTS ((size_t)1 << 20)
+
 /* w's context and device working area for key: the context grows when a
  * key needs more MSM points than it has (dropping the cached areas made
  * through it), the area is created at the first partition of a key shape
  * and cached (GW_CACHE shapes, LRU). A failed creation first frees the other
- * cached areas and retries. NULL when the device cannot hold them (the
- * partition then runs on the CPU). */
+ * cached areas and retries; when the device still lacks room (a large key
+ * resident beside them: 77 GB of bases at 2^27), the context is remade at
+ * half the points, down to MIN_CTX_POINTS, and the worker keeps that cap
+ * (g_max). NULL when the device cannot hold them (the partition then runs
+ * on the CPU). */
 static groth16_gpu_work *worker_fit(cworker *w, const g16_key *key, g16_status *st) {
     g16_key_info ki;
     if (g16_key_get_info(NULL, &ki, key) != G16_OK)
@@ -210,20 +220,29 @@ static groth16_gpu_work *worker_fit(cworker *w, const g16_key *key, g16_status *
     size_t need = key_points(key);
     if ((w->fail_points && need >= w->fail_points) || (ki.domain_size == w->fail_n && ki.n_vars == w->fail_nv))
         return NULL;
-    if (!w->g || w->g_points < need) {
-        worker_drop_device(w);
-        if (g16_gpu_create(&w->g, w->be->dev[w->dev].device, need, 1, st) != G16_OK) {
-            w->g = NULL;
-            w->fail_points = need;
-            return NULL;
+    for (;;) {
+        size_t want = w->g_max && w->g_max < need ? w->g_max : need;
+        if (!w->g || w->g_points < want) {
+            worker_drop_device(w);
+            while (g16_gpu_create(&w->g, w->be->dev[w->dev].device, want, 1, st) != G16_OK) {
+                w->g = NULL;
+                if (want <= MIN_CTX_POINTS) {
+                    w->fail_points = need;
+                    return NULL;
+                }
+                want /= 2;
+                w->g_max = want;
+            }
+            w->g_points = want;
         }
-        w->g_points = need;
-    }
-    int slot = -1;
-    for (int i = 0; i < GW_CACHE && slot < 0; i++)
-        if (w->gw[i] && groth16_gpu_work_fits(w->gw[i], key))
-            slot = i;
-    if (slot < 0) {
+        int slot = -1;
+        for (int i = 0; i < GW_CACHE && slot < 0; i++)
+            if (w->gw[i] && groth16_gpu_work_fits(w->gw[i], key))
+                slot = i;
+        if (slot >= 0) {
+            w->gw_use[slot] = ++w->tick;
+            return w->gw[slot];
+        }
         slot = 0; /* the first free slot, else the least recently used */
         for (int i = 0; i < GW_CACHE; i++) {
             if (!w->gw[i]) {
@@ -241,13 +260,18 @@ static groth16_gpu_work *worker_fit(cworker *w, const g16_key *key, g16_status *
             worker_drop_works(w, -1);
             if (groth16_gpu_work_create(w->g, &w->gw[slot], key, st) != G16_OK) {
                 w->gw[slot] = NULL;
+                if (w->g_points > MIN_CTX_POINTS) { /* make room: a smaller context */
+                    w->g_max = w->g_points / 2;
+                    worker_drop_device(w);
+                    continue;
+                }
                 w->fail_n = ki.domain_size, w->fail_nv = ki.n_vars;
                 return NULL;
             }
         }
+        w->gw_use[slot] = ++w->tick;
+        return w->gw[slot];
     }
-    w->gw_use[slot] = ++w->tick;
-    return w->gw[slot];
 }
 
 /* GPU synthesis (GROTH16_SYNTH_WS_ONLY) when every device holds key's

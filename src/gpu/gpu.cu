@@ -319,6 +319,21 @@ extern "C" g16_err g16_gpu_msm(g16_gpu *g, void *out_jac, const g16_gpu_bases *b
     return rc;
 }
 
+extern "C" g16_err g16_gpu_msm_at(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, size_t first,
+                                  const g16_scalar *scalars, size_t n, g16_gpu_timing *timing, g16_status *st) {
+    if (!b)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm: NULL argument");
+    if (first > b->n || n > b->n - first)
+        return g16_fail(st, G16_ERR_SIZE_MISMATCH, "gpu msm: bases %zu..%zu of %zu", first, first + n, b->n);
+    g16_gpu_bases view = *b; /* the same device points from first on; no density bitmap */
+    view.d_points = (char *)b->d_points + first * affine_bytes(b->curve, b->group);
+    view.d_density = NULL;
+    view.n = n;
+    return g16_gpu_msm(g, out_jac, &view, scalars, n, timing, st);
+}
+
+extern "C" size_t g16_gpu_max_points(const g16_gpu *g) { return g ? g->max_points : 0; }
+
 extern "C" g16_err g16_gpu_msm_density(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, const uint8_t *density,
                                        const g16_scalar *scalars, size_t n_scalars, g16_gpu_timing *timing,
                                        g16_status *st) {

@@ -72,6 +72,14 @@ typedef struct g16_gpu_timing {
 g16_err g16_gpu_msm(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, const g16_scalar *scalars,
                     size_t n, g16_gpu_timing *timing, g16_status *st);
 
+/* The same over the bases first .. first + n - 1 (first + n <= the bases'
+ * count, n <= max_points): an MSM larger than the context runs in chunks
+ * over one resident copy of the bases (prove_gpu.c). */
+g16_err g16_gpu_msm_at(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, size_t first, const g16_scalar *scalars,
+                       size_t n, g16_gpu_timing *timing, g16_status *st);
+/* The most points one MSM of g takes (g16_gpu_create's max_points). */
+size_t g16_gpu_max_points(const g16_gpu *g);
+
 /* Density form (as the CPU's msm_<G>_density): density is a bitmap over the
  * bases' n points, bit i = (density[i / 8] >> (i % 8)) & 1, in host or
  * device memory; scalar j pairs with the base at the j-th set bit:

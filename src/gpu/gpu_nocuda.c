@@ -44,6 +44,17 @@ g16_err g16_gpu_msm(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, const g16
     return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");
 }
 
+g16_err g16_gpu_msm_at(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, size_t first, const g16_scalar *scalars,
+                       size_t n, g16_gpu_timing *timing, g16_status *st) {
+    (void)g, (void)out_jac, (void)b, (void)first, (void)scalars, (void)n, (void)timing;
+    return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");
+}
+
+size_t g16_gpu_max_points(const g16_gpu *g) {
+    (void)g;
+    return 0;
+}
+
 g16_err g16_gpu_field_op(g16_gpu *g, g16_gpu_field f, g16_gpu_op op, void *out, const void *a, const void *b,
                          size_t n, g16_status *st) {
     (void)g, (void)f, (void)op, (void)out, (void)a, (void)b, (void)n;

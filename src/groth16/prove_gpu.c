@@ -318,6 +318,58 @@ static g16_err copies_done(groth16_gpu_work *gw, const groth16_work_bufs *b, gro
 }
 
 /* Step 3: the five MSMs (H queued before them on the stream). */
+/* acc += part, CPU Jacobian points of (curve, group) (jac_add takes any inputs). */
+static void jac_acc(g16_curve curve, g16_gpu_group grp, void *acc, const void *part) {
+    if (curve == G16_CURVE_BN254 && grp == G16_GPU_G1) {
+        bn254_g1_jac t;
+        bn254_g1_jac_add(&t, acc, part);
+        *(bn254_g1_jac *)acc = t;
+    } else if (curve == G16_CURVE_BN254) {
+        bn254_g2_jac t;
+        bn254_g2_jac_add(&t, acc, part);
+        *(bn254_g2_jac *)acc = t;
+    } else if (grp == G16_GPU_G1) {
+        bls381_g1_jac t;
+        bls381_g1_jac_add(&t, acc, part);
+        *(bls381_g1_jac *)acc = t;
+    } else {
+        bls381_g2_jac t;
+        bls381_g2_jac_add(&t, acc, part);
+        *(bls381_g2_jac *)acc = t;
+    }
+}
+
+/* res = sum_{j < cnt} k[j] * bases[j] over resident bases: one MSM, or, when
+ * cnt exceeds the context's max_points (a context made smaller to leave
+ * room for a large key: 2^27), chunks of max_points whose sums are added on
+ * the host. The timings add up. */
+static g16_err msm_resident(g16_gpu *g, void *res, const g16_gpu_bases *bases, g16_curve curve, g16_gpu_group grp,
+                            const g16_scalar *k, size_t cnt, g16_gpu_timing *tm, g16_status *st) {
+    size_t cap = g16_gpu_max_points(g);
+    if (cnt <= cap || cap == 0)
+        return g16_gpu_msm(g, res, bases, k, cnt, tm, st);
+    union {
+        bn254_g1_jac a;
+        bn254_g2_jac b;
+        bls381_g1_jac c;
+        bls381_g2_jac d;
+    } part;
+    g16_gpu_timing sum = {0, 0};
+    g16_err err = G16_OK;
+    for (size_t first = 0; first < cnt && !err; first += cap) {
+        size_t m = cnt - first < cap ? cnt - first : cap;
+        g16_gpu_timing t = {0, 0};
+        err = g16_gpu_msm_at(g, first ? (void *)&part : res, bases, first, k + first, m, &t, st);
+        if (!err && first)
+            jac_acc(curve, grp, res, &part);
+        sum.total_ms += t.total_ms;
+        sum.kernel_ms += t.kernel_ms;
+    }
+    g16_wipe(&part, sizeof part); /* witness-derived */
+    *tm = sum;
+    return err;
+}
+
 static g16_err run_msms(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key *gkey, groth16_msms *out,
                         const groth16_work_bufs *b, const g16_zkey *zk, groth16_gpu_timings *gt, g16_status *st) {
     g16_err err;
@@ -330,7 +382,7 @@ static g16_err run_msms(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key 
         g16_gpu_timing tmg = {0, 0};
         double tm0 = g16_now_ms();
         if (gkey)
-            err = g16_gpu_msm(g, res[i], gkey->b[i], k, cnt, &tmg, st);
+            err = msm_resident(g, res[i], gkey->b[i], zk->curve, base_group(i), k, cnt, &tmg, st);
         else
             err = g16_gpu_msm_streamed(g, res[i], zk->curve, base_group(i), base_points(zk, i), k, cnt, &tmg, st);
         if (err) {
