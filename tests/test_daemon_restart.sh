@@ -12,6 +12,12 @@ make_key "$T/k" 12 4
 make_key "$T/k8" 8 2
 FLAGS=(--heartbeat-s 0.5 --lease-s 5 --key "k:$T/k/c.zkey" --workers 1 --queue-extra 1 --keys-file "$T/keys.json")
 start_g16d "${FLAGS[@]}"
+# a second g16d on the same SQLite store refuses to start (the store's lock)
+rc=0
+timeout 30 "$G16D_BIN" --listen 127.0.0.1:0 --store "sqlite:$T/jobs.db" --allowed-roots "$T" >"$T/second.log" 2>&1 ||
+    rc=$?
+[ "$rc" != 0 ] || fail "a second g16d started on the same SQLite store"
+grep -q "in use by another g16d" "$T/second.log" || fail "second g16d (rc $rc): $(head -c 400 "$T/second.log")"
 # a key registered over the API survives the restarts (keys_file)
 expect POST /v1/keys "{\"id\":\"k8\",\"path\":\"$T/k8/c.zkey\"}" 201
 base64 -w0 "$T/k/w.2.wtns" >"$T/w2.b64"

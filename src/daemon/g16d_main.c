@@ -68,6 +68,16 @@ int main(int argc, char **argv) {
     pthread_cond_init(&d.work, NULL);
     pthread_cond_init(&d.change, NULL);
     int exit_code = 2;
+    int store_lock_fd = -1; /* a SQLite store's lock (store_lock_exclusive) */
+    {
+        /* First, before anything is loaded: a second g16d on the same
+         * SQLite file stops here. */
+        g16_status lst = {0};
+        if (store_lock_exclusive(cfg.store_url, &store_lock_fd, &lst)) {
+            fprintf(stderr, "g16d: %s\n", lst.msg);
+            goto out;
+        }
+    }
     g16_ctx_opts co = {cfg.threads, g16d_error_cb, NULL};
     d.ctx = g16_ctx_create(&co);
     if (!d.ctx) {
@@ -167,6 +177,8 @@ out:
     if (d.eng)
         g16_engine_destroy(d.eng, 0);
     store_close(d.st);
+    if (store_lock_fd >= 0)
+        close(store_lock_fd); /* releases the store's lock */
     if (exit_code == 0)
         g16d_log(G16D_INFO, "stopped", NULL);
     free(d.keys);

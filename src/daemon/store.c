@@ -2,8 +2,13 @@
  * mutex (store.h). */
 #include "store_impl.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 struct store {
     const store_ops *ops;
@@ -23,6 +28,31 @@ const char *store_state_name(store_state s) {
 }
 
 static int has_prefix(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+
+g16_err store_lock_exclusive(const char *url, int *fd, g16_status *st) {
+    *fd = -1;
+    if (!url || has_prefix(url, "postgresql://") || has_prefix(url, "postgres://") || has_prefix(url, "pg:"))
+        return G16_OK;
+    const char *path = has_prefix(url, "sqlite:") ? url + 7 : url;
+    char lock[4096];
+    if (snprintf(lock, sizeof lock, "%s.lock", path) >= (int)sizeof lock)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "store: path too long");
+    int f = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (f < 0)
+        return g16_fail(st, G16_ERR_IO, "store: cannot open the lock file %s: %s", lock, strerror(errno));
+    if (flock(f, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        close(f);
+        if (e == EWOULDBLOCK)
+            return g16_fail(st, G16_ERR_IO,
+                            "store: %s is in use by another g16d (it holds %s); a SQLite store serves one daemon, "
+                            "use PostgreSQL to run several",
+                            path, lock);
+        return g16_fail(st, G16_ERR_IO, "store: cannot lock %s: %s", lock, strerror(e));
+    }
+    *fd = f;
+    return G16_OK;
+}
 
 g16_err store_open(store **out, const char *url, const char *owner, g16_status *st) {
     if (!out || !url || !*url || !owner || !*owner)

@@ -53,6 +53,11 @@ const char *store_state_name(store_state s); /* "queued", "running", ... */
  * owner names this daemon in leases; it must be unique among the daemons
  * sharing a database (g16d uses "host:pid:start-time" unless configured). */
 g16_err store_open(store **s, const char *url, const char *owner, g16_status *st);
+/* One daemon per SQLite file: takes an exclusive advisory lock (flock) on
+ * PATH.lock, held until *fd is closed (-1 for PostgreSQL, which serves
+ * several daemons). Another process holding it: G16_ERR_IO, the message
+ * naming the lock file. */
+g16_err store_lock_exclusive(const char *url, int *fd, g16_status *st);
 void store_close(store *s);
 const char *store_backend(const store *s); /* "sqlite" or "postgresql" */
 
