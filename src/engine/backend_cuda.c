@@ -304,18 +304,26 @@ static void work_discard(groth16_work *work, groth16_msms *out) {
     groth16_msms_clear(out);
 }
 
-/* The CPU heavy stage, after finishing a ws-only synthesis on the CPU. */
-static g16_err cpu_heavy(g16_ctx *ctx, groth16_msms *out, groth16_work *work, const g16_key *key,
-                         groth16_timings *tm, engine_heavy_info *hi, g16_status *st) {
-    hi->cpu_fallback = 1;
+/* Finishes a ws-only synthesis on the CPU (nothing to do otherwise); on
+ * failure the work is discarded. */
+static g16_err synth_on_cpu(g16_ctx *ctx, groth16_work *work, const g16_key *key, groth16_msms *out,
+                            g16_status *st) {
     groth16_work_bufs wb;
     g16_err err = groth16_work_buffers(work, key, &wb, st);
     if (!err && wb.ws_only)
         err = groth16_work_synth_complete(ctx, work, key, st);
-    if (err) {
+    if (err)
         work_discard(work, out);
+    return err;
+}
+
+/* The CPU heavy stage, after finishing a ws-only synthesis on the CPU. */
+static g16_err cpu_heavy(g16_ctx *ctx, groth16_msms *out, groth16_work *work, const g16_key *key,
+                         groth16_timings *tm, engine_heavy_info *hi, g16_status *st) {
+    hi->cpu_fallback = 1;
+    g16_err err = synth_on_cpu(ctx, work, key, out, st);
+    if (err)
         return err;
-    }
     return groth16_stage_heavy(ctx, out, work, key, tm, st);
 }
 
@@ -338,14 +346,9 @@ static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *
     ckey *c = ckey_find(b, key);
     const groth16_gpu_key *gk = c ? c->gk[w->dev] : NULL;
     pthread_mutex_unlock(&b->lock);
-    groth16_work_bufs wb;
-    g16_err err0 = groth16_work_buffers(work, key, &wb, st);
-    if (!err0 && wb.ws_only && !groth16_gpu_key_synth(gk))
-        err0 = groth16_work_synth_complete(ctx, work, key, st); /* streamed bases: no device rows */
-    if (err0) {
-        work_discard(work, out);
+    g16_err err0 = groth16_gpu_key_synth(gk) ? G16_OK : synth_on_cpu(ctx, work, key, out, st); /* streamed */
+    if (err0)
         return err0;
-    }
     groth16_gpu_timings gtm = {0};
     groth16_gpu_work_set_exclusive(gw, b->shared ? NULL : &dv->kern);
     g16_err err = groth16_stage_heavy_gpu(ctx, w->g, gw, gk, out, work, key, tm, &gtm, st);
