@@ -488,6 +488,8 @@ int main(void) {
         variant_run("v1", "G16_GPU_MSM_V", "1", NULL, NULL, vmax, 0, 0);
         variant_run("minb1", "G16_GPU_ACC_MINB", "1", NULL, NULL, vmax, 0, 0);
         variant_run("mul2", "G16_GPU_MSM_MUL", "2", NULL, NULL, vmax, 0, 0);
+        variant_run("mul1 cold0 (unrolled products)", "G16_GPU_MSM_MUL", "1", "G16_GPU_MSM_COLD", "0", vmax, 0, 0);
+        variant_run("mul3 (rolled accumulation)", "G16_GPU_MSM_MUL", "3", NULL, NULL, vmax, 0, 0);
         variant_run("streamed 4096", NULL, NULL, NULL, NULL, 4096, 1, 1);
     }
     g16_gpu_destroy(gpu);

@@ -60,6 +60,7 @@ namespace g16gpu {
         }                                                                            \
         static constexpr uint32_t n0 = (uint32_t)(UP##_N0 & 0xffffffffu);            \
         static constexpr int chain = 0; /* 1: mul_chain on the device */             \
+        static constexpr int roll = 0;  /* K > 0: mul_rolled<K> on the device */     \
     };
 
 G16_FIELD_CFG(bn254_fp, BN254_FP, 8)
@@ -192,6 +193,8 @@ G16_UNROLL
 #if defined(__CUDA_ARCH__)
         if constexpr (C::chain == 1)
             return mul_chain(a, b);
+        else if constexpr (C::roll > 0)
+            return mul_rolled<C::roll>(a, b);
         else
             return mul_cios(a, b);
 #else
@@ -230,6 +233,56 @@ G16_UNROLL
     }
     G16_HD fp_t &operator*=(const fp_t &b) { return *this = *this * b; }
     G16_HD fp_t sqr() const { return *this * *this; }
+
+#if defined(__CUDA_ARCH__)
+    /* mul_cios with the loop over the words b_i rolled, K words per pass
+     * (K divides N): the b words rotate down K places per pass, so every
+     * index stays a compile-time constant and b stays in registers. About
+     * N/K times less code than the unrolled product, for a few moves and a
+     * branch per pass. A 12-limb unrolled product is ~14 KB of SASS, so the
+     * MSM kernels built from it are 300-800 KB (cubin section sizes), more
+     * than an SM's instruction cache; rolled, 60-150 KB. Kernels that run
+     * few threads, and the BLS12-381 G2 accumulation, are faster with it
+     * (H200, docs/gpu-notes.md). Same result as mul_cios, bit for bit. */
+    template <int K> static __device__ __forceinline__ fp_t mul_rolled(const fp_t &a, const fp_t &b) {
+        static_assert(K > 0 && N % K == 0, "K must divide N");
+        uint32_t t[N], bw[N];
+G16_UNROLL
+        for (int i = 0; i < N; i++)
+            t[i] = 0, bw[i] = b.l[i];
+#pragma unroll 1
+        for (int pass = 0; pass < N / K; pass++) {
+G16_UNROLL
+            for (int q = 0; q < K; q++) {
+                uint32_t bi = bw[q];
+                uint64_t ab = (uint64_t)a.l[0] * bi + t[0];
+                uint32_t A = (uint32_t)(ab >> 32);
+                uint32_t lo = (uint32_t)ab;
+                uint32_t m = lo * C::n0;
+                uint64_t mp = (uint64_t)m * C::p(0) + lo;
+                uint32_t Cc = (uint32_t)(mp >> 32);
+G16_UNROLL
+                for (int j = 1; j < N; j++) {
+                    ab = (uint64_t)a.l[j] * bi + t[j] + A;
+                    A = (uint32_t)(ab >> 32);
+                    mp = (uint64_t)m * C::p(j) + (uint32_t)ab + Cc;
+                    Cc = (uint32_t)(mp >> 32);
+                    t[j - 1] = (uint32_t)mp;
+                }
+                t[N - 1] = Cc + A;
+            }
+G16_UNROLL
+            for (int i = 0; i + K < N; i++)
+                bw[i] = bw[i + K];
+        }
+        reduce_once(t);
+        fp_t r;
+G16_UNROLL
+        for (int i = 0; i < N; i++)
+            r.l[i] = t[i];
+        return r;
+    }
+#endif
 
 #if defined(__CUDA_ARCH__)
     /* The same CIOS product with PTX carry chains (mad.lo.cc / madc.hi.cc,
@@ -359,6 +412,28 @@ template <class F> struct chain_of<fp2_t<F>> {
     typedef fp2_t<typename chain_of<F>::type> type;
 };
 template <class E> using chain_t = typename chain_of<E>::type;
+
+/* The rolled-product variant (fp_t::mul_rolled<K>), mapped the same way:
+ * roll_t<E, K>; K = 0 is E itself. */
+template <class C, int K> struct roll_cfg : C {
+    static constexpr int roll = K;
+};
+template <class E, int K> struct roll_of {
+    typedef E type;
+};
+template <class C, int K> struct roll_of<fp_t<C>, K> {
+    typedef fp_t<roll_cfg<C, K>> type;
+};
+template <class F, int K> struct roll_of<fp2_t<F>, K> {
+    typedef fp2_t<typename roll_of<F, K>::type> type;
+};
+template <class C> struct roll_of<fp_t<C>, 0> {
+    typedef fp_t<C> type;
+};
+template <class F> struct roll_of<fp2_t<F>, 0> {
+    typedef fp2_t<F> type;
+};
+template <class E, int K> using roll_t = typename roll_of<E, K>::type;
 
 /* Device types, named like the CPU ones (src/field/field.h). */
 typedef fp_t<bn254_fp_cfg> bn254_fp;

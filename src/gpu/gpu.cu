@@ -107,15 +107,26 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
      * $G16_GPU_MSM_V=1 the first version (no 0/1 split, accumulation loop
      * per run, window rule lg n - 3 <= 16); $G16_GPU_MSM_C=c forces the
      * window width; $G16_GPU_MSM_SEG=L entries per accumulating thread;
-     * $G16_GPU_MSM_MUL=2 the accumulation with carry-chain products. */
+     * $G16_GPU_MSM_MUL and $G16_GPU_MSM_COLD the products (below). */
     const char *v = getenv("G16_GPU_MSM_V");
     g->msm_v = v && atoi(v) == 1 ? 1 : 2;
     g->plan_policy = g->msm_v == 1 ? 1 : 0;
     const char *cw = getenv("G16_GPU_MSM_C");
     if (cw && atoi(cw) >= 4 && atoi(cw) <= G16GPU_MAX_C)
         g->plan_policy = atoi(cw);
+    /* The accumulation's product, measured on the H200 (session 4): the
+     * rolled product with 2 words per pass (fp_t::mul_rolled) is 21% faster
+     * for BLS12-381 G2, whose unrolled kernel is 300+ KB of code, and 2-5%
+     * slower elsewhere (1 and 4 words per pass: slower still); 0 = that
+     * rule, $G16_GPU_MSM_MUL=1 (unrolled), 2 (carry chains) or 3 (rolled)
+     * forces one for every group. */
     const char *mul = getenv("G16_GPU_MSM_MUL");
-    g->msm_mul = mul && atoi(mul) == 2 ? 2 : 1;
+    g->msm_mul = mul && atoi(mul) >= 1 && atoi(mul) <= 3 ? atoi(mul) : 0;
+    /* The bucket reduction's product: rolled, one word per pass, by default
+     * (5-7% off BLS12-381 MSMs, neutral for BN254; 2 words per pass: no
+     * better); $G16_GPU_MSM_COLD=0 unrolled. */
+    const char *cold = getenv("G16_GPU_MSM_COLD");
+    g->msm_cold = cold && atoi(cold) == 0 ? 0 : 1;
     /* 64 entries per accumulating thread: 11% faster than 32 for
      * BLS12-381 G1 at 2^24 (session 3). */
     g->seg_len = 64;

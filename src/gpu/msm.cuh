@@ -486,6 +486,73 @@ static inline int ilog2_u32(uint32_t x) {
     return l;
 }
 
+/* Arguments of the accumulation (msm_accumulate2_kernel), any product variant. */
+struct msm_acc_args {
+    const uint32_t *keys, *vals;
+    uint32_t m, seg_len, segs, zero_key;
+    const void *bases;
+    void *buckets, *head, *tail;
+    uint32_t *tkey;
+};
+
+/* Launches the flat accumulation over field type EV (E or a product
+ * variant of it: same layout), with the context's blocks/SM rule. */
+template <class EV> void msm_accumulate_launch(g16_gpu *g, const msm_acc_args &a, unsigned blocks, cudaStream_t s) {
+    const affine_t<EV> *bases = (const affine_t<EV> *)a.bases;
+    xyzz_t<EV> *bk = (xyzz_t<EV> *)a.buckets, *hd = (xyzz_t<EV> *)a.head, *tl = (xyzz_t<EV> *)a.tail;
+    if constexpr (EV::N < 12)
+        msm_accumulate2_kernel<EV, 4><<<blocks, MSM_THREADS, 0, s>>>(a.keys, a.vals, a.m, a.seg_len, a.segs,
+                                                                     a.zero_key, bases, bk, hd, tl, a.tkey);
+    else if ((g->acc_minb ? g->acc_minb : EV::N >= 24 ? 1 : 3) == 3)
+        msm_accumulate2_kernel<EV, 3><<<blocks, MSM_THREADS, 0, s>>>(a.keys, a.vals, a.m, a.seg_len, a.segs,
+                                                                     a.zero_key, bases, bk, hd, tl, a.tkey);
+    else
+        msm_accumulate2_kernel<EV, 1><<<blocks, MSM_THREADS, 0, s>>>(a.keys, a.vals, a.m, a.seg_len, a.segs,
+                                                                     a.zero_key, bases, bk, hd, tl, a.tkey);
+}
+
+/* Steps 3b-4 after the accumulation, over field type EV (E or its compact
+ * product variant): the sum tree over the head partials, the fix-up of
+ * buckets spread over segments, the chunked bucket reduction and its merge
+ * tree, the window sums into g->d_win. Queued on g's stream. */
+template <class EV>
+g16_err msm_reduce(g16_gpu *g, const g16gpu_msm_plan &pl, uint32_t S, uint32_t L, g16_status *st) {
+    typedef xyzz_t<EV> P;
+    cudaStream_t s = g->stream;
+    P *buckets = (P *)g->d_buckets, *tree = (P *)g->d_tree, *tail = (P *)g->d_tail, *red = (P *)g->d_red;
+    tree_levels lv;
+    lv.count = 1;
+    lv.off[0] = 0;
+    uint32_t size = S, off = 0;
+    while (size > 1 && lv.count < 40) {
+        uint32_t next = (size + 1) / 2;
+        msm_tree_kernel<EV><<<blocks_for(next, MSM_THREADS), MSM_THREADS, 0, s>>>(tree, off, size, off + size,
+                                                                                  next);
+        CU_LAUNCH("msm_tree_kernel");
+        off += size;
+        size = next;
+        lv.off[lv.count++] = off;
+    }
+    msm_fixup_kernel<EV><<<blocks_for(S, MSM_THREADS), MSM_THREADS, 0, s>>>(tree, tail, g->d_tkey,
+                                                                          g->d_bucket_end, S, L, lv, buckets);
+    CU_LAUNCH("msm_fixup_kernel");
+
+    uint32_t cpw = pl.nb / pl.chunk, total_chunks = (uint32_t)pl.windows * cpw;
+    msm_chunk_kernel<EV><<<blocks_for(total_chunks, MSM_THREADS), MSM_THREADS, 0, s>>>(buckets, total_chunks,
+                                                                                     pl.chunk, red);
+    CU_LAUNCH("msm_chunk_kernel");
+    int lg_chunk = ilog2_u32(pl.chunk);
+    for (uint32_t half = 1, lvl = 0; half < cpw; half *= 2, lvl++) {
+        uint32_t threads = (uint32_t)pl.windows * (cpw / (2 * half));
+        msm_merge_kernel<EV><<<blocks_for(threads, MSM_THREADS), MSM_THREADS, 0, s>>>(
+            red, (uint32_t)pl.windows, cpw, half, lg_chunk + (int)lvl);
+        CU_LAUNCH("msm_merge_kernel");
+    }
+    msm_gather_kernel<EV><<<1, 64, 0, s>>>(red, (uint32_t)pl.windows, cpw, (P *)g->d_win);
+    CU_LAUNCH("msm_gather_kernel");
+    return G16_OK;
+}
+
 /* The MSM of n points at device address bases (affine_t<E>, at least n of
  * them); *res receives the sum (XYZZ, on the host). Times in g->last. */
 /* Density form of msm_core: bits (host or device) over n_bases bases,
@@ -571,7 +638,7 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
         return g16_fail(st, G16_ERR_INTERNAL, "gpu msm: plan for n=%zu (c=%d) exceeds the context's scratch", n,
                         pl.c);
     uint32_t m = (uint32_t)m64, S = (uint32_t)S64;
-    P *buckets = (P *)g->d_buckets, *tree = (P *)g->d_tree, *tail = (P *)g->d_tail, *red = (P *)g->d_red;
+    P *buckets = (P *)g->d_buckets, *tree = (P *)g->d_tree, *tail = (P *)g->d_tail;
 
     if (m > 0) {
         if (nbig)
@@ -600,71 +667,31 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
         CU_LAUNCH("msm_bucket_end_kernel");
 
         unsigned acc_blocks = blocks_for(S, MSM_THREADS);
-        typedef chain_t<E> EC; /* same layout, carry-chain products */
-        bool launched = false;
-        if constexpr (!std::is_same<EC, E>::value) {
-            if (g->msm_v >= 2 && g->msm_mul == 2) {
-                if constexpr (E::N < 12)
-                    msm_accumulate2_kernel<EC, 4><<<acc_blocks, MSM_THREADS, 0, s>>>(
-                        keys, vals, m, L, S, pl.zero_key, (const affine_t<EC> *)bases, (xyzz_t<EC> *)buckets,
-                        (xyzz_t<EC> *)tree, (xyzz_t<EC> *)tail, g->d_tkey);
-                else
-                    msm_accumulate2_kernel<EC, 3><<<acc_blocks, MSM_THREADS, 0, s>>>(
-                        keys, vals, m, L, S, pl.zero_key, (const affine_t<EC> *)bases, (xyzz_t<EC> *)buckets,
-                        (xyzz_t<EC> *)tree, (xyzz_t<EC> *)tail, g->d_tkey);
-                launched = true;
-            }
-        }
-        if (launched) {
-        } else if (g->msm_v < 2) {
+        msm_acc_args a = {keys, vals, m, L, S, pl.zero_key, bases, buckets, tree, tail, g->d_tkey};
+        if (g->msm_v < 2) {
             if constexpr (E::N < 12)
                 msm_accumulate_kernel<E, 4><<<acc_blocks, MSM_THREADS, 0, s>>>(
                     keys, vals, m, L, S, pl.zero_key, bases, buckets, tree, tail, g->d_tkey);
             else
                 msm_accumulate_kernel<E, 3><<<acc_blocks, MSM_THREADS, 0, s>>>(
                     keys, vals, m, L, S, pl.zero_key, bases, buckets, tree, tail, g->d_tkey);
-        } else if constexpr (E::N < 12) {
-            msm_accumulate2_kernel<E, 4><<<acc_blocks, MSM_THREADS, 0, s>>>(keys, vals, m, L, S, pl.zero_key,
-                                                                            bases, buckets, tree, tail, g->d_tkey);
-        } else if ((g->acc_minb ? g->acc_minb : E::N >= 24 ? 1 : 3) == 3) {
-            msm_accumulate2_kernel<E, 3><<<acc_blocks, MSM_THREADS, 0, s>>>(keys, vals, m, L, S, pl.zero_key,
-                                                                            bases, buckets, tree, tail, g->d_tkey);
+        } else if (g->msm_mul == 0 && E::N >= 24) { /* the rule: rolled (2 words) for 24-limb Fp2 */
+            msm_accumulate_launch<roll_t<E, 2>>(g, a, acc_blocks, s);
+        } else if (g->msm_mul == 2) {
+            msm_accumulate_launch<chain_t<E>>(g, a, acc_blocks, s);
+        } else if (g->msm_mul == 3) {
+            msm_accumulate_launch<roll_t<E, 2>>(g, a, acc_blocks, s);
         } else {
-            msm_accumulate2_kernel<E, 1><<<acc_blocks, MSM_THREADS, 0, s>>>(keys, vals, m, L, S, pl.zero_key,
-                                                                            bases, buckets, tree, tail, g->d_tkey);
+            msm_accumulate_launch<E>(g, a, acc_blocks, s);
         }
         CU_LAUNCH("msm_accumulate_kernel");
 
-        tree_levels lv;
-        lv.count = 1;
-        lv.off[0] = 0;
-        uint32_t size = S, off = 0;
-        while (size > 1 && lv.count < 40) {
-            uint32_t next = (size + 1) / 2;
-            msm_tree_kernel<E><<<blocks_for(next, MSM_THREADS), MSM_THREADS, 0, s>>>(tree, off, size, off + size,
-                                                                                      next);
-            CU_LAUNCH("msm_tree_kernel");
-            off += size;
-            size = next;
-            lv.off[lv.count++] = off;
-        }
-        msm_fixup_kernel<E><<<blocks_for(S, MSM_THREADS), MSM_THREADS, 0, s>>>(tree, tail, g->d_tkey,
-                                                                              g->d_bucket_end, S, L, lv, buckets);
-        CU_LAUNCH("msm_fixup_kernel");
-
-        uint32_t cpw = pl.nb / pl.chunk, total_chunks = (uint32_t)pl.windows * cpw;
-        msm_chunk_kernel<E><<<blocks_for(total_chunks, MSM_THREADS), MSM_THREADS, 0, s>>>(buckets, total_chunks,
-                                                                                         pl.chunk, red);
-        CU_LAUNCH("msm_chunk_kernel");
-        int lg_chunk = ilog2_u32(pl.chunk);
-        for (uint32_t half = 1, lvl = 0; half < cpw; half *= 2, lvl++) {
-            uint32_t threads = (uint32_t)pl.windows * (cpw / (2 * half));
-            msm_merge_kernel<E><<<blocks_for(threads, MSM_THREADS), MSM_THREADS, 0, s>>>(
-                red, (uint32_t)pl.windows, cpw, half, lg_chunk + (int)lvl);
-            CU_LAUNCH("msm_merge_kernel");
-        }
-        msm_gather_kernel<E><<<1, 64, 0, s>>>(red, (uint32_t)pl.windows, cpw, (P *)g->d_win);
-        CU_LAUNCH("msm_gather_kernel");
+        /* Steps 3b-4 run few threads each (latency bound): by default with
+         * the rolled product (g->msm_cold, msm_reduce), whose code fits the
+         * instruction cache. */
+        g16_err rerr = g->msm_cold ? msm_reduce<roll_t<E, 1>>(g, pl, S, L, st) : msm_reduce<E>(g, pl, S, L, st);
+        if (rerr != G16_OK)
+            return rerr;
     }
     CU(cudaEventRecord(g->ev[2], s));
     if (m > 0)
