@@ -78,6 +78,34 @@ void engine_backend_cpu(engine_backend *be);
  * CUDA). */
 g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_device, g16_status *st);
 
+/* Registers an already loaded key (in memory: no file to reload it from),
+ * owned by the engine from this call on, whatever it returns (on failure
+ * it is freed); make it own the bytes it was loaded over with
+ * groth16_key_adopt_mem. Such a key is never evicted: not by the LRU of
+ * the host budget or of the device budget, and g16_engine_key_evict
+ * refuses it (G16_ERR_INVALID_ARG); g16_engine_key_remove (last
+ * reference) or g16_engine_destroy frees it. Its bytes count against the
+ * budget (tier "host", "in_memory":true in the status JSON); G16_ERR_NOMEM
+ * when the budget cannot hold it beside the idle keys it may evict.
+ * On a GPU backend that holds it on every device its host bases are
+ * released (groth16_key_drop_host), then its rows are built if it was
+ * loaded with GROTH16_KEY_DEFER_PREP and the coefficient section is
+ * released: it stays pinned on the devices, its partitions cannot fall
+ * back to the CPU heavy stage, and its working areas leave out that
+ * stage's buffers. On the CPU backend (or when the upload failed and the
+ * bases are streamed) the key stays whole (rows built if deferred).
+ * Public name proposed: g16_engine_key_add_loaded. */
+g16_err engine_key_add_loaded(g16_engine *e, uint64_t *key_id, g16_key *key, const char *name);
+
+/* g16_engine_submit with flags: ENGINE_SUBMIT_BORROW takes the witnesses'
+ * .wtns bytes (data, len) without copying them: they must stay valid and
+ * unchanged until the job is finished (g16_engine_wait), and are never
+ * wiped (a 2^27 witness is 4.3 GB; a benchmark submits the same ones again
+ * and again). Public name proposed: g16_engine_submit_ex. */
+enum { ENGINE_SUBMIT_BORROW = 1 };
+g16_err engine_submit_ex(g16_engine *e, uint64_t *job_id, uint64_t key_id, const g16_engine_witness *w, size_t n,
+                         g16_priority prio, double timeout_ms, unsigned flags);
+
 /* Test hook: while held, device workers start no partition (synthesized
  * ones wait in the ready heap, up to the lookahead), so that a test can
  * queue a full pipeline and then release it at once. */

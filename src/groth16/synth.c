@@ -78,8 +78,8 @@ g16_err synth_generate(const synth_opts *o, synth_stats *stats, g16_status *st) 
     if (!stats)
         stats = &tmp;
     memset(stats, 0, sizeof *stats);
-    return o->curve == G16_CURVE_BN254 ? synth_bn254_fr(o, NULL, NULL, stats, st)
-                                       : synth_bls381_fr(o, NULL, NULL, stats, st);
+    return o->curve == G16_CURVE_BN254 ? synth_bn254_fr(o, NULL, NULL, stats, 0, st)
+                                       : synth_bls381_fr(o, NULL, NULL, stats, 0, st);
 }
 
 g16_err synth_generate_mem(const synth_opts *o, g16_r1cs *cs, g16_frvec *w, synth_stats *stats, g16_status *st) {
@@ -92,5 +92,20 @@ g16_err synth_generate_mem(const synth_opts *o, g16_r1cs *cs, g16_frvec *w, synt
     if (!stats)
         stats = &tmp;
     memset(stats, 0, sizeof *stats);
-    return o->curve == G16_CURVE_BN254 ? synth_bn254_fr(o, cs, w, stats, st) : synth_bls381_fr(o, cs, w, stats, st);
+    return o->curve == G16_CURVE_BN254 ? synth_bn254_fr(o, cs, w, stats, 0, st)
+                                       : synth_bls381_fr(o, cs, w, stats, 0, st);
+}
+
+g16_err synth_generate_witnesses(const synth_opts *o, int first, int count, g16_frvec *w, g16_status *st) {
+    if (!o || !w || first < 0 || count < 1 || first + count > 1024)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "synth: bad options");
+    synth_opts oo = *o;
+    oo.partitions = count;
+    if (o->log_n < 3 || o->log_n > 28)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "synth: log-n must be in [3, 28]");
+    memset(w, 0, (size_t)count * sizeof *w);
+    synth_stats stats;
+    memset(&stats, 0, sizeof stats);
+    return o->curve == G16_CURVE_BN254 ? synth_bn254_fr(&oo, NULL, w, &stats, first, st)
+                                       : synth_bls381_fr(&oo, NULL, w, &stats, first, st);
 }
