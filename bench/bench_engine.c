@@ -22,7 +22,7 @@
  * the devices and its host bases released; at 2^27 or with
  * G16_BENCH_LOWMEM=1 it is loaded with GROTH16_KEY_DEFER_PREP, so its rows
  * are built only after that), partition 0's witness comes with the circuit
- * and partitions 1-3's are generated after the key is registered
+ * (as .wtns bytes before the setup) and partitions 1-3's are generated after the key is registered
  * (synth_generate_witnesses), all as .wtns bytes the jobs borrow
  * (ENGINE_SUBMIT_BORROW). Reports circuit_ms, setup_ms, key_ms (the
  * engine's registration: upload, release, rows), witness_ms and the peak
@@ -187,19 +187,19 @@ static int syn_build(g16_ctx *ctx, const bench_opts *o, int cuda, bench_mem *bm,
      * the bases' host pages are gone (2^27 fits 125 GiB), but then they are
      * not on the device (no GPU synthesis). */
     sm->deferred = cuda && (o->log_n >= 27 || (getenv("G16_BENCH_LOWMEM") && atoi(getenv("G16_BENCH_LOWMEM")) == 1));
-    if (bench_synth_key_make(ctx, &so, sm->deferred ? GROTH16_KEY_DEFER_PREP : 0, bm, sk, &st) != G16_OK) {
+    if (bench_synth_key_make(ctx, &so, sm->deferred ? GROTH16_KEY_DEFER_PREP : 0, BENCH_SYNTH_WTNS0, bm, sk, &st) !=
+        G16_OK) {
         fprintf(stderr, "g16 bench engine: synthetic 2^%d circuit, setup or key: %s (%s)\n", o->log_n, st.msg,
                 g16_err_str(st.code));
         return 0;
     }
-    double t0 = g16_now_ms();
-    if (encode_free(&wt[0], &wl[0], &sk->w0, &st) != G16_OK) {
-        fprintf(stderr, "g16 bench engine: witness 0: %s\n", st.msg);
-        return 0;
-    }
+    wt[0] = sk->wtns0; /* ours now */
+    wl[0] = sk->wtns0_len;
+    sk->wtns0 = NULL;
+    sk->wtns0_len = 0;
     sm->circuit_ms = sk->circuit_ms;
     sm->setup_ms = sk->setup_ms;
-    sm->load_ms = sk->load_ms + (g16_now_ms() - t0);
+    sm->load_ms = sk->load_ms;
     sm->key_bytes = sk->len;
     sm->setup_gpu = sk->si.used_gpu;
     sm->ss = sk->ss;

@@ -1,4 +1,5 @@
 /* In-memory synthetic circuit, setup and key (bench_synth.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench_synth.h"
@@ -6,7 +7,7 @@
 /* The setup is done with the circuit: free it before the key's points. */
 static void free_cs(void *cs) { g16_r1cs_free(cs); }
 
-g16_err bench_synth_key_make(g16_ctx *ctx, const synth_opts *so, unsigned load_flags, bench_mem *bm,
+g16_err bench_synth_key_make(g16_ctx *ctx, const synth_opts *so, unsigned load_flags, unsigned flags, bench_mem *bm,
                              bench_synth_key *out, g16_status *st) {
     memset(out, 0, sizeof *out);
     g16_r1cs cs = {0};
@@ -14,6 +15,12 @@ g16_err bench_synth_key_make(g16_ctx *ctx, const synth_opts *so, unsigned load_f
     g16_err err = synth_generate_mem(so, &cs, &out->w0, &out->ss, st);
     if (err)
         goto fail;
+    if (flags & BENCH_SYNTH_WTNS0) {
+        err = g16_wtns_encode(&out->wtns0, &out->wtns0_len, &out->w0, st);
+        g16_frvec_free(&out->w0);
+        if (err)
+            goto fail;
+    }
     out->circuit_ms = g16_now_ms() - t0;
     if (bm)
         bench_mem_phase(bm, "circuit");
@@ -45,4 +52,7 @@ void bench_synth_key_free(bench_synth_key *out) {
     out->mem = NULL;
     out->len = 0;
     g16_frvec_free(&out->w0);
+    free(out->wtns0);
+    out->wtns0 = NULL;
+    out->wtns0_len = 0;
 }

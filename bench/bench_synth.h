@@ -17,7 +17,14 @@ typedef struct bench_synth_key {
     size_t len;
     g16_key *key;
     g16_frvec w0; /* partition 0's witness (Montgomery form) */
+    void *wtns0;  /* or its .wtns bytes (BENCH_SYNTH_WTNS0; free()) */
+    size_t wtns0_len;
 } bench_synth_key;
+
+/* bench_synth_key_make flags: BENCH_SYNTH_WTNS0 turns partition 0's witness
+ * into .wtns bytes (out->wtns0) right after the circuit, before the setup,
+ * so that the witness never exists twice beside the key image. */
+enum { BENCH_SYNTH_WTNS0 = 1 };
 
 /* The circuit of so (partition 0's witness into out->w0), the setup into an
  * anonymous mapping (the circuit freed as soon as the setup is done with it,
@@ -26,10 +33,10 @@ typedef struct bench_synth_key {
  * NULL) records the phases "circuit" and "setup" (the load's phase is the
  * caller's: it may add to it). On failure st says why and out holds
  * nothing. */
-g16_err bench_synth_key_make(g16_ctx *ctx, const synth_opts *so, unsigned load_flags, bench_mem *bm,
+g16_err bench_synth_key_make(g16_ctx *ctx, const synth_opts *so, unsigned load_flags, unsigned flags, bench_mem *bm,
                              bench_synth_key *out, g16_status *st);
 /* Frees what out still holds (the key, then the image unless the key
- * adopted it: out->mem is NULL then, and w0). */
+ * adopted it: out->mem is NULL then), w0 and wtns0. */
 void bench_synth_key_free(bench_synth_key *out);
 
 #endif

@@ -79,7 +79,7 @@ int bench_prove_synthetic(const bench_opts *o) {
     /* Per-phase peak RSS (bench_mem.c), in bytes per domain point. */
     bench_mem bm = {.units = (double)(1ull << o->log_n)};
     bench_mem_begin(&bm);
-    if (bench_synth_key_make(ctx, &so, defer ? GROTH16_KEY_DEFER_PREP : 0, &bm, &sk, &st) != G16_OK)
+    if (bench_synth_key_make(ctx, &so, defer ? GROTH16_KEY_DEFER_PREP : 0, 0, &bm, &sk, &st) != G16_OK)
         goto fail;
     double t0 = g16_now_ms();
     if (groth16_witness_from_frvec(&w, &sk.w0, &st) != G16_OK)
