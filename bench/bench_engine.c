@@ -177,6 +177,44 @@ static uint64_t phys_bytes(void) {
     return pages > 0 && pg > 0 ? (uint64_t)pages * (uint64_t)pg : 0;
 }
 
+/* The default host budget of an in-memory run above 2^20 (docs/engine.md,
+ * "In-memory keys"): the key as the engine will hold it (on a GPU its rows
+ * and what is left of the image once the bases and coefficients are
+ * released; on the CPU the image and the rows), one working area per
+ * worker plus one in synthesis, two parsed witnesses and 1 GB, so that the
+ * working areas in flight (17 GB each at 2^27 on a GPU) are bounded
+ * whatever the synthesis threads; capped at 85% of the physical memory
+ * less the witness bytes held here and the workers' pinned MSM scalars. */
+static uint64_t default_budget(g16_ctx *ctx, const bench_opts *o, int cuda, const g16_key *key, size_t image,
+                               size_t wtns_bytes) {
+    groth16_key_mem m;
+    groth16_key_memory(key, &m); /* the rows and copies, not yet the image */
+    g16_key_info ki;
+    if (g16_key_get_info(ctx, &ki, key) != G16_OK)
+        return 0;
+    const g16_zkey *zk = groth16_key_zkey(key);
+    uint64_t g1 = (uint64_t)zk->n8q * 2, n = ki.domain_size, nv = ki.n_vars;
+    uint64_t bases = g1 * (3 * nv + n) + 2 * g1 * nv, coefs = (uint64_t)ki.n_coefficients * G16_ZKEY_COEF_SIZE;
+    uint64_t rest = image > bases + coefs ? image - bases - coefs : 0;
+    uint64_t keyb = m.heap_bytes + (cuda ? rest + (rest >> 4) + ((uint64_t)64 << 20) : image);
+    int gpus = cuda ? g16_gpu_count() : 0;
+    int workers = cuda ? (o->workers_per_device > 0 ? o->workers_per_device : 2) * (gpus > 0 ? gpus : 1)
+                       : (o->workers > 0 ? o->workers : 2);
+    uint64_t area = groth16_work_bytes_ex(ctx, key, cuda ? GROTH16_WORK_NO_CPU_HEAVY : 0);
+    uint64_t want = keyb + (uint64_t)(workers + 1) * area + 2 * (nv * 32 + 64) + ((uint64_t)1 << 30);
+    uint64_t phys = phys_bytes(), pinned = cuda ? (uint64_t)workers * 32 * (n > nv ? n : nv) : 0;
+    uint64_t cap = (uint64_t)(0.85 * (double)phys);
+    cap = cap > wtns_bytes + pinned ? cap - wtns_bytes - pinned : 0;
+    if (phys && want > cap) {
+        fprintf(stderr, "g16 bench engine: the default budget (%.1f GB: key, %d + 1 working areas of %.1f GB) is "
+                        "capped at %.1f GB (85%% of %.1f GB less %.1f GB of witnesses and pinned scalars)\n",
+                (double)want / 1e9, workers, (double)area / 1e9, (double)cap / 1e9, (double)phys / 1e9,
+                (double)(wtns_bytes + pinned) / 1e9);
+        want = cap;
+    }
+    return want;
+}
+
 /* Steps 1-2 (before the engine exists): circuit, setup, key load, witness 0. */
 static int syn_build(g16_ctx *ctx, const bench_opts *o, int cuda, bench_mem *bm, bench_synth_key *sk, syn_mem *sm,
                      void **wt, size_t *wl) {
@@ -335,14 +373,10 @@ int bench_engine(const bench_opts *o) {
         }
         if (!syn_build(ctx, o, cuda, &bm, &sk, &sm, wdata, wlen))
             goto done;
-        /* The budget: what the engine may hold beside the witness bytes
-         * (held here) and the process; above 2^20 it bounds the working
-         * areas in flight (each 4 x 32 bytes per row on a GPU, 2^27: 17 GB). */
-        uint64_t phys = phys_bytes();
         if (o->budget)
             eo.budget_bytes = o->budget;
-        else if (o->log_n > 20 && phys > sm.wtns_bytes)
-            eo.budget_bytes = (uint64_t)(0.85 * (double)phys) - sm.wtns_bytes;
+        else if (o->log_n > 20)
+            eo.budget_bytes = default_budget(ctx, o, cuda, sk.key, sk.len, sm.wtns_bytes);
     } else if (o->budget) {
         eo.budget_bytes = o->budget;
     }
