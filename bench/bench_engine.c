@@ -268,6 +268,21 @@ static int syn_register(g16_ctx *ctx, g16_engine *eng, const bench_opts *o, benc
     }
     sm->key_ms = g16_now_ms() - t0;
     bench_mem_phase(bm, "key");
+    /* Where the key went: on a GPU its tier must be "device" with its host
+     * bases released; "host" with "streamed":true means the upload failed. */
+    char *js = NULL;
+    if (g16_engine_status_json(eng, &js) == G16_OK) {
+        const char *k0 = strstr(js, "\"keys\":[");
+        const char *t = k0 ? strstr(k0, "\"tier\":\"") : NULL, *r = k0 ? strstr(k0, "\"host_released_bytes\":") : NULL;
+        const char *d = k0 ? strstr(k0, "\"device_bytes\":") : NULL, *sp = k0 ? strstr(k0, "\"streamed\":") : NULL;
+        fprintf(stderr, "g16 bench engine: in-memory key registered in %.0f ms: tier %.*s, %.2f GB on each device, "
+                        "%.2f GB of host memory released%s\n",
+                sm->key_ms, t ? (int)strcspn(t + 8, "\"") : 1, t ? t + 8 : "?", d ? strtod(d + 15, NULL) / 1e9 : -1,
+                r ? strtod(r + 22, NULL) / 1e9 : -1,
+                sp && !strncmp(sp + 11, "true", 4) ? " (NOT on the devices: its bases are streamed from host memory)"
+                                                   : "");
+        g16_free(js);
+    }
     synth_opts so = {.curve = o->curve_set ? o->curve : G16_CURVE_BN254, .log_n = o->log_n,
                      .profile = SYNTH_FILECOIN, .partitions = 1, .seed = 1};
     g16_frvec wv[SYN_W - 1];

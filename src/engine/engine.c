@@ -77,6 +77,7 @@ typedef struct ekey {
                        * never evicted (host or devices); freed by
                        * g16_engine_key_remove or g16_engine_destroy */
     unsigned work_flags; /* groth16_work_create_ex flags of its working areas */
+    size_t released;     /* host bytes given back once on the devices (in-memory keys) */
     uint32_t active;  /* partitions in flight (popped, not finished) */
     uint64_t last_use;
     size_t work_bytes; /* one working area (known once loaded) */
@@ -1209,10 +1210,6 @@ g16_err engine_key_add_loaded(g16_engine *e, uint64_t *key_id, g16_key *key, con
             pthread_mutex_unlock(&e->lock);
         }
         err = e->be.key_prepare(e->be.self, key, to_device, &on_device, &st);
-        if (!err && to_device && !on_device)
-            fprintf(stderr, "engine: in-memory key %s: the upload to the devices failed (%llu bytes each); "
-                            "its bases stay in host memory and are streamed\n",
-                    k->path, (unsigned long long)kdev);
     }
     /* Every device holds the bases (a GPU backend): their host pages can go,
      * and so can the coefficients once the rows are built. The key is then
@@ -1272,11 +1269,9 @@ g16_err engine_key_add_loaded(g16_engine *e, uint64_t *key_id, g16_key *key, con
     e->c_key_loads++;
     k->last_use = ++e->tick;
     *key_id = k->id;
+    k->released = released + more;
     pthread_cond_broadcast(&e->cv_synth);
     pthread_mutex_unlock(&e->lock);
-    if (drop)
-        fprintf(stderr, "engine: in-memory key %s is on %d device%s; %.2f GB of host bases and coefficients released\n",
-                k->path, e->be.devices, e->be.devices > 1 ? "s" : "", (double)(released + more) / 1e9);
     return G16_OK;
 }
 
@@ -1814,12 +1809,12 @@ g16_err g16_engine_status_json(g16_engine *e, char **json) {
         sb_printf(&b,
                   ",\"tier\":\"%s\",\"host_tier\":\"%s\",\"bytes\":%llu,\"device_bytes\":%llu,\"streamed\":%s,"
                   "\"work_areas\":%u,\"work_bytes\":%llu,\"active\":%u,\"refs\":%d,\"loads\":%u,\"evictions\":%u,"
-                  "\"in_memory\":%s}",
+                  "\"in_memory\":%s,\"host_released_bytes\":%llu}",
                   k->loading ? "loading" : !k->key ? "none" : k->dev_bytes ? "device" : k->tier == G16_TIER_HOST ? "host" : "mmap",
                   k->tier == G16_TIER_HOST ? "host" : "mmap", (unsigned long long)k->bytes,
                   (unsigned long long)k->dev_bytes, k->streamed ? "true" : "false", k->n_work,
                   (unsigned long long)k->work_bytes, k->active, k->users, k->loads, k->evictions,
-                  k->in_memory ? "true" : "false");
+                  k->in_memory ? "true" : "false", (unsigned long long)k->released);
     }
     uint64_t d[4];
     queue_depths(e, d);
