@@ -707,6 +707,8 @@ static void test_in_memory(g16_ctx *ctx, const circuit *c, g16_curve curve, int 
     }
     char *s = status(e);
     CHECK(s && strstr(s, "\"in_memory\":true"));
+    double rel = s ? jnum(s, "\"in_memory\":true", "\"host_released_bytes\":") : -1;
+    CHECK_MSG(gpu ? rel > 0 : rel == 0, "%s: host_released_bytes %.0f", sname, rel);
     free(s);
     prove_n(ctx, e, c, id, NW, sname);
     prove_n(ctx, e, c, id, NW, sname);
