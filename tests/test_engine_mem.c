@@ -8,7 +8,8 @@
  * the in-memory key's proofs through g16_verify_json); a witness with a
  * changed value must fail. Budget pressure from a second (file) key evicts
  * that key, never the in-memory one; explicit eviction of the in-memory
- * key is refused; removing it / destroying the engine frees it (ASan). */
+ * key is refused; removing it / destroying the engine frees it (ASan). A
+ * worker that cannot hold the key hands its partitions to another. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,6 +263,62 @@ static void test_budget(g16_ctx *ctx, uint64_t seed) {
     free_mem(&c);
 }
 
+/* A worker that cannot hold an in-memory key's partitions (the CUDA
+ * backend's retry_elsewhere, simulated by engine_test_refuse_workers)
+ * hands them to another worker and retires; when none is left the
+ * partition fails with the backend's message, and nothing leaks. */
+static void test_retire(g16_ctx *ctx, uint64_t seed) {
+    mem_circuit a;
+    CHECK(make_mem(ctx, &a, "r8", G16_CURVE_BN254, 8, seed + 5, 0));
+    g16_engine_opts eo = {.workers = 2, .backend = G16_ENGINE_BACKEND_CPU};
+    g16_engine *e = NULL;
+    CHECK(g16_engine_create(ctx, &e, &eo) == G16_OK);
+    uint64_t ka = 0;
+    CHECK(add_loaded(e, &ka, &a, "r8") == G16_OK);
+    engine_test_refuse_workers(e, 1u); /* worker 0 */
+    /* Both workers get a partition: released together with 2 ready. */
+    engine_hold_workers(e, 1);
+    g16_engine_witness w2[2] = {{.data = a.wt[0], .len = a.wl[0]}, {.data = a.wt[1], .len = a.wl[1]}};
+    uint64_t j2 = 0;
+    CHECK(engine_submit_ex(e, &j2, ka, w2, 2, G16_PRIORITY_NORMAL, 0, ENGINE_SUBMIT_BORROW) == G16_OK);
+    for (double end = g16_now_ms() + 30000; g16_now_ms() < end;) {
+        char *s = NULL;
+        const char *r = g16_engine_status_json(e, &s) == G16_OK ? strstr(s, "\"ready\":") : NULL;
+        int ready = r ? atoi(r + 8) : -1;
+        g16_free(s);
+        if (ready >= 2)
+            break;
+        usleep(1000);
+    }
+    engine_hold_workers(e, 0);
+    CHECK(g16_engine_wait(e, j2, 60000) == G16_OK);
+    CHECK(job_state(e, j2, NULL, 0) == G16_JOB_DONE);
+    CHECK(g16_engine_job_release(e, j2) == G16_OK);
+    prove_all(ctx, e, ka, &a, ENGINE_SUBMIT_BORROW);
+    prove_all(ctx, e, ka, &a, 0);
+    char *js = NULL;
+    CHECK(g16_engine_status_json(e, &js) == G16_OK && js);
+    CHECK_MSG(js && strstr(js, "{\"id\":0,\"device\":0,") && strstr(js, "\"retired\":true") &&
+                  strstr(js, "\"retired\":false"),
+              "workers: %s", js ? strstr(js, "\"workers\":") : "");
+    g16_free(js);
+    char *m = NULL;
+    CHECK(g16_engine_metrics(e, &m) == G16_OK && m && strstr(m, "\ng16_workers_retired_total 1\n"));
+    g16_free(m);
+    /* Now the last worker refuses too: the partition fails, with why. */
+    engine_test_refuse_workers(e, 3u);
+    g16_engine_witness w = {.data = a.wt[0], .len = a.wl[0]};
+    uint64_t job = 0;
+    CHECK(engine_submit_ex(e, &job, ka, &w, 1, G16_PRIORITY_NORMAL, 0, ENGINE_SUBMIT_BORROW) == G16_OK);
+    CHECK(g16_engine_wait(e, job, 60000) == G16_OK);
+    char msg[300] = "";
+    CHECK(job_state(e, job, msg, sizeof msg) == G16_JOB_FAILED);
+    CHECK_MSG(strstr(msg, "refuses the partition") != NULL, "last worker: %s", msg);
+    CHECK(g16_engine_job_release(e, job) == G16_OK);
+    g16_engine_destroy(e, 1);
+    free_mem(&a);
+}
+
 int main(void) {
     uint64_t seed = t_seed("test_engine_mem");
     snprintf(tmpdir, sizeof tmpdir, "/tmp/g16_engine_mem_XXXXXX");
@@ -275,7 +332,9 @@ int main(void) {
     test_prove(ctx, seed);
     fprintf(stderr, "prove %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
     test_budget(ctx, seed);
-    fprintf(stderr, "budget %.0f ms\n", g16_now_ms() - t);
+    fprintf(stderr, "budget %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
+    test_retire(ctx, seed);
+    fprintf(stderr, "retire %.0f ms\n", g16_now_ms() - t);
     g16_ctx_destroy(ctx);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -349,8 +349,8 @@ static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *
         return cpu_heavy(ctx, out, work, key, tm, hi, st);
     g16_status fst = {0};
     groth16_gpu_work *gw = worker_fit(w, key, &fst);
-    if (!gw && dropped) {
-        work_discard(work, out);
+    if (!gw && dropped) { /* the work is left as it is: another worker takes it */
+        hi->retry_elsewhere = 1;
         return g16_fail(st, G16_ERR_NOMEM,
                         "engine: worker %d cannot hold an MSM context and a device working area for this key on "
                         "device %d beside the resident keys (%s), and the in-memory key's host bases were released "

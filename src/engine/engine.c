@@ -156,6 +156,8 @@ struct g16_engine {
     uint64_t budget_used, budget_peak;
     int stop_synth, stop_workers, stop_fin;
     int hold_workers; /* test hook: workers take nothing from the ready heap */
+    uint32_t refuse_mask; /* test hook: these workers answer retry_elsewhere */
+    int n_retired;        /* workers retired (engine_heavy_info.retry_elsewhere) */
     pthread_t *synth_th, *worker_th, fin_th;
     int n_synth_th, n_worker_th, fin_started;
     void **wstate;
@@ -163,6 +165,7 @@ struct g16_engine {
         uint64_t job_id;
         uint32_t part;
         int busy;
+        int retired; /* handed a partition back for good (retry_elsewhere) */
         int dev;        /* the device it runs on */
         double busy_ms; /* sum of its heavy stages */
     } *wcur;
@@ -182,7 +185,7 @@ struct g16_engine {
     uint64_t c_jobs_submitted, c_jobs_done, c_jobs_failed, c_jobs_cancelled;
     uint64_t c_parts_proved, c_parts_failed, c_parts_cancelled, c_verify_failed;
     uint64_t c_key_loads, c_key_evictions, c_work_allocs, c_work_reclaims;
-    uint64_t c_keys_streamed, c_parts_streamed, c_parts_cpu_fallback, c_device_errors;
+    uint64_t c_keys_streamed, c_parts_streamed, c_parts_cpu_fallback, c_device_errors, c_workers_retired;
     hist h[ST_COUNT];
 };
 
@@ -805,7 +808,13 @@ static void *worker_main(void *arg) {
         groth16_timings tm = {0};
         engine_heavy_info hi = {0};
         tl_at(e, t0, "device", 'B', p, "worker", me);
-        g16_err err = e->be.heavy(e->be.self, e->wstate[me], e->ctx, &p->msms, p->work, k->key, &tm, &hi, &st);
+        g16_err err;
+        if (e->refuse_mask & (1u << (me & 31))) { /* test hook (read without the lock: set before submitting) */
+            hi.retry_elsewhere = 1;
+            err = g16_fail(&st, G16_ERR_NOMEM, "engine test: worker %d refuses the partition", me);
+        } else {
+            err = e->be.heavy(e->be.self, e->wstate[me], e->ctx, &p->msms, p->work, k->key, &tm, &hi, &st);
+        }
         double t1 = now_ms();
         p->stats.device_ms = t1 - t0;
         p->stats.worker = me;
@@ -835,6 +844,20 @@ static void *worker_main(void *arg) {
             hist_add(&e->h[ST_UPLOAD], hi.upload_ms);
             hist_add(&e->h[ST_GPU], hi.gpu_ms);
             hist_add(&e->h[ST_KWAIT], hi.lock_wait_ms);
+        }
+        if (err && hi.retry_elsewhere) {
+            /* This worker cannot run the key's partitions and nothing ran:
+             * another worker takes the partition, this one retires (its
+             * device memory serves the others). The last one fails it. */
+            if (e->n_worker_th - e->n_retired > 1 && heap_push(&e->ready, p)) {
+                e->wcur[me].retired = 1;
+                e->n_retired++;
+                e->c_workers_retired++;
+                pthread_cond_broadcast(&e->cv_ready);
+                break;
+            }
+            groth16_work_consume(p->work, &p->msms, 0); /* wipes the w scalars */
+            groth16_msms_clear(&p->msms);
         }
         work_return(e, k, p->work); /* consumed: only the MSM sums remain */
         p->work = NULL;
@@ -915,6 +938,12 @@ static void *fin_main(void *arg) {
 }
 
 /* ---- API -------------------------------------------------------------------- */
+
+void engine_test_refuse_workers(g16_engine *e, uint32_t mask) {
+    pthread_mutex_lock(&e->lock);
+    e->refuse_mask = mask;
+    pthread_mutex_unlock(&e->lock);
+}
 
 void engine_hold_workers(g16_engine *e, int hold) {
     pthread_mutex_lock(&e->lock);
@@ -1707,6 +1736,9 @@ g16_err g16_engine_metrics(g16_engine *e, char **text) {
          e->c_parts_cpu_fallback},
         {"g16_device_errors_total", "GPU stages that failed on a device (the device is then out of service).",
          e->c_device_errors},
+        {"g16_workers_retired_total",
+         "Workers that could not hold an in-memory key's device working area and left its partitions to the others.",
+         e->c_workers_retired},
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
         sb_printf(&b, "# HELP %s %s\n# TYPE %s counter\n%s %llu\n", c[i].name, c[i].help, c[i].name, c[i].name,
@@ -1823,8 +1855,8 @@ g16_err g16_engine_status_json(g16_engine *e, char **json) {
               (unsigned long long)d[3], (unsigned long long)d[2], (unsigned long long)d[1], (unsigned long long)d[0],
               e->n_synthesizing, e->ready.n, e->fin.n, e->o.synth_threads, e->o.lookahead);
     for (int i = 0; i < e->n_worker_th; i++) {
-        sb_printf(&b, "%s{\"id\":%d,\"device\":%d,\"busy_ms\":%.3f,", i ? "," : "", i, e->wcur[i].dev,
-                  e->wcur[i].busy_ms);
+        sb_printf(&b, "%s{\"id\":%d,\"device\":%d,\"busy_ms\":%.3f,\"retired\":%s,", i ? "," : "", i,
+                  e->wcur[i].dev, e->wcur[i].busy_ms, e->wcur[i].retired ? "true" : "false");
         if (e->wcur[i].busy)
             sb_printf(&b, "\"job\":%llu,\"partition\":%u}", (unsigned long long)e->wcur[i].job_id, e->wcur[i].part);
         else

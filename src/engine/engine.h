@@ -29,6 +29,12 @@ typedef struct engine_heavy_info {
                         * area, or its device was taken out of service) */
     int device_failed; /* this stage failed on the device: the device is now
                         * out of service (its workers run the CPU stage) */
+    int retry_elsewhere; /* with an error: this worker cannot run the key's
+                          * partitions (no device working area beside an
+                          * in-memory key that has no host bases, so no CPU
+                          * fallback) and left the work untouched: the engine
+                          * hands the partition to another worker and retires
+                          * this one, or fails it when no other is left */
 } engine_heavy_info;
 
 typedef struct engine_backend {
@@ -110,6 +116,10 @@ g16_err engine_submit_ex(g16_engine *e, uint64_t *job_id, uint64_t key_id, const
  * ones wait in the ready heap, up to the lookahead), so that a test can
  * queue a full pipeline and then release it at once. */
 void engine_hold_workers(g16_engine *e, int hold);
+/* Test hook: workers whose bit is set in mask answer every partition as a
+ * backend that cannot hold it (engine_heavy_info.retry_elsewhere), without
+ * running it. */
+void engine_test_refuse_workers(g16_engine *e, uint32_t mask);
 
 /* ---- timeline analysis (timeline.c) ----------------------------------------
  * The CUDA backend's "upload" and "kernels" events of a timeline file
