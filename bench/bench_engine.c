@@ -43,6 +43,7 @@
 #include "bench_synth.h"
 #include "engine/engine.h"
 #include "gpu/gpu.h"
+#include "util/ctx.h"
 #include "groth16/groth16.h"
 #include "groth16/synth.h"
 
@@ -288,7 +289,7 @@ static int syn_register(g16_ctx *ctx, g16_engine *eng, const bench_opts *o, benc
     g16_frvec wv[SYN_W - 1];
     g16_status st = {0};
     t0 = g16_now_ms();
-    if (synth_generate_witnesses(&so, 1, SYN_W - 1, wv, &st) != G16_OK) {
+    if (synth_generate_witnesses(&so, 1, SYN_W - 1, wv, ctx->pool, &st) != G16_OK) {
         fprintf(stderr, "g16 bench engine: witnesses: %s\n", st.msg);
         return 0;
     }
