@@ -33,6 +33,7 @@ typedef struct bench_opts {
     int synth_threads;    /* --synth-threads S (bench engine) */
     const char *timeline; /* --timeline FILE (bench engine: the engine's event log) */
     int streamed;         /* --streamed (bench msm --backend cuda: bases from host memory) */
+    uint64_t budget;      /* --budget BYTES (bench engine: the engine's host byte budget; 0 = default) */
     int argc;             /* remaining positional arguments */
     char **argv;
 } bench_opts;

@@ -17,15 +17,33 @@
  * sections' own span, first begin to last end) and kernel_conflicts (pairs of one device's kernel
  * sections that overlap: 0 under the kernel mutex). Without --zkey, a synthetic circuit of 2^N rows (filecoin
  * profile, 4 distinct witnesses used in turn) and an insecure setup are
- * made in a temporary directory first (removed at the end). */
+ * made in memory (bench_synth.c; no files: the 2^27 key is 92 GB): the key
+ * is handed to the engine (engine_key_add_loaded; on a GPU it is pinned on
+ * the devices and its host bases released; at 2^27 or with
+ * G16_BENCH_LOWMEM=1 it is loaded with GROTH16_KEY_DEFER_PREP, so its rows
+ * are built only after that), partition 0's witness comes with the circuit
+ * (as .wtns bytes before the setup) and partitions 1-3's are generated after the key is registered
+ * (synth_generate_witnesses), all as .wtns bytes the jobs borrow
+ * (ENGINE_SUBMIT_BORROW). Reports circuit_ms, setup_ms, key_ms (the
+ * engine's registration: upload, release, rows), witness_ms and the peak
+ * RSS of each phase (bench_mem.c: rss_circuit_kb, rss_setup_kb,
+ * rss_load_kb, rss_key_kb, rss_witness_kb, rss_prove_kb). --budget BYTES
+ * sets the engine's host budget; by default (--log-n above 20) 85% of the
+ * physical memory less the witness bytes, so that the number of working
+ * areas, not the synthesis threads, bounds the peak (docs/engine.md). The
+ * timeline without --timeline is an anonymous memfd (Linux), no file. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_synth.h"
 #include "engine/engine.h"
+#include "gpu/gpu.h"
+#include "util/ctx.h"
 #include "groth16/groth16.h"
 #include "groth16/synth.h"
 
@@ -139,33 +157,175 @@ static int done_span(const char *path, uint64_t min_job, double *first, double *
 
 static int nk_any(const engine_overlap *ov) { return ov->upload_ms > 0 || ov->kernel_busy_fraction > 0; }
 
-/* A synthetic circuit in a fresh temporary directory. */
-static int make_synthetic(g16_ctx *ctx, const bench_opts *o, char *dir, char *zkey, char (*wt)[512]) {
-    char r1cs[512], stem[512];
-    snprintf(dir, 256, "/tmp/g16-bench-engine-XXXXXX");
-    if (!mkdtemp(dir))
-        return 0;
-    snprintf(r1cs, sizeof r1cs, "%s/c.r1cs", dir);
-    snprintf(stem, sizeof stem, "%s/w.wtns", dir);
-    snprintf(zkey, 512, "%s/c.zkey", dir);
-    synth_opts so = {o->curve_set ? o->curve : G16_CURVE_BN254, o->log_n, SYNTH_FILECOIN, SYN_W, 1, r1cs, stem};
-    g16_status st = {0};
+/* The synthetic circuit in memory: the key (engine_key_add_loaded) and
+ * SYN_W witnesses as .wtns bytes (wt[i], wl[i]; free()), phases in bm. */
+typedef struct syn_mem {
+    double circuit_ms, setup_ms, load_ms, key_ms, witness_ms;
+    size_t key_bytes, wtns_bytes;
+    int setup_gpu, deferred;
     synth_stats ss;
-    g16_r1cs cs;
-    if (synth_generate(&so, &ss, &st) || g16_r1cs_read(&cs, r1cs, &st)) {
-        fprintf(stderr, "g16 bench engine: synth: %s\n", st.msg);
+} syn_mem;
+
+static g16_err encode_free(void **data, size_t *len, g16_frvec *w, g16_status *st) {
+    g16_err err = g16_wtns_encode(data, len, w, st);
+    g16_frvec_free(w);
+    return err;
+}
+
+/* Physical memory in bytes (0 when unknown). */
+static uint64_t phys_bytes(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), pg = sysconf(_SC_PAGESIZE);
+    return pages > 0 && pg > 0 ? (uint64_t)pages * (uint64_t)pg : 0;
+}
+
+/* The default host budget of an in-memory run above 2^20 (docs/engine.md,
+ * "In-memory keys"): the key as the engine will hold it (on a GPU its rows
+ * and what is left of the image once the bases and coefficients are
+ * released; on the CPU the image and the rows), one working area per
+ * worker plus one in synthesis, two parsed witnesses and 1 GB, so that the
+ * working areas in flight (17 GB each at 2^27 on a GPU) are bounded
+ * whatever the synthesis threads; capped at 85% of the physical memory
+ * less the witness bytes held here and the workers' pinned MSM scalars. */
+static uint64_t default_budget(g16_ctx *ctx, const bench_opts *o, int cuda, const g16_key *key, size_t image,
+                               size_t wtns_bytes) {
+    groth16_key_mem m;
+    groth16_key_memory(key, &m); /* the rows and copies, not yet the image */
+    g16_key_info ki;
+    if (g16_key_get_info(ctx, &ki, key) != G16_OK)
+        return 0;
+    const g16_zkey *zk = groth16_key_zkey(key);
+    uint64_t g1 = (uint64_t)zk->n8q * 2, n = ki.domain_size, nv = ki.n_vars;
+    uint64_t bases = g1 * (3 * nv + n) + 2 * g1 * nv, coefs = (uint64_t)ki.n_coefficients * G16_ZKEY_COEF_SIZE;
+    uint64_t rest = image > bases + coefs ? image - bases - coefs : 0;
+    uint64_t keyb = m.heap_bytes + (cuda ? rest + (rest >> 4) + ((uint64_t)64 << 20) : image);
+    int gpus = cuda ? g16_gpu_count() : 0;
+    int workers = cuda ? (o->workers_per_device > 0 ? o->workers_per_device : 2) * (gpus > 0 ? gpus : 1)
+                       : (o->workers > 0 ? o->workers : 2);
+    uint64_t area = groth16_work_bytes_ex(ctx, key, cuda ? GROTH16_WORK_NO_CPU_HEAVY : 0);
+    uint64_t want = keyb + (uint64_t)(workers + 1) * area + 2 * (nv * 32 + 64) + ((uint64_t)1 << 30);
+    uint64_t phys = phys_bytes(), pinned = cuda ? (uint64_t)workers * 32 * (n > nv ? n : nv) : 0;
+    uint64_t cap = (uint64_t)(0.85 * (double)phys);
+    cap = cap > wtns_bytes + pinned ? cap - wtns_bytes - pinned : 0;
+    if (phys && want > cap) {
+        fprintf(stderr, "g16 bench engine: the default budget (%.1f GB: key, %d + 1 working areas of %.1f GB) is "
+                        "capped at %.1f GB (85%% of %.1f GB less %.1f GB of witnesses and pinned scalars)\n",
+                (double)want / 1e9, workers, (double)area / 1e9, (double)cap / 1e9, (double)phys / 1e9,
+                (double)(wtns_bytes + pinned) / 1e9);
+        want = cap;
+    }
+    return want;
+}
+
+/* Steps 1-2 (before the engine exists): circuit, setup, key load, witness 0. */
+static int syn_build(g16_ctx *ctx, const bench_opts *o, int cuda, bench_mem *bm, bench_synth_key *sk, syn_mem *sm,
+                     void **wt, size_t *wl) {
+    synth_opts so = {.curve = o->curve_set ? o->curve : G16_CURVE_BN254, .log_n = o->log_n,
+                     .profile = SYNTH_FILECOIN, .partitions = 1, .seed = 1};
+    g16_status st = {0};
+    /* As bench prove --synthetic: with the rows deferred they are built after
+     * the bases' host pages are gone (2^27 fits 125 GiB), but then they are
+     * not on the device (no GPU synthesis). */
+    sm->deferred = cuda && (o->log_n >= 27 || (getenv("G16_BENCH_LOWMEM") && atoi(getenv("G16_BENCH_LOWMEM")) == 1));
+    if (bench_synth_key_make(ctx, &so, sm->deferred ? GROTH16_KEY_DEFER_PREP : 0, BENCH_SYNTH_WTNS0, bm, sk, &st) !=
+        G16_OK) {
+        fprintf(stderr, "g16 bench engine: synthetic 2^%d circuit, setup or key: %s (%s)\n", o->log_n, st.msg,
+                g16_err_str(st.code));
         return 0;
     }
-    g16_err err = groth16_setup_insecure(ctx, &cs, zkey, 1, &st);
-    g16_r1cs_free(&cs);
-    if (err) {
-        fprintf(stderr, "g16 bench engine: setup: %s\n", st.msg);
-        return 0;
-    }
-    for (int i = 0; i < SYN_W; i++)
-        synth_wtns_path(wt[i], sizeof wt[i], stem, SYN_W, i);
-    fprintf(stderr, "g16 bench engine: synthetic 2^%d circuit in %s\n", o->log_n, dir);
+    wt[0] = sk->wtns0; /* ours now */
+    wl[0] = sk->wtns0_len;
+    sk->wtns0 = NULL;
+    sk->wtns0_len = 0;
+    sm->circuit_ms = sk->circuit_ms;
+    sm->setup_ms = sk->setup_ms;
+    sm->load_ms = sk->load_ms;
+    sm->key_bytes = sk->len;
+    sm->setup_gpu = sk->si.used_gpu;
+    sm->ss = sk->ss;
+    sm->wtns_bytes = SYN_W * wl[0];
+    bench_mem_phase(bm, "load");
+    fprintf(stderr, "g16 bench engine: synthetic 2^%d circuit in memory: %u constraints, %u wires; circuit %.0f ms, "
+                    "setup %.0f ms (%s), key %.2f GB%s\n",
+            o->log_n, sk->ss.n_constraints, sk->ss.n_wires, sm->circuit_ms, sm->setup_ms,
+            sk->si.used_gpu ? "cuda" : "cpu", (double)sk->len / 1e9, sm->deferred ? " (rows deferred)" : "");
     return 1;
+}
+
+/* Steps 3-4 (the engine exists): the key handed over, witnesses 1.. made. */
+static int syn_register(g16_ctx *ctx, g16_engine *eng, const bench_opts *o, bench_mem *bm, bench_synth_key *sk,
+                        syn_mem *sm, uint64_t *key, void **wt, size_t *wl) {
+    char name[64], msg[512];
+    snprintf(name, sizeof name, "synthetic-2^%d", o->log_n);
+    groth16_key_adopt_mem(sk->key, sk->mem, sk->len);
+    g16_key *k = sk->key;
+    sk->key = NULL; /* the engine's from here on, with its image */
+    sk->mem = NULL;
+    sk->len = 0;
+    double t0 = g16_now_ms();
+    if (engine_key_add_loaded(eng, key, k, name) != G16_OK) {
+        g16_ctx_last_error(ctx, msg, sizeof msg);
+        fprintf(stderr, "g16 bench engine: registering the in-memory key: %s\n", msg);
+        return 0;
+    }
+    sm->key_ms = g16_now_ms() - t0;
+    bench_mem_phase(bm, "key");
+    /* Where the key went: on a GPU its tier must be "device" with its host
+     * bases released; "host" with "streamed":true means the upload failed. */
+    char *js = NULL;
+    if (g16_engine_status_json(eng, &js) == G16_OK) {
+        const char *k0 = strstr(js, "\"keys\":[");
+        const char *t = k0 ? strstr(k0, "\"tier\":\"") : NULL, *r = k0 ? strstr(k0, "\"host_released_bytes\":") : NULL;
+        const char *d = k0 ? strstr(k0, "\"device_bytes\":") : NULL, *sp = k0 ? strstr(k0, "\"streamed\":") : NULL;
+        fprintf(stderr, "g16 bench engine: in-memory key registered in %.0f ms: tier %.*s, %.2f GB on each device, "
+                        "%.2f GB of host memory released%s\n",
+                sm->key_ms, t ? (int)strcspn(t + 8, "\"") : 1, t ? t + 8 : "?", d ? strtod(d + 15, NULL) / 1e9 : -1,
+                r ? strtod(r + 22, NULL) / 1e9 : -1,
+                sp && !strncmp(sp + 11, "true", 4) ? " (NOT on the devices: its bases are streamed from host memory)"
+                                                   : "");
+        g16_free(js);
+    }
+    synth_opts so = {.curve = o->curve_set ? o->curve : G16_CURVE_BN254, .log_n = o->log_n,
+                     .profile = SYNTH_FILECOIN, .partitions = 1, .seed = 1};
+    g16_frvec wv[SYN_W - 1];
+    g16_status st = {0};
+    t0 = g16_now_ms();
+    if (synth_generate_witnesses(&so, 1, SYN_W - 1, wv, ctx->pool, &st) != G16_OK) {
+        fprintf(stderr, "g16 bench engine: witnesses: %s\n", st.msg);
+        return 0;
+    }
+    int ok = 1;
+    for (int i = 1; i < SYN_W; i++) {
+        if (ok && encode_free(&wt[i], &wl[i], &wv[i - 1], &st) != G16_OK) {
+            fprintf(stderr, "g16 bench engine: witness %d: %s\n", i, st.msg);
+            ok = 0;
+        }
+        g16_frvec_free(&wv[i - 1]); /* (already freed when encoded) */
+    }
+    sm->witness_ms = g16_now_ms() - t0;
+    bench_mem_phase(bm, "witness");
+    return ok;
+}
+
+/* The timeline without --timeline: an anonymous memory file (no file in
+ * /tmp), read back through /proc/self/fd; else a temporary file. */
+static int timeline_tmp(char *path, size_t len, int *fd_out) {
+    *fd_out = -1;
+#ifdef MFD_CLOEXEC
+    int fd = memfd_create("g16-bench-engine-timeline", MFD_CLOEXEC);
+    if (fd >= 0) {
+        snprintf(path, len, "/proc/self/fd/%d", fd);
+        *fd_out = fd;
+        return 1;
+    }
+#endif
+    snprintf(path, len, "/tmp/g16-bench-engine-timeline-XXXXXX");
+    int tfd = mkstemp(path);
+    if (tfd < 0) {
+        path[0] = 0;
+        return 0;
+    }
+    close(tfd);
+    return 2;
 }
 
 int bench_engine(const bench_opts *o) {
@@ -189,21 +349,22 @@ int bench_engine(const bench_opts *o) {
     int jobs = o->jobs > 0 ? o->jobs : 4, parts = o->partitions > 0 ? o->partitions : 2;
     g16_ctx_opts copts = {.threads = o->threads};
     g16_ctx *ctx = g16_ctx_create(&copts);
-    /* The timeline: the caller's file, else a temporary one (removed). */
+    /* The timeline: the caller's file, else a memfd (or a temporary file,
+     * removed). */
     char tlpath[512] = "";
-    int tl_tmp = 0;
-    if (o->timeline) {
+    int tl_tmp = 0, tl_fd = -1;
+    if (o->timeline)
         snprintf(tlpath, sizeof tlpath, "%s", o->timeline);
-    } else {
-        snprintf(tlpath, sizeof tlpath, "/tmp/g16-bench-engine-timeline-XXXXXX");
-        int fd = mkstemp(tlpath);
-        if (fd >= 0) {
-            close(fd);
-            tl_tmp = 1;
-        } else {
-            tlpath[0] = 0;
-        }
-    }
+    else
+        tl_tmp = timeline_tmp(tlpath, sizeof tlpath, &tl_fd) == 2;
+    int in_mem = !(o->zkey && o->wtns);
+    int cuda = backend == G16_ENGINE_BACKEND_CUDA || (backend == G16_ENGINE_BACKEND_AUTO && g16_gpu_count() > 0);
+    bench_mem bm = {.units = in_mem ? (double)(1ull << o->log_n) : 0};
+    bench_mem_begin(&bm);
+    bench_synth_key sk = {0};
+    syn_mem sm = {0};
+    void *wdata[SYN_W] = {0};
+    size_t wlen[SYN_W] = {0};
     g16_engine_opts eo = {.workers = o->workers > 0 ? o->workers : 2,
                           .synth_threads = o->synth_threads,
                           .no_verify = o->no_verify,
@@ -216,33 +377,55 @@ int bench_engine(const bench_opts *o) {
     double *lat = calloc((size_t)jobs, sizeof *lat);
     g16_engine_witness *w = calloc((size_t)parts, sizeof *w);
     double sum[5] = {0};
-    int rc = 2, n_wt = 1;
-    char msg[512], dir[256] = "", zkey[512], wt[SYN_W][512];
+    int rc = 2;
+    char msg[512];
+    unsigned sflags = in_mem ? ENGINE_SUBMIT_BORROW : 0;
     if (!ctx || !ids || !lat || !w)
         goto done;
-    if (o->zkey && o->wtns) {
-        snprintf(zkey, sizeof zkey, "%s", o->zkey);
-        snprintf(wt[0], sizeof wt[0], "%s", o->wtns);
-    } else if (!make_synthetic(ctx, o, dir, zkey, wt)) {
-        goto done;
-    } else {
-        n_wt = SYN_W;
+    if (in_mem) {
+        if (o->log_n < 3 || o->log_n > 28) {
+            fprintf(stderr, "g16 bench engine: --log-n must be in [3, 28]\n");
+            goto done;
+        }
+        if (!syn_build(ctx, o, cuda, &bm, &sk, &sm, wdata, wlen))
+            goto done;
+        if (o->budget)
+            eo.budget_bytes = o->budget;
+        else if (o->log_n > 20)
+            eo.budget_bytes = default_budget(ctx, o, cuda, sk.key, sk.len, sm.wtns_bytes);
+    } else if (o->budget) {
+        eo.budget_bytes = o->budget;
     }
-    if (g16_engine_create(ctx, &eng, &eo) != G16_OK ||
-        g16_engine_key_add(eng, &key, zkey, 0, G16_TIER_MMAP) != G16_OK)
+    if (g16_engine_create(ctx, &eng, &eo) != G16_OK)
         goto fail;
+    if (in_mem) {
+        if (!syn_register(ctx, eng, o, &bm, &sk, &sm, &key, wdata, wlen))
+            goto done;
+    } else {
+        double tk = g16_now_ms();
+        if (g16_engine_key_add(eng, &key, o->zkey, 0, G16_TIER_MMAP) != G16_OK)
+            goto fail;
+        sm.key_ms = g16_now_ms() - tk;
+        bench_mem_phase(&bm, "key");
+    }
     char bname[16];
     int nworkers, ndev, nsynth;
     engine_shape(eng, bname, sizeof bname, &nworkers, &ndev, &nsynth);
-    for (int i = 0; i < parts; i++)
-        w[i].path = wt[i % n_wt];
+    for (int i = 0; i < parts; i++) {
+        if (in_mem) {
+            w[i].data = wdata[i % SYN_W];
+            w[i].len = wlen[i % SYN_W];
+        } else {
+            w[i].path = o->wtns;
+        }
+    }
     /* Warm-up: one partition per worker (each worker sizes its device
      * context and working area at its first partition of a key shape). */
     {
         int nwarm = nworkers < parts ? nworkers : parts;
         uint64_t warm;
         engine_hold_workers(eng, 1); /* released together: one each */
-        if (g16_engine_submit(eng, &warm, key, w, (size_t)nwarm, G16_PRIORITY_NORMAL, 0) != G16_OK) {
+        if (engine_submit_ex(eng, &warm, key, w, (size_t)nwarm, G16_PRIORITY_NORMAL, 0, sflags) != G16_OK) {
             engine_hold_workers(eng, 0);
             goto fail;
         }
@@ -273,7 +456,7 @@ int bench_engine(const bench_opts *o) {
         goto fail;
     double t0 = now_ms();
     for (int j = 0; j < jobs; j++)
-        if (g16_engine_submit(eng, &ids[j], key, w, (size_t)parts, G16_PRIORITY_NORMAL, 0) != G16_OK)
+        if (engine_submit_ex(eng, &ids[j], key, w, (size_t)parts, G16_PRIORITY_NORMAL, 0, sflags) != G16_OK)
             goto fail;
     for (int j = 0; j < jobs; j++) {
         g16_engine_job_info ji;
@@ -295,6 +478,9 @@ int bench_engine(const bench_opts *o) {
     double wall = now_ms() - t0;
     if (!take_snap(eng, &s1))
         goto fail;
+    g16_engine_budget bud = {0};
+    (void)g16_engine_get_budget(eng, &bud);
+    bench_mem_phase(&bm, "prove");
     qsort(lat, (size_t)jobs, sizeof *lat, cmp_double);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
@@ -339,11 +525,18 @@ int bench_engine(const bench_opts *o) {
                "\"mean_finalize_ms\":%.2f,\"mean_verify_ms\":%.2f,\"streamed_partitions\":%.0f,"
                "\"cpu_fallback_partitions\":%.0f,\"peak_rss_mb\":%.1f,\"steady_proofs_per_hour\":%.0f,"
                "\"upload_overlap_fraction\":%.4f,\"kernel_busy_fraction\":%.4f,\"kernel_busy_steady_fraction\":%.4f,"
-               "\"kernel_conflicts\":%zu,\"mean_kernel_wait_ms\":%.2f}\n",
+               "\"kernel_conflicts\":%zu,\"mean_kernel_wait_ms\":%.2f,\"in_memory\":%s,\"log_n\":%d,"
+               "\"circuit_ms\":%.1f,\"setup_ms\":%.1f,\"setup_backend\":\"%s\",\"load_ms\":%.1f,\"key_ms\":%.1f,"
+               "\"witness_ms\":%.1f,\"key_bytes\":%zu,\"wtns_bytes\":%zu,\"rows_deferred\":%s,"
+               "\"budget_bytes\":%llu,\"budget_peak_bytes\":%llu,%s}\n",
                bname, ndev, nworkers, nworkers / ndev, nsynth, jobs, parts, o->no_verify ? "false" : "true", wall, pph,
                pct(lat, jobs, 0.5), pct(lat, jobs, 0.99), busy, sum[0] / np, sum[1] / np, up, gpu, sum[2] / np,
                sum[3] / np, sum[4] / np, s1.streamed - s0.streamed, s1.fallback - s0.fallback,
-               ru.ru_maxrss / 1024.0, steady, upov, ov.kernel_busy_fraction, kbusy_steady, ov.kernel_conflicts, kw);
+               ru.ru_maxrss / 1024.0, steady, upov, ov.kernel_busy_fraction, kbusy_steady, ov.kernel_conflicts, kw,
+               in_mem ? "true" : "false", in_mem ? o->log_n : -1, sm.circuit_ms, sm.setup_ms,
+               !in_mem ? "none" : sm.setup_gpu ? "cuda" : "cpu", sm.load_ms, sm.key_ms, sm.witness_ms, sm.key_bytes,
+               sm.wtns_bytes, sm.deferred ? "true" : "false", (unsigned long long)bud.limit,
+               (unsigned long long)bud.peak, bm.json);
     else {
         printf("engine (%s, %d device%s, %d workers, %d synthesis threads): %d jobs x %d partitions: %.0f proofs/hour, job p50 %.1f ms "
                "p99 %.1f ms, busy %.1f%%, peak RSS %.1f MB\n",
@@ -375,18 +568,12 @@ done:
     free(ids);
     free(lat);
     free(w);
+    for (int i = 0; i < SYN_W; i++)
+        free(wdata[i]);
+    bench_synth_key_free(&sk);
     if (tl_tmp)
         unlink(tlpath);
-    if (dir[0]) { /* the synthetic circuit */
-        char path[600];
-        const char *names[] = {"c.r1cs", "c.zkey"};
-        for (int i = 0; i < 2; i++) {
-            snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-            unlink(path);
-        }
-        for (int i = 0; i < n_wt; i++)
-            unlink(wt[i]);
-        rmdir(dir);
-    }
+    if (tl_fd >= 0)
+        close(tl_fd);
     return rc;
 }

@@ -19,6 +19,7 @@
 #include <sys/resource.h>
 
 #include "bench.h"
+#include "bench_synth.h"
 #include "gpu/gpu.h"
 #include "groth16/groth16.h"
 #include "groth16/synth.h"
@@ -32,9 +33,6 @@ static long peak_rss_kb(void) {
     struct rusage ru;
     return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : -1;
 }
-
-/* The setup is done with the circuit: free it before the key's points. */
-static void free_cs(void *cs) { g16_r1cs_free(cs); }
 
 int bench_prove_synthetic(const bench_opts *o) {
     if (o->log_n < 3 || o->log_n > 28) {
@@ -59,11 +57,7 @@ int bench_prove_synthetic(const bench_opts *o) {
     g16_ctx_opts copts = {.threads = o->threads};
     g16_ctx *ctx = g16_ctx_create(&copts);
     g16_status st = {0};
-    g16_r1cs cs = {0};
-    g16_frvec wv = {0};
-    void *mem = NULL;
-    size_t len = 0;
-    g16_key *key = NULL;
+    bench_synth_key sk = {0};
     g16_witness *w = NULL;
     int reps = o->reps > 0 ? o->reps : 3, rc = 2, verified = 0;
     if (reps > 256)
@@ -73,24 +67,6 @@ int bench_prove_synthetic(const bench_opts *o) {
     if (!ctx)
         return 2;
 
-    /* Per-phase peak RSS (bench_mem.c), in bytes per domain point. */
-    bench_mem bm = {.units = (double)(1ull << o->log_n)};
-    bench_mem_begin(&bm);
-    double t0 = g16_now_ms();
-    synth_stats ss;
-    if (synth_generate_mem(&so, &cs, &wv, &ss, &st) != G16_OK)
-        goto fail;
-    double synth_ms = g16_now_ms() - t0;
-    bench_mem_phase(&bm, "circuit");
-    groth16_setup_opts sopt = {.seed = so.seed, .backend = GROTH16_SETUP_AUTO, .align = 1, .cs_done = free_cs,
-                               .cs_done_user = &cs};
-    groth16_setup_info si;
-    t0 = g16_now_ms();
-    if (groth16_setup_insecure_ex(ctx, &cs, &sopt, NULL, &mem, &len, &si, &st) != G16_OK)
-        goto fail;
-    double setup_ms = g16_now_ms() - t0;
-    g16_r1cs_free(&cs); /* freed already by free_cs (the key carries the coefficients) */
-    bench_mem_phase(&bm, "setup");
     /* cuda: the bases go to the device and their host pages are released
      * (G16_BENCH_KEEP_BASES=1 keeps them) before the prover's coefficient
      * rows are built (GROTH16_KEY_DEFER_PREP), so the two never coexist. */
@@ -100,12 +76,19 @@ int bench_prove_synthetic(const bench_opts *o) {
     /* Deferring the rows also leaves them off the device (no GPU synthesis):
      * only where host memory needs it, 2^27 or G16_BENCH_LOWMEM=1. */
     int defer = drop && (o->log_n >= 27 || (getenv("G16_BENCH_LOWMEM") && atoi(getenv("G16_BENCH_LOWMEM")) == 1));
-    t0 = g16_now_ms();
-    if (groth16_key_load_mem(ctx, &key, "synthetic", mem, len,
-                             G16_KEY_TRUSTED | (defer ? GROTH16_KEY_DEFER_PREP : 0), &st) != G16_OK ||
-        groth16_witness_from_frvec(&w, &wv, &st) != G16_OK)
+    /* Per-phase peak RSS (bench_mem.c), in bytes per domain point. */
+    bench_mem bm = {.units = (double)(1ull << o->log_n)};
+    bench_mem_begin(&bm);
+    if (bench_synth_key_make(ctx, &so, defer ? GROTH16_KEY_DEFER_PREP : 0, 0, &bm, &sk, &st) != G16_OK)
         goto fail;
-    double load_ms = g16_now_ms() - t0;
+    double t0 = g16_now_ms();
+    if (groth16_witness_from_frvec(&w, &sk.w0, &st) != G16_OK)
+        goto fail;
+    double synth_ms = sk.circuit_ms, setup_ms = sk.setup_ms, load_ms = sk.load_ms + (g16_now_ms() - t0);
+    const synth_stats ss = sk.ss;
+    const groth16_setup_info si = sk.si;
+    g16_key *key = sk.key;
+    size_t len = sk.len;
     bench_mem_phase(&bm, "load");
     fprintf(stderr, "bench prove --synthetic: 2^%d %s: synth %.0f ms, setup %.0f ms (%s), load %.0f ms, key %.2f GB\n",
             o->log_n, o->profile ? o->profile : "filecoin", synth_ms, setup_ms, si.used_gpu ? "cuda" : "cpu", load_ms,
@@ -169,10 +152,7 @@ fail:
     fprintf(stderr, "g16 bench prove --synthetic: %s\n", st.msg[0] ? st.msg : "failed");
 done:
     g16_witness_free(w);
-    g16_key_free(key);
-    groth16_setup_mem_free(mem, len);
-    g16_r1cs_free(&cs);
-    g16_frvec_free(&wv);
+    bench_synth_key_free(&sk);
     g16_ctx_destroy(ctx);
     return rc;
 }

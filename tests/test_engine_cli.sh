@@ -40,5 +40,14 @@ if $G16 prove --batch --backend cpu --workers-per-device 3 $d/c.zkey $d/w.0.wtns
    $G16 verify $d/vk.json $d/out3/public-1.json $d/out3/proof-1.json >/dev/null; then ok; else bad "--backend cpu"; cat $d/err3; fi
 out=$($G16 bench engine --log-n 8 --jobs 2 --partitions 2 --backend cpu --synth-threads 2 --json 2>/dev/null)
 if echo "$out" | grep -q '"backend":"cpu"' && echo "$out" | grep -q '"gpu_busy_fraction"' && echo "$out" | grep -q '"mean_upload_ms"'; then ok; else bad "bench engine --log-n: $out"; fi
+# bench engine --log-n: circuit, key and witnesses in memory (no files in
+# /tmp), per-phase peak RSS, circuit and setup times.
+before=$(ls -d /tmp/g16-bench-engine-* 2>/dev/null | wc -l)
+out=$($G16 bench engine --curve bls12-381 --log-n 10 --jobs 2 --partitions 5 --backend cpu --json 2>/dev/null)
+after=$(ls -d /tmp/g16-bench-engine-* 2>/dev/null | wc -l)
+if echo "$out" | grep -q '"in_memory":true' && echo "$out" | grep -q '"verify":true' &&
+   echo "$out" | grep -q '"circuit_ms":' && echo "$out" | grep -q '"setup_ms":' &&
+   echo "$out" | grep -q '"rss_setup_kb":' && echo "$out" | grep -q '"rss_prove_kb":' &&
+   echo "$out" | grep -q '"partitions":5' && [ "$before" = "$after" ]; then ok; else bad "bench engine --log-n 10 in memory: $out ($before/$after temp entries)"; fi
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

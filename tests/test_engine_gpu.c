@@ -5,7 +5,9 @@
  * kernel mutex on vs off (G16_ENGINE_GPU_SHARED=1) (reported);
  * device keys: GPU tier, eviction while idle, the device budget's LRU
  * eviction and the streamed path; cancellation releases what partitions
- * hold. Without a GPU: the CPU dry run, then exit 77 (skipped) if it passed.
+ * hold; in-memory keys (engine_key_add_loaded): on the device, host bases
+ * released, proofs verify, never evicted. Without a GPU: the CPU dry run,
+ * then exit 77 (skipped) if it passed.
  *
  * Env: G16_ENGINE_GPU_LOGN (default 17: the main key has 2^N rows),
  * G16_ENGINE_GPU_PARTS (default 20), G16_ENGINE_GPU_ON_CPU=1 runs the same
@@ -634,6 +636,92 @@ static void test_cancel(g16_ctx *ctx, const circuit *c) {
     g16_engine_destroy(e, 1);
 }
 
+static void free_cs(void *cs) { g16_r1cs_free(cs); }
+
+/* In-memory keys (engine_key_add_loaded): c's circuit built again in memory
+ * with the same seed (the same key: c's vk and witness files serve), set up
+ * into memory and handed to the engine, its rows built at load (GPU
+ * synthesis) or deferred (GROTH16_KEY_DEFER_PREP: built after the host
+ * bases are released; CPU synthesis). On the GPU its host bases and
+ * coefficients must be released, it must be on the device and never fall
+ * back to the CPU; everywhere its proofs verify and eviction is refused. */
+static void test_in_memory(g16_ctx *ctx, const circuit *c, g16_curve curve, int log_n, uint64_t seed, int defer) {
+    char sname[64];
+    snprintf(sname, sizeof sname, "in-memory key%s", defer ? " (rows deferred)" : "");
+    if (skip_section(sname))
+        return;
+    synth_opts so = {.curve = curve, .log_n = log_n, .profile = SYNTH_FILECOIN, .partitions = 1, .seed = seed};
+    g16_status st = {0};
+    g16_r1cs cs = {0};
+    g16_frvec w0 = {0};
+    synth_stats ss;
+    void *mem = NULL;
+    size_t len = 0;
+    g16_key *key = NULL;
+    groth16_setup_opts sopt = {.seed = seed, .backend = GROTH16_SETUP_AUTO, .align = 1, .cs_done = free_cs,
+                               .cs_done_user = &cs};
+    int ok = synth_generate_mem(&so, &cs, &w0, &ss, &st) == G16_OK &&
+             groth16_setup_insecure_ex(ctx, &cs, &sopt, NULL, &mem, &len, NULL, &st) == G16_OK &&
+             groth16_key_load_mem(ctx, &key, "inmem", mem, len, G16_KEY_TRUSTED | (defer ? GROTH16_KEY_DEFER_PREP : 0),
+                                  &st) == G16_OK;
+    g16_r1cs_free(&cs);
+    g16_frvec_free(&w0);
+    CHECK_MSG(ok, "%s: in-memory circuit, setup or load: %s", sname, st.msg);
+    if (!ok) {
+        groth16_setup_mem_free(mem, len);
+        return;
+    }
+    groth16_key_adopt_mem(key, mem, len);
+    g16_engine_opts eo = {.backend = backend, .workers = 2, .workers_per_device = 2};
+    g16_engine *e = NULL;
+    if (engine_create(ctx, &e, &eo) != G16_OK) {
+        t_failures++;
+        g16_key_free(key);
+        return;
+    }
+    const g16_key *kp = key; /* the engine's now: only read here while it lives */
+    uint64_t id = 0;
+    g16_err err = engine_key_add_loaded(e, &id, key, "inmem");
+    if (err) {
+        char msg[256];
+        g16_ctx_last_error(ctx, msg, sizeof msg);
+        note_device_error(err, msg);
+        CHECK_MSG(0, "%s: engine_key_add_loaded: error %d: %s", sname, err, msg);
+        g16_engine_destroy(e, 0);
+        return;
+    }
+    char tier[16];
+    double dev_bytes;
+    int streamed;
+    key_status(e, id, tier, sizeof tier, &dev_bytes, &streamed);
+    unsigned dropped = groth16_key_dropped(kp);
+    fprintf(stderr, "  %s: tier %s, %.0f device bytes, streamed %d, host parts released 0x%x\n", sname, tier,
+            dev_bytes, streamed, dropped);
+    if (gpu) {
+        CHECK_MSG(!strcmp(tier, "device") && dev_bytes > 0 && streamed == 0, "%s: tier %s, device bytes %.0f",
+                  sname, tier, dev_bytes);
+        CHECK_MSG(dropped == (GROTH16_DROP_BASES | GROTH16_DROP_COEFS),
+                  "%s: the host bases and coefficients were not released (0x%x)", sname, dropped);
+    } else {
+        CHECK_MSG(!strcmp(tier, "host") && dropped == 0, "%s: CPU: tier %s, released 0x%x", sname, tier, dropped);
+    }
+    char *s = status(e);
+    CHECK(s && strstr(s, "\"in_memory\":true"));
+    double rel = s ? jnum(s, "\"in_memory\":true", "\"host_released_bytes\":") : -1;
+    CHECK_MSG(gpu ? rel > 0 : rel == 0, "%s: host_released_bytes %.0f", sname, rel);
+    free(s);
+    prove_n(ctx, e, c, id, NW, sname);
+    prove_n(ctx, e, c, id, NW, sname);
+    if (gpu)
+        CHECK_MSG(metric(e, "g16_partitions_cpu_fallback_total") == 0, "%s: %.0f partitions fell back to the CPU",
+                  sname, metric(e, "g16_partitions_cpu_fallback_total"));
+    CHECK(g16_engine_key_evict(e, id) == G16_ERR_INVALID_ARG);
+    key_status(e, id, tier, sizeof tier, &dev_bytes, &streamed);
+    CHECK_MSG(strcmp(tier, "none") != 0, "%s: evicted", sname);
+    prove_n(ctx, e, c, id, 2, sname);
+    g16_engine_destroy(e, 1); /* frees the key and its image */
+}
+
 int main(void) {
     const char *on_cpu = getenv("G16_ENGINE_GPU_ON_CPU");
     gpu = !(on_cpu && on_cpu[0] == '1');
@@ -687,7 +775,10 @@ int main(void) {
         test_device_keys(ctx, &ca, &cb);
         fprintf(stderr, "device keys %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
         test_cancel(ctx, &ca);
-        fprintf(stderr, "cancel %.0f ms\n", g16_now_ms() - t);
+        fprintf(stderr, "cancel %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
+        test_in_memory(ctx, &ca, G16_CURVE_BN254, log_n, seed, 0);
+        test_in_memory(ctx, &ca, G16_CURVE_BN254, log_n, seed, 1);
+        fprintf(stderr, "in-memory keys %.0f ms\n", g16_now_ms() - t);
     }
     free(ca.vk_json);
     free(cb.vk_json);

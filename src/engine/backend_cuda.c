@@ -335,10 +335,28 @@ static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *
     pthread_mutex_lock(&dv->lock);
     int failed = dv->failed;
     pthread_mutex_unlock(&dv->lock);
+    /* An in-memory key whose host bases were released (engine_key_add_loaded)
+     * has no CPU fallback: say why instead of the CPU stage's refusal. */
+    int dropped = (groth16_key_dropped(key) & GROTH16_DROP_BASES) != 0;
+    if (failed && dropped) {
+        work_discard(work, out);
+        return g16_fail(st, G16_ERR_UNSUPPORTED,
+                        "engine: device %d is out of service after a GPU fault and the in-memory key's host bases "
+                        "were released, so worker %d cannot run the partition on the CPU",
+                        dv->device, w->idx);
+    }
     if (failed) /* out of service (a CUDA fault is sticky: the context is dead) */
         return cpu_heavy(ctx, out, work, key, tm, hi, st);
     g16_status fst = {0};
     groth16_gpu_work *gw = worker_fit(w, key, &fst);
+    if (!gw && dropped) { /* the work is left as it is: another worker takes it */
+        hi->retry_elsewhere = 1;
+        return g16_fail(st, G16_ERR_NOMEM,
+                        "engine: worker %d cannot hold an MSM context and a device working area for this key on "
+                        "device %d beside the resident keys (%s), and the in-memory key's host bases were released "
+                        "(no CPU fallback): use fewer workers per device",
+                        w->idx, dv->device, fst.msg[0] ? fst.msg : "out of device memory");
+    }
     if (!gw) /* no device working area for this shape: the CPU stage instead of
               * a failure (DESIGN.md "Fallback"; counted by the engine) */
         return cpu_heavy(ctx, out, work, key, tm, hi, st);

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,11 @@ typedef struct ekey {
     size_t dev_bytes; /* its bases on each device (0: streamed, or the CPU) */
     int streamed;     /* resident, on a GPU backend, but not on the devices */
     int loading;      /* a thread is loading it */
+    int in_memory;    /* engine_key_add_loaded: no file to reload it from, so
+                       * never evicted (host or devices); freed by
+                       * g16_engine_key_remove or g16_engine_destroy */
+    unsigned work_flags; /* groth16_work_create_ex flags of its working areas */
+    size_t released;     /* host bytes given back once on the devices (in-memory keys) */
     uint32_t active;  /* partitions in flight (popped, not finished) */
     uint64_t last_use;
     size_t work_bytes; /* one working area (known once loaded) */
@@ -92,6 +98,7 @@ typedef struct part {
     char *path;   /* witness (path or bytes, owned until synthesized) */
     void *data;
     size_t len;
+    int borrowed; /* data is the caller's (ENGINE_SUBMIT_BORROW): not wiped or freed */
     groth16_work *work;
     groth16_msms msms;
     g16_result *res;
@@ -149,6 +156,8 @@ struct g16_engine {
     uint64_t budget_used, budget_peak;
     int stop_synth, stop_workers, stop_fin;
     int hold_workers; /* test hook: workers take nothing from the ready heap */
+    uint32_t refuse_mask; /* test hook: these workers answer retry_elsewhere */
+    int n_retired;        /* workers retired (engine_heavy_info.retry_elsewhere) */
     pthread_t *synth_th, *worker_th, fin_th;
     int n_synth_th, n_worker_th, fin_started;
     void **wstate;
@@ -156,6 +165,7 @@ struct g16_engine {
         uint64_t job_id;
         uint32_t part;
         int busy;
+        int retired; /* handed a partition back for good (retry_elsewhere) */
         int dev;        /* the device it runs on */
         double busy_ms; /* sum of its heavy stages */
     } *wcur;
@@ -175,7 +185,7 @@ struct g16_engine {
     uint64_t c_jobs_submitted, c_jobs_done, c_jobs_failed, c_jobs_cancelled;
     uint64_t c_parts_proved, c_parts_failed, c_parts_cancelled, c_verify_failed;
     uint64_t c_key_loads, c_key_evictions, c_work_allocs, c_work_reclaims;
-    uint64_t c_keys_streamed, c_parts_streamed, c_parts_cpu_fallback, c_device_errors;
+    uint64_t c_keys_streamed, c_parts_streamed, c_parts_cpu_fallback, c_device_errors, c_workers_retired;
     hist h[ST_COUNT];
 };
 
@@ -342,7 +352,8 @@ static int budget_make_room(g16_engine *e, uint64_t bytes, const ekey *keep) {
     while (!budget_fits(e, bytes)) {
         ekey *lru = NULL;
         for (ekey *k = e->keys; k; k = k->next)
-            if (k != keep && k->key && !k->active && !k->loading && (!lru || k->last_use < lru->last_use))
+            if (k != keep && k->key && !k->in_memory && !k->active && !k->loading &&
+                (!lru || k->last_use < lru->last_use))
                 lru = k;
         if (!lru)
             return 0;
@@ -367,7 +378,7 @@ static int dev_reserve(g16_engine *e, const ekey *keep, uint64_t key_bytes, uint
     while (!dev_fits(e, key_bytes, work_bytes)) {
         ekey *lru = NULL;
         for (ekey *k = e->keys; k; k = k->next)
-            if (k != keep && k->key && k->dev_bytes && !k->active && !k->loading &&
+            if (k != keep && k->key && k->dev_bytes && !k->in_memory && !k->active && !k->loading &&
                 (!lru || k->last_use < lru->last_use))
                 lru = k;
         if (!lru)
@@ -405,6 +416,10 @@ static g16_err key_ensure(g16_engine *e, ekey *k, int *wait, g16_status *st) {
         *wait = 1;
         return G16_OK;
     }
+    if (k->in_memory)
+        return g16_fail(st, G16_ERR_INVALID_ARG,
+                        "engine: key %s was held in memory and has been removed (no file to reload it from)",
+                        k->path);
     uint64_t est = key_estimate(k);
     if (!budget_make_room(e, est, k)) {
         *wait = 1;
@@ -469,6 +484,7 @@ static g16_err key_ensure(g16_engine *e, ekey *k, int *wait, g16_status *st) {
     k->bytes = actual;
     k->key = key;
     k->work_bytes = wb;
+    k->work_flags = e->be.work_flags;
     g16_key_info ki;
     if (g16_key_get_info(e->ctx, &ki, key) == G16_OK)
         k->wit_bytes = (size_t)ki.n_vars * 32 + 64;
@@ -518,6 +534,10 @@ static int job_has_refs(const g16_engine *e, const ekey *k) {
 static void part_free_input(part *p) {
     free(p->path);
     p->path = NULL;
+    if (p->borrowed) {
+        p->data = NULL;
+        return;
+    }
     if (p->data)
         g16_wipe(p->data, p->len);
     free(p->data);
@@ -665,7 +685,7 @@ static void *synth_main(void *arg) {
                 k->active++; /* pins the key while allocating */
                 pthread_mutex_unlock(&e->lock);
                 groth16_work *w = NULL;
-                err = groth16_work_create_ex(e->ctx, &w, k->key, e->be.work_flags, &st);
+                err = groth16_work_create_ex(e->ctx, &w, k->key, k->work_flags, &st);
                 pthread_mutex_lock(&e->lock);
                 k->active--;
                 if (err) {
@@ -788,7 +808,13 @@ static void *worker_main(void *arg) {
         groth16_timings tm = {0};
         engine_heavy_info hi = {0};
         tl_at(e, t0, "device", 'B', p, "worker", me);
-        g16_err err = e->be.heavy(e->be.self, e->wstate[me], e->ctx, &p->msms, p->work, k->key, &tm, &hi, &st);
+        g16_err err;
+        if (e->refuse_mask & (1u << (me & 31))) { /* test hook (read without the lock: set before submitting) */
+            hi.retry_elsewhere = 1;
+            err = g16_fail(&st, G16_ERR_NOMEM, "engine test: worker %d refuses the partition", me);
+        } else {
+            err = e->be.heavy(e->be.self, e->wstate[me], e->ctx, &p->msms, p->work, k->key, &tm, &hi, &st);
+        }
         double t1 = now_ms();
         p->stats.device_ms = t1 - t0;
         p->stats.worker = me;
@@ -818,6 +844,20 @@ static void *worker_main(void *arg) {
             hist_add(&e->h[ST_UPLOAD], hi.upload_ms);
             hist_add(&e->h[ST_GPU], hi.gpu_ms);
             hist_add(&e->h[ST_KWAIT], hi.lock_wait_ms);
+        }
+        if (err && hi.retry_elsewhere) {
+            /* This worker cannot run the key's partitions and nothing ran:
+             * another worker takes the partition, this one retires (its
+             * device memory serves the others). The last one fails it. */
+            if (e->n_worker_th - e->n_retired > 1 && heap_push(&e->ready, p)) {
+                e->wcur[me].retired = 1;
+                e->n_retired++;
+                e->c_workers_retired++;
+                pthread_cond_broadcast(&e->cv_ready);
+                break;
+            }
+            groth16_work_consume(p->work, &p->msms, 0); /* wipes the w scalars */
+            groth16_msms_clear(&p->msms);
         }
         work_return(e, k, p->work); /* consumed: only the MSM sums remain */
         p->work = NULL;
@@ -898,6 +938,12 @@ static void *fin_main(void *arg) {
 }
 
 /* ---- API -------------------------------------------------------------------- */
+
+void engine_test_refuse_workers(g16_engine *e, uint32_t mask) {
+    pthread_mutex_lock(&e->lock);
+    e->refuse_mask = mask;
+    pthread_mutex_unlock(&e->lock);
+}
 
 void engine_hold_workers(g16_engine *e, int hold) {
     pthread_mutex_lock(&e->lock);
@@ -1116,7 +1162,7 @@ g16_err g16_engine_key_add(g16_engine *e, uint64_t *key_id, const char *path, un
         return g16_ctx_fail(e->ctx, G16_ERR_INVALID_ARG, "g16_engine_key_add: tier must be mmap or host");
     pthread_mutex_lock(&e->lock);
     for (ekey *k = e->keys; k; k = k->next)
-        if (!strcmp(k->path, path)) {
+        if (!k->in_memory && !strcmp(k->path, path)) {
             k->users++;
             *key_id = k->id;
             pthread_mutex_unlock(&e->lock);
@@ -1147,6 +1193,115 @@ g16_err g16_engine_key_add(g16_engine *e, uint64_t *key_id, const char *path, un
         *key_id = 0;
     }
     return err;
+}
+
+/* An in-memory key (docs/engine.md, "In-memory keys"). Runs the steps of
+ * key_ensure after the load: the device reservation and upload, then (on a
+ * GPU backend that holds the key on every device) the host bases released,
+ * the prover's rows built if deferred and the coefficient section
+ * released; then the budget settles to what is left. The ekey is listed as
+ * loading meanwhile, so no partition touches the key while its pages go. */
+g16_err engine_key_add_loaded(g16_engine *e, uint64_t *key_id, g16_key *key, const char *name) {
+    if (!e || !key_id || !key) {
+        g16_key_free(key);
+        return g16_ctx_fail(e ? e->ctx : NULL, G16_ERR_INVALID_ARG, "engine_key_add_loaded: NULL argument");
+    }
+    *key_id = 0;
+    g16_status st = {0};
+    ekey *k = calloc(1, sizeof *k);
+    char *pc = strdup(name ? name : "(in memory)");
+    if (!k || !pc) {
+        free(k);
+        free(pc);
+        g16_key_free(key);
+        return g16_ctx_fail(e->ctx, G16_ERR_NOMEM, "engine_key_add_loaded: out of memory");
+    }
+    k->path = pc;
+    k->tier = G16_TIER_HOST;
+    k->users = 1;
+    k->in_memory = 1;
+    k->loading = 1;
+    pthread_mutex_lock(&e->lock);
+    k->id = ++e->next_key_id;
+    k->next = e->keys;
+    e->keys = k;
+    pthread_mutex_unlock(&e->lock);
+
+    g16_err err = G16_OK;
+    uint64_t kdev = 0;
+    int to_device = 0, on_device = 0;
+    if (e->be.key_prepare) {
+        if (e->be.key_device_bytes) {
+            kdev = e->be.key_device_bytes(e->be.self, key);
+            uint64_t wdev = (uint64_t)e->wpd * e->be.work_device_bytes(e->be.self, key);
+            pthread_mutex_lock(&e->lock);
+            to_device = dev_reserve(e, k, kdev, wdev);
+            pthread_mutex_unlock(&e->lock);
+        }
+        err = e->be.key_prepare(e->be.self, key, to_device, &on_device, &st);
+    }
+    /* Every device holds the bases (a GPU backend): their host pages can go,
+     * and so can the coefficients once the rows are built. The key is then
+     * pinned on the devices: nothing could upload it again. */
+    int drop = !err && on_device && e->be.key_device_bytes;
+    size_t released = 0, more = 0;
+    if (drop && !err)
+        err = groth16_key_drop_host(key, GROTH16_DROP_BASES, &released, &st);
+    if (!err)
+        err = groth16_key_prepare(key, &st); /* a no-op unless loaded with GROTH16_KEY_DEFER_PREP */
+    if (drop && !err)
+        err = groth16_key_drop_host(key, GROTH16_DROP_COEFS, &more, &st);
+    unsigned sf = !err && e->be.synth_flags ? e->be.synth_flags(e->be.self, key) : 0;
+    /* A key without host bases cannot fall back to the CPU heavy stage: its
+     * working areas leave out what only that stage needs. */
+    unsigned wflags = e->be.work_flags;
+    if (drop)
+        wflags |= sf & GROTH16_SYNTH_WS_ONLY ? GROTH16_WORK_WS_ONLY : GROTH16_WORK_NO_CPU_HEAVY;
+    size_t wb = groth16_work_bytes_ex(e->ctx, key, wflags);
+    groth16_key_mem m;
+    groth16_key_memory(key, &m);
+    uint64_t actual = m.heap_bytes + m.mapped_bytes;
+
+    pthread_mutex_lock(&e->lock);
+    k->loading = 0;
+    if (to_device && (err || !on_device))
+        e->dev_keys -= kdev;
+    if (!err && e->be.key_prepare) {
+        k->dev_bytes = on_device ? kdev : 0;
+        k->streamed = !on_device;
+        e->c_keys_streamed += !on_device;
+    }
+    if (!err && !budget_make_room(e, actual, k))
+        err = g16_fail(&st, G16_ERR_NOMEM, "engine: in-memory key %s needs %llu bytes, over the budget (%llu bytes)",
+                       k->path, (unsigned long long)actual, (unsigned long long)e->o.budget_bytes);
+    if (err) {
+        if (e->be.key_prepare && e->be.key_release)
+            e->be.key_release(e->be.self, key);
+        e->dev_keys -= k->dev_bytes;
+        k->dev_bytes = 0;
+        k->key = NULL;
+        key_forget(e, k);
+        pthread_cond_broadcast(&e->cv_synth);
+        pthread_mutex_unlock(&e->lock);
+        g16_key_free(key);
+        return g16_ctx_report(e->ctx, &st);
+    }
+    budget_take(e, actual);
+    k->bytes = actual;
+    k->key = key;
+    k->work_bytes = wb;
+    k->work_flags = wflags;
+    g16_key_info ki;
+    if (g16_key_get_info(e->ctx, &ki, key) == G16_OK)
+        k->wit_bytes = (size_t)ki.n_vars * 32 + 64;
+    k->loads++;
+    e->c_key_loads++;
+    k->last_use = ++e->tick;
+    *key_id = k->id;
+    k->released = released + more;
+    pthread_cond_broadcast(&e->cv_synth);
+    pthread_mutex_unlock(&e->lock);
+    return G16_OK;
 }
 
 g16_err g16_engine_key_preload(g16_engine *e, uint64_t key_id) {
@@ -1185,7 +1340,7 @@ g16_err g16_engine_key_evict(g16_engine *e, uint64_t key_id) {
     g16_err err = G16_OK;
     if (!k)
         err = G16_ERR_INVALID_ARG;
-    else if (k->active || k->loading)
+    else if (k->active || k->loading || k->in_memory)
         err = G16_ERR_INVALID_ARG;
     else if (k->key) {
         key_unload(e, k);
@@ -1193,6 +1348,11 @@ g16_err g16_engine_key_evict(g16_engine *e, uint64_t key_id) {
         e->c_key_evictions++;
     }
     pthread_mutex_unlock(&e->lock);
+    if (err && k && k->in_memory)
+        return g16_ctx_fail(e->ctx, err,
+                            "engine: key %llu is held in memory (no file to reload it from): it is never evicted; "
+                            "g16_engine_key_remove frees it",
+                            (unsigned long long)key_id);
     if (err)
         return g16_ctx_fail(e->ctx, err, k ? "engine: key %llu is in use" : "engine: no key %llu",
                             (unsigned long long)key_id);
@@ -1249,6 +1409,11 @@ g16_err g16_engine_key_get_info(g16_engine *e, g16_engine_key_info *info, uint64
 
 g16_err g16_engine_submit(g16_engine *e, uint64_t *job_id, uint64_t key_id, const g16_engine_witness *w, size_t n,
                           g16_priority prio, double timeout_ms) {
+    return engine_submit_ex(e, job_id, key_id, w, n, prio, timeout_ms, 0);
+}
+
+g16_err engine_submit_ex(g16_engine *e, uint64_t *job_id, uint64_t key_id, const g16_engine_witness *w, size_t n,
+                         g16_priority prio, double timeout_ms, unsigned flags) {
     if (!e || !job_id || (!w && n) || n == 0 || n > UINT32_MAX || prio < G16_PRIORITY_LOW ||
         prio > G16_PRIORITY_CRITICAL)
         return g16_ctx_fail(e ? e->ctx : NULL, G16_ERR_INVALID_ARG, "g16_engine_submit: bad argument");
@@ -1264,7 +1429,11 @@ g16_err g16_engine_submit(g16_engine *e, uint64_t *job_id, uint64_t key_id, cons
         ps[i].stats.worker = -1;
         if (w[i].path)
             ok = (ps[i].path = strdup(w[i].path)) != NULL;
-        else if ((ps[i].data = malloc(w[i].len ? w[i].len : 1)) != NULL) {
+        else if (flags & ENGINE_SUBMIT_BORROW) {
+            ps[i].data = (void *)(uintptr_t)w[i].data; /* read only; never freed here */
+            ps[i].len = w[i].len;
+            ps[i].borrowed = 1;
+        } else if ((ps[i].data = malloc(w[i].len ? w[i].len : 1)) != NULL) {
             memcpy(ps[i].data, w[i].data, w[i].len);
             ps[i].len = w[i].len;
         } else
@@ -1567,6 +1736,9 @@ g16_err g16_engine_metrics(g16_engine *e, char **text) {
          e->c_parts_cpu_fallback},
         {"g16_device_errors_total", "GPU stages that failed on a device (the device is then out of service).",
          e->c_device_errors},
+        {"g16_workers_retired_total",
+         "Workers that could not hold an in-memory key's device working area and left its partitions to the others.",
+         e->c_workers_retired},
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
         sb_printf(&b, "# HELP %s %s\n# TYPE %s counter\n%s %llu\n", c[i].name, c[i].help, c[i].name, c[i].name,
@@ -1668,11 +1840,13 @@ g16_err g16_engine_status_json(g16_engine *e, char **json) {
         sb_json_str(&b, k->path);
         sb_printf(&b,
                   ",\"tier\":\"%s\",\"host_tier\":\"%s\",\"bytes\":%llu,\"device_bytes\":%llu,\"streamed\":%s,"
-                  "\"work_areas\":%u,\"work_bytes\":%llu,\"active\":%u,\"refs\":%d,\"loads\":%u,\"evictions\":%u}",
+                  "\"work_areas\":%u,\"work_bytes\":%llu,\"active\":%u,\"refs\":%d,\"loads\":%u,\"evictions\":%u,"
+                  "\"in_memory\":%s,\"host_released_bytes\":%llu}",
                   k->loading ? "loading" : !k->key ? "none" : k->dev_bytes ? "device" : k->tier == G16_TIER_HOST ? "host" : "mmap",
                   k->tier == G16_TIER_HOST ? "host" : "mmap", (unsigned long long)k->bytes,
                   (unsigned long long)k->dev_bytes, k->streamed ? "true" : "false", k->n_work,
-                  (unsigned long long)k->work_bytes, k->active, k->users, k->loads, k->evictions);
+                  (unsigned long long)k->work_bytes, k->active, k->users, k->loads, k->evictions,
+                  k->in_memory ? "true" : "false", (unsigned long long)k->released);
     }
     uint64_t d[4];
     queue_depths(e, d);
@@ -1681,8 +1855,8 @@ g16_err g16_engine_status_json(g16_engine *e, char **json) {
               (unsigned long long)d[3], (unsigned long long)d[2], (unsigned long long)d[1], (unsigned long long)d[0],
               e->n_synthesizing, e->ready.n, e->fin.n, e->o.synth_threads, e->o.lookahead);
     for (int i = 0; i < e->n_worker_th; i++) {
-        sb_printf(&b, "%s{\"id\":%d,\"device\":%d,\"busy_ms\":%.3f,", i ? "," : "", i, e->wcur[i].dev,
-                  e->wcur[i].busy_ms);
+        sb_printf(&b, "%s{\"id\":%d,\"device\":%d,\"busy_ms\":%.3f,\"retired\":%s,", i ? "," : "", i,
+                  e->wcur[i].dev, e->wcur[i].busy_ms, e->wcur[i].retired ? "true" : "false");
         if (e->wcur[i].busy)
             sb_printf(&b, "\"job\":%llu,\"partition\":%u}", (unsigned long long)e->wcur[i].job_id, e->wcur[i].part);
         else

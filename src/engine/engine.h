@@ -29,6 +29,12 @@ typedef struct engine_heavy_info {
                         * area, or its device was taken out of service) */
     int device_failed; /* this stage failed on the device: the device is now
                         * out of service (its workers run the CPU stage) */
+    int retry_elsewhere; /* with an error: this worker cannot run the key's
+                          * partitions (no device working area beside an
+                          * in-memory key that has no host bases, so no CPU
+                          * fallback) and left the work untouched: the engine
+                          * hands the partition to another worker and retires
+                          * this one, or fails it when no other is left */
 } engine_heavy_info;
 
 typedef struct engine_backend {
@@ -78,10 +84,42 @@ void engine_backend_cpu(engine_backend *be);
  * CUDA). */
 g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_device, g16_status *st);
 
+/* Registers an already loaded key (in memory: no file to reload it from),
+ * owned by the engine from this call on, whatever it returns (on failure
+ * it is freed); make it own the bytes it was loaded over with
+ * groth16_key_adopt_mem. Such a key is never evicted: not by the LRU of
+ * the host budget or of the device budget, and g16_engine_key_evict
+ * refuses it (G16_ERR_INVALID_ARG); g16_engine_key_remove (last
+ * reference) or g16_engine_destroy frees it. Its bytes count against the
+ * budget (tier "host", "in_memory":true in the status JSON); G16_ERR_NOMEM
+ * when the budget cannot hold it beside the idle keys it may evict.
+ * On a GPU backend that holds it on every device its host bases are
+ * released (groth16_key_drop_host), then its rows are built if it was
+ * loaded with GROTH16_KEY_DEFER_PREP and the coefficient section is
+ * released: it stays pinned on the devices, its partitions cannot fall
+ * back to the CPU heavy stage, and its working areas leave out that
+ * stage's buffers. On the CPU backend (or when the upload failed and the
+ * bases are streamed) the key stays whole (rows built if deferred).
+ * Public name proposed: g16_engine_key_add_loaded. */
+g16_err engine_key_add_loaded(g16_engine *e, uint64_t *key_id, g16_key *key, const char *name);
+
+/* g16_engine_submit with flags: ENGINE_SUBMIT_BORROW takes the witnesses'
+ * .wtns bytes (data, len) without copying them: they must stay valid and
+ * unchanged until the job is finished (g16_engine_wait), and are never
+ * wiped (a 2^27 witness is 4.3 GB; a benchmark submits the same ones again
+ * and again). Public name proposed: g16_engine_submit_ex. */
+enum { ENGINE_SUBMIT_BORROW = 1 };
+g16_err engine_submit_ex(g16_engine *e, uint64_t *job_id, uint64_t key_id, const g16_engine_witness *w, size_t n,
+                         g16_priority prio, double timeout_ms, unsigned flags);
+
 /* Test hook: while held, device workers start no partition (synthesized
  * ones wait in the ready heap, up to the lookahead), so that a test can
  * queue a full pipeline and then release it at once. */
 void engine_hold_workers(g16_engine *e, int hold);
+/* Test hook: workers whose bit is set in mask answer every partition as a
+ * backend that cannot hold it (engine_heavy_info.retry_elsewhere), without
+ * running it. */
+void engine_test_refuse_workers(g16_engine *e, uint32_t mask);
 
 /* ---- timeline analysis (timeline.c) ----------------------------------------
  * The CUDA backend's "upload" and "kernels" events of a timeline file

@@ -221,6 +221,8 @@ g16_err g16_wtns_read_mem_ex(g16_frvec *w, const char *name, const void *data, s
 g16_err g16_wtns_check_key(const g16_frvec *w, const g16_zkey *key, g16_status *st);
 /* Writes a .wtns (version 2) file from either form (tests, tools). */
 g16_err g16_wtns_write(const char *path, const g16_frvec *w, g16_status *st);
+/* The same file's bytes in memory (*out malloc'd, *len bytes; free()). */
+g16_err g16_wtns_encode(void **out, size_t *len, const g16_frvec *w, g16_status *st);
 
 /* ---- .r1cs (version 1) -------------------------------------------------
  * In memory as three CSR matrices (A, B, C) of nConstraints rows: row i's
@@ -599,6 +601,11 @@ typedef struct groth16_key_mem {
     size_t heap_bytes, mapped_bytes;
 } groth16_key_mem;
 void groth16_key_memory(const g16_key *key, groth16_key_mem *m);
+/* Makes key own the bytes it was loaded over (groth16_key_load_mem from
+ * groth16_setup_insecure_ex's anonymous mapping): g16_key_free then releases
+ * them with groth16_setup_mem_free, and groth16_key_memory counts them (less
+ * what groth16_key_drop_host gave back), for the engine's in-memory keys. */
+void groth16_key_adopt_mem(g16_key *key, void *mem, size_t len);
 /* Loads a key; host_copy = 1 reads the whole file into host memory (the
  * "host" tier) instead of mapping it. No per-key working area is allocated
  * (the engine brings its own); g16_prove on such a key allocates one. */

@@ -197,6 +197,9 @@ struct g16_key {
     int vk_ready;
     g16_vk vk; /* cached verification key (verify before return) */
     unsigned dropped; /* GROTH16_DROP_* (groth16_key_drop_host): those host bytes are gone */
+    size_t released;  /* bytes groth16_key_drop_host gave back so far */
+    void *own_mem;    /* groth16_key_adopt_mem: the setup's mapping under zk */
+    size_t own_len;
 };
 
 struct g16_witness {
@@ -364,6 +367,7 @@ g16_err groth16_key_drop_host(g16_key *key, unsigned what, size_t *released, g16
     }
     if (what & GROTH16_DROP_COEFS)
         freed += drop_range(zk->coefs, (size_t)zk->nCoef * G16_ZKEY_COEF_SIZE);
+    key->released += freed;
     pthread_mutex_unlock(&key->lock);
     if (released)
         *released = freed;
@@ -530,6 +534,15 @@ void groth16_key_memory(const g16_key *key, groth16_key_mem *m) {
                     ((size_t)zk->domainSize + 1) * 2 * sizeof(uint32_t) +
                     (size_t)zk->nCoef * (sizeof(uint32_t) + 32);
     m->mapped_bytes = zk->file.mapped ? zk->file.len : 0;
+    /* An adopted image counts as heap; pages given back by
+     * groth16_key_drop_host (of it or of aligned copies) do not. */
+    m->heap_bytes += key->own_len;
+    m->heap_bytes -= key->released < m->heap_bytes ? key->released : m->heap_bytes;
+}
+
+void groth16_key_adopt_mem(g16_key *key, void *mem, size_t len) {
+    key->own_mem = mem;
+    key->own_len = len;
 }
 
 static g16_err read_whole_file(const char *path, void **buf, size_t *len, g16_status *st) {
@@ -650,6 +663,7 @@ void g16_key_free(g16_key *key) {
     prep_free(&key->prep);
     g16_zkey_close(&key->zk);
     free(key->host_buf);
+    groth16_setup_mem_free(key->own_mem, key->own_len); /* after the zkey that points into it */
     if (key->vk_ready)
         g16_vk_free(&key->vk);
     pthread_mutex_destroy(&key->lock);

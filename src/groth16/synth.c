@@ -78,8 +78,8 @@ g16_err synth_generate(const synth_opts *o, synth_stats *stats, g16_status *st) 
     if (!stats)
         stats = &tmp;
     memset(stats, 0, sizeof *stats);
-    return o->curve == G16_CURVE_BN254 ? synth_bn254_fr(o, NULL, NULL, stats, st)
-                                       : synth_bls381_fr(o, NULL, NULL, stats, st);
+    return o->curve == G16_CURVE_BN254 ? synth_bn254_fr(o, NULL, NULL, stats, 0, st)
+                                       : synth_bls381_fr(o, NULL, NULL, stats, 0, st);
 }
 
 g16_err synth_generate_mem(const synth_opts *o, g16_r1cs *cs, g16_frvec *w, synth_stats *stats, g16_status *st) {
@@ -92,5 +92,63 @@ g16_err synth_generate_mem(const synth_opts *o, g16_r1cs *cs, g16_frvec *w, synt
     if (!stats)
         stats = &tmp;
     memset(stats, 0, sizeof *stats);
-    return o->curve == G16_CURVE_BN254 ? synth_bn254_fr(o, cs, w, stats, st) : synth_bls381_fr(o, cs, w, stats, st);
+    return o->curve == G16_CURVE_BN254 ? synth_bn254_fr(o, cs, w, stats, 0, st)
+                                       : synth_bls381_fr(o, cs, w, stats, 0, st);
+}
+
+/* One witness per task (synth_generate_witnesses with a pool). */
+typedef struct wit_job {
+    synth_opts o; /* partitions = 1 */
+    int first;
+    g16_frvec *w;
+    g16_status *st;
+    g16_err *err;
+} wit_job;
+
+static void wit_task(void *arg, size_t i) {
+    const wit_job *j = arg;
+    synth_stats stats;
+    memset(&stats, 0, sizeof stats);
+    int p = j->first + (int)i;
+    j->err[i] = j->o.curve == G16_CURVE_BN254 ? synth_bn254_fr(&j->o, NULL, &j->w[i], &stats, p, &j->st[i])
+                                              : synth_bls381_fr(&j->o, NULL, &j->w[i], &stats, p, &j->st[i]);
+}
+
+g16_err synth_generate_witnesses(const synth_opts *o, int first, int count, g16_frvec *w, g16_pool *pool,
+                                 g16_status *st) {
+    if (!o || !w || first < 0 || count < 1 || first + count > 1024)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "synth: bad options");
+    if (o->log_n < 3 || o->log_n > 28)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "synth: log-n must be in [3, 28]");
+    memset(w, 0, (size_t)count * sizeof *w);
+    synth_opts oo = *o;
+    if (!pool || count == 1 || g16_pool_threads(pool) < 2) { /* one pass for all */
+        oo.partitions = count;
+        synth_stats stats;
+        memset(&stats, 0, sizeof stats);
+        return o->curve == G16_CURVE_BN254 ? synth_bn254_fr(&oo, NULL, w, &stats, first, st)
+                                           : synth_bls381_fr(&oo, NULL, w, &stats, first, st);
+    }
+    oo.partitions = 1;
+    g16_status *sts = calloc((size_t)count, sizeof *sts);
+    g16_err *errs = calloc((size_t)count, sizeof *errs);
+    if (!sts || !errs) {
+        free(sts);
+        free(errs);
+        return g16_fail(st, G16_ERR_NOMEM, "synth: out of memory");
+    }
+    wit_job j = {oo, first, w, sts, errs};
+    g16_pool_run(pool, (size_t)count, wit_task, &j);
+    g16_err err = G16_OK;
+    for (int i = 0; i < count && !err; i++)
+        if (errs[i]) {
+            err = errs[i];
+            *st = sts[i];
+        }
+    if (err)
+        for (int i = 0; i < count; i++)
+            g16_frvec_free(&w[i]);
+    free(sts);
+    free(errs);
+    return err;
 }

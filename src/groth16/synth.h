@@ -41,6 +41,16 @@ struct g16_frvec;
 g16_err synth_generate_mem(const synth_opts *opts, struct g16_r1cs *cs, struct g16_frvec *w, synth_stats *stats,
                            g16_status *st);
 
+/* The witnesses of partitions first .. first + count - 1 of o's circuit
+ * (o->partitions is ignored), in memory, without the circuit: w[i] is
+ * partition first + i's witness, the values synth_generate writes to that
+ * partition's .wtns file (Montgomery form; free each with g16_frvec_free).
+ * Costs one pass over the rows (about the circuit's generation time) and
+ * count witnesses of memory; with a pool (may be NULL) one pass per witness
+ * in parallel (each with its own row state, 13 bytes per wire). */
+g16_err synth_generate_witnesses(const synth_opts *opts, int first, int count, struct g16_frvec *w,
+                                 g16_pool *pool, g16_status *st);
+
 g16_err synth_profile_from_name(synth_profile *p, const char *name);
 
 /* Path of partition i's witness file (see synth_opts.wtns_path). */

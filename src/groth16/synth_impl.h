@@ -101,8 +101,11 @@ static g16_err SN(write_wtns)(const char *path, const FR *w, uint32_t n_wires, g
     return binw_close(&wr, st);
 }
 
-/* cs, wout non-NULL: in memory (no files). */
-static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, synth_stats *stats, g16_status *st) {
+/* wout non-NULL: in memory (no files): the circuit into cs (unless NULL:
+ * witnesses only) and the witnesses of partitions p0 .. p0 + partitions - 1
+ * into wout[0 ..]. */
+static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, int p0, synth_stats *stats,
+                       g16_status *st) {
     static const limb_t prime[4] = G16_CAT(FR_UP, _P);
     const uint32_t n_public = N_PUB_OUT + N_PUB_IN;
     const uint32_t m = (1u << o->log_n) - n_public - 1; /* rows */
@@ -117,9 +120,9 @@ static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, synth
     bits_b.v = malloc(n_wires * sizeof(uint32_t));
     full.v = malloc(n_wires * sizeof(uint32_t));
     binwriter wr = {0};
-    const int mem = cs != NULL;
+    const int mem = wout != NULL, keep_cs = cs != NULL;
     uint64_t cap[3] = {0, 0, 0};
-    if (mem) {
+    if (keep_cs) {
         memset(cs, 0, sizeof *cs);
         for (int x = 0; x < 3; x++)
             if (!(cs->m[x].row = calloc((size_t)m + 1, sizeof(uint64_t)))) {
@@ -137,7 +140,7 @@ static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, synth
             err = g16_fail(st, G16_ERR_NOMEM, "synth: out of memory for %u wires", n_wires);
             goto done;
         }
-        g16_rng_seed(&vrng[p], o->seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(p + 1)));
+        g16_rng_seed(&vrng[p], o->seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(p0 + p + 1)));
         FO(set_one)(&w[p][0]);
         for (uint32_t i = 2; i < FIRST_FREE_WIRE; i++)
             FO(random)(&w[p][i], &vrng[p]);
@@ -291,14 +294,14 @@ static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, synth
         stats->a_terms += (uint64_t)A.n;
         stats->b_terms += (uint64_t)B.n;
         stats->c_terms += (uint64_t)C.n;
-        if (mem) {
+        if (keep_cs) {
             if (SN(lc_append)(&cs->m[0], &cs->nnz[0], &cap[0], row, &A) ||
                 SN(lc_append)(&cs->m[1], &cs->nnz[1], &cap[1], row, &B) ||
                 SN(lc_append)(&cs->m[2], &cs->nnz[2], &cap[2], row, &C)) {
                 err = g16_fail(st, G16_ERR_NOMEM, "synth: out of memory at row %u", row);
                 goto done;
             }
-        } else {
+        } else if (!mem) {
             SN(lc_write)(&wr, &A);
             SN(lc_write)(&wr, &B);
             SN(lc_write)(&wr, &C);
@@ -329,7 +332,7 @@ static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, synth
     stats->b_wire_density = (double)in_b / n_wires;
     stats->zero_one_fraction = (double)zero_one / n_wires;
 
-    if (mem) {
+    if (keep_cs) {
         cs->curve = G16_CAT(FR_UP, _CURVE_ID);
         cs->n8 = 32;
         cs->nWires = n_wires;
@@ -337,11 +340,13 @@ static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, synth
         cs->nPubIn = N_PUB_IN;
         cs->nPrvIn = N_PRV_IN;
         cs->nConstraints = m;
-        wout->curve = cs->curve;
-        wout->standard = 0;
-        wout->n = n_wires;
-        wout->raw = (limb_t(*)[4])w[0];
-        w[0] = NULL;
+    }
+    for (int p = 0; mem && p < np; p++) {
+        wout[p].curve = G16_CAT(FR_UP, _CURVE_ID);
+        wout[p].standard = 0;
+        wout[p].n = n_wires;
+        wout[p].raw = (limb_t(*)[4])w[p];
+        w[p] = NULL;
     }
     for (int p = 0; p < np && !err && !mem; p++) {
         char path[4096];
@@ -349,7 +354,7 @@ static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, synth
         err = SN(write_wtns)(path, w[p], n_wires, st);
     }
 done:
-    if (err && mem)
+    if (err && keep_cs)
         g16_r1cs_free(cs);
     if (wr.f)
         fclose(wr.f);
@@ -366,8 +371,8 @@ done:
 }
 
 static g16_err G16_CAT(synth_, FR)(const synth_opts *o, g16_r1cs *cs, g16_frvec *w, synth_stats *stats,
-                                   g16_status *st) {
-    return SN(run)(o, cs, w, stats, st);
+                                   int p0, g16_status *st) {
+    return SN(run)(o, cs, w, p0, stats, st);
 }
 
 #undef SN

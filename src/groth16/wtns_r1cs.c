@@ -126,11 +126,10 @@ g16_err g16_wtns_check_key(const g16_frvec *w, const g16_zkey *key, g16_status *
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 
-g16_err g16_wtns_write(const char *path, const g16_frvec *w, g16_status *st) {
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return g16_fail(st, G16_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
-    uint8_t hdr[12 + 12 + 40 + 12];
+/* The .wtns (version 2) header of w: magic, version, 2 sections; section 1
+ * (n8 = 32, the prime, the count) and section 2's header. */
+#define WTNS_HDR (12 + 12 + 40 + 12)
+static void wtns_header(uint8_t hdr[WTNS_HDR], const g16_frvec *w) {
     memcpy(hdr, "wtns", 4);
     put32(hdr + 4, 2);
     put32(hdr + 8, 2);
@@ -141,19 +140,47 @@ g16_err g16_wtns_write(const char *path, const g16_frvec *w, g16_status *st) {
     put32(hdr + 60, (uint32_t)w->n);
     put32(hdr + 64, 2);
     put64(hdr + 68, (uint64_t)w->n * 32);
+}
+
+/* Value i of w as 32 little-endian bytes (canonical). */
+static void wtns_value(uint8_t b[32], const g16_frvec *w, size_t i) {
+    if (w->standard)
+        memcpy(b, w->raw[i], 32);
+    else
+        g16_fr_to_le32(w->curve, b, w->raw[i]);
+}
+
+g16_err g16_wtns_write(const char *path, const g16_frvec *w, g16_status *st) {
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return g16_fail(st, G16_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    uint8_t hdr[WTNS_HDR];
+    wtns_header(hdr, w);
     int ok = fwrite(hdr, 1, sizeof hdr, f) == sizeof hdr;
     for (size_t i = 0; ok && i < w->n; i++) {
         uint8_t b[32];
-        if (w->standard)
-            memcpy(b, w->raw[i], 32);
-        else
-            g16_fr_to_le32(w->curve, b, w->raw[i]);
+        wtns_value(b, w, i);
         ok = fwrite(b, 1, 32, f) == 32;
     }
     if (fclose(f) != 0)
         ok = 0;
     if (!ok)
         return g16_fail(st, G16_ERR_IO, "%s: write failed", path);
+    return G16_OK;
+}
+
+g16_err g16_wtns_encode(void **out, size_t *len, const g16_frvec *w, g16_status *st) {
+    *out = NULL;
+    *len = 0;
+    size_t n = WTNS_HDR + w->n * 32;
+    uint8_t *p = malloc(n);
+    if (!p)
+        return g16_fail(st, G16_ERR_NOMEM, "wtns: out of memory for %zu bytes", n);
+    wtns_header(p, w);
+    for (size_t i = 0; i < w->n; i++)
+        wtns_value(p + WTNS_HDR + 32 * i, w, i);
+    *out = p;
+    *len = n;
     return G16_OK;
 }
 
