@@ -219,6 +219,10 @@ extern "C" g16_err g16_gpu_create(g16_gpu **out, int device, size_t max_points, 
         }
         gpu_free_all(g);
         free(g);
+        /* Clear the failed call's error: on the H200 the next, smaller
+         * create's first CUB query returned "invalid device ordinal" after
+         * an out-of-memory create (session 4). */
+        (void)cudaGetLastError();
         return rc;
     }
     *out = g;

@@ -1,20 +1,32 @@
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "ctx.h"
 
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+/* The CPUs this process may run on (taskset, cgroup cpusets), else the
+ * online count. */
+static int cpus_available(void) {
+#ifdef __linux__
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+#endif
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
 g16_ctx *g16_ctx_create(const g16_ctx_opts *opts) {
     g16_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return NULL;
     int threads = opts ? opts->threads : 0;
-    if (threads <= 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (int)n : 1;
-    }
+    if (threads <= 0)
+        threads = cpus_available();
     ctx->threads = threads;
     if (opts) {
         ctx->error_cb = opts->error_cb;
