@@ -31,7 +31,8 @@ static int usage(void) {
             "                 prove --synthetic --curve C --log-n K [--profile P] [--seed S]: all in memory\n"
             "                 engine: (--zkey|--key K --wtns W | --log-n N [--curve C]) [--jobs J] [--partitions P]\n"
             "                         [--workers W] [--workers-per-device W] [--synth-threads S] [--no-verify]\n"
-            "                         [--timeline FILE] [--budget BYTES]: --log-n builds all in memory\n"
+            "                         [--timeline FILE] [--budget BYTES] [--witnesses 1..4]: --log-n builds all\n"
+            "                         in memory\n"
             "                 msm: [--profile random|filecoin] [--streamed (cuda)]\n");
     return 2;
 }
@@ -95,6 +96,9 @@ int bench_main(int argc, char **argv) {
             i++;
         } else if (!strcmp(a, "--budget") && v) {
             o.budget = strtoull(v, NULL, 0);
+            i++;
+        } else if (!strcmp(a, "--witnesses") && v) {
+            o.witnesses = atoi(v);
             i++;
         } else if (!strcmp(a, "--profile") && v) {
             o.profile = v;

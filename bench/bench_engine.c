@@ -16,13 +16,15 @@
  * wall time, averaged; kernel_busy_steady_fraction: over the kernel
  * sections' own span, first begin to last end) and kernel_conflicts (pairs of one device's kernel
  * sections that overlap: 0 under the kernel mutex). Without --zkey, a synthetic circuit of 2^N rows (filecoin
- * profile, 4 distinct witnesses used in turn) and an insecure setup are
+ * profile, --witnesses K distinct witnesses used in turn, 4 by default; at
+ * 2^27 each one after the first costs about a circuit's time, ~2 minutes
+ * on 16 cores) and an insecure setup are
  * made in memory (bench_synth.c; no files: the 2^27 key is 92 GB): the key
  * is handed to the engine (engine_key_add_loaded; on a GPU it is pinned on
  * the devices and its host bases released; at 2^27 or with
  * G16_BENCH_LOWMEM=1 it is loaded with GROTH16_KEY_DEFER_PREP, so its rows
  * are built only after that), partition 0's witness comes with the circuit
- * (as .wtns bytes before the setup) and partitions 1-3's are generated after the key is registered
+ * (as .wtns bytes before the setup) and the others are generated after the key is registered
  * (synth_generate_witnesses), all as .wtns bytes the jobs borrow
  * (ENGINE_SUBMIT_BORROW). Reports circuit_ms, setup_ms, key_ms (the
  * engine's registration: upload, release, rows), witness_ms and the peak
@@ -157,8 +159,13 @@ static int done_span(const char *path, uint64_t min_job, double *first, double *
 
 static int nk_any(const engine_overlap *ov) { return ov->upload_ms > 0 || ov->kernel_busy_fraction > 0; }
 
+/* Distinct synthetic witnesses (--witnesses, 1..SYN_W). */
+static int syn_witnesses(const bench_opts *o) {
+    return o->witnesses >= 1 && o->witnesses <= SYN_W ? o->witnesses : SYN_W;
+}
+
 /* The synthetic circuit in memory: the key (engine_key_add_loaded) and
- * SYN_W witnesses as .wtns bytes (wt[i], wl[i]; free()), phases in bm. */
+ * syn_witnesses(o) witnesses as .wtns bytes (wt[i], wl[i]; free()), phases in bm. */
 typedef struct syn_mem {
     double circuit_ms, setup_ms, load_ms, key_ms, witness_ms;
     size_t key_bytes, wtns_bytes;
@@ -242,7 +249,7 @@ static int syn_build(g16_ctx *ctx, const bench_opts *o, int cuda, bench_mem *bm,
     sm->key_bytes = sk->len;
     sm->setup_gpu = sk->si.used_gpu;
     sm->ss = sk->ss;
-    sm->wtns_bytes = SYN_W * wl[0];
+    sm->wtns_bytes = (size_t)syn_witnesses(o) * wl[0];
     bench_mem_phase(bm, "load");
     fprintf(stderr, "g16 bench engine: synthetic 2^%d circuit in memory: %u constraints, %u wires; circuit %.0f ms, "
                     "setup %.0f ms (%s), key %.2f GB%s\n",
@@ -288,13 +295,14 @@ static int syn_register(g16_ctx *ctx, g16_engine *eng, const bench_opts *o, benc
                      .profile = SYNTH_FILECOIN, .partitions = 1, .seed = 1};
     g16_frvec wv[SYN_W - 1];
     g16_status st = {0};
+    int nw = syn_witnesses(o);
     t0 = g16_now_ms();
-    if (synth_generate_witnesses(&so, 1, SYN_W - 1, wv, ctx->pool, &st) != G16_OK) {
+    if (nw > 1 && synth_generate_witnesses(&so, 1, nw - 1, wv, ctx->pool, &st) != G16_OK) {
         fprintf(stderr, "g16 bench engine: witnesses: %s\n", st.msg);
         return 0;
     }
     int ok = 1;
-    for (int i = 1; i < SYN_W; i++) {
+    for (int i = 1; i < nw; i++) {
         if (ok && encode_free(&wt[i], &wl[i], &wv[i - 1], &st) != G16_OK) {
             fprintf(stderr, "g16 bench engine: witness %d: %s\n", i, st.msg);
             ok = 0;
@@ -413,8 +421,8 @@ int bench_engine(const bench_opts *o) {
     engine_shape(eng, bname, sizeof bname, &nworkers, &ndev, &nsynth);
     for (int i = 0; i < parts; i++) {
         if (in_mem) {
-            w[i].data = wdata[i % SYN_W];
-            w[i].len = wlen[i % SYN_W];
+            w[i].data = wdata[i % syn_witnesses(o)];
+            w[i].len = wlen[i % syn_witnesses(o)];
         } else {
             w[i].path = o->wtns;
         }

@@ -49,5 +49,12 @@ if echo "$out" | grep -q '"in_memory":true' && echo "$out" | grep -q '"verify":t
    echo "$out" | grep -q '"circuit_ms":' && echo "$out" | grep -q '"setup_ms":' &&
    echo "$out" | grep -q '"rss_setup_kb":' && echo "$out" | grep -q '"rss_prove_kb":' &&
    echo "$out" | grep -q '"partitions":5' && [ "$before" = "$after" ]; then ok; else bad "bench engine --log-n 10 in memory: $out ($before/$after temp entries)"; fi
+# --witnesses 1: one distinct witness for every partition (a quarter of the
+# default's witness bytes); the proofs still verify.
+w4=$(echo "$out" | sed -E 's/.*"wtns_bytes":([0-9]+).*/\1/')
+out1=$($G16 bench engine --curve bls12-381 --log-n 10 --jobs 1 --partitions 3 --backend cpu --witnesses 1 --json 2>/dev/null)
+w1=$(echo "$out1" | sed -E 's/.*"wtns_bytes":([0-9]+).*/\1/')
+if echo "$out1" | grep -q '"verify":true' && [ -n "$w1" ] && [ "$w1" -gt 0 ] && [ $((4 * w1)) = "$w4" ]; then ok;
+else bad "bench engine --witnesses 1: wtns_bytes $w1 vs $w4 for 4: $out1"; fi
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
