@@ -406,6 +406,22 @@ static uint64_t file_size(const char *path) {
  * smaller than the point and coefficient sections they come from). */
 static uint64_t key_estimate(const ekey *k) { return 2 * file_size(k->path) + 4096; }
 
+/* k now holds key (lock held): its bytes taken from the budget, its
+ * working-area and witness sizes, a load counted. */
+static void key_resident(g16_engine *e, ekey *k, g16_key *key, uint64_t bytes, size_t work_bytes, unsigned wflags) {
+    budget_take(e, bytes);
+    k->bytes = bytes;
+    k->key = key;
+    k->work_bytes = work_bytes;
+    k->work_flags = wflags;
+    g16_key_info ki;
+    if (g16_key_get_info(e->ctx, &ki, key) == G16_OK)
+        k->wit_bytes = (size_t)ki.n_vars * 32 + 64;
+    k->loads++;
+    e->c_key_loads++;
+    k->last_use = ++e->tick;
+}
+
 /* Loads k (called and returning with the lock held; the load runs without
  * it). *fits = 0 when the budget cannot hold it now. */
 static g16_err key_ensure(g16_engine *e, ekey *k, int *wait, g16_status *st) {
@@ -480,17 +496,7 @@ static g16_err key_ensure(g16_engine *e, ekey *k, int *wait, g16_status *st) {
         return g16_fail(st, G16_ERR_NOMEM, "engine: key %s needs %llu bytes, over the budget", k->path,
                         (unsigned long long)actual);
     }
-    budget_take(e, actual);
-    k->bytes = actual;
-    k->key = key;
-    k->work_bytes = wb;
-    k->work_flags = e->be.work_flags;
-    g16_key_info ki;
-    if (g16_key_get_info(e->ctx, &ki, key) == G16_OK)
-        k->wit_bytes = (size_t)ki.n_vars * 32 + 64;
-    k->loads++;
-    e->c_key_loads++;
-    k->last_use = ++e->tick;
+    key_resident(e, k, key, actual, wb, e->be.work_flags);
     pthread_cond_broadcast(&e->cv_synth);
     return G16_OK;
 }
@@ -1286,17 +1292,7 @@ g16_err engine_key_add_loaded(g16_engine *e, uint64_t *key_id, g16_key *key, con
         g16_key_free(key);
         return g16_ctx_report(e->ctx, &st);
     }
-    budget_take(e, actual);
-    k->bytes = actual;
-    k->key = key;
-    k->work_bytes = wb;
-    k->work_flags = wflags;
-    g16_key_info ki;
-    if (g16_key_get_info(e->ctx, &ki, key) == G16_OK)
-        k->wit_bytes = (size_t)ki.n_vars * 32 + 64;
-    k->loads++;
-    e->c_key_loads++;
-    k->last_use = ++e->tick;
+    key_resident(e, k, key, actual, wb, wflags);
     *key_id = k->id;
     k->released = released + more;
     pthread_cond_broadcast(&e->cv_synth);
