@@ -125,6 +125,20 @@ static g16_job_state job_state(g16_engine *e, uint64_t job, char *msg, size_t le
 
 /* Submits NW partitions (borrowed or copied), waits, checks each proof
  * against the file-made vk. */
+/* A one-partition job over borrowed witness bytes must fail, its message
+ * containing needle. */
+static void expect_failed_job(g16_engine *e, uint64_t key, const void *data, size_t len, const char *needle,
+                              const char *what) {
+    g16_engine_witness w = {.data = data, .len = len};
+    uint64_t job = 0;
+    CHECK(engine_submit_ex(e, &job, key, &w, 1, G16_PRIORITY_NORMAL, 0, ENGINE_SUBMIT_BORROW) == G16_OK);
+    CHECK(g16_engine_wait(e, job, 60000) == G16_OK);
+    char msg[300] = "";
+    CHECK(job_state(e, job, msg, sizeof msg) == G16_JOB_FAILED);
+    CHECK_MSG(strstr(msg, needle) != NULL, "%s: %s", what, msg);
+    CHECK(g16_engine_job_release(e, job) == G16_OK);
+}
+
 static void prove_all(g16_ctx *ctx, g16_engine *e, uint64_t key, const mem_circuit *c, unsigned flags) {
     g16_engine_witness w[NW];
     for (int i = 0; i < NW; i++)
@@ -175,14 +189,7 @@ static void test_prove(g16_ctx *ctx, uint64_t seed) {
     if (bad) {
         memcpy(bad, b.wt[1], b.wl[1]);
         bad[b.wl[1] - 40] ^= 1; /* bit 192 of the second-to-last wire */
-        g16_engine_witness w = {.data = bad, .len = b.wl[1]};
-        uint64_t job = 0;
-        CHECK(engine_submit_ex(e, &job, kb, &w, 1, G16_PRIORITY_NORMAL, 0, ENGINE_SUBMIT_BORROW) == G16_OK);
-        CHECK(g16_engine_wait(e, job, 60000) == G16_OK);
-        char bmsg[300] = "";
-        CHECK(job_state(e, job, bmsg, sizeof bmsg) == G16_JOB_FAILED);
-        CHECK_MSG(strstr(bmsg, "does not verify") != NULL, "changed witness: %s", bmsg);
-        CHECK(g16_engine_job_release(e, job) == G16_OK);
+        expect_failed_job(e, kb, bad, b.wl[1], "does not verify", "changed witness");
         free(bad);
     }
     /* Explicit eviction is refused; the key still proves. */
@@ -311,14 +318,7 @@ static void test_retire(g16_ctx *ctx, uint64_t seed) {
     g16_free(m);
     /* Now the last worker refuses too: the partition fails, with why. */
     engine_test_refuse_workers(e, 3u);
-    g16_engine_witness w = {.data = a.wt[0], .len = a.wl[0]};
-    uint64_t job = 0;
-    CHECK(engine_submit_ex(e, &job, ka, &w, 1, G16_PRIORITY_NORMAL, 0, ENGINE_SUBMIT_BORROW) == G16_OK);
-    CHECK(g16_engine_wait(e, job, 60000) == G16_OK);
-    char msg[300] = "";
-    CHECK(job_state(e, job, msg, sizeof msg) == G16_JOB_FAILED);
-    CHECK_MSG(strstr(msg, "refuses the partition") != NULL, "last worker: %s", msg);
-    CHECK(g16_engine_job_release(e, job) == G16_OK);
+    expect_failed_job(e, ka, a.wt[0], a.wl[0], "refuses the partition", "last worker");
     g16_engine_destroy(e, 1);
     free_mem(&a);
 }
