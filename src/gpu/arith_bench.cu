@@ -84,6 +84,30 @@ G16_UNROLL
         xs[(size_t)t * ILP + j] = r30_to_fp(x[j], k);
 }
 
+/* r30_xyzz mixed additions on xyzz_t<fp_t> / affine_t<fp_t> data. */
+template <class C, int ILP>
+__global__ void __launch_bounds__(128)
+    arith_r30_madd_kernel(xyzz_t<fp_t<C>> *xs, const affine_t<fp_t<C>> *ys, int iters, r30_consts<C> k) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    r30_xyzz<C> x[ILP];
+G16_UNROLL
+    for (int j = 0; j < ILP; j++) {
+        const xyzz_t<fp_t<C>> &v = xs[(size_t)t * ILP + j];
+        x[j] = r30_xyzz<C>{r30_from_fp(v.x, k), r30_from_fp(v.y, k), r30_from_fp(v.zz, k), r30_from_fp(v.zzz, k)};
+    }
+    r30_t<C> yx = r30_from_fp(ys[t].x, k), yy = r30_from_fp(ys[t].y, k);
+#pragma unroll 1
+    for (int i = 0; i < iters; i++) {
+G16_UNROLL
+        for (int j = 0; j < ILP; j++)
+            x[j].add_affine(yx, yy, k.one);
+    }
+G16_UNROLL
+    for (int j = 0; j < ILP; j++)
+        xs[(size_t)t * ILP + j] = xyzz_t<fp_t<C>>{r30_to_fp(x[j].x, k), r30_to_fp(x[j].y, k),
+                                                   r30_to_fp(x[j].zz, k), r30_to_fp(x[j].zzz, k)};
+}
+
 /* One measured configuration. */
 struct arith_case {
     const char *name;
@@ -102,6 +126,10 @@ template <class C, int ILP> static arith_case mk_r30(const char *name, int group
     return arith_case{name, ILP, sizeof(fp_t<C>), sizeof(fp_t<C>), (const void *)arith_r30_kernel<C, ILP>, 1,
                       group};
 }
+template <class C, int ILP> static arith_case mk_r30_madd(const char *name, int group) {
+    return arith_case{name, ILP, sizeof(xyzz_t<fp_t<C>>), sizeof(affine_t<fp_t<C>>),
+                      (const void *)arith_r30_madd_kernel<C, ILP>, 1, group};
+}
 
 } /* namespace g16gpu */
 
@@ -119,6 +147,7 @@ extern "C" g16_err g16_gpu_arith_bench(g16_gpu *g, g16_curve curve, const g16_gp
     using g16gpu::arith_case;
     using g16gpu::mk;
     using g16gpu::mk_r30;
+    using g16gpu::mk_r30_madd;
     using g16gpu::op_madd;
     using g16gpu::op_mul;
     using g16gpu::op_sqr;
@@ -143,6 +172,8 @@ extern "C" g16_err g16_gpu_arith_bench(g16_gpu *g, g16_curve curve, const g16_gp
         cases[nc++] = mk<op_sqr<F>, 2>("fp_sqr", 2);
         cases[nc++] = mk<op_madd<F>, 1>("g1_madd", 3);
         cases[nc++] = mk<op_madd<F>, 2>("g1_madd", 3);
+        cases[nc++] = mk_r30_madd<g16gpu::bls381_fp_cfg, 1>("g1_madd_r30", 3);
+        cases[nc++] = mk_r30_madd<g16gpu::bls381_fp_cfg, 2>("g1_madd_r30", 3);
         cases[nc++] = mk<op_mul<g16gpu::bls381_fp2>, 1>("fp2_mul", 4);
         cases[nc++] = mk<op_mul<g16gpu::bls381_fp2>, 2>("fp2_mul", 4);
     } else {
@@ -158,6 +189,8 @@ extern "C" g16_err g16_gpu_arith_bench(g16_gpu *g, g16_curve curve, const g16_gp
         cases[nc++] = mk<op_sqr<F>, 2>("fp_sqr", 2);
         cases[nc++] = mk<op_madd<F>, 1>("g1_madd", 3);
         cases[nc++] = mk<op_madd<F>, 2>("g1_madd", 3);
+        cases[nc++] = mk_r30_madd<g16gpu::bn254_fp_cfg, 1>("g1_madd_r30", 3);
+        cases[nc++] = mk_r30_madd<g16gpu::bn254_fp_cfg, 2>("g1_madd_r30", 3);
         cases[nc++] = mk<op_mul<g16gpu::bn254_fp2>, 1>("fp2_mul", 4);
         cases[nc++] = mk<op_mul<g16gpu::bn254_fp2>, 2>("fp2_mul", 4);
     }

@@ -135,6 +135,69 @@ G16_UNROLL
     }
     friend G16_HD r30_t operator*(const r30_t &a, const r30_t &b) { return mul(a, b); }
 
+    static G16_HD r30_t zero() {
+        r30_t r;
+G16_UNROLL
+        for (int k = 0; k < L; k++)
+            r.l[k] = 0;
+        return r;
+    }
+    G16_HD bool is_zero() const { /* the exact value 0 (not 0 mod p) */
+        uint32_t d = 0;
+G16_UNROLL
+        for (int k = 0; k < L; k++)
+            d |= l[k];
+        return d == 0;
+    }
+    /* Limb k of K*p (K*p below 2^(30L) for K <= 16); folds to an immediate
+     * for constant K and k. */
+    static G16_HD uint32_t kp(int K, int k) {
+        uint64_t c = 0;
+        uint32_t v = 0;
+        for (int i = 0; i <= k; i++) {
+            uint64_t s = (uint64_t)p(i) * K + c;
+            v = (uint32_t)s & MASK;
+            c = s >> 30;
+        }
+        return v;
+    }
+    /* The exact value K*p. */
+    template <int K> G16_HD bool equals_kp() const {
+        uint32_t d = 0;
+G16_UNROLL
+        for (int k = 0; k < L; k++)
+            d |= l[k] ^ kp(K, k);
+        return d == 0;
+    }
+
+    /* Lazy additions: values add up without reduction (the caller keeps
+     * them below 2^(30L) and below 16p where they feed a product: then the
+     * product is below 2p, as (16p)^2 < R'p for both curves' p). Limbs are
+     * carried back below 2^30. */
+    friend G16_HD r30_t operator+(const r30_t &a, const r30_t &b) {
+        r30_t r;
+        uint32_t c = 0;
+G16_UNROLL
+        for (int k = 0; k < L; k++) {
+            uint32_t v = a.l[k] + b.l[k] + c;
+            r.l[k] = v & MASK;
+            c = v >> 30;
+        }
+        return r;
+    }
+    /* a - b + K*p, for b's value at most K*p. */
+    template <int K> static G16_HD r30_t sub(const r30_t &a, const r30_t &b) {
+        r30_t r;
+        int32_t c = 0;
+G16_UNROLL
+        for (int k = 0; k < L; k++) {
+            int32_t v = (int32_t)a.l[k] + (int32_t)kp(K, k) - (int32_t)b.l[k] + c;
+            r.l[k] = (uint32_t)v & MASK;
+            c = v >> 30; /* -1, 0 or 1 (arithmetic shift) */
+        }
+        return r;
+    }
+
     /* The value mod p as fully reduced limbs (t - p when t >= p; t < 2p). */
     G16_HD r30_t reduced() const {
         r30_t s;
@@ -149,13 +212,77 @@ G16_UNROLL
     }
 };
 
+/* The accumulation's mixed addition in r30_t (experimental, measured by
+ * the arith bench against xyzz_t<fp_t>::add_affine). Same formulas as
+ * curve.cuh (EFD madd-2008-s, mdbl-2008-s), with lazy reduction: products
+ * are below 2p, differences carry a multiple of p (bounds in the comments:
+ * x < 8p, y < 4p, zz, zzz < 2p; affine inputs below 2p). The zero tests
+ * use the squares: P = 0 mod p iff P^2 (< 2p) is 0 or p. */
+template <class C> struct r30_xyzz {
+    typedef r30_t<C> E;
+    E x, y, zz, zzz;
+
+    static G16_HD r30_xyzz inf() { return r30_xyzz{E::zero(), E::zero(), E::zero(), E::zero()}; }
+    G16_HD bool is_inf() const { return zz.is_zero(); }
+    static G16_HD bool zero_mod_p(const E &sq) { return sq.is_zero() || sq.template equals_kp<1>(); }
+
+    /* mdbl-2008-s: 2 * (ax, ay), not infinity. */
+    static G16_HD r30_xyzz dbl_affine(const E &ax, const E &ay) {
+        E U = ay + ay;                               /* < 4p */
+        E V = U * U, W = U * V;                      /* < 2p */
+        E S = ax * V, X2 = ax * ax;                  /* < 2p */
+        E M = X2 + X2 + X2;                          /* < 6p (a = 0) */
+        E X3 = E::template sub<4>(M * M, S + S);     /* M^2 - 2S < 6p */
+        E Y3 = E::template sub<2>(M * E::template sub<6>(S, X3), W * ay); /* < 4p */
+        return r30_xyzz{X3, Y3, V, W};
+    }
+
+    /* this + (ax, ay); one = R' mod p (r30_consts::one). */
+    G16_HD void add_affine(const E &ax, const E &ay, const E &one) {
+        if (ax.is_zero() && ay.is_zero())
+            return; /* adding infinity */
+        if (is_inf()) {
+            *this = r30_xyzz{ax, ay, one, one};
+            return;
+        }
+        E P = E::template sub<8>(ax * zz, x);  /* U2 - X1 < 10p */
+        E R = E::template sub<4>(ay * zzz, y); /* S2 - Y1 < 6p */
+        E PP = P * P;                          /* < 2p */
+        E RR = R * R;
+        if (zero_mod_p(PP)) {
+            if (zero_mod_p(RR))
+                *this = dbl_affine(ax, ay);
+            else
+                *this = inf();
+            return;
+        }
+        E PPP = P * PP;
+        zz = zz * PP;
+        zzz = zzz * PPP;
+        E Q = x * PP;
+        x = E::template sub<6>(RR, PPP + Q + Q);                          /* R^2 - PPP - 2Q < 8p */
+        y = E::template sub<2>(R * E::template sub<8>(Q, x), y * PPP);   /* R(Q - X3) - Y1 PPP < 4p */
+    }
+};
+
 /* Conversion constants between fp_t (R = 2^(32N)) and r30_t (R' = 2^(30L)),
  * as r30 limbs: up = 2^(60L - 32N) mod p, down = 2^(32N) mod p. Then
  * from_fp(x) = words(x) * up / R' = x R' and to_fp(y) = y * down / R' =
  * x R. Computed on the host by doubling (host code, not a hot path). */
 template <class C> struct r30_consts {
     r30_t<C> up, down;
+    r30_t<C> one; /* R' mod p: the Montgomery one */
 };
+
+template <class C> static G16_HD r30_t<C> r30_from_fp(const fp_t<C> &x, const r30_consts<C> &k) {
+    return r30_t<C>::from_words(x.l) * k.up;
+}
+
+template <class C> static G16_HD fp_t<C> r30_to_fp(const r30_t<C> &y, const r30_consts<C> &k) {
+    fp_t<C> r;
+    (y * k.down).reduced().to_words(r.l);
+    return r;
+}
 
 template <class C> static inline r30_consts<C> r30_make_consts() {
     typedef fp_t<C> F;
@@ -171,17 +298,8 @@ template <class C> static inline r30_consts<C> r30_make_consts() {
     r30_consts<C> c;
     c.up = pow2(60 * r30_t<C>::L - 32 * C::N);
     c.down = pow2(32 * C::N);
+    c.one = r30_from_fp(F::one(), c);
     return c;
-}
-
-template <class C> static G16_HD r30_t<C> r30_from_fp(const fp_t<C> &x, const r30_consts<C> &k) {
-    return r30_t<C>::from_words(x.l) * k.up;
-}
-
-template <class C> static G16_HD fp_t<C> r30_to_fp(const r30_t<C> &y, const r30_consts<C> &k) {
-    fp_t<C> r;
-    (y * k.down).reduced().to_words(r.l);
-    return r;
 }
 
 } /* namespace g16gpu */

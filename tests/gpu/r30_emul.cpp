@@ -4,7 +4,11 @@
  * edge values (0, 1, p-1, R mod p, and inputs in [p, 2p), the weakly
  * reduced form the product accepts) must convert back to the CPU's
  * product; every result must have 30-bit limbs and a value below 2p; and a
- * chain of 2000 dependent products must end where the CPU's does.
+ * chain of 2000 dependent products must end where the CPU's does. The
+ * lazy-reduction mixed addition (r30_xyzz::add_affine) must follow the
+ * CPU's G1 XYZZ additions step by step (as affine points), through the
+ * special cases: from infinity, the doubling (P + P), the opposite point
+ * (back to infinity) and adding the point at infinity.
  * Run by tests/test_gpu_r30_emul.sh, or by hand:
  *   g++ -O2 -std=c++17 -Iinclude -Isrc tests/gpu/r30_emul.cpp build-rel/libg16_core.a -lpthread -o /tmp/r30 && /tmp/r30
  * env: G16_SEED (replay). */
@@ -13,6 +17,7 @@
 #include <cstring>
 #include <ctime>
 extern "C" {
+#include "curve/curve.h"
 #include "field/field.h"
 #include "util/util.h"
 }
@@ -129,6 +134,57 @@ FIELD_CASE(bn254_fr, bn254_fr, bn254_fr_cfg)
 FIELD_CASE(bls381_fp, bls381_fp, bls381_fp_cfg)
 FIELD_CASE(bls381_fr, bls381_fr, bls381_fr_cfg)
 
+/* G: CPU group prefix, E: CPU Fp type, CFG: device constants of Fp. */
+#define MADD_CASE(G, E, CFG)                                                                          \
+    static void G##_madd_case(g16_rng *rng) {                                                         \
+        typedef g16gpu::CFG C;                                                                        \
+        typedef g16gpu::fp_t<C> F;                                                                    \
+        typedef g16gpu::r30_t<C> R;                                                                   \
+        const g16gpu::r30_consts<C> k = g16gpu::r30_make_consts<C>();                                 \
+        auto in = [&](const E &v) { F f; memcpy(&f, &v, sizeof v); return g16gpu::r30_from_fp(f, k); }; \
+        auto out = [&](const R &v) { E e; F f = g16gpu::r30_to_fp(v, k); memcpy(&e, &f, sizeof e); return e; }; \
+        G##_affine gen, pts[256];                                                                     \
+        G##_jac g, j;                                                                                 \
+        G##_generator(&gen);                                                                          \
+        G##_jac_from_affine(&g, &gen);                                                                \
+        for (int i = 0; i < 256; i++) {                                                               \
+            g16_scalar s = {{g16_rng_next(rng), g16_rng_next(rng), 0, 0}};                            \
+            G##_jac_mul_vartime(&j, &g, &s);                                                          \
+            G##_jac_to_affine(&pts[i], &j);                                                           \
+        }                                                                                             \
+        /* the sequence: P, P (doubling), -2P (infinity), O, then random */                           \
+        G##_affine seq[260];                                                                          \
+        seq[0] = pts[0];                                                                              \
+        seq[1] = pts[0];                                                                              \
+        G##_jac_from_affine(&j, &pts[0]);                                                             \
+        G##_jac_dbl(&j, &j);                                                                          \
+        G##_jac_to_affine(&seq[2], &j);                                                               \
+        G##_affine_neg(&seq[2], &seq[2]);                                                             \
+        G##_affine_set_inf(&seq[3]);                                                                  \
+        for (int i = 4; i < 260; i++)                                                                 \
+            seq[i] = pts[i - 4];                                                                      \
+        G##_xyzz cpu;                                                                                 \
+        G##_xyzz_set_inf(&cpu);                                                                       \
+        g16gpu::r30_xyzz<C> acc = g16gpu::r30_xyzz<C>::inf();                                         \
+        long before = checks;                                                                         \
+        for (int i = 0; i < 260; i++) {                                                               \
+            G##_xyzz_add_affine(&cpu, &cpu, &seq[i]);                                                 \
+            acc.add_affine(in(seq[i].x), in(seq[i].y), k.one);                                        \
+            G##_xyzz got;                                                                             \
+            got.x = out(acc.x), got.y = out(acc.y), got.zz = out(acc.zz), got.zzz = out(acc.zzz);     \
+            G##_affine a, b;                                                                          \
+            G##_xyzz_to_affine(&a, &cpu);                                                             \
+            G##_xyzz_to_affine(&b, &got);                                                             \
+            EXPECT(G##_affine_eq(&a, &b), "%s madd step %d", #G, i);                                  \
+            EXPECT(G##_xyzz_is_inf(&cpu) == acc.is_inf(), "%s infinity at step %d", #G, i);           \
+        }                                                                                             \
+        EXPECT(G##_xyzz_is_inf(&cpu) == 0, "%s: the sequence should not end at infinity", #G);        \
+        printf("%s r30 madd: %ld checks\n", #G, checks - before);                                     \
+    }
+
+MADD_CASE(bn254_g1, bn254_fp, bn254_fp_cfg)
+MADD_CASE(bls381_g1, bls381_fp, bls381_fp_cfg)
+
 int main() {
     const char *env = getenv("G16_SEED");
     uint64_t seed = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
@@ -139,6 +195,8 @@ int main() {
     bn254_fr_case(&rng);
     bls381_fp_case(&rng);
     bls381_fr_case(&rng);
+    bn254_g1_madd_case(&rng);
+    bls381_g1_madd_case(&rng);
     printf("r30_emul: %ld checks, %d failures\n", checks, fails);
     return fails ? 1 : 0;
 }
