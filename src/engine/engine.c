@@ -1,6 +1,7 @@
 /* The proving engine (docs/engine.md).
  *
- * Threads: S synthesis threads, W device workers, 1 finalize thread. One
+ * Threads: S synthesis threads, W device workers, F finalize threads (one per
+ * device: each proof is finalized and verified, a multi-pairing, on the CPU). One
  * mutex (eng->lock) guards every queue, key, job and the budget; heavy work
  * runs with it released. Queues:
  *   pending  (heap)  partitions not started, by (priority desc, job seq asc,
@@ -103,6 +104,7 @@ typedef struct part {
     groth16_msms msms;
     g16_result *res;
     double t_queued;
+    double t_ready, t_devdone; /* pushed to the ready heap / the fin heap */
     g16_partition_stats stats;
 } part;
 
@@ -130,9 +132,29 @@ typedef struct pheap {
 /* Histogram buckets (ms) of the stage timings. */
 static const double HB[] = {1, 5, 10, 50, 100, 500, 1000, 5000, 10000, 60000};
 #define NHB (sizeof HB / sizeof HB[0])
-enum { ST_QUEUE, ST_SYNTH, ST_DEVICE, ST_FINALIZE, ST_VERIFY, ST_JOB, ST_UPLOAD, ST_GPU, ST_KWAIT, ST_COUNT };
-static const char *const ST_NAME[ST_COUNT] = {"queue", "synthesis", "device", "finalize",   "verify",
-                                              "job",   "upload",    "gpu",    "kernel_wait"};
+/* ready_wait: synthesized, waiting in the ready heap for a worker (long =
+ * the devices are the bottleneck; near 0 with idle devices = synthesis is);
+ * fin_wait: device stage done, waiting in the fin heap for a finalize
+ * thread (long = finalize/verify is the bottleneck); kernels: the kernel
+ * section on the host clock (H and the MSMs, under the kernel mutex). */
+enum {
+    ST_QUEUE,
+    ST_SYNTH,
+    ST_DEVICE,
+    ST_FINALIZE,
+    ST_VERIFY,
+    ST_JOB,
+    ST_UPLOAD,
+    ST_GPU,
+    ST_KWAIT,
+    ST_RWAIT,
+    ST_FWAIT,
+    ST_KERNELS,
+    ST_COUNT
+};
+static const char *const ST_NAME[ST_COUNT] = {"queue",       "synthesis",  "device",   "finalize",
+                                              "verify",      "job",        "upload",   "gpu",
+                                              "kernel_wait", "ready_wait", "fin_wait", "kernels"};
 typedef struct hist {
     uint64_t b[NHB + 1];
     uint64_t count;
@@ -158,8 +180,9 @@ struct g16_engine {
     int hold_workers; /* test hook: workers take nothing from the ready heap */
     uint32_t refuse_mask; /* test hook: these workers answer retry_elsewhere */
     int n_retired;        /* workers retired (engine_heavy_info.retry_elsewhere) */
-    pthread_t *synth_th, *worker_th, fin_th;
-    int n_synth_th, n_worker_th, fin_started;
+    pthread_t *synth_th, *worker_th, *fin_th;
+    int n_synth_th, n_worker_th, n_fin_th;
+    double fin_busy_ms; /* the finalize threads' finalize + verify time, summed */
     void **wstate;
     struct {
         uint64_t job_id;
@@ -176,6 +199,8 @@ struct g16_engine {
         int n_busy, workers;
         int failed; /* a GPU stage failed: out of service */
         double busy_since, busy_ms, first_ms, gpu_ms;
+        uint64_t parts;  /* heavy stages that ended here without error */
+        double kernel_ms, kwait_ms; /* kernel sections (host clock) and mutex waits, summed */
     } *dev;
     int n_dev, wpd;
     /* Device bytes, per device (every device holds the same keys): resident
@@ -763,6 +788,7 @@ static void *synth_main(void *arg) {
                 part_finish(e, p, P_CANCELLED, j->cancel_err, "cancelled after synthesis", 1);
             continue;
         }
+        p->t_ready = now_ms();
         if (!heap_push(&e->ready, p)) {
             work_return(e, k, p->work);
             p->work = NULL;
@@ -803,6 +829,9 @@ static void *worker_main(void *arg) {
         e->wcur[me].part = p->idx;
         int dv = e->wcur[me].dev;
         double t0 = now_ms();
+        if (p->t_ready > 0) /* 0: handed back by a retired worker, counted once */
+            hist_add(&e->h[ST_RWAIT], t0 - p->t_ready);
+        p->t_ready = 0;
         if (!e->dev[dv].n_busy++) {
             e->dev[dv].busy_since = t0;
             if (e->dev[dv].first_ms == 0)
@@ -850,7 +879,13 @@ static void *worker_main(void *arg) {
             hist_add(&e->h[ST_UPLOAD], hi.upload_ms);
             hist_add(&e->h[ST_GPU], hi.gpu_ms);
             hist_add(&e->h[ST_KWAIT], hi.lock_wait_ms);
+            e->dev[dv].kwait_ms += hi.lock_wait_ms;
+            if (hi.kernels_end > hi.kernels_begin && hi.kernels_begin > 0) {
+                hist_add(&e->h[ST_KERNELS], hi.kernels_end - hi.kernels_begin);
+                e->dev[dv].kernel_ms += hi.kernels_end - hi.kernels_begin;
+            }
         }
+        e->dev[dv].parts += !err;
         if (err && hi.retry_elsewhere) {
             /* This worker cannot run the key's partitions and nothing ran:
              * another worker takes the partition, this one retires (its
@@ -875,6 +910,7 @@ static void *worker_main(void *arg) {
             part_finish(e, p, P_CANCELLED, j->cancel_err, "cancelled after the device stage", 1);
             continue;
         }
+        p->t_devdone = now_ms();
         if (!heap_push(&e->fin, p)) {
             part_finish(e, p, P_FAILED, G16_ERR_NOMEM, "engine: out of memory queueing a partition", 1);
             continue;
@@ -888,7 +924,9 @@ static void *worker_main(void *arg) {
 /* ---- finalize ------------------------------------------------------------- */
 
 static void *fin_main(void *arg) {
-    g16_engine *e = arg;
+    g16_engine *e = ((wctx *)arg)->eng;
+    int me = ((wctx *)arg)->idx;
+    free(arg);
     pthread_mutex_lock(&e->lock);
     for (;;) {
         while (!e->fin.n && !e->stop_fin)
@@ -897,6 +935,7 @@ static void *fin_main(void *arg) {
             break;
         part *p = heap_pop(&e->fin);
         job *j = p->job;
+        hist_add(&e->h[ST_FWAIT], now_ms() - p->t_devdone);
         if (j->cancelled) {
             part_finish(e, p, P_CANCELLED, j->cancel_err, "cancelled before finalize", 1);
             continue;
@@ -908,7 +947,7 @@ static void *fin_main(void *arg) {
         g16_status st = {0};
         groth16_timings tm = {0};
         g16_result *res = NULL;
-        tl(e, "finalize", 'B', p, "finalize", 0);
+        tl(e, "finalize", 'B', p, "finalize", me);
         double t0 = now_ms();
         g16_err err = groth16_stage_finalize(e->ctx, &res, key, &p->msms, NULL, NULL, &tm, &st);
         double t1 = now_ms();
@@ -921,11 +960,12 @@ static void *fin_main(void *arg) {
             }
         }
         double t2 = now_ms();
-        tl(e, "finalize", 'E', p, "finalize", 0);
+        tl(e, "finalize", 'E', p, "finalize", me);
 
         pthread_mutex_lock(&e->lock);
         p->stats.finalize_ms = t1 - t0;
         p->stats.verify_ms = verify ? t2 - t1 : 0;
+        e->fin_busy_ms += t2 - t0;
         hist_add(&e->h[ST_FINALIZE], p->stats.finalize_ms);
         if (verify)
             hist_add(&e->h[ST_VERIFY], p->stats.verify_ms);
@@ -975,8 +1015,8 @@ static void engine_stop_threads(g16_engine *e) {
     e->stop_fin = 1;
     pthread_cond_broadcast(&e->cv_fin);
     pthread_mutex_unlock(&e->lock);
-    if (e->fin_started)
-        pthread_join(e->fin_th, NULL);
+    for (int i = 0; i < e->n_fin_th; i++)
+        pthread_join(e->fin_th[i], NULL);
 }
 
 static void job_free(job *j) {
@@ -1007,6 +1047,7 @@ static void engine_free(g16_engine *e) {
     free(e->fin.v);
     free(e->synth_th);
     free(e->worker_th);
+    free(e->fin_th);
     free(e->wstate);
     free(e->wcur);
     free(e->dev);
@@ -1091,7 +1132,14 @@ g16_err g16_engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts 
     e->wcur = calloc((size_t)e->o.workers, sizeof *e->wcur);
     e->n_dev = e->be.devices > 0 ? e->be.devices : 1;
     e->dev = calloc((size_t)e->n_dev, sizeof *e->dev);
-    if (!e->synth_th || !e->worker_th || !e->wstate || !e->wcur || !e->dev) {
+    /* One finalize thread per device: each proof costs a finalize and a
+     * verify (a 4-pairing multi-pairing) on the CPU, so one thread for all
+     * devices would cap the throughput of many GPUs (docs/engine.md,
+     * "Scaling over devices"); one device (and the CPU backend) keeps the
+     * single thread. */
+    int n_fin = e->n_dev;
+    e->fin_th = calloc((size_t)n_fin, sizeof(pthread_t));
+    if (!e->synth_th || !e->worker_th || !e->wstate || !e->wcur || !e->dev || !e->fin_th) {
         engine_free(e);
         return g16_ctx_fail(ctx, G16_ERR_NOMEM, "g16_engine_create: out of memory");
     }
@@ -1127,9 +1175,14 @@ g16_err g16_engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts 
         else
             free(wc);
     }
-    if (ok)
-        ok = pthread_create(&e->fin_th, NULL, fin_main, e) == 0;
-    e->fin_started = ok;
+    for (int i = 0; ok && i < n_fin; i++) {
+        wctx *wc = malloc(sizeof *wc);
+        ok = wc && (wc->eng = e, wc->idx = i, pthread_create(&e->fin_th[i], NULL, fin_main, wc) == 0);
+        if (ok)
+            e->n_fin_th++;
+        else
+            free(wc);
+    }
     if (!ok) {
         engine_stop_threads(e);
         engine_free(e);
@@ -1774,6 +1827,23 @@ g16_err g16_engine_metrics(g16_engine *e, char **text) {
                   "# TYPE g16_device_gpu_ms_total counter\n");
     for (int d = 0; d < e->n_dev; d++)
         sb_printf(&b, "g16_device_gpu_ms_total{device=\"%d\"} %.3f\n", d, e->dev[d].gpu_ms);
+    sb_printf(&b, "# HELP g16_device_partitions_total Device stages that ended without error, per device.\n"
+                  "# TYPE g16_device_partitions_total counter\n");
+    for (int d = 0; d < e->n_dev; d++)
+        sb_printf(&b, "g16_device_partitions_total{device=\"%d\"} %llu\n", d, (unsigned long long)e->dev[d].parts);
+    sb_printf(&b, "# HELP g16_device_kernel_ms_total Kernel sections (H and the MSMs, host clock) per device.\n"
+                  "# TYPE g16_device_kernel_ms_total counter\n");
+    for (int d = 0; d < e->n_dev; d++)
+        sb_printf(&b, "g16_device_kernel_ms_total{device=\"%d\"} %.3f\n", d, e->dev[d].kernel_ms);
+    sb_printf(&b, "# HELP g16_device_kernel_wait_ms_total Waits for the device's kernel mutex, summed.\n"
+                  "# TYPE g16_device_kernel_wait_ms_total counter\n");
+    for (int d = 0; d < e->n_dev; d++)
+        sb_printf(&b, "g16_device_kernel_wait_ms_total{device=\"%d\"} %.3f\n", d, e->dev[d].kwait_ms);
+    sb_printf(&b, "# HELP g16_finalize_busy_ms_total Finalize + verify time of the finalize threads, summed.\n"
+                  "# TYPE g16_finalize_busy_ms_total counter\ng16_finalize_busy_ms_total %.3f\n"
+                  "# HELP g16_finalize_threads Finalize threads (one per device).\n"
+                  "# TYPE g16_finalize_threads gauge\ng16_finalize_threads %d\n",
+              e->fin_busy_ms, e->n_fin_th);
     sb_printf(&b, "# HELP g16_gpu_busy_fraction Device busy time over the time since its first partition.\n"
                   "# TYPE g16_gpu_busy_fraction gauge\n");
     for (int d = 0; d < e->n_dev; d++)
@@ -1827,9 +1897,10 @@ g16_err g16_engine_status_json(g16_engine *e, char **json) {
     for (int d = 0; d < e->n_dev; d++)
         sb_printf(&b,
                   "%s{\"id\":%d,\"workers\":%d,\"failed\":%s,\"busy\":%d,\"busy_ms\":%.3f,\"gpu_ms\":%.3f,"
-                  "\"busy_fraction\":%.4f}",
+                  "\"partitions\":%llu,\"kernel_ms\":%.3f,\"kernel_wait_ms\":%.3f,\"busy_fraction\":%.4f}",
                   d ? "," : "", d, e->dev[d].workers, e->dev[d].failed ? "true" : "false", e->dev[d].n_busy,
-                  dev_busy_ms(e, d, tnow), e->dev[d].gpu_ms, dev_busy_fraction(e, d, tnow));
+                  dev_busy_ms(e, d, tnow), e->dev[d].gpu_ms, (unsigned long long)e->dev[d].parts,
+                  e->dev[d].kernel_ms, e->dev[d].kwait_ms, dev_busy_fraction(e, d, tnow));
     sb_printf(&b, "],\"keys\":[");
     for (ekey *k = e->keys; k; k = k->next) {
         sb_printf(&b, "%s{\"id\":%llu,\"path\":", k == e->keys ? "" : ",", (unsigned long long)k->id);
@@ -1847,9 +1918,11 @@ g16_err g16_engine_status_json(g16_engine *e, char **json) {
     uint64_t d[4];
     queue_depths(e, d);
     sb_printf(&b, "],\"queue\":{\"critical\":%llu,\"high\":%llu,\"normal\":%llu,\"low\":%llu},\"synthesizing\":%u,"
-                  "\"ready\":%zu,\"finalizing\":%zu,\"synth_threads\":%d,\"lookahead\":%d,\"workers\":[",
+                  "\"ready\":%zu,\"finalizing\":%zu,\"synth_threads\":%d,\"lookahead\":%d,\"finalize_threads\":%d,"
+                  "\"finalize_busy_ms\":%.3f,\"workers\":[",
               (unsigned long long)d[3], (unsigned long long)d[2], (unsigned long long)d[1], (unsigned long long)d[0],
-              e->n_synthesizing, e->ready.n, e->fin.n, e->o.synth_threads, e->o.lookahead);
+              e->n_synthesizing, e->ready.n, e->fin.n, e->o.synth_threads, e->o.lookahead, e->n_fin_th,
+              e->fin_busy_ms);
     for (int i = 0; i < e->n_worker_th; i++) {
         sb_printf(&b, "%s{\"id\":%d,\"device\":%d,\"busy_ms\":%.3f,\"retired\":%s,", i ? "," : "", i,
                   e->wcur[i].dev, e->wcur[i].busy_ms, e->wcur[i].retired ? "true" : "false");

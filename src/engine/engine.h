@@ -132,12 +132,15 @@ typedef struct engine_span {
     uint32_t part;
 } engine_span;
 
+#define ENGINE_OVERLAP_MAXDEV 16
 typedef struct engine_overlap {
     double upload_ms;         /* the upload spans' lengths, summed */
     double upload_overlap_ms; /* of it: time during which another worker of
                                * the same device was inside a kernel span */
     double kernel_busy_fraction; /* per device: the union of its kernel spans
                                   * over wall_ms; averaged over the devices */
+    double dev_kernel_busy[ENGINE_OVERLAP_MAXDEV]; /* that fraction of each
+                                                    * device (the first 16) */
     size_t kernel_conflicts;  /* pairs of kernel spans of one device from
                                * different workers that overlap (by more
                                * than a point) */
