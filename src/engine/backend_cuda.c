@@ -133,6 +133,15 @@ static size_t cuda_work_device_bytes(void *self, const g16_key *key) {
     return groth16_gpu_work_bytes(key);
 }
 
+/* One worker's MSM context for key (worker_fit sizes it for key_points,
+ * G2 included), computed on the host: what the engine's device budget
+ * counts per worker beside the working areas (a context shrunk by
+ * worker_fit takes less). */
+static size_t cuda_ctx_device_bytes(void *self, const g16_key *key) {
+    (void)self;
+    return g16_gpu_ctx_bytes(key_points(key), 1);
+}
+
 static ckey *ckey_find(cuda_be *b, const g16_key *key) {
     for (ckey *c = b->keys; c; c = c->next)
         if (c->key == key)
@@ -453,6 +462,8 @@ g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_dev
     be->worker_device = cuda_worker_device;
     be->key_device_bytes = cuda_key_device_bytes;
     be->work_device_bytes = cuda_work_device_bytes;
+    be->ctx_device_bytes = cuda_ctx_device_bytes;
+    be->work_cache = GW_CACHE;
     be->key_prepare = cuda_key_prepare;
     be->key_release = cuda_key_release;
     be->heavy = cuda_heavy;

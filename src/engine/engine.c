@@ -129,6 +129,9 @@ typedef struct pheap {
     size_t n, cap;
 } pheap;
 
+/* Distinct key shapes the device budget remembers (the largest ones). */
+#define DEV_SHAPES 64
+
 /* Histogram buckets (ms) of the stage timings. */
 static const double HB[] = {1, 5, 10, 50, 100, 500, 1000, 5000, 10000, 60000};
 #define NHB (sizeof HB / sizeof HB[0])
@@ -204,8 +207,16 @@ struct g16_engine {
     } *dev;
     int n_dev, wpd;
     /* Device bytes, per device (every device holds the same keys): resident
-     * key bases plus the workers' device areas (wpd x the largest shape). */
-    uint64_t dev_keys, dev_work, dev_peak;
+     * key bases plus the workers' device areas: wpd x (the largest MSM
+     * context + the be.work_cache largest working areas of the key shapes
+     * seen, dev_shapes), dev_work = dev_work_if(e, NULL, 0). */
+    uint64_t dev_keys, dev_work, dev_peak, dev_ctx;
+    struct dev_shape {
+        int curve;
+        uint32_t n, nv;
+        uint64_t work;
+    } dev_shapes[DEV_SHAPES];
+    int n_dev_shapes;
     /* metrics */
     uint64_t c_jobs_submitted, c_jobs_done, c_jobs_failed, c_jobs_cancelled;
     uint64_t c_parts_proved, c_parts_failed, c_parts_cancelled, c_verify_failed;
@@ -213,6 +224,8 @@ struct g16_engine {
     uint64_t c_keys_streamed, c_parts_streamed, c_parts_cpu_fallback, c_device_errors, c_workers_retired;
     hist h[ST_COUNT];
 };
+
+typedef struct dev_shape dev_shape;
 
 typedef struct wctx { /* a thread's argument */
     g16_engine *eng;
@@ -390,17 +403,66 @@ static int budget_make_room(g16_engine *e, uint64_t bytes, const ekey *keep) {
 }
 
 /* Device side of the budget (per device, lock held). */
-static int dev_fits(const g16_engine *e, uint64_t key_bytes, uint64_t work_bytes) {
-    uint64_t work = work_bytes > e->dev_work ? work_bytes : e->dev_work;
+
+/* The workers' device bytes per device if a key of shape sh (NULL: none)
+ * and MSM context ctx joined what was seen: each worker keeps a context as
+ * large as the largest key's and up to be.work_cache working areas, one
+ * per shape, so wpd x (largest context + the work_cache largest areas). */
+static uint64_t dev_work_if(const g16_engine *e, const dev_shape *sh, uint64_t ctx) {
+    uint64_t w[DEV_SHAPES + 1];
+    int n = 0, dup = 0;
+    for (int i = 0; i < e->n_dev_shapes; i++) {
+        const dev_shape *d = &e->dev_shapes[i];
+        dup |= sh && d->curve == sh->curve && d->n == sh->n && d->nv == sh->nv;
+        w[n++] = d->work;
+    }
+    if (sh && !dup)
+        w[n++] = sh->work;
+    int keep = e->be.work_cache > 0 ? e->be.work_cache : 1;
+    uint64_t sum = 0;
+    for (int k = 0; k < keep && n > 0; k++) { /* the keep largest */
+        int m = 0;
+        for (int i = 1; i < n; i++)
+            if (w[i] > w[m])
+                m = i;
+        sum += w[m];
+        w[m] = w[--n];
+    }
+    uint64_t c = ctx > e->dev_ctx ? ctx : e->dev_ctx;
+    return (uint64_t)e->wpd * (c + sum);
+}
+
+static int dev_fits(const g16_engine *e, uint64_t key_bytes, uint64_t work) {
     return !e->o.device_budget_bytes || e->dev_keys + key_bytes + work <= e->o.device_budget_bytes;
 }
 
-/* Makes room on the devices for a key of key_bytes whose workers need
- * work_bytes, evicting idle device-resident keys other than keep (LRU), and
- * reserves it. Returns 0 (nothing reserved) when it cannot fit: the key is
- * then streamed from host memory. */
-static int dev_reserve(g16_engine *e, const ekey *keep, uint64_t key_bytes, uint64_t work_bytes) {
-    while (!dev_fits(e, key_bytes, work_bytes)) {
+/* Records shape sh and context ctx as seen (the list keeps the DEV_SHAPES
+ * largest areas: the sum of the work_cache largest needs no other). */
+static void dev_shape_add(g16_engine *e, const dev_shape *sh, uint64_t ctx) {
+    if (ctx > e->dev_ctx)
+        e->dev_ctx = ctx;
+    int small = -1;
+    for (int i = 0; i < e->n_dev_shapes; i++) {
+        const dev_shape *d = &e->dev_shapes[i];
+        if (d->curve == sh->curve && d->n == sh->n && d->nv == sh->nv)
+            return;
+        if (small < 0 || d->work < e->dev_shapes[small].work)
+            small = i;
+    }
+    if (e->n_dev_shapes < DEV_SHAPES)
+        e->dev_shapes[e->n_dev_shapes++] = *sh;
+    else if (sh->work > e->dev_shapes[small].work)
+        e->dev_shapes[small] = *sh;
+}
+
+/* Makes room on the devices for a key of key_bytes whose workers need an
+ * area of shape sh and an MSM context of ctx bytes, evicting idle
+ * device-resident keys other than keep (LRU), and reserves it. Returns 0
+ * (nothing reserved) when it cannot fit: the key is then streamed from
+ * host memory. key_bytes 0: the workers' areas alone (a streamed key). */
+static int dev_reserve(g16_engine *e, const ekey *keep, uint64_t key_bytes, const dev_shape *sh, uint64_t ctx) {
+    uint64_t work = dev_work_if(e, sh, ctx);
+    while (!dev_fits(e, key_bytes, work)) {
         ekey *lru = NULL;
         for (ekey *k = e->keys; k; k = k->next)
             if (k != keep && k->key && k->dev_bytes && !k->in_memory && !k->active && !k->loading &&
@@ -413,11 +475,25 @@ static int dev_reserve(g16_engine *e, const ekey *keep, uint64_t key_bytes, uint
         e->c_key_evictions++;
     }
     e->dev_keys += key_bytes;
-    if (work_bytes > e->dev_work)
-        e->dev_work = work_bytes;
+    dev_shape_add(e, sh, ctx);
+    e->dev_work = work;
     if (e->dev_keys + e->dev_work > e->dev_peak)
         e->dev_peak = e->dev_keys + e->dev_work;
     return 1;
+}
+
+/* key's device shape (curve, domain, wires, one worker's working area) and
+ * one worker's MSM context, from the backend (no lock needed). */
+static void dev_shape_of(const g16_engine *e, const g16_key *key, dev_shape *sh, uint64_t *ctx) {
+    memset(sh, 0, sizeof *sh);
+    g16_key_info ki;
+    if (g16_key_get_info(NULL, &ki, key) == G16_OK) {
+        sh->curve = (int)ki.curve;
+        sh->n = (uint32_t)ki.domain_size;
+        sh->nv = (uint32_t)ki.n_vars;
+    }
+    sh->work = e->be.work_device_bytes ? e->be.work_device_bytes(e->be.self, key) : 0;
+    *ctx = e->be.ctx_device_bytes ? e->be.ctx_device_bytes(e->be.self, key) : 0;
 }
 
 static uint64_t file_size(const char *path) {
@@ -477,12 +553,15 @@ static g16_err key_ensure(g16_engine *e, ekey *k, int *wait, g16_status *st) {
     uint64_t kdev = 0;
     int to_device = 0, on_device = 0;
     if (!err && e->be.key_prepare) {
-        uint64_t wdev = 0;
         if (e->be.key_device_bytes) {
             kdev = e->be.key_device_bytes(e->be.self, key);
-            wdev = (uint64_t)e->wpd * e->be.work_device_bytes(e->be.self, key);
+            dev_shape sh;
+            uint64_t ctxb;
+            dev_shape_of(e, key, &sh, &ctxb);
             pthread_mutex_lock(&e->lock);
-            to_device = dev_reserve(e, k, kdev, wdev);
+            to_device = dev_reserve(e, k, kdev, &sh, ctxb);
+            if (!to_device) /* streamed: its workers still hold areas and contexts */
+                (void)dev_reserve(e, k, 0, &sh, ctxb);
             pthread_mutex_unlock(&e->lock);
         }
         err = e->be.key_prepare(e->be.self, key, to_device, &on_device, st);
@@ -1062,7 +1141,7 @@ static void engine_free(g16_engine *e) {
     free(e);
 }
 
-g16_err g16_engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts *opts) {
+static g16_err engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts *opts, const engine_backend *custom) {
     if (!ctx || !out)
         return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_engine_create: NULL argument");
     *out = NULL;
@@ -1075,7 +1154,21 @@ g16_err g16_engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts 
     g16_status st = {0};
     engine_backend_cpu(&e->be);
     e->wpd = 1;
-    if (e->o.backend == G16_ENGINE_BACKEND_CUDA || (e->o.backend == G16_ENGINE_BACKEND_AUTO && g16_gpu_count() > 0)) {
+    if (custom) {
+        int wpd = e->o.workers_per_device > 0 ? e->o.workers_per_device : 2;
+        int nd = custom->devices > 0 ? custom->devices : 1;
+        if (wpd > 64 || nd > 64) {
+            if (custom->destroy)
+                custom->destroy(custom->self);
+            free(e);
+            return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "engine_create_with_backend: too many workers");
+        }
+        e->be = *custom;
+        e->be.devices = nd;
+        e->wpd = wpd;
+        e->o.workers = nd * wpd;
+    } else if (e->o.backend == G16_ENGINE_BACKEND_CUDA ||
+               (e->o.backend == G16_ENGINE_BACKEND_AUTO && g16_gpu_count() > 0)) {
         int wpd = e->o.workers_per_device > 0 ? e->o.workers_per_device : 2;
         if (wpd > 64) {
             free(e);
@@ -1192,6 +1285,17 @@ g16_err g16_engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts 
     return G16_OK;
 }
 
+g16_err g16_engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts *opts) {
+    return engine_create(ctx, out, opts, NULL);
+}
+
+g16_err engine_create_with_backend(g16_ctx *ctx, g16_engine **out, const g16_engine_opts *opts,
+                                   const engine_backend *be) {
+    if (!be || !be->heavy || !be->worker_init || !be->worker_fini || !be->worker_device)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "engine_create_with_backend: incomplete backend");
+    return engine_create(ctx, out, opts, be);
+}
+
 void g16_engine_destroy(g16_engine *e, int drain) {
     if (!e)
         return;
@@ -1292,9 +1396,13 @@ g16_err engine_key_add_loaded(g16_engine *e, uint64_t *key_id, g16_key *key, con
     if (e->be.key_prepare) {
         if (e->be.key_device_bytes) {
             kdev = e->be.key_device_bytes(e->be.self, key);
-            uint64_t wdev = (uint64_t)e->wpd * e->be.work_device_bytes(e->be.self, key);
+            dev_shape sh;
+            uint64_t ctxb;
+            dev_shape_of(e, key, &sh, &ctxb);
             pthread_mutex_lock(&e->lock);
-            to_device = dev_reserve(e, k, kdev, wdev);
+            to_device = dev_reserve(e, k, kdev, &sh, ctxb);
+            if (!to_device)
+                (void)dev_reserve(e, k, 0, &sh, ctxb);
             pthread_mutex_unlock(&e->lock);
         }
         err = e->be.key_prepare(e->be.self, key, to_device, &on_device, &st);

@@ -52,6 +52,14 @@ typedef struct engine_backend {
      * device, and one worker's device working area for the key's shape. */
     size_t (*key_device_bytes)(void *self, const g16_key *key);
     size_t (*work_device_bytes)(void *self, const g16_key *key);
+    /* Optional (with key_device_bytes): one worker's MSM context (device
+     * scratch) sized for key's MSMs; a worker's context grows to the
+     * largest key it served and is kept. work_cache: device working areas a
+     * worker keeps, one per key shape (0 = 1). The device budget counts,
+     * per worker, the largest context plus the work_cache largest working
+     * areas of the key shapes loaded so far (docs/engine.md). */
+    size_t (*ctx_device_bytes)(void *self, const g16_key *key);
+    int work_cache;
     /* Optional: prepares a loaded key. to_device = 1: upload its bases to
      * every device (the GPU tier); *on_device says whether that happened (a
      * failed upload leaves the key on the streamed path, not failed).
@@ -73,6 +81,14 @@ typedef struct engine_backend {
 
 /* The CPU backend: workers share the context's thread pool. */
 void engine_backend_cpu(engine_backend *be);
+
+/* g16_engine_create over the given backend (copied; its destroy is called
+ * at g16_engine_destroy) instead of one chosen by opts->backend: a seam for
+ * tests, e.g. a CPU backend that reports device bytes, so that the device
+ * budget is exercised without a GPU (tests/test_engine.c). Workers:
+ * be->devices x workers_per_device (default 2). */
+g16_err engine_create_with_backend(g16_ctx *ctx, g16_engine **out, const g16_engine_opts *opts,
+                                   const engine_backend *be);
 
 /* The CUDA backend over the first `devices` GPUs (0 = all), with
  * workers_per_device workers each: one g16_gpu context per worker, created
