@@ -93,6 +93,7 @@ typedef struct snap {
     /* per device: proofs (device stages without error), device-stage union,
      * GPU stages, kernel sections, kernel-mutex waits (ms, summed) */
     double d_parts[SNAP_DEV], d_busy[SNAP_DEV], d_gpu[SNAP_DEV], d_kern[SNAP_DEV], d_kwait[SNAP_DEV];
+    double d_kgpu[SNAP_DEV]; /* CUDA-event time of the kernel sections */
 } snap;
 
 static double metric_dev(const char *text, const char *name, int d) {
@@ -127,6 +128,7 @@ static int take_snap(g16_engine *eng, snap *s) {
         s->d_gpu[d] = metric_dev(m, "g16_device_gpu_ms_total", d);
         s->d_kern[d] = metric_dev(m, "g16_device_kernel_ms_total", d);
         s->d_kwait[d] = metric_dev(m, "g16_device_kernel_wait_ms_total", d);
+        s->d_kgpu[d] = metric_dev(m, "g16_device_kernel_gpu_ms_total", d);
     }
     g16_free(m);
     return 1;
@@ -198,10 +200,13 @@ static int nk_any(const engine_overlap *ov) { return ov->upload_ms > 0 || ov->ke
  * "synthesis" when a device has no partition in its workers 15% of the
  * time (the ready heap ran empty); on a GPU "device_host" when a device
  * held partitions but ran no kernels 15% of the steady span (copies,
- * wipes, the mutex hand-over, CPU fallbacks); else "gpu_kernels" (CPU
+ * wipes, the mutex hand-over, CPU fallbacks); "kernel_host_gaps" when a
+ * device's kernel sections last 15% longer than their CUDA-event time
+ * (kev: the GPU waits inside them for the host: syncs, Horner sums,
+ * launches, a worker thread not scheduled); else "gpu_kernels" (CPU
  * backend: "device_stage"). */
 static const char *bottleneck(int cuda, int ndev, double fin_busy, double fwait, double kern, const double *dbusy,
-                              const double *kbusy) {
+                              const double *kbusy, const double *kmean, const double *kev) {
     if (fin_busy >= 0.85 || (kern > 0 && fwait > kern))
         return "finalize";
     for (int d = 0; d < ndev && d < SNAP_DEV; d++)
@@ -210,6 +215,9 @@ static const char *bottleneck(int cuda, int ndev, double fin_busy, double fwait,
     for (int d = 0; cuda && d < ndev && d < SNAP_DEV; d++)
         if (kbusy[d] > 0 && kbusy[d] < 0.85)
             return "device_host";
+    for (int d = 0; cuda && d < ndev && d < SNAP_DEV; d++)
+        if (kev[d] > 0 && kmean[d] > 1.15 * kev[d])
+            return "kernel_host_gaps";
     return cuda ? "gpu_kernels" : "device_stage";
 }
 
@@ -513,6 +521,34 @@ int bench_engine(const bench_opts *o) {
         if (g16_engine_job_release(eng, warm) != G16_OK)
             goto fail;
     }
+    /* Warm-up 2: working areas for a full pipeline (lookahead + workers
+     * partitions in flight), so that none is made during the measurement:
+     * with the CUDA backend each is a pinned cudaHostAlloc, a device-global
+     * call that stalls the workers of every device (docs/engine.md,
+     * "Scaling over devices"). Skipped above 2^24 in memory, where the
+     * default budget holds only workers + 1 areas anyway. */
+    if (!in_mem || o->log_n <= 24) {
+        char *s = NULL;
+        const char *la = g16_engine_status_json(eng, &s) == G16_OK ? strstr(s, "\"lookahead\":") : NULL;
+        int nfill = (la ? atoi(la + 12) : 0) + nworkers;
+        g16_free(s);
+        if (nfill > 2 * nworkers) {
+            g16_engine_witness *wf = calloc((size_t)nfill, sizeof *wf);
+            uint64_t fill;
+            g16_engine_job_info ji;
+            int ok = wf != NULL;
+            for (int i = 0; ok && i < nfill; i++)
+                wf[i] = w[i % parts];
+            ok = ok && engine_submit_ex(eng, &fill, key, wf, (size_t)nfill, G16_PRIORITY_NORMAL, 0, sflags) == G16_OK &&
+                 g16_engine_wait(eng, fill, -1) == G16_OK && g16_engine_job_get_info(eng, &ji, fill) == G16_OK &&
+                 ji.state == G16_JOB_DONE && g16_engine_job_release(eng, fill) == G16_OK;
+            free(wf);
+            if (!ok) {
+                fprintf(stderr, "g16 bench engine: warm-up of the working areas failed\n");
+                goto fail;
+            }
+        }
+    }
     snap s0, s1;
     if (!take_snap(eng, &s0))
         goto fail;
@@ -587,25 +623,29 @@ int bench_engine(const bench_opts *o) {
     double rwait = DMEAN(rw_sum, rw_n), fwait = DMEAN(fw_sum, fw_n), kern = DMEAN(kern_sum, kern_n);
 #undef DMEAN
     double fin_busy = wall > 0 && nfin > 0 ? (s1.fin_busy - s0.fin_busy) / (wall * nfin) : 0;
-    double dbusy[SNAP_DEV] = {0};
+    double dbusy[SNAP_DEV] = {0}, kmean[SNAP_DEV] = {0}, kev[SNAP_DEV] = {0};
     char per_dev[128 * SNAP_DEV + 16];
     size_t pl = 0;
     per_dev[0] = 0;
     for (int d = 0; d < ndev && d < SNAP_DEV; d++) {
         double np_d = s1.d_parts[d] - s0.d_parts[d];
         dbusy[d] = wall > 0 ? (s1.d_busy[d] - s0.d_busy[d]) / wall : 0;
+        kmean[d] = np_d > 0 ? (s1.d_kern[d] - s0.d_kern[d]) / np_d : 0;
+        kev[d] = np_d > 0 ? (s1.d_kgpu[d] - s0.d_kgpu[d]) / np_d : 0;
         pl += (size_t)snprintf(per_dev + pl, sizeof per_dev - pl,
                                "%s{\"device\":%d,\"proofs\":%.0f,\"device_busy\":%.4f,\"kernel_busy_steady\":%.4f,"
-                               "\"mean_gpu_ms\":%.2f,\"mean_kernel_ms\":%.2f,\"mean_kernel_wait_ms\":%.2f}",
+                               "\"mean_gpu_ms\":%.2f,\"mean_kernel_ms\":%.2f,\"mean_kernel_event_ms\":%.2f,"
+                               "\"mean_kernel_wait_ms\":%.2f}",
                                d ? "," : "", d, np_d, dbusy[d], kbusy_dev[d],
                                np_d > 0 ? (s1.d_gpu[d] - s0.d_gpu[d]) / np_d : 0,
                                np_d > 0 ? (s1.d_kern[d] - s0.d_kern[d]) / np_d : 0,
+                               np_d > 0 ? (s1.d_kgpu[d] - s0.d_kgpu[d]) / np_d : 0,
                                np_d > 0 ? (s1.d_kwait[d] - s0.d_kwait[d]) / np_d : 0);
         if (pl >= sizeof per_dev)
             pl = sizeof per_dev - 1;
     }
     int is_cuda = !strcmp(bname, "cuda");
-    const char *bneck = bottleneck(is_cuda, ndev, fin_busy, fwait, kern, dbusy, kbusy_dev);
+    const char *bneck = bottleneck(is_cuda, ndev, fin_busy, fwait, kern, dbusy, kbusy_dev, kmean, kev);
     if (o->json)
         printf("{\"bench\":\"engine\",\"backend\":\"%s\",\"devices\":%d,\"workers\":%d,\"workers_per_device\":%d,"
                "\"synth_threads\":%d,\"jobs\":%d,\"partitions\":%d,\"verify\":%s,\"wall_ms\":%.1f,\"proofs_per_hour\":%.0f,"
@@ -649,9 +689,10 @@ int bench_engine(const bench_opts *o) {
         for (int d = 0; d < ndev && d < SNAP_DEV; d++) {
             double np_d = s1.d_parts[d] - s0.d_parts[d];
             printf("  device %d: %.0f proofs, device stages %.1f%% of the wall time, kernels %.1f%% of their span, "
-                   "mean GPU stage %.2f ms, kernel section %.2f ms, kernel-mutex wait %.2f ms\n",
+                   "mean GPU stage %.2f ms, kernel section %.2f ms (CUDA events %.2f), kernel-mutex wait %.2f ms\n",
                    d, np_d, 100 * dbusy[d], 100 * kbusy_dev[d], np_d > 0 ? (s1.d_gpu[d] - s0.d_gpu[d]) / np_d : 0,
                    np_d > 0 ? (s1.d_kern[d] - s0.d_kern[d]) / np_d : 0,
+                   np_d > 0 ? (s1.d_kgpu[d] - s0.d_kgpu[d]) / np_d : 0,
                    np_d > 0 ? (s1.d_kwait[d] - s0.d_kwait[d]) / np_d : 0);
         }
         if (s1.streamed > s0.streamed || s1.fallback > s0.fallback)

@@ -384,6 +384,9 @@ static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *
     hi->upload_begin = gtm.upload_begin, hi->upload_end = gtm.upload_end;
     hi->kernels_begin = gtm.kernels_begin, hi->kernels_end = gtm.kernels_end;
     hi->lock_wait_ms = gtm.lock_wait_ms;
+    hi->kernel_gpu_ms = gtm.synth_ms + gtm.ntt_ms;
+    for (int i = 0; i < 5; i++)
+        hi->kernel_gpu_ms += gtm.msm_ms[i];
     hi->streamed = gk == NULL;
     if (err == G16_ERR_DEVICE) {
         /* This partition fails (its working area is consumed); the next

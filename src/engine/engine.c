@@ -204,6 +204,7 @@ struct g16_engine {
         double busy_since, busy_ms, first_ms, gpu_ms;
         uint64_t parts;  /* heavy stages that ended here without error */
         double kernel_ms, kwait_ms; /* kernel sections (host clock) and mutex waits, summed */
+        double kernel_gpu_ms;       /* their CUDA-event time (engine_heavy_info.kernel_gpu_ms) */
     } *dev;
     int n_dev, wpd;
     /* Device bytes, per device (every device holds the same keys): resident
@@ -962,6 +963,7 @@ static void *worker_main(void *arg) {
             if (hi.kernels_end > hi.kernels_begin && hi.kernels_begin > 0) {
                 hist_add(&e->h[ST_KERNELS], hi.kernels_end - hi.kernels_begin);
                 e->dev[dv].kernel_ms += hi.kernels_end - hi.kernels_begin;
+                e->dev[dv].kernel_gpu_ms += hi.kernel_gpu_ms;
             }
         }
         e->dev[dv].parts += !err;
@@ -1943,6 +1945,11 @@ g16_err g16_engine_metrics(g16_engine *e, char **text) {
                   "# TYPE g16_device_kernel_ms_total counter\n");
     for (int d = 0; d < e->n_dev; d++)
         sb_printf(&b, "g16_device_kernel_ms_total{device=\"%d\"} %.3f\n", d, e->dev[d].kernel_ms);
+    sb_printf(&b, "# HELP g16_device_kernel_gpu_ms_total CUDA-event time of the kernel sections' work per device "
+                  "(less than g16_device_kernel_ms_total by the host's gaps).\n"
+                  "# TYPE g16_device_kernel_gpu_ms_total counter\n");
+    for (int d = 0; d < e->n_dev; d++)
+        sb_printf(&b, "g16_device_kernel_gpu_ms_total{device=\"%d\"} %.3f\n", d, e->dev[d].kernel_gpu_ms);
     sb_printf(&b, "# HELP g16_device_kernel_wait_ms_total Waits for the device's kernel mutex, summed.\n"
                   "# TYPE g16_device_kernel_wait_ms_total counter\n");
     for (int d = 0; d < e->n_dev; d++)

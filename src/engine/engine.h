@@ -24,6 +24,10 @@ typedef struct engine_heavy_info {
      * the CPU and when the stage failed before reaching them. */
     double upload_begin, upload_end, kernels_begin, kernels_end;
     double lock_wait_ms; /* waiting for the device's kernel mutex */
+    double kernel_gpu_ms; /* CUDA-event time of the kernel section's work (GPU
+                           * synthesis, H, the five MSMs); kernels_end -
+                           * kernels_begin less this = the host's gaps
+                           * between them (Horner sums, launches, waking up) */
     int streamed;      /* the bases were streamed from host memory */
     int cpu_fallback;  /* a GPU worker ran it on the CPU (no device working
                         * area, or its device was taken out of service) */

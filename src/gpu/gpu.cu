@@ -96,6 +96,23 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
         return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: device %d not present (%d devices)", device, count);
     g->device = device;
     CU(cudaSetDevice(device));
+    /* How host threads wait for this device (cudaStreamSynchronize and
+     * cudaEventSynchronize in every MSM): CUDA's default heuristic spins
+     * while the process has fewer contexts than cores, so each waiting
+     * worker holds a core that synthesis could use. $G16_GPU_SYNC=spin,
+     * yield or block forces a mode for the device (cudaSetDeviceFlags; it
+     * applies to the device's primary context, so every context of the
+     * process on this device), to measure that trade on a many-GPU host
+     * (docs/engine.md, "Scaling over devices"). A refusal is ignored. */
+    const char *sync = getenv("G16_GPU_SYNC");
+    if (sync) {
+        unsigned fl = !strcmp(sync, "spin")    ? cudaDeviceScheduleSpin
+                      : !strcmp(sync, "yield") ? cudaDeviceScheduleYield
+                      : !strcmp(sync, "block") ? cudaDeviceScheduleBlockingSync
+                                               : 0u;
+        if (fl && cudaSetDeviceFlags(fl) != cudaSuccess)
+            (void)cudaGetLastError();
+    }
     cudaDeviceProp prop;
     CU(cudaGetDeviceProperties(&prop, device));
     g->sms = prop.multiProcessorCount;
