@@ -89,7 +89,7 @@ static double metric_sum(const char *text, const char *prefix) {
 #define SNAP_DEV ENGINE_OVERLAP_MAXDEV
 typedef struct snap {
     double busy_ms, up_sum, up_n, gpu_sum, gpu_n, kw_sum, kw_n, streamed, fallback;
-    double rw_sum, rw_n, fw_sum, fw_n, kern_sum, kern_n, fin_busy;
+    double rw_sum, rw_n, fw_sum, fw_n, kern_sum, kern_n, fin_busy, work_allocs;
     /* per device: proofs (device stages without error), device-stage union,
      * GPU stages, kernel sections, kernel-mutex waits (ms, summed) */
     double d_parts[SNAP_DEV], d_busy[SNAP_DEV], d_gpu[SNAP_DEV], d_kern[SNAP_DEV], d_kwait[SNAP_DEV];
@@ -122,6 +122,7 @@ static int take_snap(g16_engine *eng, snap *s) {
     s->kern_sum = metric_sum(m, "g16_stage_ms_sum{stage=\"kernels\"}");
     s->kern_n = metric_sum(m, "g16_stage_ms_count{stage=\"kernels\"}");
     s->fin_busy = metric_sum(m, "g16_finalize_busy_ms_total ");
+    s->work_allocs = metric_sum(m, "g16_work_area_allocs_total ");
     for (int d = 0; d < SNAP_DEV; d++) {
         s->d_parts[d] = metric_dev(m, "g16_device_partitions_total", d);
         s->d_busy[d] = metric_dev(m, "g16_device_busy_ms_total", d);
@@ -521,33 +522,20 @@ int bench_engine(const bench_opts *o) {
         if (g16_engine_job_release(eng, warm) != G16_OK)
             goto fail;
     }
-    /* Warm-up 2: working areas for a full pipeline (lookahead + workers
-     * partitions in flight), so that none is made during the measurement:
-     * with the CUDA backend each is a pinned cudaHostAlloc, a device-global
-     * call that stalls the workers of every device (docs/engine.md,
-     * "Scaling over devices"). Skipped above 2^24 in memory, where the
-     * default budget holds only workers + 1 areas anyway. */
-    if (!in_mem || o->log_n <= 24) {
+    /* Warm-up 2: the working areas of a full pipeline (lookahead + workers
+     * partitions in flight), made now as far as the budget allows, so that
+     * none is made during the measurement: with the CUDA backend each is a
+     * pinned cudaHostAlloc, a device-global call that stalls the workers of
+     * every device (docs/engine.md, "Scaling over devices"). */
+    {
         char *s = NULL;
         const char *la = g16_engine_status_json(eng, &s) == G16_OK ? strstr(s, "\"lookahead\":") : NULL;
         int nfill = (la ? atoi(la + 12) : 0) + nworkers;
         g16_free(s);
-        if (nfill > 2 * nworkers) {
-            g16_engine_witness *wf = calloc((size_t)nfill, sizeof *wf);
-            uint64_t fill;
-            g16_engine_job_info ji;
-            int ok = wf != NULL;
-            for (int i = 0; ok && i < nfill; i++)
-                wf[i] = w[i % parts];
-            ok = ok && engine_submit_ex(eng, &fill, key, wf, (size_t)nfill, G16_PRIORITY_NORMAL, 0, sflags) == G16_OK &&
-                 g16_engine_wait(eng, fill, -1) == G16_OK && g16_engine_job_get_info(eng, &ji, fill) == G16_OK &&
-                 ji.state == G16_JOB_DONE && g16_engine_job_release(eng, fill) == G16_OK;
-            free(wf);
-            if (!ok) {
-                fprintf(stderr, "g16 bench engine: warm-up of the working areas failed\n");
-                goto fail;
-            }
-        }
+        uint32_t made = 0;
+        if (engine_key_reserve_work(eng, key, (uint32_t)nfill, &made) != G16_OK)
+            goto fail;
+        fprintf(stderr, "g16 bench engine: %u working areas made before measuring (pipeline: %d)\n", made, nfill);
     }
     snap s0, s1;
     if (!take_snap(eng, &s0))
@@ -659,7 +647,7 @@ int bench_engine(const bench_opts *o) {
                "\"witness_ms\":%.1f,\"key_bytes\":%zu,\"wtns_bytes\":%zu,\"rows_deferred\":%s,"
                "\"budget_bytes\":%llu,\"budget_peak_bytes\":%llu,\"finalize_threads\":%d,"
                "\"finalize_busy\":%.4f,\"mean_ready_wait_ms\":%.2f,\"mean_fin_wait_ms\":%.2f,"
-               "\"mean_kernel_ms\":%.2f,\"per_device\":[%s],\"bottleneck\":\"%s\",%s}\n",
+               "\"mean_kernel_ms\":%.2f,\"work_areas_made\":%.0f,\"per_device\":[%s],\"bottleneck\":\"%s\",%s}\n",
                bname, ndev, nworkers, nworkers / ndev, nsynth, jobs, parts, o->no_verify ? "false" : "true", wall, pph,
                pct(lat, jobs, 0.5), pct(lat, jobs, 0.99), busy, sum[0] / np, sum[1] / np, up, gpu, sum[2] / np,
                sum[3] / np, sum[4] / np, s1.streamed - s0.streamed, s1.fallback - s0.fallback,
@@ -667,7 +655,8 @@ int bench_engine(const bench_opts *o) {
                in_mem ? "true" : "false", in_mem ? o->log_n : -1, sm.circuit_ms, sm.setup_ms,
                !in_mem ? "none" : sm.setup_gpu ? "cuda" : "cpu", sm.load_ms, sm.key_ms, sm.witness_ms, sm.key_bytes,
                sm.wtns_bytes, sm.deferred ? "true" : "false", (unsigned long long)bud.limit,
-               (unsigned long long)bud.peak, nfin, fin_busy, rwait, fwait, kern, per_dev, bneck, bm.json);
+               (unsigned long long)bud.peak, nfin, fin_busy, rwait, fwait, kern, s1.work_allocs - s0.work_allocs, per_dev,
+               bneck, bm.json);
     else {
         printf("engine (%s, %d device%s, %d workers, %d synthesis threads): %d jobs x %d partitions: %.0f proofs/hour, job p50 %.1f ms "
                "p99 %.1f ms, busy %.1f%%, peak RSS %.1f MB\n",
@@ -684,8 +673,9 @@ int bench_engine(const bench_opts *o) {
         if (kw > 0)
             printf(", mean wait for the kernel mutex %.2f ms", kw);
         printf("\n");
-        printf("  waits (ms): ready heap %.2f | fin heap %.2f; %d finalize thread%s %.1f%% busy; bottleneck: %s\n",
-               rwait, fwait, nfin, nfin > 1 ? "s" : "", 100 * fin_busy, bneck);
+        printf("  waits (ms): ready heap %.2f | fin heap %.2f; %d finalize thread%s %.1f%% busy; %.0f working areas "
+               "made while measuring; bottleneck: %s\n",
+               rwait, fwait, nfin, nfin > 1 ? "s" : "", 100 * fin_busy, s1.work_allocs - s0.work_allocs, bneck);
         for (int d = 0; d < ndev && d < SNAP_DEV; d++) {
             double np_d = s1.d_parts[d] - s0.d_parts[d];
             printf("  device %d: %.0f proofs, device stages %.1f%% of the wall time, kernels %.1f%% of their span, "

@@ -677,6 +677,68 @@ static void test_device_budget(g16_ctx *ctx, circuit *ca, circuit *cb) {
     }
 }
 
+/* ---- working areas made ahead (engine_key_reserve_work) ----------------------
+ * Areas made before the load, counted in the budget, then used by the
+ * partitions without any made on demand; with a budget, only as many as fit
+ * beside the synthesis threads' witnesses, and the jobs still run. */
+static double metric_val(g16_engine *e, const char *name) {
+    char *m = NULL;
+    if (g16_engine_metrics(e, &m) != G16_OK)
+        return -1;
+    const char *p = m; /* the sample line, not "# HELP name ..." */
+    while ((p = strstr(p, name)) && p != m && p[-1] != '\n')
+        p++;
+    double v = p ? strtod(p + strlen(name), NULL) : -1;
+    g16_free(m);
+    return v;
+}
+
+static void test_reserve_work(g16_ctx *ctx, circuit *ca) {
+    g16_engine *e = NULL;
+    g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 2, .synth_threads = 2, .lookahead = 3};
+    CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
+    if (!e)
+        return;
+    uint64_t ka;
+    uint32_t made = 99;
+    CHECK(g16_engine_key_add(e, &ka, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
+    CHECK(engine_key_reserve_work(e, ka, 5, &made) == G16_OK && made == 5);
+    g16_engine_key_info ki;
+    g16_engine_budget b;
+    CHECK(g16_engine_key_get_info(e, &ki, ka) == G16_OK && ki.work_areas == 5);
+    CHECK_MSG(g16_engine_get_budget(e, &b) == G16_OK && b.used == ki.bytes + 5 * ki.work_bytes,
+              "used %llu, key %llu + 5 x %llu", (unsigned long long)b.used, (unsigned long long)ki.bytes,
+              (unsigned long long)ki.work_bytes);
+    CHECK(engine_key_reserve_work(e, ka, 3, &made) == G16_OK && made == 0);
+    double allocs = metric_val(e, "g16_work_area_allocs_total ");
+    g16_engine_witness w[6];
+    for (int i = 0; i < 6; i++)
+        w[i] = (g16_engine_witness){.path = ca->wtns[i % NW]};
+    uint64_t job;
+    CHECK(g16_engine_submit(e, &job, ka, w, 6, G16_PRIORITY_NORMAL, 0) == G16_OK && g16_engine_wait(e, job, -1) == G16_OK);
+    CHECK(job_state(e, job) == G16_JOB_DONE && check_partition(ctx, e, ca, job, 5));
+    CHECK_MSG(allocs == 5 && metric_val(e, "g16_work_area_allocs_total ") == allocs,
+              "areas made on demand: %.0f before, %.0f after", allocs, metric_val(e, "g16_work_area_allocs_total "));
+    CHECK(engine_key_reserve_work(e, ka + 100, 1, &made) == G16_ERR_INVALID_ARG && made == 0);
+    g16_engine_destroy(e, 1);
+
+    /* A budget for the key and a few areas: fewer made than asked, the
+     * budget kept, and a job still proves. */
+    uint64_t budget = 2 * ki.bytes + 3 * ki.work_bytes + 8 * 1024 * 1024;
+    g16_engine_opts ob = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 1, .synth_threads = 2, .budget_bytes = budget};
+    CHECK(g16_engine_create(ctx, &e, &ob) == G16_OK);
+    if (!e)
+        return;
+    CHECK(g16_engine_key_add(e, &ka, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
+    CHECK(engine_key_reserve_work(e, ka, 1000, &made) == G16_OK);
+    CHECK_MSG(made >= 1 && made < 1000 && g16_engine_get_budget(e, &b) == G16_OK && b.used <= budget,
+              "budget %llu: %u made, used %llu", (unsigned long long)budget, made, (unsigned long long)b.used);
+    CHECK(g16_engine_submit(e, &job, ka, w, 3, G16_PRIORITY_NORMAL, 0) == G16_OK && g16_engine_wait(e, job, -1) == G16_OK);
+    CHECK_MSG(job_state(e, job) == G16_JOB_DONE && g16_engine_get_budget(e, &b) == G16_OK && b.peak <= budget,
+              "after the job: state %d peak %llu", (int)job_state(e, job), (unsigned long long)b.peak);
+    g16_engine_destroy(e, 1);
+}
+
 /* ---- cancellation, timeouts, faults ----------------------------------------- */
 static void test_faults(g16_ctx *ctx, circuit *ca, circuit *cb) {
     g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 1, .synth_threads = 1, .lookahead = 1};
@@ -831,7 +893,9 @@ int main(void) {
         test_faults(ctx, &ca, &cb);
         fprintf(stderr, "faults %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
         test_device_budget(ctx, &ca, &cb);
-        fprintf(stderr, "device budget %.0f ms\n", g16_now_ms() - t);
+        fprintf(stderr, "device budget %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
+        test_reserve_work(ctx, &ca);
+        fprintf(stderr, "reserve work %.0f ms\n", g16_now_ms() - t);
         test_backend_choice(ctx);
     }
     free_circuit(&ca);

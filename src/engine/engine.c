@@ -1491,6 +1491,49 @@ g16_err g16_engine_key_preload(g16_engine *e, uint64_t key_id) {
     return err ? g16_ctx_report(e->ctx, &st) : G16_OK;
 }
 
+g16_err engine_key_reserve_work(g16_engine *e, uint64_t key_id, uint32_t n, uint32_t *made) {
+    if (made)
+        *made = 0;
+    if (!e)
+        return G16_ERR_INVALID_ARG;
+    g16_err err = g16_engine_key_preload(e, key_id);
+    if (err)
+        return err;
+    g16_status st = {0};
+    pthread_mutex_lock(&e->lock);
+    ekey *k = key_find(e, key_id);
+    if (!k) { /* removed meanwhile */
+        pthread_mutex_unlock(&e->lock);
+        return G16_ERR_INVALID_ARG;
+    }
+    k->active++; /* pinned while areas are made */
+    while (!err && k->key && k->n_work < n) {
+        /* Leave room for the witnesses the synthesis threads reserve. */
+        uint64_t need = k->work_bytes + (uint64_t)e->o.synth_threads * k->wit_bytes;
+        if (!budget_fits(e, need))
+            break;
+        budget_take(e, k->work_bytes);
+        k->n_work++;
+        e->c_work_allocs++;
+        pthread_mutex_unlock(&e->lock);
+        groth16_work *w = NULL;
+        err = groth16_work_create_ex(e->ctx, &w, k->key, k->work_flags, &st);
+        pthread_mutex_lock(&e->lock);
+        if (err) {
+            k->n_work--;
+            budget_give(e, k->work_bytes);
+        } else {
+            work_return(e, k, w);
+            if (made)
+                (*made)++;
+        }
+    }
+    k->active--;
+    k->last_use = ++e->tick;
+    pthread_mutex_unlock(&e->lock);
+    return err ? g16_ctx_report(e->ctx, &st) : G16_OK;
+}
+
 g16_err g16_engine_key_evict(g16_engine *e, uint64_t key_id) {
     if (!e)
         return G16_ERR_INVALID_ARG;

@@ -132,6 +132,16 @@ enum { ENGINE_SUBMIT_BORROW = 1 };
 g16_err engine_submit_ex(g16_engine *e, uint64_t *job_id, uint64_t key_id, const g16_engine_witness *w, size_t n,
                          g16_priority prio, double timeout_ms, unsigned flags);
 
+/* Makes working areas for key (loading it first if needed) until it has n,
+ * as far as the budget allows while leaving room for synth_threads parsed
+ * witnesses, never evicting anything; *made (may be NULL) says how many
+ * were made. With the CUDA backend each area is a pinned cudaHostAlloc, a
+ * device-global call: made at start-up instead of under load, none stalls
+ * the workers of every device (docs/engine.md, "Scaling over devices").
+ * Areas are otherwise made on demand by the synthesis threads. Public name
+ * proposed: g16_engine_key_reserve_work. */
+g16_err engine_key_reserve_work(g16_engine *e, uint64_t key_id, uint32_t n, uint32_t *made);
+
 /* Test hook: while held, device workers start no partition (synthesized
  * ones wait in the ready heap, up to the lookahead), so that a test can
  * queue a full pipeline and then release it at once. */
