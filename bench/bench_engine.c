@@ -89,7 +89,7 @@ static double metric_sum(const char *text, const char *prefix) {
 #define SNAP_DEV ENGINE_OVERLAP_MAXDEV
 typedef struct snap {
     double busy_ms, up_sum, up_n, gpu_sum, gpu_n, kw_sum, kw_n, streamed, fallback;
-    double rw_sum, rw_n, fw_sum, fw_n, kern_sum, kern_n, fin_busy, work_allocs;
+    double rw_sum, rw_n, fw_sum, fw_n, kern_sum, kern_n, fin_busy, work_allocs, budget_wait;
     /* per device: proofs (device stages without error), device-stage union,
      * GPU stages, kernel sections, kernel-mutex waits (ms, summed) */
     double d_parts[SNAP_DEV], d_busy[SNAP_DEV], d_gpu[SNAP_DEV], d_kern[SNAP_DEV], d_kwait[SNAP_DEV];
@@ -123,6 +123,7 @@ static int take_snap(g16_engine *eng, snap *s) {
     s->kern_n = metric_sum(m, "g16_stage_ms_count{stage=\"kernels\"}");
     s->fin_busy = metric_sum(m, "g16_finalize_busy_ms_total ");
     s->work_allocs = metric_sum(m, "g16_work_area_allocs_total ");
+    s->budget_wait = metric_sum(m, "g16_budget_wait_ms_total ");
     for (int d = 0; d < SNAP_DEV; d++) {
         s->d_parts[d] = metric_dev(m, "g16_device_partitions_total", d);
         s->d_busy[d] = metric_dev(m, "g16_device_busy_ms_total", d);
@@ -199,7 +200,9 @@ static int nk_any(const engine_overlap *ov) { return ov->upload_ms > 0 || ov->ke
  * In this order: "finalize" when the finalize threads are 85% busy or a
  * device's result waits longer for them than a kernel section lasts;
  * "synthesis" when a device has no partition in its workers 15% of the
- * time (the ready heap ran empty); on a GPU "device_host" when a device
+ * time (the ready heap ran empty), "host_budget" instead when the
+ * synthesis threads spent a quarter of the time waiting for budget room
+ * (bwait: their waits over the wall time and threads); on a GPU "device_host" when a device
  * held partitions but ran no kernels 15% of the steady span (copies,
  * wipes, the mutex hand-over, CPU fallbacks); "kernel_host_gaps" when a
  * device's kernel sections last 15% longer than their CUDA-event time
@@ -207,12 +210,12 @@ static int nk_any(const engine_overlap *ov) { return ov->upload_ms > 0 || ov->ke
  * launches, a worker thread not scheduled); else "gpu_kernels" (CPU
  * backend: "device_stage"). */
 static const char *bottleneck(int cuda, int ndev, double fin_busy, double fwait, double kern, const double *dbusy,
-                              const double *kbusy, const double *kmean, const double *kev) {
+                              const double *kbusy, const double *kmean, const double *kev, double bwait) {
     if (fin_busy >= 0.85 || (kern > 0 && fwait > kern))
         return "finalize";
     for (int d = 0; d < ndev && d < SNAP_DEV; d++)
         if (dbusy[d] < 0.85)
-            return "synthesis";
+            return bwait >= 0.25 ? "host_budget" : "synthesis";
     for (int d = 0; cuda && d < ndev && d < SNAP_DEV; d++)
         if (kbusy[d] > 0 && kbusy[d] < 0.85)
             return "device_host";
@@ -633,7 +636,8 @@ int bench_engine(const bench_opts *o) {
             pl = sizeof per_dev - 1;
     }
     int is_cuda = !strcmp(bname, "cuda");
-    const char *bneck = bottleneck(is_cuda, ndev, fin_busy, fwait, kern, dbusy, kbusy_dev, kmean, kev);
+    double bwait = wall > 0 && nsynth > 0 ? (s1.budget_wait - s0.budget_wait) / (wall * nsynth) : 0;
+    const char *bneck = bottleneck(is_cuda, ndev, fin_busy, fwait, kern, dbusy, kbusy_dev, kmean, kev, bwait);
     if (o->json)
         printf("{\"bench\":\"engine\",\"backend\":\"%s\",\"devices\":%d,\"workers\":%d,\"workers_per_device\":%d,"
                "\"synth_threads\":%d,\"jobs\":%d,\"partitions\":%d,\"verify\":%s,\"wall_ms\":%.1f,\"proofs_per_hour\":%.0f,"
@@ -647,7 +651,8 @@ int bench_engine(const bench_opts *o) {
                "\"witness_ms\":%.1f,\"key_bytes\":%zu,\"wtns_bytes\":%zu,\"rows_deferred\":%s,"
                "\"budget_bytes\":%llu,\"budget_peak_bytes\":%llu,\"finalize_threads\":%d,"
                "\"finalize_busy\":%.4f,\"mean_ready_wait_ms\":%.2f,\"mean_fin_wait_ms\":%.2f,"
-               "\"mean_kernel_ms\":%.2f,\"work_areas_made\":%.0f,\"per_device\":[%s],\"bottleneck\":\"%s\",%s}\n",
+               "\"mean_kernel_ms\":%.2f,\"work_areas_made\":%.0f,\"synth_budget_wait\":%.4f,\"per_device\":[%s],"
+               "\"bottleneck\":\"%s\",%s}\n",
                bname, ndev, nworkers, nworkers / ndev, nsynth, jobs, parts, o->no_verify ? "false" : "true", wall, pph,
                pct(lat, jobs, 0.5), pct(lat, jobs, 0.99), busy, sum[0] / np, sum[1] / np, up, gpu, sum[2] / np,
                sum[3] / np, sum[4] / np, s1.streamed - s0.streamed, s1.fallback - s0.fallback,
@@ -655,8 +660,8 @@ int bench_engine(const bench_opts *o) {
                in_mem ? "true" : "false", in_mem ? o->log_n : -1, sm.circuit_ms, sm.setup_ms,
                !in_mem ? "none" : sm.setup_gpu ? "cuda" : "cpu", sm.load_ms, sm.key_ms, sm.witness_ms, sm.key_bytes,
                sm.wtns_bytes, sm.deferred ? "true" : "false", (unsigned long long)bud.limit,
-               (unsigned long long)bud.peak, nfin, fin_busy, rwait, fwait, kern, s1.work_allocs - s0.work_allocs, per_dev,
-               bneck, bm.json);
+               (unsigned long long)bud.peak, nfin, fin_busy, rwait, fwait, kern, s1.work_allocs - s0.work_allocs, bwait,
+               per_dev, bneck, bm.json);
     else {
         printf("engine (%s, %d device%s, %d workers, %d synthesis threads): %d jobs x %d partitions: %.0f proofs/hour, job p50 %.1f ms "
                "p99 %.1f ms, busy %.1f%%, peak RSS %.1f MB\n",
@@ -673,9 +678,10 @@ int bench_engine(const bench_opts *o) {
         if (kw > 0)
             printf(", mean wait for the kernel mutex %.2f ms", kw);
         printf("\n");
-        printf("  waits (ms): ready heap %.2f | fin heap %.2f; %d finalize thread%s %.1f%% busy; %.0f working areas "
-               "made while measuring; bottleneck: %s\n",
-               rwait, fwait, nfin, nfin > 1 ? "s" : "", 100 * fin_busy, s1.work_allocs - s0.work_allocs, bneck);
+        printf("  waits (ms): ready heap %.2f | fin heap %.2f; %d finalize thread%s %.1f%% busy; synthesis waiting for "
+               "budget %.1f%%; %.0f working areas made while measuring; bottleneck: %s\n",
+               rwait, fwait, nfin, nfin > 1 ? "s" : "", 100 * fin_busy, 100 * bwait, s1.work_allocs - s0.work_allocs,
+               bneck);
         for (int d = 0; d < ndev && d < SNAP_DEV; d++) {
             double np_d = s1.d_parts[d] - s0.d_parts[d];
             printf("  device %d: %.0f proofs, device stages %.1f%% of the wall time, kernels %.1f%% of their span, "

@@ -186,6 +186,7 @@ struct g16_engine {
     pthread_t *synth_th, *worker_th, *fin_th;
     int n_synth_th, n_worker_th, n_fin_th;
     double fin_busy_ms; /* the finalize threads' finalize + verify time, summed */
+    double budget_wait_ms; /* synthesis threads waiting for budget room (areas, witnesses), summed */
     void **wstate;
     struct {
         uint64_t job_id;
@@ -807,18 +808,21 @@ static void *synth_main(void *arg) {
                 }
                 continue;
             }
-            wait = 1;
+            wait = 2; /* the budget holds no other working area now */
         }
         uint64_t wit_bytes = k->key && !err ? k->wit_bytes : 0;
         if (!err && !wait && !budget_make_room(e, wit_bytes, k))
-            wait = 1;
+            wait = 2;
         if (wait && !err) {
             if (!inflight(e) && !k->loading) {
                 err = g16_fail(&st, G16_ERR_NOMEM,
                                "engine: the budget (%llu bytes) cannot hold key %s with one working set",
                                (unsigned long long)e->o.budget_bytes, k->path);
             } else {
+                double tw = now_ms();
                 cond_wait_ms(&e->cv_synth, &e->lock, 50);
+                if (wait == 2) /* synthesis held back by the budget, not by a key load */
+                    e->budget_wait_ms += now_ms() - tw;
                 continue;
             }
         }
@@ -1999,9 +2003,11 @@ g16_err g16_engine_metrics(g16_engine *e, char **text) {
         sb_printf(&b, "g16_device_kernel_wait_ms_total{device=\"%d\"} %.3f\n", d, e->dev[d].kwait_ms);
     sb_printf(&b, "# HELP g16_finalize_busy_ms_total Finalize + verify time of the finalize threads, summed.\n"
                   "# TYPE g16_finalize_busy_ms_total counter\ng16_finalize_busy_ms_total %.3f\n"
+                  "# HELP g16_budget_wait_ms_total Time synthesis threads waited for budget room for a working "
+                  "area or a witness, summed.\n# TYPE g16_budget_wait_ms_total counter\ng16_budget_wait_ms_total %.3f\n"
                   "# HELP g16_finalize_threads Finalize threads (one per device).\n"
                   "# TYPE g16_finalize_threads gauge\ng16_finalize_threads %d\n",
-              e->fin_busy_ms, e->n_fin_th);
+              e->fin_busy_ms, e->budget_wait_ms, e->n_fin_th);
     sb_printf(&b, "# HELP g16_gpu_busy_fraction Device busy time over the time since its first partition.\n"
                   "# TYPE g16_gpu_busy_fraction gauge\n");
     for (int d = 0; d < e->n_dev; d++)
