@@ -123,7 +123,7 @@ int bench_main(int argc, char **argv) {
     o.argc = argc - i;
     o.argv = argv + i;
     if (!strcmp(what, "arith"))
-        return bench_arith(&o);
+        return !strcmp(o.backend, "cuda") ? bench_arith_cuda(&o) : bench_arith(&o);
     if (!strcmp(what, "ntt"))
         return !strcmp(o.backend, "cuda") ? bench_ntt_cuda(&o) : bench_ntt(&o);
     if (!strcmp(what, "msm")) {

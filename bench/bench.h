@@ -45,6 +45,7 @@ void bench_report(const bench_opts *o, const char *name, g16_curve curve, const 
                   const char *unit, double value);
 
 int bench_arith(const bench_opts *o);
+int bench_arith_cuda(const bench_opts *o); /* bench_gpu_arith.c: --backend cuda */
 int bench_ntt(const bench_opts *o);
 int bench_msm(const bench_opts *o);
 int bench_msm_cuda(const bench_opts *o); /* bench_gpu.c: --backend cuda */

@@ -241,6 +241,30 @@ typedef enum g16_gpu_op { G16_GPU_ADD, G16_GPU_SUB, G16_GPU_MUL, G16_GPU_SQR } g
 g16_err g16_gpu_field_op(g16_gpu *g, g16_gpu_field f, g16_gpu_op op, void *out, const void *a,
                          const void *b, size_t n, g16_status *st);
 
+/* ---- arithmetic throughput probes (arith_bench.cu) ----
+ * `g16 bench arith --backend cuda`: products and mixed additions in
+ * registers, per variant (the unrolled, rolled and carry-chain 32-bit
+ * products, the experimental radix-2^30 product of field_r30.cuh), per
+ * number of independent chains per thread (ilp). pts: n G1 points of the
+ * curve as the device lays them out (xyzz: x, y, zz, zzz; affine: x, y;
+ * Montgomery form), the madd inputs. Cases that compute the same values are
+ * compared: match 1 equal, 0 different, -1 the reference. iters products
+ * per chain; about 1.5 s of device time in all at iters = 2000. */
+typedef struct g16_gpu_arith_points {
+    const unsigned char *xyzz, *affine;
+    size_t n;
+} g16_gpu_arith_points;
+typedef struct g16_gpu_arith_result {
+    char name[32];
+    int ilp;           /* independent chains per thread */
+    int blocks_per_sm; /* occupancy (128-thread blocks), from the CUDA runtime */
+    float ms;          /* the timed kernel */
+    double gops;       /* operations per second / 1e9 */
+    int match;
+} g16_gpu_arith_result;
+g16_err g16_gpu_arith_bench(g16_gpu *g, g16_curve curve, const g16_gpu_arith_points *pts, int iters, uint64_t seed,
+                            g16_gpu_arith_result *out, int max, int *count, g16_status *st);
+
 /* ---- fixed-base scalar multiplication (fixed_base.cuh, fixed_base_*.cu) ----
  * out[i] = k[i] * base for i < n: the test-only setup's key points. base is
  * one affine point of (curve, group) (the CPU's G_affine), k any 256-bit

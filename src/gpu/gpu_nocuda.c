@@ -74,6 +74,13 @@ g16_err g16_gpu_field_op(g16_gpu *g, g16_gpu_field f, g16_gpu_op op, void *out, 
     return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");
 }
 
+g16_err g16_gpu_arith_bench(g16_gpu *g, g16_curve curve, const g16_gpu_arith_points *pts, int iters, uint64_t seed,
+                            g16_gpu_arith_result *out, int max, int *count, g16_status *st) {
+    (void)g, (void)curve, (void)pts, (void)iters, (void)seed, (void)out, (void)max;
+    *count = 0;
+    return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");
+}
+
 /* ---- NTT, streamed MSM and memory helpers (declared in gpu.h) ---- */
 static g16_err no_device(g16_status *st) {
     return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");

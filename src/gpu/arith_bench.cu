@@ -1,0 +1,289 @@
+/* Arithmetic throughput probes (`g16 bench arith --backend cuda`): how fast
+ * the device runs one field product or one mixed point addition when
+ * nothing else (memory, sorting, divergence) is in the way, per product
+ * variant, per number of independent chains per thread (ILP) and per
+ * occupancy. The MSM's accumulation runs ~10 products per mixed addition
+ * with 3 blocks of 128 threads per SM (12 warps); comparing its time with
+ * these rates says whether it is bound by the arithmetic's issue rate, by
+ * latency (few warps, serial carry chains) or by something else.
+ *
+ * Each thread holds ILP independent values x_j and one multiplier y and
+ * runs x_j = x_j * y (or x_j = x_j + P for points) `iters` times. Results
+ * are written back and compared across variants that compute the same
+ * values (every 32-bit product variant, and r30_t converted back), so a
+ * figure always belongs to a correct product. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "curve.cuh"
+#include "field_r30.cuh"
+#include "gpu_internal.cuh"
+
+namespace g16gpu {
+
+/* ---- operations: T the per-thread value, step(x, y) one operation ---- */
+template <class F> struct op_mul {
+    typedef F T;
+    typedef F Y;
+    static __device__ __forceinline__ T step(const T &x, const Y &y) { return x * y; }
+};
+template <class F> struct op_sqr {
+    typedef F T;
+    typedef F Y;
+    static __device__ __forceinline__ T step(const T &x, const Y &) { return x.sqr(); }
+};
+/* x + P (XYZZ plus affine, madd-2008-s): the accumulation's step. */
+template <class F> struct op_madd {
+    typedef xyzz_t<F> T;
+    typedef affine_t<F> Y;
+    static __device__ __forceinline__ T step(T x, const Y &y) {
+        x.add_affine(y.x, y.y);
+        return x;
+    }
+};
+
+template <class OP, int ILP>
+__global__ void __launch_bounds__(128) arith_kernel(typename OP::T *xs, const typename OP::Y *ys, int iters) {
+    typedef typename OP::T T;
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    T x[ILP];
+G16_UNROLL
+    for (int j = 0; j < ILP; j++)
+        x[j] = xs[(size_t)t * ILP + j];
+    typename OP::Y y = ys[t];
+#pragma unroll 1
+    for (int i = 0; i < iters; i++) {
+G16_UNROLL
+        for (int j = 0; j < ILP; j++)
+            x[j] = OP::step(x[j], y);
+    }
+G16_UNROLL
+    for (int j = 0; j < ILP; j++)
+        xs[(size_t)t * ILP + j] = x[j];
+}
+
+/* r30_t products on fp_t data: converted in, multiplied, converted out. */
+template <class C, int ILP>
+__global__ void __launch_bounds__(128)
+    arith_r30_kernel(fp_t<C> *xs, const fp_t<C> *ys, int iters, r30_consts<C> k) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    r30_t<C> x[ILP];
+G16_UNROLL
+    for (int j = 0; j < ILP; j++)
+        x[j] = r30_from_fp(xs[(size_t)t * ILP + j], k);
+    r30_t<C> y = r30_from_fp(ys[t], k);
+#pragma unroll 1
+    for (int i = 0; i < iters; i++) {
+G16_UNROLL
+        for (int j = 0; j < ILP; j++)
+            x[j] = x[j] * y;
+    }
+G16_UNROLL
+    for (int j = 0; j < ILP; j++)
+        xs[(size_t)t * ILP + j] = r30_to_fp(x[j], k);
+}
+
+/* One measured configuration. */
+struct arith_case {
+    const char *name;
+    int ilp;
+    size_t t_bytes, y_bytes; /* per value, per multiplier */
+    const void *kernel;
+    int r30; /* 1: arith_r30_kernel's signature (the constants argument) */
+    int group; /* cases of one group compute the same values: compared */
+};
+
+template <class OP, int ILP> static arith_case mk(const char *name, int group) {
+    return arith_case{name, ILP, sizeof(typename OP::T), sizeof(typename OP::Y),
+                      (const void *)arith_kernel<OP, ILP>, 0, group};
+}
+template <class C, int ILP> static arith_case mk_r30(const char *name, int group) {
+    return arith_case{name, ILP, sizeof(fp_t<C>), sizeof(fp_t<C>), (const void *)arith_r30_kernel<C, ILP>, 1,
+                      group};
+}
+
+} /* namespace g16gpu */
+
+/* Pseudo-random words from a logged seed (a 64-bit LCG: inputs only). */
+static void fill_words(uint32_t *w, size_t words, uint64_t *seed) {
+    for (size_t i = 0; i < words; i++) {
+        *seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+        w[i] = (uint32_t)(*seed >> 33);
+    }
+}
+
+extern "C" g16_err g16_gpu_arith_bench(g16_gpu *g, g16_curve curve, const g16_gpu_arith_points *pts,
+                                       int iters, uint64_t seed, g16_gpu_arith_result *out, int max,
+                                       int *count, g16_status *st) {
+    using g16gpu::arith_case;
+    using g16gpu::mk;
+    using g16gpu::mk_r30;
+    using g16gpu::op_madd;
+    using g16gpu::op_mul;
+    using g16gpu::op_sqr;
+    using g16gpu::roll_t;
+    using g16gpu::chain_t;
+    *count = 0;
+    bool bls = curve == G16_CURVE_BLS12_381;
+    /* groups: 1 Fp mul, 2 Fp sqr, 3 madd, 4 Fp2 mul */
+    arith_case cases[24];
+    int nc = 0;
+    if (bls) {
+        typedef g16gpu::bls381_fp F;
+        cases[nc++] = mk<op_mul<F>, 1>("fp_mul", 1);
+        cases[nc++] = mk<op_mul<F>, 2>("fp_mul", 1);
+        cases[nc++] = mk<op_mul<F>, 4>("fp_mul", 1);
+        cases[nc++] = mk<op_mul<roll_t<F, 1>>, 2>("fp_mul_rolled1", 1);
+        cases[nc++] = mk<op_mul<roll_t<F, 2>>, 2>("fp_mul_rolled2", 1);
+        cases[nc++] = mk<op_mul<chain_t<F>>, 2>("fp_mul_chain", 1);
+        cases[nc++] = mk_r30<g16gpu::bls381_fp_cfg, 1>("fp_mul_r30", 1);
+        cases[nc++] = mk_r30<g16gpu::bls381_fp_cfg, 2>("fp_mul_r30", 1);
+        cases[nc++] = mk_r30<g16gpu::bls381_fp_cfg, 4>("fp_mul_r30", 1);
+        cases[nc++] = mk<op_sqr<F>, 2>("fp_sqr", 2);
+        cases[nc++] = mk<op_madd<F>, 1>("g1_madd", 3);
+        cases[nc++] = mk<op_madd<F>, 2>("g1_madd", 3);
+        cases[nc++] = mk<op_mul<g16gpu::bls381_fp2>, 1>("fp2_mul", 4);
+        cases[nc++] = mk<op_mul<g16gpu::bls381_fp2>, 2>("fp2_mul", 4);
+    } else {
+        typedef g16gpu::bn254_fp F;
+        cases[nc++] = mk<op_mul<F>, 1>("fp_mul", 1);
+        cases[nc++] = mk<op_mul<F>, 2>("fp_mul", 1);
+        cases[nc++] = mk<op_mul<F>, 4>("fp_mul", 1);
+        cases[nc++] = mk<op_mul<roll_t<F, 1>>, 2>("fp_mul_rolled1", 1);
+        cases[nc++] = mk<op_mul<chain_t<F>>, 2>("fp_mul_chain", 1);
+        cases[nc++] = mk_r30<g16gpu::bn254_fp_cfg, 1>("fp_mul_r30", 1);
+        cases[nc++] = mk_r30<g16gpu::bn254_fp_cfg, 2>("fp_mul_r30", 1);
+        cases[nc++] = mk_r30<g16gpu::bn254_fp_cfg, 4>("fp_mul_r30", 1);
+        cases[nc++] = mk<op_sqr<F>, 2>("fp_sqr", 2);
+        cases[nc++] = mk<op_madd<F>, 1>("g1_madd", 3);
+        cases[nc++] = mk<op_madd<F>, 2>("g1_madd", 3);
+        cases[nc++] = mk<op_mul<g16gpu::bn254_fp2>, 1>("fp2_mul", 4);
+        cases[nc++] = mk<op_mul<g16gpu::bn254_fp2>, 2>("fp2_mul", 4);
+    }
+    const int threads = 128;
+    const int max_ilp = 4;
+    size_t max_t = 0;
+    for (int c = 0; c < nc; c++)
+        max_t = cases[c].t_bytes > max_t ? cases[c].t_bytes : max_t;
+    /* Every case runs the same number of threads: enough blocks for 3
+     * waves at the largest occupancy any case reaches (16 blocks/SM). */
+    int blocks = g->sms * 16 * 3;
+    size_t nthreads = (size_t)blocks * threads;
+    size_t x_bytes = nthreads * max_ilp * max_t, y_bytes = nthreads * max_t;
+    uint32_t *h_x0 = (uint32_t *)malloc(x_bytes), *h_y = (uint32_t *)malloc(y_bytes);
+    uint32_t *h_out = (uint32_t *)malloc(x_bytes);
+    void *d_x = NULL, *d_y = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    g16_err rc = G16_OK;
+    cudaError_t e = cudaSuccess;
+    /* refs[group][ilp]: the first case's results, the others compared */
+    uint32_t *refs[8][max_ilp + 1] = {};
+    if (!h_x0 || !h_y || !h_out) {
+        rc = g16_fail(st, G16_ERR_NOMEM, "gpu arith bench: out of host memory");
+        goto done;
+    }
+    if ((e = cudaSetDevice(g->device)) != cudaSuccess || (e = cudaMalloc(&d_x, x_bytes)) != cudaSuccess ||
+        (e = cudaMalloc(&d_y, y_bytes)) != cudaSuccess || (e = cudaEventCreate(&e0)) != cudaSuccess ||
+        (e = cudaEventCreate(&e1)) != cudaSuccess) {
+        rc = g16_fail(st, G16_ERR_DEVICE, "gpu arith bench setup@%s:%d: %s", __FILE__, __LINE__,
+                      cudaGetErrorString(e));
+        goto done;
+    }
+    for (int c = 0; c < nc && *count < max; c++) {
+        const arith_case &k = cases[c];
+        int group = k.group;
+        bool point = group == 3;
+        size_t tb = k.t_bytes, yb = k.y_bytes;
+        size_t n_x = nthreads * k.ilp;
+        /* inputs: field words below p's top word (so below p: every field's
+         * top word is below 2^31), or copies of the caller's points */
+        uint64_t s = seed + (uint64_t)group * 0x9e3779b97f4a7c15ull;
+        if (point) {
+            for (size_t i = 0; i < n_x; i++)
+                memcpy((char *)h_x0 + i * tb, pts->xyzz + (i % pts->n) * tb, tb);
+            for (size_t i = 0; i < nthreads; i++)
+                memcpy((char *)h_y + i * yb, pts->affine + (i % pts->n) * yb, yb);
+        } else {
+            size_t words_x = n_x * tb / 4, words_y = nthreads * yb / 4;
+            fill_words(h_x0, words_x, &s);
+            fill_words(h_y, words_y, &s);
+            int limbs = bls ? 12 : 8; /* Fp limbs; Fp2 = two of them */
+            for (size_t i = 0; i < words_x; i++)
+                if (i % limbs == (size_t)limbs - 1)
+                    h_x0[i] &= bls ? 0x0fffffffu : 0x1fffffffu;
+            for (size_t i = 0; i < words_y; i++)
+                if (i % limbs == (size_t)limbs - 1)
+                    h_y[i] &= bls ? 0x0fffffffu : 0x1fffffffu;
+        }
+        if ((e = cudaMemcpy(d_y, h_y, nthreads * yb, cudaMemcpyHostToDevice)) != cudaSuccess)
+            break;
+        int occ = 0;
+        if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k.kernel, threads, 0)) != cudaSuccess)
+            break;
+        /* warm-up (iters/8), then the timed run */
+        float ms = 0;
+        for (int rep = 0; rep < 2 && e == cudaSuccess; rep++) {
+            int it = rep == 0 ? (iters / 8 > 0 ? iters / 8 : 1) : iters;
+            if ((e = cudaMemcpy(d_x, h_x0, n_x * tb, cudaMemcpyHostToDevice)) != cudaSuccess)
+                break;
+            if ((e = cudaEventRecord(e0, 0)) != cudaSuccess)
+                break;
+            if (k.r30) {
+                if (bls) {
+                    auto kc = g16gpu::r30_make_consts<g16gpu::bls381_fp_cfg>();
+                    void *args[] = {&d_x, &d_y, &it, &kc};
+                    e = cudaLaunchKernel(k.kernel, blocks, threads, args, 0, 0);
+                } else {
+                    auto kc = g16gpu::r30_make_consts<g16gpu::bn254_fp_cfg>();
+                    void *args[] = {&d_x, &d_y, &it, &kc};
+                    e = cudaLaunchKernel(k.kernel, blocks, threads, args, 0, 0);
+                }
+            } else {
+                void *args[] = {&d_x, &d_y, &it};
+                e = cudaLaunchKernel(k.kernel, blocks, threads, args, 0, 0);
+            }
+            if (e != cudaSuccess || (e = cudaEventRecord(e1, 0)) != cudaSuccess ||
+                (e = cudaEventSynchronize(e1)) != cudaSuccess || (e = cudaEventElapsedTime(&ms, e0, e1)) != cudaSuccess)
+                break;
+        }
+        if (e != cudaSuccess)
+            break;
+        if ((e = cudaMemcpy(h_out, d_x, n_x * tb, cudaMemcpyDeviceToHost)) != cudaSuccess)
+            break;
+        /* The first case of a group at an ILP is the reference of the
+         * others there (same inputs, same values): match 1 or 0, -1 for the
+         * reference itself. */
+        int match = -1;
+        uint32_t *&ref = refs[group][k.ilp];
+        if (!ref) {
+            if ((ref = (uint32_t *)malloc(n_x * tb)) != NULL)
+                memcpy(ref, h_out, n_x * tb);
+        } else {
+            match = !memcmp(ref, h_out, n_x * tb);
+        }
+        g16_gpu_arith_result *r = &out[(*count)++];
+        memset(r, 0, sizeof *r);
+        snprintf(r->name, sizeof r->name, "%s", k.name);
+        r->ilp = k.ilp;
+        r->blocks_per_sm = occ;
+        r->ms = ms;
+        double ops = (double)nthreads * k.ilp * iters;
+        r->gops = ops / (ms * 1e-3) / 1e9;
+        r->match = match;
+    }
+    if (e != cudaSuccess)
+        rc = g16_fail(st, G16_ERR_DEVICE, "gpu arith bench@%s:%d: %s", __FILE__, __LINE__, cudaGetErrorString(e));
+done:
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j <= max_ilp; j++)
+            free(refs[i][j]);
+    if (e0)
+        cudaEventDestroy(e0);
+    if (e1)
+        cudaEventDestroy(e1);
+    cudaFree(d_x);
+    cudaFree(d_y);
+    free(h_x0), free(h_y), free(h_out);
+    return rc;
+}

@@ -1,0 +1,189 @@
+/* Experimental: Montgomery multiplication in radix 2^30, for the MSM's
+ * accumulation. Measured against fp_t's product by `g16 bench arith
+ * --backend cuda` (arith_bench.cu); not used by any kernel yet.
+ *
+ * Why: with 30-bit limbs every partial product a_i*b_j is below 2^60, so up
+ * to 15 of them (plus a carry below 2^35) add up in one 64-bit register,
+ * and the sum comes from the wide multiply-add itself (acc = a*b + acc:
+ * one IMAD.WIDE.U32, no carry handling). fp_t's 32-bit CIOS needs about two
+ * carry-propagating additions per partial product next to it. For
+ * BLS12-381 Fp that is 2*13^2 = 338 wide multiply-adds and ~10 shifts and
+ * masks per column, against 2*12^2 = 288 products and ~860 other
+ * instructions (nvdisasm of the sm_90 code, docs/gpu-notes.md).
+ *
+ * Representation (r30_t<C>, C an fp_t constants struct): L = ceil(32N/30)
+ * limbs of 30 bits in 32-bit words, little endian, each below 2^30; the
+ * value is x * R' mod p with R' = 2^(30L) (Montgomery form), kept below 2p
+ * (not fully reduced). fp_t values (R = 2^(32N)) convert with one product
+ * each way (from_fp / to_fp) by the constants of r30_consts.
+ *
+ * Product: FIPS, finely integrated product scanning (Koc, Acar, Kaliski
+ * 1996, "Analyzing and comparing Montgomery multiplication algorithms"),
+ * column by column: column k adds a_i*b_(k-i) and m_i*p_(k-i), picks
+ * m_k = (column mod 2^30) * (-p^-1) mod 2^30 for k < L so that the column's
+ * low 30 bits vanish, and shifts 30 bits into the next column. Inputs below
+ * 2p give T = a*b + m*p < 4p^2 + R'p, and T/R' < 2p because 4p < R'. */
+#ifndef G16_GPU_FIELD_R30_CUH
+#define G16_GPU_FIELD_R30_CUH
+
+#include "field.cuh"
+
+namespace g16gpu {
+
+template <class C> struct r30_t {
+    static constexpr int N32 = C::N;
+    static constexpr int L = (32 * N32 + 29) / 30;
+    static constexpr uint32_t MASK = (1u << 30) - 1;
+    static constexpr uint32_t n0 = C::n0 & MASK; /* -p^-1 mod 2^30 */
+    /* Products one 64-bit accumulator takes before the column spills into
+     * a second one: 15 * (2^30 - 1)^2 + 2^36 < 2^64. */
+    static constexpr int ACC_MAX = 15;
+    uint32_t l[L];
+
+    /* Limb k of p (bits 30k .. 30k+29); folds to an immediate when k is a
+     * compile-time constant (unrolled loops). */
+    static G16_HD uint32_t p(int k) {
+        int bit = 30 * k, w = bit >> 5, s = bit & 31;
+        uint64_t v = C::p(w);
+        if (w + 1 < N32)
+            v |= (uint64_t)C::p(w + 1) << 32;
+        return (uint32_t)(v >> s) & MASK;
+    }
+
+    /* Repacks N32 32-bit words (any value below 2^(32N)) into 30-bit limbs. */
+    static G16_HD r30_t from_words(const uint32_t w[N32]) {
+        r30_t r;
+G16_UNROLL
+        for (int k = 0; k < L; k++) {
+            int bit = 30 * k, i = bit >> 5, s = bit & 31;
+            uint64_t v = w[i];
+            if (i + 1 < N32)
+                v |= (uint64_t)w[i + 1] << 32;
+            r.l[k] = (uint32_t)(v >> s) & MASK;
+        }
+        return r;
+    }
+    /* The inverse of from_words for a value below 2^(32N). */
+    G16_HD void to_words(uint32_t w[N32]) const {
+G16_UNROLL
+        for (int i = 0; i < N32; i++)
+            w[i] = 0;
+G16_UNROLL
+        for (int k = 0; k < L; k++) {
+            int bit = 30 * k, i = bit >> 5, s = bit & 31;
+            uint64_t v = (uint64_t)l[k] << s;
+            w[i] |= (uint32_t)v;
+            if (i + 1 < N32)
+                w[i + 1] |= (uint32_t)(v >> 32);
+        }
+    }
+
+    /* Adds partial product pr into column accumulator acc, or acc2 once acc
+     * holds ACC_MAX products (cnt counts them; resolved at compile time). */
+    static G16_HD void col_add(uint64_t &acc, uint64_t &acc2, int &cnt, uint32_t x, uint32_t y) {
+        mad_wide(cnt < ACC_MAX ? acc : acc2, x, y);
+        cnt++;
+    }
+    /* acc += x*y (no overflow by the callers' bounds). One IMAD.WIDE.U32 on
+     * the device: written in PTX because nvcc's 64-bit form adds the
+     * (known zero) high cross terms with extra instructions. */
+    static G16_HD void mad_wide(uint64_t &acc, uint32_t x, uint32_t y) {
+#if defined(__CUDA_ARCH__)
+        asm("mad.wide.u32 %0, %1, %2, %0;" : "+l"(acc) : "r"(x), "r"(y));
+#else
+        acc += (uint64_t)x * y;
+#endif
+    }
+
+    /* a * b / R' mod p, below 2p for a, b below 2p (FIPS, see the top). */
+    static G16_HD r30_t mul(const r30_t &a, const r30_t &b) {
+        uint32_t m[L];
+        r30_t r;
+        uint64_t acc = 0; /* the running column sum, carry included */
+G16_UNROLL
+        for (int k = 0; k < 2 * L - 1; k++) {
+            uint64_t acc2 = 0;
+            int cnt = 0;
+            /* fixed trip counts, so that both loops unroll completely */
+G16_UNROLL
+            for (int i = 0; i < L; i++)
+                if (k - i >= 0 && k - i < L)
+                    col_add(acc, acc2, cnt, a.l[i], b.l[k - i]);
+G16_UNROLL
+            for (int i = 0; i < L; i++)
+                if (i < k && k - i < L)
+                    col_add(acc, acc2, cnt, m[i], p(k - i));
+            if (k < L) {
+                uint32_t low = (uint32_t)acc + (uint32_t)acc2;
+                m[k] = (low * n0) & MASK;
+                col_add(acc, acc2, cnt, m[k], p(0));
+            }
+            uint32_t digit;
+            if (cnt > ACC_MAX) {
+                uint64_t t = (acc & MASK) + acc2;
+                acc = (acc >> 30) + (t >> 30);
+                digit = (uint32_t)t & MASK;
+            } else {
+                digit = (uint32_t)acc & MASK;
+                acc >>= 30;
+            }
+            if (k >= L)
+                r.l[k - L] = digit; /* columns below L end in zero digits */
+        }
+        r.l[L - 1] = (uint32_t)acc; /* below 2^30: the result is below 2p */
+        return r;
+    }
+    friend G16_HD r30_t operator*(const r30_t &a, const r30_t &b) { return mul(a, b); }
+
+    /* The value mod p as fully reduced limbs (t - p when t >= p; t < 2p). */
+    G16_HD r30_t reduced() const {
+        r30_t s;
+        int64_t borrow = 0;
+G16_UNROLL
+        for (int k = 0; k < L; k++) {
+            int64_t d = (int64_t)l[k] - p(k) + borrow;
+            s.l[k] = (uint32_t)d & MASK;
+            borrow = d >> 30; /* 0 or -1 */
+        }
+        return borrow ? *this : s;
+    }
+};
+
+/* Conversion constants between fp_t (R = 2^(32N)) and r30_t (R' = 2^(30L)),
+ * as r30 limbs: up = 2^(60L - 32N) mod p, down = 2^(32N) mod p. Then
+ * from_fp(x) = words(x) * up / R' = x R' and to_fp(y) = y * down / R' =
+ * x R. Computed on the host by doubling (host code, not a hot path). */
+template <class C> struct r30_consts {
+    r30_t<C> up, down;
+};
+
+template <class C> static inline r30_consts<C> r30_make_consts() {
+    typedef fp_t<C> F;
+    /* 2^e mod p as a plain integer in 32-bit words, by e modular doublings
+     * of 1 (fp_t's + is a modular addition of the integers it holds). */
+    auto pow2 = [](int e) {
+        F x = F::zero();
+        x.l[0] = 1;
+        for (int i = 0; i < e; i++)
+            x = x + x;
+        return r30_t<C>::from_words(x.l);
+    };
+    r30_consts<C> c;
+    c.up = pow2(60 * r30_t<C>::L - 32 * C::N);
+    c.down = pow2(32 * C::N);
+    return c;
+}
+
+template <class C> static G16_HD r30_t<C> r30_from_fp(const fp_t<C> &x, const r30_consts<C> &k) {
+    return r30_t<C>::from_words(x.l) * k.up;
+}
+
+template <class C> static G16_HD fp_t<C> r30_to_fp(const r30_t<C> &y, const r30_consts<C> &k) {
+    fp_t<C> r;
+    (y * k.down).reduced().to_words(r.l);
+    return r;
+}
+
+} /* namespace g16gpu */
+
+#endif
