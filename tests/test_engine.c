@@ -739,6 +739,21 @@ static void test_reserve_work(g16_ctx *ctx, circuit *ca) {
     g16_engine_destroy(e, 1);
 }
 
+/* ---- CPU lists (G16_ENGINE_PIN: sysfs local_cpulist) ------------------------ */
+static void test_cpulist(void) {
+    unsigned char m[8];
+    CHECK(engine_cpulist_parse("0-3,8,10-11\n", m, sizeof m) == 7 && m[0] == 0x0f && m[1] == 0x0d && m[2] == 0);
+    CHECK(engine_cpulist_parse("16-31,48-63", m, sizeof m) == 32 && m[1] == 0 && m[2] == 0xff && m[3] == 0xff &&
+          m[4] == 0 && m[5] == 0 && m[6] == 0xff && m[7] == 0xff);
+    CHECK(engine_cpulist_parse("60-70", m, sizeof m) == 4 && m[7] == 0xf0); /* beyond the mask: ignored */
+    CHECK(engine_cpulist_parse("1,1,1-2", m, sizeof m) == 2 && m[0] == 0x06);
+    CHECK(engine_cpulist_parse("", m, sizeof m) == 0 && m[0] == 0);
+    CHECK(engine_cpulist_parse("5-2", m, sizeof m) == -1);
+    CHECK(engine_cpulist_parse("a", m, sizeof m) == -1);
+    CHECK(engine_cpulist_parse("3;4", m, sizeof m) == -1);
+    CHECK(engine_cpulist_parse("3-", m, sizeof m) == -1);
+}
+
 /* ---- cancellation, timeouts, faults ----------------------------------------- */
 static void test_faults(g16_ctx *ctx, circuit *ca, circuit *cb) {
     g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 1, .synth_threads = 1, .lookahead = 1};
@@ -897,6 +912,7 @@ int main(void) {
         test_reserve_work(ctx, &ca);
         fprintf(stderr, "reserve work %.0f ms\n", g16_now_ms() - t);
         test_backend_choice(ctx);
+        test_cpulist();
     }
     free_circuit(&ca);
     free_circuit(&cb);

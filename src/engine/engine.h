@@ -104,6 +104,12 @@ g16_err engine_create_with_backend(g16_ctx *ctx, g16_engine **out, const g16_eng
  * CUDA). */
 g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_device, g16_status *st);
 
+/* Parses a Linux CPU list ("0-15,32-47\n", as sysfs's local_cpulist) into
+ * mask (CPU c: bit c % 8 of byte c / 8; CPUs beyond 8 * mask_len ignored);
+ * returns how many CPUs it set, or -1 for a malformed list. Used by the CUDA
+ * backend's G16_ENGINE_PIN=1. */
+int engine_cpulist_parse(const char *s, unsigned char *mask, size_t mask_len);
+
 /* Registers an already loaded key (in memory: no file to reload it from),
  * owned by the engine from this call on, whatever it returns (on failure
  * it is freed); make it own the bytes it was loaded over with

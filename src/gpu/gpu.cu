@@ -381,6 +381,21 @@ extern "C" size_t g16_gpu_ctx_bytes(size_t max_points, int with_g2) {
 
 extern "C" size_t g16_gpu_device_bytes(const g16_gpu *g) { return g ? g->dev_bytes : 0; }
 
+static g16_err pci_address(int device, char *buf, size_t len, g16_status *st) {
+    CU(cudaDeviceGetPCIBusId(buf, (int)len, device));
+    for (char *c = buf; *c; c++)
+        if (*c >= 'A' && *c <= 'F')
+            *c = (char)(*c - 'A' + 'a');
+    return G16_OK;
+}
+
+extern "C" g16_err g16_gpu_pci_address(int device, char *buf, size_t len, g16_status *st) {
+    if (!buf || len < 16 || len > 4096)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu pci address: buffer");
+    buf[0] = 0;
+    return pci_address(device, buf, len, st);
+}
+
 extern "C" g16_err g16_gpu_msm_density(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, const uint8_t *density,
                                        const g16_scalar *scalars, size_t n_scalars, g16_gpu_timing *timing,
                                        g16_status *st) {

@@ -89,6 +89,9 @@ size_t g16_gpu_ctx_bytes(size_t max_points, int with_g2);
 /* The device bytes g's create asked cudaMalloc for (0 for NULL or without
  * CUDA): what g16_gpu_ctx_bytes bounds (tests compare them). */
 size_t g16_gpu_device_bytes(const g16_gpu *g);
+/* The PCI address of device `device` ("0000:1b:00.0", lower case, as in
+ * /sys/bus/pci/devices), for placing host threads near it. */
+g16_err g16_gpu_pci_address(int device, char *buf, size_t len, g16_status *st);
 
 /* Density form (as the CPU's msm_<G>_density): density is a bitmap over the
  * bases' n points, bit i = (density[i / 8] >> (i % 8)) & 1, in host or

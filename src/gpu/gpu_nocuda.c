@@ -58,6 +58,13 @@ size_t g16_gpu_ctx_bytes(size_t max_points, int with_g2) {
     return g16gpu_ctx_device_bytes(max_points, with_g2, policy, seg);
 }
 
+g16_err g16_gpu_pci_address(int device, char *buf, size_t len, g16_status *st) {
+    (void)device;
+    if (buf && len)
+        buf[0] = 0;
+    return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");
+}
+
 size_t g16_gpu_device_bytes(const g16_gpu *g) {
     (void)g;
     return 0;
