@@ -86,9 +86,21 @@ static double metric_sum(const char *text, const char *prefix) {
     return sum;
 }
 
+#define SNAP_DEV ENGINE_OVERLAP_MAXDEV
 typedef struct snap {
     double busy_ms, up_sum, up_n, gpu_sum, gpu_n, kw_sum, kw_n, streamed, fallback;
+    double rw_sum, rw_n, fw_sum, fw_n, kern_sum, kern_n, fin_busy, work_allocs, budget_wait;
+    /* per device: proofs (device stages without error), device-stage union,
+     * GPU stages, kernel sections, kernel-mutex waits (ms, summed) */
+    double d_parts[SNAP_DEV], d_busy[SNAP_DEV], d_gpu[SNAP_DEV], d_kern[SNAP_DEV], d_kwait[SNAP_DEV];
+    double d_kgpu[SNAP_DEV]; /* CUDA-event time of the kernel sections */
 } snap;
+
+static double metric_dev(const char *text, const char *name, int d) {
+    char pre[96];
+    snprintf(pre, sizeof pre, "%s{device=\"%d\"} ", name, d);
+    return metric_sum(text, pre);
+}
 
 static int take_snap(g16_engine *eng, snap *s) {
     char *m = NULL;
@@ -103,14 +115,32 @@ static int take_snap(g16_engine *eng, snap *s) {
     s->kw_n = metric_sum(m, "g16_stage_ms_count{stage=\"kernel_wait\"}");
     s->streamed = metric_sum(m, "g16_partitions_streamed_total ");
     s->fallback = metric_sum(m, "g16_partitions_cpu_fallback_total ");
+    s->rw_sum = metric_sum(m, "g16_stage_ms_sum{stage=\"ready_wait\"}");
+    s->rw_n = metric_sum(m, "g16_stage_ms_count{stage=\"ready_wait\"}");
+    s->fw_sum = metric_sum(m, "g16_stage_ms_sum{stage=\"fin_wait\"}");
+    s->fw_n = metric_sum(m, "g16_stage_ms_count{stage=\"fin_wait\"}");
+    s->kern_sum = metric_sum(m, "g16_stage_ms_sum{stage=\"kernels\"}");
+    s->kern_n = metric_sum(m, "g16_stage_ms_count{stage=\"kernels\"}");
+    s->fin_busy = metric_sum(m, "g16_finalize_busy_ms_total ");
+    s->work_allocs = metric_sum(m, "g16_work_area_allocs_total ");
+    s->budget_wait = metric_sum(m, "g16_budget_wait_ms_total ");
+    for (int d = 0; d < SNAP_DEV; d++) {
+        s->d_parts[d] = metric_dev(m, "g16_device_partitions_total", d);
+        s->d_busy[d] = metric_dev(m, "g16_device_busy_ms_total", d);
+        s->d_gpu[d] = metric_dev(m, "g16_device_gpu_ms_total", d);
+        s->d_kern[d] = metric_dev(m, "g16_device_kernel_ms_total", d);
+        s->d_kwait[d] = metric_dev(m, "g16_device_kernel_wait_ms_total", d);
+        s->d_kgpu[d] = metric_dev(m, "g16_device_kernel_gpu_ms_total", d);
+    }
     g16_free(m);
     return 1;
 }
 
-/* Workers and devices, from the status JSON. */
-static void engine_shape(g16_engine *eng, char *backend, size_t blen, int *workers, int *devices, int *synth) {
+/* Workers, devices, synthesis and finalize threads, from the status JSON. */
+static void engine_shape(g16_engine *eng, char *backend, size_t blen, int *workers, int *devices, int *synth,
+                         int *fin) {
     char *s = NULL;
-    *workers = 1, *devices = 1, *synth = 1;
+    *workers = 1, *devices = 1, *synth = 1, *fin = 1;
     snprintf(backend, blen, "?");
     if (g16_engine_status_json(eng, &s) != G16_OK)
         return;
@@ -131,6 +161,9 @@ static void engine_shape(g16_engine *eng, char *backend, size_t blen, int *worke
     const char *sy = strstr(s, "\"synth_threads\":");
     if (sy)
         *synth = atoi(sy + 16);
+    const char *fi = strstr(s, "\"finalize_threads\":");
+    if (fi)
+        *fin = atoi(fi + 19);
     g16_free(s);
 }
 
@@ -158,6 +191,39 @@ static int done_span(const char *path, uint64_t min_job, double *first, double *
 }
 
 static int nk_any(const engine_overlap *ov) { return ov->upload_ms > 0 || ov->kernel_busy_fraction > 0; }
+
+/* Which stage limits the measured rate (docs/engine.md, "Scaling over
+ * devices"), from: fin_busy, the finalize threads' busy share of the wall
+ * time; fwait and kern, the mean fin-heap wait and kernel section; per
+ * device, dbusy (its device stages' union over the wall time) and kbusy
+ * (its kernel sections' union over the kernels' steady span; CUDA only).
+ * In this order: "finalize" when the finalize threads are 85% busy or a
+ * device's result waits longer for them than a kernel section lasts;
+ * "synthesis" when a device has no partition in its workers 15% of the
+ * time (the ready heap ran empty), "host_budget" instead when the
+ * synthesis threads spent a quarter of the time waiting for budget room
+ * (bwait: their waits over the wall time and threads); on a GPU "device_host" when a device
+ * held partitions but ran no kernels 15% of the steady span (copies,
+ * wipes, the mutex hand-over, CPU fallbacks); "kernel_host_gaps" when a
+ * device's kernel sections last 15% longer than their CUDA-event time
+ * (kev: the GPU waits inside them for the host: syncs, Horner sums,
+ * launches, a worker thread not scheduled); else "gpu_kernels" (CPU
+ * backend: "device_stage"). */
+static const char *bottleneck(int cuda, int ndev, double fin_busy, double fwait, double kern, const double *dbusy,
+                              const double *kbusy, const double *kmean, const double *kev, double bwait) {
+    if (fin_busy >= 0.85 || (kern > 0 && fwait > kern))
+        return "finalize";
+    for (int d = 0; d < ndev && d < SNAP_DEV; d++)
+        if (dbusy[d] < 0.85)
+            return bwait >= 0.25 ? "host_budget" : "synthesis";
+    for (int d = 0; cuda && d < ndev && d < SNAP_DEV; d++)
+        if (kbusy[d] > 0 && kbusy[d] < 0.85)
+            return "device_host";
+    for (int d = 0; cuda && d < ndev && d < SNAP_DEV; d++)
+        if (kev[d] > 0 && kmean[d] > 1.15 * kev[d])
+            return "kernel_host_gaps";
+    return cuda ? "gpu_kernels" : "device_stage";
+}
 
 /* Distinct synthetic witnesses (--witnesses, 1..SYN_W). */
 static int syn_witnesses(const bench_opts *o) {
@@ -417,8 +483,8 @@ int bench_engine(const bench_opts *o) {
         bench_mem_phase(&bm, "key");
     }
     char bname[16];
-    int nworkers, ndev, nsynth;
-    engine_shape(eng, bname, sizeof bname, &nworkers, &ndev, &nsynth);
+    int nworkers, ndev, nsynth, nfin;
+    engine_shape(eng, bname, sizeof bname, &nworkers, &ndev, &nsynth, &nfin);
     for (int i = 0; i < parts; i++) {
         if (in_mem) {
             w[i].data = wdata[i % syn_witnesses(o)];
@@ -458,6 +524,21 @@ int bench_engine(const bench_opts *o) {
         }
         if (g16_engine_job_release(eng, warm) != G16_OK)
             goto fail;
+    }
+    /* Warm-up 2: the working areas of a full pipeline (lookahead + workers
+     * partitions in flight), made now as far as the budget allows, so that
+     * none is made during the measurement: with the CUDA backend each is a
+     * pinned cudaHostAlloc, a device-global call that stalls the workers of
+     * every device (docs/engine.md, "Scaling over devices"). */
+    {
+        char *s = NULL;
+        const char *la = g16_engine_status_json(eng, &s) == G16_OK ? strstr(s, "\"lookahead\":") : NULL;
+        int nfill = (la ? atoi(la + 12) : 0) + nworkers;
+        g16_free(s);
+        uint32_t made = 0;
+        if (engine_key_reserve_work(eng, key, (uint32_t)nfill, &made) != G16_OK)
+            goto fail;
+        fprintf(stderr, "g16 bench engine: %u working areas made before measuring (pipeline: %d)\n", made, nfill);
     }
     snap s0, s1;
     if (!take_snap(eng, &s0))
@@ -500,7 +581,7 @@ int bench_engine(const bench_opts *o) {
     /* The timeline, complete once the engine is gone (it closes the file). */
     g16_engine_destroy(eng, 0);
     eng = NULL;
-    double steady = 0, d0, d1, kbusy_steady = 0;
+    double steady = 0, d0, d1, kbusy_steady = 0, kbusy_dev[SNAP_DEV] = {0};
     engine_overlap ov = {0};
     if (tlpath[0]) {
         int nd = done_span(tlpath, ids[0], &d0, &d1);
@@ -519,12 +600,44 @@ int bench_engine(const bench_opts *o) {
             k1 = !i || kn[i].e > k1 ? kn[i].e : k1;
         }
         engine_overlap ovs;
-        if (nk && k1 > k0 && engine_overlap_compute(&ovs, up, nup, kn, nk, ndev, k1 - k0, &tst) == G16_OK)
+        if (nk && k1 > k0 && engine_overlap_compute(&ovs, up, nup, kn, nk, ndev, k1 - k0, &tst) == G16_OK) {
             kbusy_steady = ovs.kernel_busy_fraction;
+            memcpy(kbusy_dev, ovs.dev_kernel_busy, sizeof kbusy_dev);
+        }
         free(up);
         free(kn);
     }
     double upov = ov.upload_ms > 0 ? ov.upload_overlap_ms / ov.upload_ms : 0;
+    /* Per-stage queue waits, the finalize threads' load and each device's
+     * share: what names the bottleneck (bottleneck() above). */
+#define DMEAN(sum, n) ((s1.n > s0.n) ? (s1.sum - s0.sum) / (s1.n - s0.n) : 0)
+    double rwait = DMEAN(rw_sum, rw_n), fwait = DMEAN(fw_sum, fw_n), kern = DMEAN(kern_sum, kern_n);
+#undef DMEAN
+    double fin_busy = wall > 0 && nfin > 0 ? (s1.fin_busy - s0.fin_busy) / (wall * nfin) : 0;
+    double dbusy[SNAP_DEV] = {0}, kmean[SNAP_DEV] = {0}, kev[SNAP_DEV] = {0};
+    char per_dev[128 * SNAP_DEV + 16];
+    size_t pl = 0;
+    per_dev[0] = 0;
+    for (int d = 0; d < ndev && d < SNAP_DEV; d++) {
+        double np_d = s1.d_parts[d] - s0.d_parts[d];
+        dbusy[d] = wall > 0 ? (s1.d_busy[d] - s0.d_busy[d]) / wall : 0;
+        kmean[d] = np_d > 0 ? (s1.d_kern[d] - s0.d_kern[d]) / np_d : 0;
+        kev[d] = np_d > 0 ? (s1.d_kgpu[d] - s0.d_kgpu[d]) / np_d : 0;
+        pl += (size_t)snprintf(per_dev + pl, sizeof per_dev - pl,
+                               "%s{\"device\":%d,\"proofs\":%.0f,\"device_busy\":%.4f,\"kernel_busy_steady\":%.4f,"
+                               "\"mean_gpu_ms\":%.2f,\"mean_kernel_ms\":%.2f,\"mean_kernel_event_ms\":%.2f,"
+                               "\"mean_kernel_wait_ms\":%.2f}",
+                               d ? "," : "", d, np_d, dbusy[d], kbusy_dev[d],
+                               np_d > 0 ? (s1.d_gpu[d] - s0.d_gpu[d]) / np_d : 0,
+                               np_d > 0 ? (s1.d_kern[d] - s0.d_kern[d]) / np_d : 0,
+                               np_d > 0 ? (s1.d_kgpu[d] - s0.d_kgpu[d]) / np_d : 0,
+                               np_d > 0 ? (s1.d_kwait[d] - s0.d_kwait[d]) / np_d : 0);
+        if (pl >= sizeof per_dev)
+            pl = sizeof per_dev - 1;
+    }
+    int is_cuda = !strcmp(bname, "cuda");
+    double bwait = wall > 0 && nsynth > 0 ? (s1.budget_wait - s0.budget_wait) / (wall * nsynth) : 0;
+    const char *bneck = bottleneck(is_cuda, ndev, fin_busy, fwait, kern, dbusy, kbusy_dev, kmean, kev, bwait);
     if (o->json)
         printf("{\"bench\":\"engine\",\"backend\":\"%s\",\"devices\":%d,\"workers\":%d,\"workers_per_device\":%d,"
                "\"synth_threads\":%d,\"jobs\":%d,\"partitions\":%d,\"verify\":%s,\"wall_ms\":%.1f,\"proofs_per_hour\":%.0f,"
@@ -536,7 +649,10 @@ int bench_engine(const bench_opts *o) {
                "\"kernel_conflicts\":%zu,\"mean_kernel_wait_ms\":%.2f,\"in_memory\":%s,\"log_n\":%d,"
                "\"circuit_ms\":%.1f,\"setup_ms\":%.1f,\"setup_backend\":\"%s\",\"load_ms\":%.1f,\"key_ms\":%.1f,"
                "\"witness_ms\":%.1f,\"key_bytes\":%zu,\"wtns_bytes\":%zu,\"rows_deferred\":%s,"
-               "\"budget_bytes\":%llu,\"budget_peak_bytes\":%llu,%s}\n",
+               "\"budget_bytes\":%llu,\"budget_peak_bytes\":%llu,\"finalize_threads\":%d,"
+               "\"finalize_busy\":%.4f,\"mean_ready_wait_ms\":%.2f,\"mean_fin_wait_ms\":%.2f,"
+               "\"mean_kernel_ms\":%.2f,\"work_areas_made\":%.0f,\"synth_budget_wait\":%.4f,\"per_device\":[%s],"
+               "\"bottleneck\":\"%s\",%s}\n",
                bname, ndev, nworkers, nworkers / ndev, nsynth, jobs, parts, o->no_verify ? "false" : "true", wall, pph,
                pct(lat, jobs, 0.5), pct(lat, jobs, 0.99), busy, sum[0] / np, sum[1] / np, up, gpu, sum[2] / np,
                sum[3] / np, sum[4] / np, s1.streamed - s0.streamed, s1.fallback - s0.fallback,
@@ -544,7 +660,8 @@ int bench_engine(const bench_opts *o) {
                in_mem ? "true" : "false", in_mem ? o->log_n : -1, sm.circuit_ms, sm.setup_ms,
                !in_mem ? "none" : sm.setup_gpu ? "cuda" : "cpu", sm.load_ms, sm.key_ms, sm.witness_ms, sm.key_bytes,
                sm.wtns_bytes, sm.deferred ? "true" : "false", (unsigned long long)bud.limit,
-               (unsigned long long)bud.peak, bm.json);
+               (unsigned long long)bud.peak, nfin, fin_busy, rwait, fwait, kern, s1.work_allocs - s0.work_allocs, bwait,
+               per_dev, bneck, bm.json);
     else {
         printf("engine (%s, %d device%s, %d workers, %d synthesis threads): %d jobs x %d partitions: %.0f proofs/hour, job p50 %.1f ms "
                "p99 %.1f ms, busy %.1f%%, peak RSS %.1f MB\n",
@@ -561,6 +678,19 @@ int bench_engine(const bench_opts *o) {
         if (kw > 0)
             printf(", mean wait for the kernel mutex %.2f ms", kw);
         printf("\n");
+        printf("  waits (ms): ready heap %.2f | fin heap %.2f; %d finalize thread%s %.1f%% busy; synthesis waiting for "
+               "budget %.1f%%; %.0f working areas made while measuring; bottleneck: %s\n",
+               rwait, fwait, nfin, nfin > 1 ? "s" : "", 100 * fin_busy, 100 * bwait, s1.work_allocs - s0.work_allocs,
+               bneck);
+        for (int d = 0; d < ndev && d < SNAP_DEV; d++) {
+            double np_d = s1.d_parts[d] - s0.d_parts[d];
+            printf("  device %d: %.0f proofs, device stages %.1f%% of the wall time, kernels %.1f%% of their span, "
+                   "mean GPU stage %.2f ms, kernel section %.2f ms (CUDA events %.2f), kernel-mutex wait %.2f ms\n",
+                   d, np_d, 100 * dbusy[d], 100 * kbusy_dev[d], np_d > 0 ? (s1.d_gpu[d] - s0.d_gpu[d]) / np_d : 0,
+                   np_d > 0 ? (s1.d_kern[d] - s0.d_kern[d]) / np_d : 0,
+                   np_d > 0 ? (s1.d_kgpu[d] - s0.d_kgpu[d]) / np_d : 0,
+                   np_d > 0 ? (s1.d_kwait[d] - s0.d_kwait[d]) / np_d : 0);
+        }
         if (s1.streamed > s0.streamed || s1.fallback > s0.fallback)
             printf("  streamed bases: %.0f partitions, CPU fallback: %.0f partitions\n", s1.streamed - s0.streamed,
                    s1.fallback - s0.fallback);

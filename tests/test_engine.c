@@ -360,6 +360,400 @@ static void test_budget(g16_ctx *ctx, circuit *ca, circuit *cb) {
     g16_engine_destroy(e, 1);
 }
 
+/* ---- device budget on a simulated device ------------------------------------
+ * A CPU backend that reports device bytes (engine_create_with_backend): 2
+ * "devices", its key_prepare "uploads" when the engine reserved the bytes,
+ * and its heavy stage keeps a ledger of what the CUDA backend would hold on
+ * each device at that moment (backend_cuda.c: resident keys on every
+ * device; per worker an MSM context of g16_gpu_ctx_bytes for the largest
+ * key so far, remade, dropping its areas, when it grows, and up to 4
+ * working areas, one per key shape, LRU), then runs the CPU heavy stage.
+ * The ledger's peak must stay within the device budget: the engine's
+ * accounting has to count the contexts, which the old one (keys + one area
+ * per worker) did not. */
+#define SIM_DEV 2
+#define SIM_WPD 2
+#define SIM_W (SIM_DEV * SIM_WPD)
+typedef struct sim_shape {
+    int curve;
+    uint32_t n, nv;
+    size_t work;
+    uint64_t use;
+} sim_shape;
+typedef struct sim {
+    pthread_mutex_t mu;
+    const g16_key *keys[8];
+    size_t key_bytes[8];
+    int nkeys;
+    size_t ctx_w[SIM_W];
+    sim_shape areas[SIM_W][4];
+    uint64_t tick;
+    size_t peak; /* the largest device total seen */
+    int uploads, releases, heavies;
+} sim;
+static int sim_idx[SIM_W];
+
+static size_t sim_points(const g16_key *key) {
+    g16_key_info ki;
+    if (g16_key_get_info(NULL, &ki, key) != G16_OK)
+        return 0;
+    return ki.n_vars > ki.domain_size ? ki.n_vars : ki.domain_size;
+}
+static g16_err sim_worker_init(void *self, int worker, void **wstate, g16_status *st) {
+    (void)self, (void)st;
+    sim_idx[worker] = worker;
+    *wstate = &sim_idx[worker];
+    return G16_OK;
+}
+static void sim_worker_fini(void *self, void *wstate) { (void)self, (void)wstate; }
+static int sim_worker_device(void *self, int worker) {
+    (void)self;
+    return worker % SIM_DEV;
+}
+static size_t sim_key_bytes(void *self, const g16_key *key) {
+    (void)self;
+    return groth16_gpu_key_bytes(key);
+}
+static size_t sim_work_bytes(void *self, const g16_key *key) {
+    (void)self;
+    return groth16_gpu_work_bytes(key);
+}
+static size_t sim_ctx_bytes(void *self, const g16_key *key) {
+    (void)self;
+    return g16_gpu_ctx_bytes(sim_points(key), 1);
+}
+static g16_err sim_key_prepare(void *self, const g16_key *key, int to_device, int *on_device, g16_status *st) {
+    sim *m = self;
+    (void)st;
+    *on_device = to_device;
+    pthread_mutex_lock(&m->mu);
+    if (to_device && m->nkeys < 8) {
+        m->keys[m->nkeys] = key;
+        m->key_bytes[m->nkeys++] = groth16_gpu_key_bytes(key);
+        m->uploads++;
+    }
+    pthread_mutex_unlock(&m->mu);
+    return G16_OK;
+}
+static void sim_key_release(void *self, const g16_key *key) {
+    sim *m = self;
+    pthread_mutex_lock(&m->mu);
+    for (int i = 0; i < m->nkeys; i++)
+        if (m->keys[i] == key) {
+            m->keys[i] = m->keys[--m->nkeys];
+            m->key_bytes[i] = m->key_bytes[m->nkeys];
+            m->releases++;
+            break;
+        }
+    pthread_mutex_unlock(&m->mu);
+}
+static g16_err sim_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *out, groth16_work *work,
+                         const g16_key *key, groth16_timings *tm, engine_heavy_info *hi, g16_status *st) {
+    sim *m = self;
+    int w = *(int *)wstate;
+    (void)hi;
+    g16_key_info ki;
+    if (g16_key_get_info(NULL, &ki, key) != G16_OK)
+        return g16_fail(st, G16_ERR_INTERNAL, "sim: key info");
+    size_t need = g16_gpu_ctx_bytes(sim_points(key), 1);
+    pthread_mutex_lock(&m->mu);
+    if (need > m->ctx_w[w]) { /* the context is remade larger: its areas go */
+        m->ctx_w[w] = need;
+        memset(m->areas[w], 0, sizeof m->areas[w]);
+    }
+    int slot = -1, lru = 0;
+    for (int i = 0; i < 4 && slot < 0; i++)
+        if (m->areas[w][i].work && m->areas[w][i].curve == (int)ki.curve && m->areas[w][i].n == ki.domain_size &&
+            m->areas[w][i].nv == ki.n_vars)
+            slot = i;
+    if (slot < 0) {
+        for (int i = 0; i < 4; i++) {
+            if (!m->areas[w][i].work) {
+                lru = i;
+                break;
+            }
+            if (m->areas[w][i].use < m->areas[w][lru].use)
+                lru = i;
+        }
+        slot = lru;
+        m->areas[w][slot] = (sim_shape){(int)ki.curve, ki.domain_size, ki.n_vars, groth16_gpu_work_bytes(key), 0};
+    }
+    m->areas[w][slot].use = ++m->tick;
+    for (int d = 0; d < SIM_DEV; d++) {
+        size_t tot = 0;
+        for (int i = 0; i < m->nkeys; i++)
+            tot += m->key_bytes[i];
+        for (int v = d; v < SIM_W; v += SIM_DEV) {
+            tot += m->ctx_w[v];
+            for (int i = 0; i < 4; i++)
+                tot += m->areas[v][i].work;
+        }
+        if (tot > m->peak)
+            m->peak = tot;
+    }
+    m->heavies++;
+    pthread_mutex_unlock(&m->mu);
+    return groth16_stage_heavy(ctx, out, work, key, tm, st);
+}
+static void sim_backend(engine_backend *be, sim *m) {
+    engine_backend_cpu(be);
+    be->name = "sim";
+    be->self = m;
+    be->devices = SIM_DEV;
+    be->worker_init = sim_worker_init;
+    be->worker_fini = sim_worker_fini;
+    be->worker_device = sim_worker_device;
+    be->key_device_bytes = sim_key_bytes;
+    be->work_device_bytes = sim_work_bytes;
+    be->ctx_device_bytes = sim_ctx_bytes;
+    be->work_cache = 4;
+    be->key_prepare = sim_key_prepare;
+    be->key_release = sim_key_release;
+    be->heavy = sim_heavy;
+    be->destroy = NULL;
+}
+
+/* "device_budget" fields of the status JSON. */
+static double dev_field(g16_engine *e, const char *field) {
+    char *s = NULL;
+    if (g16_engine_status_json(e, &s) != G16_OK)
+        return -1;
+    const char *p = strstr(s, "\"device_budget\":");
+    p = p ? strstr(p, field) : NULL;
+    double v = p ? strtod(p + strlen(field), NULL) : -1;
+    g16_free(s);
+    return v;
+}
+
+/* tier and streamed of key id in the status JSON */
+static void key_tier(g16_engine *e, uint64_t id, char *tier, size_t tlen, int *streamed) {
+    char *s = NULL, pat[48];
+    snprintf(tier, tlen, "?");
+    *streamed = -1;
+    if (g16_engine_status_json(e, &s) != G16_OK)
+        return;
+    snprintf(pat, sizeof pat, "{\"id\":%llu,\"path\":", (unsigned long long)id);
+    const char *k = strstr(s, pat);
+    const char *t = k ? strstr(k, "\"tier\":\"") : NULL, *sp = k ? strstr(k, "\"streamed\":") : NULL;
+    if (t)
+        snprintf(tier, tlen, "%.*s", (int)strcspn(t + 8, "\""), t + 8);
+    if (sp)
+        *streamed = !strncmp(sp + 11, "true", 4);
+    g16_free(s);
+}
+
+static int sim_prove(g16_ctx *ctx, g16_engine *e, const circuit *c, uint64_t key, int n) {
+    g16_engine_witness w[NW];
+    for (int i = 0; i < n && i < NW; i++)
+        w[i] = (g16_engine_witness){.path = c->wtns[i]};
+    uint64_t job;
+    g16_engine_job_info ji;
+    if (g16_engine_submit(e, &job, key, w, (size_t)n, G16_PRIORITY_NORMAL, 0) != G16_OK ||
+        g16_engine_wait(e, job, -1) != G16_OK || g16_engine_job_get_info(e, &ji, job) != G16_OK ||
+        ji.state != G16_JOB_DONE)
+        return 0;
+    int ok = 1;
+    for (int i = 0; i < n; i++)
+        ok &= check_partition(ctx, e, c, job, (uint32_t)i);
+    return ok && g16_engine_job_release(e, job) == G16_OK;
+}
+
+static void test_device_budget(g16_ctx *ctx, circuit *ca, circuit *cb) {
+    g16_key *ga = NULL, *gb = NULL;
+    CHECK(g16_key_load(ctx, &ga, ca->zkey, 0) == G16_OK && g16_key_load(ctx, &gb, cb->zkey, 0) == G16_OK);
+    if (!ga || !gb) {
+        g16_key_free(ga);
+        g16_key_free(gb);
+        return;
+    }
+    size_t ka = groth16_gpu_key_bytes(ga), kb = groth16_gpu_key_bytes(gb);
+    size_t wa = groth16_gpu_work_bytes(ga), wb = groth16_gpu_work_bytes(gb);
+    size_t pa = sim_points(ga);
+    size_t xa = g16_gpu_ctx_bytes(pa, 1), xb = g16_gpu_ctx_bytes(sim_points(gb), 1);
+    g16_key_free(ga);
+    g16_key_free(gb);
+    /* The host estimate: at least the MSM buffers (32 bytes of scalar, 4 x
+     * 4 bytes of sort keys and values per point), at most a few hundred MiB
+     * for 2^8 points; 2 MiB granules. */
+    CHECK_MSG(xa > 48 * pa && xa < ((size_t)256 << 20) && xa % ((size_t)2 << 20) == 0,
+              "ctx bytes a %zu", xa);
+    fprintf(stderr, "device budget: keys %zu / %zu, areas %zu / %zu, MSM contexts %zu / %zu bytes\n", ka, kb, wa, wb,
+            xa, xb);
+    char tier[16];
+    int streamed;
+    uint64_t ida, idb;
+    g16_engine *e = NULL;
+    engine_backend be;
+
+    /* 1. Key a with its workers' contexts and areas just fitting: on the
+     * devices, proofs verify, the ledger within the budget. */
+    {
+        sim m = {.mu = PTHREAD_MUTEX_INITIALIZER};
+        sim_backend(&be, &m);
+        size_t budget = ka + SIM_WPD * (xa + wa);
+        g16_engine_opts o = {.workers_per_device = SIM_WPD, .synth_threads = 2, .device_budget_bytes = budget};
+        CHECK(engine_create_with_backend(ctx, &e, &o, &be) == G16_OK);
+        if (!e)
+            return;
+        CHECK(g16_engine_key_add(e, &ida, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
+        key_tier(e, ida, tier, sizeof tier, &streamed);
+        CHECK_MSG(!strcmp(tier, "device") && streamed == 0, "fits: tier %s streamed %d", tier, streamed);
+        CHECK(sim_prove(ctx, e, ca, ida, NW));
+        CHECK_MSG(dev_field(e, "\"work\":") == (double)(SIM_WPD * (xa + wa)) &&
+                      dev_field(e, "\"peak\":") <= (double)budget,
+                  "fits: work %.0f peak %.0f budget %zu", dev_field(e, "\"work\":"), dev_field(e, "\"peak\":"), budget);
+        g16_engine_destroy(e, 1);
+        CHECK_MSG(m.heavies == NW && m.uploads == 1 && m.peak <= budget, "fits: %d stages, %d uploads, ledger %zu of %zu",
+                  m.heavies, m.uploads, m.peak, budget);
+    }
+    /* 2. A budget that holds the key and one area per worker but not their
+     * MSM contexts (enough before the contexts were counted): the key must
+     * not go up (it is streamed); the accounting stays under the budget. */
+    {
+        sim m = {.mu = PTHREAD_MUTEX_INITIALIZER};
+        sim_backend(&be, &m);
+        size_t budget = ka + SIM_WPD * (wa + xa / 2);
+        g16_engine_opts o = {.workers_per_device = SIM_WPD, .synth_threads = 2, .device_budget_bytes = budget};
+        CHECK(engine_create_with_backend(ctx, &e, &o, &be) == G16_OK);
+        if (!e)
+            return;
+        CHECK(g16_engine_key_add(e, &ida, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
+        key_tier(e, ida, tier, sizeof tier, &streamed);
+        CHECK_MSG(strcmp(tier, "device") && streamed == 1, "contexts not counted: tier %s streamed %d", tier,
+                  streamed);
+        CHECK(sim_prove(ctx, e, ca, ida, 2));
+        CHECK_MSG(dev_field(e, "\"used\":") <= (double)budget && dev_field(e, "\"peak\":") <= (double)budget,
+                  "streamed: used %.0f peak %.0f budget %zu", dev_field(e, "\"used\":"), dev_field(e, "\"peak\":"),
+                  budget);
+        g16_engine_destroy(e, 1);
+        CHECK_MSG(m.uploads == 0, "streamed: %d uploads", m.uploads);
+    }
+    /* 3. Room for one key at a time beside every worker's context and both
+     * shapes' areas: alternating keys evicts the idle one each time, and the
+     * ledger never exceeds the budget. */
+    {
+        sim m = {.mu = PTHREAD_MUTEX_INITIALIZER};
+        sim_backend(&be, &m);
+        size_t kmax = ka > kb ? ka : kb, xmax = xa > xb ? xa : xb;
+        size_t budget = kmax + SIM_WPD * (xmax + wa + wb);
+        CHECK_MSG(budget < ka + kb + SIM_WPD * (xmax + wa + wb), "budget %zu holds both keys", budget);
+        g16_engine_opts o = {.workers_per_device = SIM_WPD, .synth_threads = 2, .device_budget_bytes = budget};
+        CHECK(engine_create_with_backend(ctx, &e, &o, &be) == G16_OK);
+        if (!e)
+            return;
+        CHECK(g16_engine_key_add(e, &ida, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
+        CHECK(g16_engine_key_add(e, &idb, cb->zkey, 0, G16_TIER_MMAP) == G16_OK);
+        for (int r = 0; r < 3; r++) {
+            CHECK(sim_prove(ctx, e, ca, ida, 2));
+            key_tier(e, ida, tier, sizeof tier, &streamed);
+            CHECK_MSG(!strcmp(tier, "device"), "round %d: a tier %s", r, tier);
+            CHECK(sim_prove(ctx, e, cb, idb, 2));
+            key_tier(e, idb, tier, sizeof tier, &streamed);
+            CHECK_MSG(!strcmp(tier, "device"), "round %d: b tier %s", r, tier);
+        }
+        g16_engine_key_info ia;
+        CHECK(g16_engine_key_get_info(e, &ia, ida) == G16_OK && ia.evictions >= 3);
+        CHECK_MSG(dev_field(e, "\"work\":") == (double)(SIM_WPD * (xmax + wa + wb)) &&
+                      dev_field(e, "\"peak\":") <= (double)budget,
+                  "alternating: work %.0f peak %.0f budget %zu", dev_field(e, "\"work\":"), dev_field(e, "\"peak\":"),
+                  budget);
+        g16_engine_destroy(e, 1);
+        CHECK_MSG(m.peak <= budget && m.uploads >= 6 && m.releases >= 5,
+                  "alternating: ledger %zu of %zu, %d uploads, %d releases", m.peak, budget, m.uploads, m.releases);
+    }
+    /* 4. The CPU backend has no device: a device budget changes nothing. */
+    {
+        g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 1, .device_budget_bytes = 1};
+        CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
+        if (!e)
+            return;
+        CHECK(g16_engine_key_add(e, &ida, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
+        CHECK(sim_prove(ctx, e, ca, ida, 2));
+        key_tier(e, ida, tier, sizeof tier, &streamed);
+        CHECK_MSG(!strcmp(tier, "mmap") && streamed == 0 && dev_field(e, "\"used\":") == 0 &&
+                      dev_field(e, "\"work\":") == 0,
+                  "cpu: tier %s streamed %d device used %.0f", tier, streamed, dev_field(e, "\"used\":"));
+        g16_engine_destroy(e, 1);
+    }
+}
+
+/* ---- working areas made ahead (engine_key_reserve_work) ----------------------
+ * Areas made before the load, counted in the budget, then used by the
+ * partitions without any made on demand; with a budget, only as many as fit
+ * beside the synthesis threads' witnesses, and the jobs still run. */
+static double metric_val(g16_engine *e, const char *name) {
+    char *m = NULL;
+    if (g16_engine_metrics(e, &m) != G16_OK)
+        return -1;
+    const char *p = m; /* the sample line, not "# HELP name ..." */
+    while ((p = strstr(p, name)) && p != m && p[-1] != '\n')
+        p++;
+    double v = p ? strtod(p + strlen(name), NULL) : -1;
+    g16_free(m);
+    return v;
+}
+
+static void test_reserve_work(g16_ctx *ctx, circuit *ca) {
+    g16_engine *e = NULL;
+    g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 2, .synth_threads = 2, .lookahead = 3};
+    CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
+    if (!e)
+        return;
+    uint64_t ka;
+    uint32_t made = 99;
+    CHECK(g16_engine_key_add(e, &ka, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
+    CHECK(engine_key_reserve_work(e, ka, 5, &made) == G16_OK && made == 5);
+    g16_engine_key_info ki;
+    g16_engine_budget b;
+    CHECK(g16_engine_key_get_info(e, &ki, ka) == G16_OK && ki.work_areas == 5);
+    CHECK_MSG(g16_engine_get_budget(e, &b) == G16_OK && b.used == ki.bytes + 5 * ki.work_bytes,
+              "used %llu, key %llu + 5 x %llu", (unsigned long long)b.used, (unsigned long long)ki.bytes,
+              (unsigned long long)ki.work_bytes);
+    CHECK(engine_key_reserve_work(e, ka, 3, &made) == G16_OK && made == 0);
+    double allocs = metric_val(e, "g16_work_area_allocs_total ");
+    g16_engine_witness w[6];
+    for (int i = 0; i < 6; i++)
+        w[i] = (g16_engine_witness){.path = ca->wtns[i % NW]};
+    uint64_t job;
+    CHECK(g16_engine_submit(e, &job, ka, w, 6, G16_PRIORITY_NORMAL, 0) == G16_OK && g16_engine_wait(e, job, -1) == G16_OK);
+    CHECK(job_state(e, job) == G16_JOB_DONE && check_partition(ctx, e, ca, job, 5));
+    CHECK_MSG(allocs == 5 && metric_val(e, "g16_work_area_allocs_total ") == allocs,
+              "areas made on demand: %.0f before, %.0f after", allocs, metric_val(e, "g16_work_area_allocs_total "));
+    CHECK(engine_key_reserve_work(e, ka + 100, 1, &made) == G16_ERR_INVALID_ARG && made == 0);
+    g16_engine_destroy(e, 1);
+
+    /* A budget for the key and a few areas: fewer made than asked, the
+     * budget kept, and a job still proves. */
+    uint64_t budget = 2 * ki.bytes + 3 * ki.work_bytes + 8 * 1024 * 1024;
+    g16_engine_opts ob = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 1, .synth_threads = 2, .budget_bytes = budget};
+    CHECK(g16_engine_create(ctx, &e, &ob) == G16_OK);
+    if (!e)
+        return;
+    CHECK(g16_engine_key_add(e, &ka, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
+    CHECK(engine_key_reserve_work(e, ka, 1000, &made) == G16_OK);
+    CHECK_MSG(made >= 1 && made < 1000 && g16_engine_get_budget(e, &b) == G16_OK && b.used <= budget,
+              "budget %llu: %u made, used %llu", (unsigned long long)budget, made, (unsigned long long)b.used);
+    CHECK(g16_engine_submit(e, &job, ka, w, 3, G16_PRIORITY_NORMAL, 0) == G16_OK && g16_engine_wait(e, job, -1) == G16_OK);
+    CHECK_MSG(job_state(e, job) == G16_JOB_DONE && g16_engine_get_budget(e, &b) == G16_OK && b.peak <= budget,
+              "after the job: state %d peak %llu", (int)job_state(e, job), (unsigned long long)b.peak);
+    g16_engine_destroy(e, 1);
+}
+
+/* ---- CPU lists (G16_ENGINE_PIN: sysfs local_cpulist) ------------------------ */
+static void test_cpulist(void) {
+    unsigned char m[8];
+    CHECK(engine_cpulist_parse("0-3,8,10-11\n", m, sizeof m) == 7 && m[0] == 0x0f && m[1] == 0x0d && m[2] == 0);
+    CHECK(engine_cpulist_parse("16-31,48-63", m, sizeof m) == 32 && m[1] == 0 && m[2] == 0xff && m[3] == 0xff &&
+          m[4] == 0 && m[5] == 0 && m[6] == 0xff && m[7] == 0xff);
+    CHECK(engine_cpulist_parse("60-70", m, sizeof m) == 4 && m[7] == 0xf0); /* beyond the mask: ignored */
+    CHECK(engine_cpulist_parse("1,1,1-2", m, sizeof m) == 2 && m[0] == 0x06);
+    CHECK(engine_cpulist_parse("", m, sizeof m) == 0 && m[0] == 0);
+    CHECK(engine_cpulist_parse("5-2", m, sizeof m) == -1);
+    CHECK(engine_cpulist_parse("a", m, sizeof m) == -1);
+    CHECK(engine_cpulist_parse("3;4", m, sizeof m) == -1);
+    CHECK(engine_cpulist_parse("3-", m, sizeof m) == -1);
+}
+
 /* ---- cancellation, timeouts, faults ----------------------------------------- */
 static void test_faults(g16_ctx *ctx, circuit *ca, circuit *cb) {
     g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 1, .synth_threads = 1, .lookahead = 1};
@@ -512,8 +906,13 @@ int main(void) {
         test_budget(ctx, &ca, &cb);
         fprintf(stderr, "budget %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
         test_faults(ctx, &ca, &cb);
-        fprintf(stderr, "faults %.0f ms\n", g16_now_ms() - t);
+        fprintf(stderr, "faults %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
+        test_device_budget(ctx, &ca, &cb);
+        fprintf(stderr, "device budget %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
+        test_reserve_work(ctx, &ca);
+        fprintf(stderr, "reserve work %.0f ms\n", g16_now_ms() - t);
         test_backend_choice(ctx);
+        test_cpulist();
     }
     free_circuit(&ca);
     free_circuit(&cb);

@@ -32,6 +32,7 @@ typedef struct circuit {
     char name[16], zkey[128], vk[128], wtns[NW][160];
     char *vk_json;
     size_t key_dev, work_dev; /* groth16_gpu_key_bytes, groth16_gpu_work_bytes */
+    size_t ctx_dev;           /* g16_gpu_ctx_bytes: one worker's MSM context */
 } circuit;
 
 static char tmpdir[64];
@@ -97,14 +98,20 @@ static int make_circuit(g16_ctx *ctx, circuit *c, const char *name, g16_curve cu
         return 0;
     c->key_dev = groth16_gpu_key_bytes(k);
     c->work_dev = groth16_gpu_work_bytes(k);
+    g16_key_info ki;
+    if (g16_key_get_info(ctx, &ki, k))
+        return 0;
+    c->ctx_dev = g16_gpu_ctx_bytes(ki.n_vars > ki.domain_size ? ki.n_vars : ki.domain_size, 1);
     g16_key_free(k);
     for (int i = 0; i < NW; i++)
         synth_wtns_path(c->wtns[i], sizeof c->wtns[i], wstem, NW, i);
     size_t l;
     c->vk_json = t_read_file(c->vk, &l);
-    fprintf(stderr, "circuit %s: %s 2^%d, %u wires, key on device %zu bytes, worker area %zu bytes (%.0f ms)\n",
+    fprintf(stderr,
+            "circuit %s: %s 2^%d, %u wires, key on device %zu bytes, worker area %zu bytes, MSM context %zu bytes "
+            "(%.0f ms)\n",
             name, curve == G16_CURVE_BN254 ? "bn254" : "bls12-381", log_n, ss.n_wires, c->key_dev, c->work_dev,
-            g16_now_ms() - t);
+            c->ctx_dev, g16_now_ms() - t);
     return c->vk_json != NULL;
 }
 
@@ -519,10 +526,13 @@ static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb)
     /* A device budget for one key at a time: loading b evicts idle a (LRU)
      * and the other way round; host tier untouched by the device budget. */
     {
+        /* Per worker: the larger MSM context and both shapes' working
+         * areas (a worker keeps one per shape), as the engine counts them. */
         size_t kmax = ca->key_dev > cb->key_dev ? ca->key_dev : cb->key_dev;
-        size_t wmax = ca->work_dev > cb->work_dev ? ca->work_dev : cb->work_dev;
+        size_t cmax = ca->ctx_dev > cb->ctx_dev ? ca->ctx_dev : cb->ctx_dev;
+        size_t dbudget = kmax + 2 * (cmax + ca->work_dev + cb->work_dev) + 1024;
         g16_engine_opts o = {.backend = backend, .workers_per_device = 2, .devices = 1,
-                             .device_budget_bytes = kmax + 2 * wmax + 1024};
+                             .device_budget_bytes = dbudget};
         g16_engine *e = NULL;
         CHECK(engine_create(ctx, &e, &o) == G16_OK);
         if (!e)
@@ -544,6 +554,12 @@ static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb)
         CHECK(g16_engine_key_get_info(e, &ki, kb) == G16_OK && ki.tier == G16_TIER_NONE && ki.evictions == 1);
         key_status(e, ka, tier, sizeof tier, &db, &streamed);
         CHECK_MSG(!strcmp(tier, "device"), "budget: a tier %s", tier);
+        char *sp = status(e);
+        double peak = sp ? jnum(sp, "\"device_budget\":", "\"peak\":") : -1;
+        double work = sp ? jnum(sp, "\"device_budget\":", "\"work\":") : -1;
+        free(sp);
+        CHECK_MSG(peak > 0 && peak <= (double)dbudget && work == (double)(2 * (cmax + ca->work_dev + cb->work_dev)),
+                  "budget: device peak %.0f of %zu, workers' areas %.0f", peak, dbudget, work);
         g16_engine_destroy(e, 1);
     }
     if (dead_msg[0])

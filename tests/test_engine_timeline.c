@@ -52,7 +52,7 @@ static void test_random(void) {
         g16_status st = {0};
         CHECK(engine_overlap_compute(&r, up, nup, kn, nk, ndev, wall, &st) == G16_OK);
 
-        double e_up = 0, e_ov = 0, e_busy = 0;
+        double e_up = 0, e_ov = 0, e_busy = 0, e_dev[3] = {0, 0, 0};
         size_t e_conf = 0;
         for (size_t i = 0; i < nup; i++) {
             if (up[i].dev >= ndev)
@@ -77,8 +77,15 @@ static void test_random(void) {
                 c += any;
             }
             e_busy += c / wall;
+            e_dev[d] = c / wall;
         }
         e_busy /= ndev;
+        int dev_ok = 1; /* each device's own fraction (dev_kernel_busy) */
+        for (int d = 0; d < ndev; d++)
+            dev_ok &= r.dev_kernel_busy[d] > e_dev[d] - 1e-12 && r.dev_kernel_busy[d] < e_dev[d] + 1e-12;
+        if (!dev_ok && bad < 3)
+            fprintf(stderr, "  trial %d: per-device busy %.6f %.6f %.6f, expected %.6f %.6f %.6f\n", trial,
+                    r.dev_kernel_busy[0], r.dev_kernel_busy[1], r.dev_kernel_busy[2], e_dev[0], e_dev[1], e_dev[2]);
         for (size_t i = 0; i < nk; i++)
             for (size_t j = i + 1; j < nk; j++) {
                 if (kn[i].dev != kn[j].dev || kn[i].dev >= ndev || kn[i].worker == kn[j].worker)
@@ -88,7 +95,7 @@ static void test_random(void) {
                     shared = covers(&kn[i], k + 0.5) && covers(&kn[j], k + 0.5);
                 e_conf += shared;
             }
-        int ok = r.upload_ms == e_up && r.upload_overlap_ms == e_ov && r.kernel_conflicts == e_conf &&
+        int ok = dev_ok && r.upload_ms == e_up && r.upload_overlap_ms == e_ov && r.kernel_conflicts == e_conf &&
                  r.kernel_busy_fraction > e_busy - 1e-12 && r.kernel_busy_fraction < e_busy + 1e-12;
         if (!ok && bad++ < 3)
             fprintf(stderr,
@@ -113,6 +120,7 @@ static void test_example(void) {
               r.upload_overlap_ms);
     CHECK_MSG(r.kernel_conflicts == 0, "touching sections counted as conflicts: %zu", r.kernel_conflicts);
     CHECK_MSG(r.kernel_busy_fraction == 26.0 / 40, "busy %.6f", r.kernel_busy_fraction);
+    CHECK_MSG(r.dev_kernel_busy[0] == 26.0 / 40, "device 0 busy %.6f", r.dev_kernel_busy[0]);
     kn[1].b = 9.5; /* now overlapping worker 0's first section */
     CHECK(engine_overlap_compute(&r, up, 3, kn, 3, 1, 40, &st) == G16_OK);
     CHECK_MSG(r.kernel_conflicts == 1, "conflicts %zu", r.kernel_conflicts);

@@ -413,6 +413,10 @@ static void variant_run(const char *name, const char *e1, const char *v1, const 
     g16_status st = {0};
     g16_gpu *vg = NULL, *main_gpu = gpu;
     g16_err rc = g16_gpu_create(&vg, 0, max_points, 1, &st);
+    size_t est = g16_gpu_ctx_bytes(max_points, 1); /* with the same environment */
+    CHECK_MSG(rc != G16_OK || (g16_gpu_device_bytes(vg) > 0 && g16_gpu_device_bytes(vg) <= est),
+              "variant %s: the context took %zu device bytes, the host bound g16_gpu_ctx_bytes says %zu", name,
+              g16_gpu_device_bytes(vg), est);
     if (e1)
         unsetenv(e1);
     if (e2)
@@ -461,6 +465,15 @@ int main(void) {
     if (rc != G16_OK)
         return t_done("test_gpu_msm");
     printf("device: %s\n", g16_gpu_name(gpu));
+    {
+        /* The engine's device budget counts a context by the host bound. */
+        size_t mp = ((size_t)1 << (max_log > 16 ? max_log : 16)) + 64, est = g16_gpu_ctx_bytes(mp, 1);
+        printf("context of %zu points: %zu device bytes, host bound %zu (%.1f%% above)\n", mp,
+               g16_gpu_device_bytes(gpu), est, 100.0 * ((double)est / (double)g16_gpu_device_bytes(gpu) - 1));
+        CHECK_MSG(g16_gpu_device_bytes(gpu) > 0 && g16_gpu_device_bytes(gpu) <= est,
+                  "context of %zu points: %zu device bytes over the host bound %zu", mp, g16_gpu_device_bytes(gpu),
+                  est);
+    }
     /* G16_GPU_TEST_ONLY_G2=1: G2 MSMs only (short runs, e.g. under compute-sanitizer). */
     const char *only_g2 = getenv("G16_GPU_TEST_ONLY_G2");
     if (!only_g2 || atoi(only_g2) == 0) {

@@ -7,6 +7,7 @@
  * ... exceeds the context's scratch" on the H200, 2026-11-30). Also checks
  * the window choices against values derived by hand from the cost model. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpu/msm_plan.h"
@@ -81,6 +82,62 @@ static void sweep(size_t max_points, int policy, uint32_t seg) {
               seg, bad, why);
 }
 
+/* g16gpu_ctx_device_bytes (the engine's device budget for a worker's MSM
+ * context) against the buffers of gpu_create listed here by hand, and
+ * g16gpu_env_plan against gpu_create's environment rules. */
+static void ctx_bytes_tests(void) {
+    const size_t gran = (size_t)2 << 20;
+    size_t prev = 0;
+    for (int lg = 0; lg <= 27; lg++) {
+        size_t mp = ((size_t)1 << lg) + (lg & 1 ? 64 : 0);
+        for (int g2 = 0; g2 <= 1; g2++) {
+            size_t got = g16gpu_ctx_device_bytes(mp, g2, 0, 64);
+            g16gpu_msm_scratch sc = g16gpu_scratch(mp, 0, 64, NULL, NULL);
+            size_t pt = g2 ? 384 : 192;
+            /* d_scalars 32/point; keys and values 2 x 2 x 4 per entry; CUB
+             * bound 1/entry + 1 MiB with 1/16 + 1 MiB margin; bucket ends
+             * 4 and buckets pt per bucket; tree (2 segs + 64), tail segs
+             * points and 4 per seg; reduction red points; 64 window points;
+             * 2^15 Fr of NTT tables; 2 x 4 per 256 points of classes;
+             * big/one/pos 3 x 4 per point; 16 bytes of counts. */
+            size_t cub = sc.entries + ((size_t)1 << 20);
+            size_t raw = mp * 32 + sc.entries * 16 + cub + cub / 16 + ((size_t)1 << 20) + sc.buckets * (4 + pt) +
+                         (2 * sc.segs + 64) * pt + sc.segs * (pt + 4) + sc.red * pt + 64 * pt + ((size_t)1 << 15) * 32 +
+                         2 * ((mp + 255) / 256) * 4 + 3 * mp * 4 + 16;
+            CHECK_MSG(got % gran == 0 && got >= raw && got <= raw + G16GPU_CTX_ALLOCS * gran,
+                      "ctx bytes(%zu points, g2 %d) = %zu, buffers %zu", mp, g2, got, raw);
+            if (g2)
+                CHECK_MSG(got >= g16gpu_ctx_device_bytes(mp, 0, 0, 64), "G2 below G1 at %zu points", mp);
+            else
+                CHECK_MSG(got >= prev, "not monotone at %zu points: %zu < %zu", mp, got, prev);
+            if (!g2)
+                prev = got;
+        }
+        /* smaller segments: more accumulating threads, more partials */
+        CHECK(g16gpu_ctx_device_bytes(mp, 1, 0, 32) >= g16gpu_ctx_device_bytes(mp, 1, 0, 64));
+    }
+    printf("  context bytes: 2^22 + G2 %.2f GB, 2^24 %.2f GB, 2^27 %.2f GB\n",
+           (double)g16gpu_ctx_device_bytes((size_t)1 << 22, 1, 0, 64) / 1e9,
+           (double)g16gpu_ctx_device_bytes((size_t)1 << 24, 1, 0, 64) / 1e9,
+           (double)g16gpu_ctx_device_bytes((size_t)1 << 27, 1, 0, 64) / 1e9);
+    /* The environment rules (as gpu_create read them before). */
+    int pol;
+    uint32_t seg;
+    unsetenv("G16_GPU_MSM_V"), unsetenv("G16_GPU_MSM_C"), unsetenv("G16_GPU_MSM_SEG");
+    g16gpu_env_plan(&pol, &seg);
+    CHECK(pol == 0 && seg == 64);
+    setenv("G16_GPU_MSM_V", "1", 1), setenv("G16_GPU_MSM_SEG", "32", 1);
+    g16gpu_env_plan(&pol, &seg);
+    CHECK(pol == 1 && seg == 32);
+    setenv("G16_GPU_MSM_C", "9", 1), setenv("G16_GPU_MSM_SEG", "1000", 1);
+    g16gpu_env_plan(&pol, &seg);
+    CHECK_MSG(pol == 9 && seg == 64, "policy %d seg %u", pol, seg);
+    setenv("G16_GPU_MSM_C", "3", 1); /* out of range: ignored */
+    g16gpu_env_plan(&pol, &seg);
+    CHECK(pol == 1);
+    unsetenv("G16_GPU_MSM_V"), unsetenv("G16_GPU_MSM_C"), unsetenv("G16_GPU_MSM_SEG");
+}
+
 int main(void) {
     g16_rng_seed(&rng, t_seed("test_gpu_plan"));
     /* The sizing invariant. */
@@ -136,5 +193,6 @@ int main(void) {
     CHECK_MSG((size_t)bn.windows * bn.nb > (size_t)bls.windows * bls.nb,
               "the regression case no longer differs (BN254 %d x 2^%d vs BLS %d x 2^%d buckets)", bn.windows,
               bn.c - 1, bls.windows, bls.c - 1);
+    ctx_bytes_tests();
     return t_done("test_gpu_plan");
 }

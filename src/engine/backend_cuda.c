@@ -24,8 +24,17 @@
  * and two interleaved ones measured much slower than one after the other
  * (docs/engine.md "Kernel exclusivity"). G16_ENGINE_GPU_SHARED=1, read once
  * here at creation, turns the mutex off (kernels of a device's workers run
- * concurrently), for comparison. */
+ * concurrently), for comparison.
+ *
+ * G16_ENGINE_PIN=1, also read once at creation, pins each worker thread to
+ * the CPUs of its GPU's NUMA node (sysfs local_cpulist of the GPU's PCI
+ * address, within the process' affinity) at its first partition: an
+ * experiment for many-GPU hosts, where workers float across sockets
+ * (docs/engine.md, "Scaling over devices"). */
+#define _GNU_SOURCE /* sched_getaffinity, pthread_setaffinity_np, CPU_* */
 #include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +58,7 @@ typedef struct ckey {
 typedef struct cuda_be {
     int ndev, wpd;
     int shared; /* G16_ENGINE_GPU_SHARED=1: no kernel exclusivity */
+    int pin;    /* G16_ENGINE_PIN=1: workers pinned near their GPU */
     cdev *dev;
     pthread_mutex_t lock; /* the key list */
     ckey *keys;
@@ -71,7 +81,69 @@ typedef struct cworker {
      * partition (each try is a large cudaMalloc, a device-global call). */
     size_t fail_points;
     uint32_t fail_n, fail_nv;
+    int pin_tried; /* G16_ENGINE_PIN: done at the first partition */
 } cworker;
+
+int engine_cpulist_parse(const char *s, unsigned char *mask, size_t mask_len) {
+    int count = 0;
+    memset(mask, 0, mask_len);
+    while (*s && *s != '\n') {
+        char *end;
+        unsigned long a = strtoul(s, &end, 10), b = a;
+        if (end == s)
+            return -1;
+        s = end;
+        if (*s == '-') {
+            b = strtoul(s + 1, &end, 10);
+            if (end == s + 1 || b < a)
+                return -1;
+            s = end;
+        }
+        for (unsigned long c = a; c <= b && c < 8 * (unsigned long)mask_len; c++)
+            if (!(mask[c / 8] & (1u << (c % 8)))) {
+                mask[c / 8] |= (unsigned char)(1u << (c % 8));
+                count++;
+            }
+        if (*s == ',')
+            s++;
+        else if (*s && *s != '\n')
+            return -1;
+    }
+    return count;
+}
+
+/* Pins the calling (worker) thread to its GPU's local CPUs that the process
+ * may use; says so on stderr (an opt-in experiment). Failures leave the
+ * thread as it was. */
+static void worker_pin(cworker *w) {
+    char addr[64], path[160], list[2048];
+    g16_status st = {0};
+    int device = w->be->dev[w->dev].device;
+    if (g16_gpu_pci_address(device, addr, sizeof addr, &st) != G16_OK)
+        return;
+    snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/local_cpulist", addr);
+    FILE *f = fopen(path, "r");
+    if (!f && strlen(addr) > 12 && addr[8] == ':') { /* an 8-digit PCI domain: sysfs has 4 */
+        snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/local_cpulist", addr + 4);
+        f = fopen(path, "r");
+    }
+    if (!f)
+        return;
+    size_t n = fread(list, 1, sizeof list - 1, f);
+    fclose(f);
+    list[n] = 0;
+    unsigned char mask[CPU_SETSIZE / 8];
+    cpu_set_t cur, set;
+    CPU_ZERO(&set);
+    if (engine_cpulist_parse(list, mask, sizeof mask) <= 0 || sched_getaffinity(0, sizeof cur, &cur) != 0)
+        return;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (((mask[c / 8] >> (c % 8)) & 1) && CPU_ISSET(c, &cur))
+            CPU_SET(c, &set);
+    if (CPU_COUNT(&set) > 0 && pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0)
+        fprintf(stderr, "engine: worker %d (GPU %d, %s) pinned to its %d local CPUs\n", w->idx, device, addr,
+                CPU_COUNT(&set));
+}
 
 /* MSM points a proof on key needs: the wires (A, B1, B2, C over n_vars)
  * and the domain (H). */
@@ -131,6 +203,15 @@ static size_t cuda_key_device_bytes(void *self, const g16_key *key) {
 static size_t cuda_work_device_bytes(void *self, const g16_key *key) {
     (void)self;
     return groth16_gpu_work_bytes(key);
+}
+
+/* One worker's MSM context for key (worker_fit sizes it for key_points,
+ * G2 included), computed on the host: what the engine's device budget
+ * counts per worker beside the working areas (a context shrunk by
+ * worker_fit takes less). */
+static size_t cuda_ctx_device_bytes(void *self, const g16_key *key) {
+    (void)self;
+    return g16_gpu_ctx_bytes(key_points(key), 1);
 }
 
 static ckey *ckey_find(cuda_be *b, const g16_key *key) {
@@ -332,6 +413,10 @@ static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *
     cuda_be *b = self;
     cworker *w = wstate;
     cdev *dv = &b->dev[w->dev];
+    if (b->pin && !w->pin_tried) {
+        w->pin_tried = 1;
+        worker_pin(w);
+    }
     pthread_mutex_lock(&dv->lock);
     int failed = dv->failed;
     pthread_mutex_unlock(&dv->lock);
@@ -375,6 +460,9 @@ static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *
     hi->upload_begin = gtm.upload_begin, hi->upload_end = gtm.upload_end;
     hi->kernels_begin = gtm.kernels_begin, hi->kernels_end = gtm.kernels_end;
     hi->lock_wait_ms = gtm.lock_wait_ms;
+    hi->kernel_gpu_ms = gtm.synth_ms + gtm.ntt_ms;
+    for (int i = 0; i < 5; i++)
+        hi->kernel_gpu_ms += gtm.msm_ms[i];
     hi->streamed = gk == NULL;
     if (err == G16_ERR_DEVICE) {
         /* This partition fails (its working area is consumed); the next
@@ -429,6 +517,8 @@ g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_dev
     b->wpd = workers_per_device > 0 ? workers_per_device : 2;
     const char *sh = getenv("G16_ENGINE_GPU_SHARED");
     b->shared = sh && !strcmp(sh, "1");
+    const char *pn = getenv("G16_ENGINE_PIN");
+    b->pin = pn && !strcmp(pn, "1");
     pthread_mutex_init(&b->lock, NULL);
     for (int d = 0; d < n; d++) {
         dv[d].device = d;
@@ -453,6 +543,8 @@ g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_dev
     be->worker_device = cuda_worker_device;
     be->key_device_bytes = cuda_key_device_bytes;
     be->work_device_bytes = cuda_work_device_bytes;
+    be->ctx_device_bytes = cuda_ctx_device_bytes;
+    be->work_cache = GW_CACHE;
     be->key_prepare = cuda_key_prepare;
     be->key_release = cuda_key_release;
     be->heavy = cuda_heavy;

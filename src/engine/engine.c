@@ -1,6 +1,7 @@
 /* The proving engine (docs/engine.md).
  *
- * Threads: S synthesis threads, W device workers, 1 finalize thread. One
+ * Threads: S synthesis threads, W device workers, F finalize threads (one per
+ * device: each proof is finalized and verified, a multi-pairing, on the CPU). One
  * mutex (eng->lock) guards every queue, key, job and the budget; heavy work
  * runs with it released. Queues:
  *   pending  (heap)  partitions not started, by (priority desc, job seq asc,
@@ -103,6 +104,7 @@ typedef struct part {
     groth16_msms msms;
     g16_result *res;
     double t_queued;
+    double t_ready, t_devdone; /* pushed to the ready heap / the fin heap */
     g16_partition_stats stats;
 } part;
 
@@ -127,12 +129,35 @@ typedef struct pheap {
     size_t n, cap;
 } pheap;
 
+/* Distinct key shapes the device budget remembers (the largest ones). */
+#define DEV_SHAPES 64
+
 /* Histogram buckets (ms) of the stage timings. */
 static const double HB[] = {1, 5, 10, 50, 100, 500, 1000, 5000, 10000, 60000};
 #define NHB (sizeof HB / sizeof HB[0])
-enum { ST_QUEUE, ST_SYNTH, ST_DEVICE, ST_FINALIZE, ST_VERIFY, ST_JOB, ST_UPLOAD, ST_GPU, ST_KWAIT, ST_COUNT };
-static const char *const ST_NAME[ST_COUNT] = {"queue", "synthesis", "device", "finalize",   "verify",
-                                              "job",   "upload",    "gpu",    "kernel_wait"};
+/* ready_wait: synthesized, waiting in the ready heap for a worker (long =
+ * the devices are the bottleneck; near 0 with idle devices = synthesis is);
+ * fin_wait: device stage done, waiting in the fin heap for a finalize
+ * thread (long = finalize/verify is the bottleneck); kernels: the kernel
+ * section on the host clock (H and the MSMs, under the kernel mutex). */
+enum {
+    ST_QUEUE,
+    ST_SYNTH,
+    ST_DEVICE,
+    ST_FINALIZE,
+    ST_VERIFY,
+    ST_JOB,
+    ST_UPLOAD,
+    ST_GPU,
+    ST_KWAIT,
+    ST_RWAIT,
+    ST_FWAIT,
+    ST_KERNELS,
+    ST_COUNT
+};
+static const char *const ST_NAME[ST_COUNT] = {"queue",       "synthesis",  "device",   "finalize",
+                                              "verify",      "job",        "upload",   "gpu",
+                                              "kernel_wait", "ready_wait", "fin_wait", "kernels"};
 typedef struct hist {
     uint64_t b[NHB + 1];
     uint64_t count;
@@ -158,8 +183,10 @@ struct g16_engine {
     int hold_workers; /* test hook: workers take nothing from the ready heap */
     uint32_t refuse_mask; /* test hook: these workers answer retry_elsewhere */
     int n_retired;        /* workers retired (engine_heavy_info.retry_elsewhere) */
-    pthread_t *synth_th, *worker_th, fin_th;
-    int n_synth_th, n_worker_th, fin_started;
+    pthread_t *synth_th, *worker_th, *fin_th;
+    int n_synth_th, n_worker_th, n_fin_th;
+    double fin_busy_ms; /* the finalize threads' finalize + verify time, summed */
+    double budget_wait_ms; /* synthesis threads waiting for budget room (areas, witnesses), summed */
     void **wstate;
     struct {
         uint64_t job_id;
@@ -176,11 +203,22 @@ struct g16_engine {
         int n_busy, workers;
         int failed; /* a GPU stage failed: out of service */
         double busy_since, busy_ms, first_ms, gpu_ms;
+        uint64_t parts;  /* heavy stages that ended here without error */
+        double kernel_ms, kwait_ms; /* kernel sections (host clock) and mutex waits, summed */
+        double kernel_gpu_ms;       /* their CUDA-event time (engine_heavy_info.kernel_gpu_ms) */
     } *dev;
     int n_dev, wpd;
     /* Device bytes, per device (every device holds the same keys): resident
-     * key bases plus the workers' device areas (wpd x the largest shape). */
-    uint64_t dev_keys, dev_work, dev_peak;
+     * key bases plus the workers' device areas: wpd x (the largest MSM
+     * context + the be.work_cache largest working areas of the key shapes
+     * seen, dev_shapes), dev_work = dev_work_if(e, NULL, 0). */
+    uint64_t dev_keys, dev_work, dev_peak, dev_ctx;
+    struct dev_shape {
+        int curve;
+        uint32_t n, nv;
+        uint64_t work;
+    } dev_shapes[DEV_SHAPES];
+    int n_dev_shapes;
     /* metrics */
     uint64_t c_jobs_submitted, c_jobs_done, c_jobs_failed, c_jobs_cancelled;
     uint64_t c_parts_proved, c_parts_failed, c_parts_cancelled, c_verify_failed;
@@ -188,6 +226,8 @@ struct g16_engine {
     uint64_t c_keys_streamed, c_parts_streamed, c_parts_cpu_fallback, c_device_errors, c_workers_retired;
     hist h[ST_COUNT];
 };
+
+typedef struct dev_shape dev_shape;
 
 typedef struct wctx { /* a thread's argument */
     g16_engine *eng;
@@ -365,17 +405,66 @@ static int budget_make_room(g16_engine *e, uint64_t bytes, const ekey *keep) {
 }
 
 /* Device side of the budget (per device, lock held). */
-static int dev_fits(const g16_engine *e, uint64_t key_bytes, uint64_t work_bytes) {
-    uint64_t work = work_bytes > e->dev_work ? work_bytes : e->dev_work;
+
+/* The workers' device bytes per device if a key of shape sh (NULL: none)
+ * and MSM context ctx joined what was seen: each worker keeps a context as
+ * large as the largest key's and up to be.work_cache working areas, one
+ * per shape, so wpd x (largest context + the work_cache largest areas). */
+static uint64_t dev_work_if(const g16_engine *e, const dev_shape *sh, uint64_t ctx) {
+    uint64_t w[DEV_SHAPES + 1];
+    int n = 0, dup = 0;
+    for (int i = 0; i < e->n_dev_shapes; i++) {
+        const dev_shape *d = &e->dev_shapes[i];
+        dup |= sh && d->curve == sh->curve && d->n == sh->n && d->nv == sh->nv;
+        w[n++] = d->work;
+    }
+    if (sh && !dup)
+        w[n++] = sh->work;
+    int keep = e->be.work_cache > 0 ? e->be.work_cache : 1;
+    uint64_t sum = 0;
+    for (int k = 0; k < keep && n > 0; k++) { /* the keep largest */
+        int m = 0;
+        for (int i = 1; i < n; i++)
+            if (w[i] > w[m])
+                m = i;
+        sum += w[m];
+        w[m] = w[--n];
+    }
+    uint64_t c = ctx > e->dev_ctx ? ctx : e->dev_ctx;
+    return (uint64_t)e->wpd * (c + sum);
+}
+
+static int dev_fits(const g16_engine *e, uint64_t key_bytes, uint64_t work) {
     return !e->o.device_budget_bytes || e->dev_keys + key_bytes + work <= e->o.device_budget_bytes;
 }
 
-/* Makes room on the devices for a key of key_bytes whose workers need
- * work_bytes, evicting idle device-resident keys other than keep (LRU), and
- * reserves it. Returns 0 (nothing reserved) when it cannot fit: the key is
- * then streamed from host memory. */
-static int dev_reserve(g16_engine *e, const ekey *keep, uint64_t key_bytes, uint64_t work_bytes) {
-    while (!dev_fits(e, key_bytes, work_bytes)) {
+/* Records shape sh and context ctx as seen (the list keeps the DEV_SHAPES
+ * largest areas: the sum of the work_cache largest needs no other). */
+static void dev_shape_add(g16_engine *e, const dev_shape *sh, uint64_t ctx) {
+    if (ctx > e->dev_ctx)
+        e->dev_ctx = ctx;
+    int small = -1;
+    for (int i = 0; i < e->n_dev_shapes; i++) {
+        const dev_shape *d = &e->dev_shapes[i];
+        if (d->curve == sh->curve && d->n == sh->n && d->nv == sh->nv)
+            return;
+        if (small < 0 || d->work < e->dev_shapes[small].work)
+            small = i;
+    }
+    if (e->n_dev_shapes < DEV_SHAPES)
+        e->dev_shapes[e->n_dev_shapes++] = *sh;
+    else if (sh->work > e->dev_shapes[small].work)
+        e->dev_shapes[small] = *sh;
+}
+
+/* Makes room on the devices for a key of key_bytes whose workers need an
+ * area of shape sh and an MSM context of ctx bytes, evicting idle
+ * device-resident keys other than keep (LRU), and reserves it. Returns 0
+ * (nothing reserved) when it cannot fit: the key is then streamed from
+ * host memory. key_bytes 0: the workers' areas alone (a streamed key). */
+static int dev_reserve(g16_engine *e, const ekey *keep, uint64_t key_bytes, const dev_shape *sh, uint64_t ctx) {
+    uint64_t work = dev_work_if(e, sh, ctx);
+    while (!dev_fits(e, key_bytes, work)) {
         ekey *lru = NULL;
         for (ekey *k = e->keys; k; k = k->next)
             if (k != keep && k->key && k->dev_bytes && !k->in_memory && !k->active && !k->loading &&
@@ -388,11 +477,25 @@ static int dev_reserve(g16_engine *e, const ekey *keep, uint64_t key_bytes, uint
         e->c_key_evictions++;
     }
     e->dev_keys += key_bytes;
-    if (work_bytes > e->dev_work)
-        e->dev_work = work_bytes;
+    dev_shape_add(e, sh, ctx);
+    e->dev_work = work;
     if (e->dev_keys + e->dev_work > e->dev_peak)
         e->dev_peak = e->dev_keys + e->dev_work;
     return 1;
+}
+
+/* key's device shape (curve, domain, wires, one worker's working area) and
+ * one worker's MSM context, from the backend (no lock needed). */
+static void dev_shape_of(const g16_engine *e, const g16_key *key, dev_shape *sh, uint64_t *ctx) {
+    memset(sh, 0, sizeof *sh);
+    g16_key_info ki;
+    if (g16_key_get_info(NULL, &ki, key) == G16_OK) {
+        sh->curve = (int)ki.curve;
+        sh->n = (uint32_t)ki.domain_size;
+        sh->nv = (uint32_t)ki.n_vars;
+    }
+    sh->work = e->be.work_device_bytes ? e->be.work_device_bytes(e->be.self, key) : 0;
+    *ctx = e->be.ctx_device_bytes ? e->be.ctx_device_bytes(e->be.self, key) : 0;
 }
 
 static uint64_t file_size(const char *path) {
@@ -452,12 +555,15 @@ static g16_err key_ensure(g16_engine *e, ekey *k, int *wait, g16_status *st) {
     uint64_t kdev = 0;
     int to_device = 0, on_device = 0;
     if (!err && e->be.key_prepare) {
-        uint64_t wdev = 0;
         if (e->be.key_device_bytes) {
             kdev = e->be.key_device_bytes(e->be.self, key);
-            wdev = (uint64_t)e->wpd * e->be.work_device_bytes(e->be.self, key);
+            dev_shape sh;
+            uint64_t ctxb;
+            dev_shape_of(e, key, &sh, &ctxb);
             pthread_mutex_lock(&e->lock);
-            to_device = dev_reserve(e, k, kdev, wdev);
+            to_device = dev_reserve(e, k, kdev, &sh, ctxb);
+            if (!to_device) /* streamed: its workers still hold areas and contexts */
+                (void)dev_reserve(e, k, 0, &sh, ctxb);
             pthread_mutex_unlock(&e->lock);
         }
         err = e->be.key_prepare(e->be.self, key, to_device, &on_device, st);
@@ -702,18 +808,21 @@ static void *synth_main(void *arg) {
                 }
                 continue;
             }
-            wait = 1;
+            wait = 2; /* the budget holds no other working area now */
         }
         uint64_t wit_bytes = k->key && !err ? k->wit_bytes : 0;
         if (!err && !wait && !budget_make_room(e, wit_bytes, k))
-            wait = 1;
+            wait = 2;
         if (wait && !err) {
             if (!inflight(e) && !k->loading) {
                 err = g16_fail(&st, G16_ERR_NOMEM,
                                "engine: the budget (%llu bytes) cannot hold key %s with one working set",
                                (unsigned long long)e->o.budget_bytes, k->path);
             } else {
+                double tw = now_ms();
                 cond_wait_ms(&e->cv_synth, &e->lock, 50);
+                if (wait == 2) /* synthesis held back by the budget, not by a key load */
+                    e->budget_wait_ms += now_ms() - tw;
                 continue;
             }
         }
@@ -763,6 +872,7 @@ static void *synth_main(void *arg) {
                 part_finish(e, p, P_CANCELLED, j->cancel_err, "cancelled after synthesis", 1);
             continue;
         }
+        p->t_ready = now_ms();
         if (!heap_push(&e->ready, p)) {
             work_return(e, k, p->work);
             p->work = NULL;
@@ -803,6 +913,9 @@ static void *worker_main(void *arg) {
         e->wcur[me].part = p->idx;
         int dv = e->wcur[me].dev;
         double t0 = now_ms();
+        if (p->t_ready > 0) /* 0: handed back by a retired worker, counted once */
+            hist_add(&e->h[ST_RWAIT], t0 - p->t_ready);
+        p->t_ready = 0;
         if (!e->dev[dv].n_busy++) {
             e->dev[dv].busy_since = t0;
             if (e->dev[dv].first_ms == 0)
@@ -850,7 +963,14 @@ static void *worker_main(void *arg) {
             hist_add(&e->h[ST_UPLOAD], hi.upload_ms);
             hist_add(&e->h[ST_GPU], hi.gpu_ms);
             hist_add(&e->h[ST_KWAIT], hi.lock_wait_ms);
+            e->dev[dv].kwait_ms += hi.lock_wait_ms;
+            if (hi.kernels_end > hi.kernels_begin && hi.kernels_begin > 0) {
+                hist_add(&e->h[ST_KERNELS], hi.kernels_end - hi.kernels_begin);
+                e->dev[dv].kernel_ms += hi.kernels_end - hi.kernels_begin;
+                e->dev[dv].kernel_gpu_ms += hi.kernel_gpu_ms;
+            }
         }
+        e->dev[dv].parts += !err;
         if (err && hi.retry_elsewhere) {
             /* This worker cannot run the key's partitions and nothing ran:
              * another worker takes the partition, this one retires (its
@@ -875,6 +995,7 @@ static void *worker_main(void *arg) {
             part_finish(e, p, P_CANCELLED, j->cancel_err, "cancelled after the device stage", 1);
             continue;
         }
+        p->t_devdone = now_ms();
         if (!heap_push(&e->fin, p)) {
             part_finish(e, p, P_FAILED, G16_ERR_NOMEM, "engine: out of memory queueing a partition", 1);
             continue;
@@ -888,7 +1009,9 @@ static void *worker_main(void *arg) {
 /* ---- finalize ------------------------------------------------------------- */
 
 static void *fin_main(void *arg) {
-    g16_engine *e = arg;
+    g16_engine *e = ((wctx *)arg)->eng;
+    int me = ((wctx *)arg)->idx;
+    free(arg);
     pthread_mutex_lock(&e->lock);
     for (;;) {
         while (!e->fin.n && !e->stop_fin)
@@ -897,6 +1020,7 @@ static void *fin_main(void *arg) {
             break;
         part *p = heap_pop(&e->fin);
         job *j = p->job;
+        hist_add(&e->h[ST_FWAIT], now_ms() - p->t_devdone);
         if (j->cancelled) {
             part_finish(e, p, P_CANCELLED, j->cancel_err, "cancelled before finalize", 1);
             continue;
@@ -908,7 +1032,7 @@ static void *fin_main(void *arg) {
         g16_status st = {0};
         groth16_timings tm = {0};
         g16_result *res = NULL;
-        tl(e, "finalize", 'B', p, "finalize", 0);
+        tl(e, "finalize", 'B', p, "finalize", me);
         double t0 = now_ms();
         g16_err err = groth16_stage_finalize(e->ctx, &res, key, &p->msms, NULL, NULL, &tm, &st);
         double t1 = now_ms();
@@ -921,11 +1045,12 @@ static void *fin_main(void *arg) {
             }
         }
         double t2 = now_ms();
-        tl(e, "finalize", 'E', p, "finalize", 0);
+        tl(e, "finalize", 'E', p, "finalize", me);
 
         pthread_mutex_lock(&e->lock);
         p->stats.finalize_ms = t1 - t0;
         p->stats.verify_ms = verify ? t2 - t1 : 0;
+        e->fin_busy_ms += t2 - t0;
         hist_add(&e->h[ST_FINALIZE], p->stats.finalize_ms);
         if (verify)
             hist_add(&e->h[ST_VERIFY], p->stats.verify_ms);
@@ -975,8 +1100,8 @@ static void engine_stop_threads(g16_engine *e) {
     e->stop_fin = 1;
     pthread_cond_broadcast(&e->cv_fin);
     pthread_mutex_unlock(&e->lock);
-    if (e->fin_started)
-        pthread_join(e->fin_th, NULL);
+    for (int i = 0; i < e->n_fin_th; i++)
+        pthread_join(e->fin_th[i], NULL);
 }
 
 static void job_free(job *j) {
@@ -1007,6 +1132,7 @@ static void engine_free(g16_engine *e) {
     free(e->fin.v);
     free(e->synth_th);
     free(e->worker_th);
+    free(e->fin_th);
     free(e->wstate);
     free(e->wcur);
     free(e->dev);
@@ -1021,7 +1147,7 @@ static void engine_free(g16_engine *e) {
     free(e);
 }
 
-g16_err g16_engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts *opts) {
+static g16_err engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts *opts, const engine_backend *custom) {
     if (!ctx || !out)
         return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_engine_create: NULL argument");
     *out = NULL;
@@ -1034,7 +1160,21 @@ g16_err g16_engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts 
     g16_status st = {0};
     engine_backend_cpu(&e->be);
     e->wpd = 1;
-    if (e->o.backend == G16_ENGINE_BACKEND_CUDA || (e->o.backend == G16_ENGINE_BACKEND_AUTO && g16_gpu_count() > 0)) {
+    if (custom) {
+        int wpd = e->o.workers_per_device > 0 ? e->o.workers_per_device : 2;
+        int nd = custom->devices > 0 ? custom->devices : 1;
+        if (wpd > 64 || nd > 64) {
+            if (custom->destroy)
+                custom->destroy(custom->self);
+            free(e);
+            return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "engine_create_with_backend: too many workers");
+        }
+        e->be = *custom;
+        e->be.devices = nd;
+        e->wpd = wpd;
+        e->o.workers = nd * wpd;
+    } else if (e->o.backend == G16_ENGINE_BACKEND_CUDA ||
+               (e->o.backend == G16_ENGINE_BACKEND_AUTO && g16_gpu_count() > 0)) {
         int wpd = e->o.workers_per_device > 0 ? e->o.workers_per_device : 2;
         if (wpd > 64) {
             free(e);
@@ -1091,7 +1231,14 @@ g16_err g16_engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts 
     e->wcur = calloc((size_t)e->o.workers, sizeof *e->wcur);
     e->n_dev = e->be.devices > 0 ? e->be.devices : 1;
     e->dev = calloc((size_t)e->n_dev, sizeof *e->dev);
-    if (!e->synth_th || !e->worker_th || !e->wstate || !e->wcur || !e->dev) {
+    /* One finalize thread per device: each proof costs a finalize and a
+     * verify (a 4-pairing multi-pairing) on the CPU, so one thread for all
+     * devices would cap the throughput of many GPUs (docs/engine.md,
+     * "Scaling over devices"); one device (and the CPU backend) keeps the
+     * single thread. */
+    int n_fin = e->n_dev;
+    e->fin_th = calloc((size_t)n_fin, sizeof(pthread_t));
+    if (!e->synth_th || !e->worker_th || !e->wstate || !e->wcur || !e->dev || !e->fin_th) {
         engine_free(e);
         return g16_ctx_fail(ctx, G16_ERR_NOMEM, "g16_engine_create: out of memory");
     }
@@ -1127,9 +1274,14 @@ g16_err g16_engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts 
         else
             free(wc);
     }
-    if (ok)
-        ok = pthread_create(&e->fin_th, NULL, fin_main, e) == 0;
-    e->fin_started = ok;
+    for (int i = 0; ok && i < n_fin; i++) {
+        wctx *wc = malloc(sizeof *wc);
+        ok = wc && (wc->eng = e, wc->idx = i, pthread_create(&e->fin_th[i], NULL, fin_main, wc) == 0);
+        if (ok)
+            e->n_fin_th++;
+        else
+            free(wc);
+    }
     if (!ok) {
         engine_stop_threads(e);
         engine_free(e);
@@ -1137,6 +1289,17 @@ g16_err g16_engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts 
     }
     *out = e;
     return G16_OK;
+}
+
+g16_err g16_engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts *opts) {
+    return engine_create(ctx, out, opts, NULL);
+}
+
+g16_err engine_create_with_backend(g16_ctx *ctx, g16_engine **out, const g16_engine_opts *opts,
+                                   const engine_backend *be) {
+    if (!be || !be->heavy || !be->worker_init || !be->worker_fini || !be->worker_device)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "engine_create_with_backend: incomplete backend");
+    return engine_create(ctx, out, opts, be);
 }
 
 void g16_engine_destroy(g16_engine *e, int drain) {
@@ -1239,9 +1402,13 @@ g16_err engine_key_add_loaded(g16_engine *e, uint64_t *key_id, g16_key *key, con
     if (e->be.key_prepare) {
         if (e->be.key_device_bytes) {
             kdev = e->be.key_device_bytes(e->be.self, key);
-            uint64_t wdev = (uint64_t)e->wpd * e->be.work_device_bytes(e->be.self, key);
+            dev_shape sh;
+            uint64_t ctxb;
+            dev_shape_of(e, key, &sh, &ctxb);
             pthread_mutex_lock(&e->lock);
-            to_device = dev_reserve(e, k, kdev, wdev);
+            to_device = dev_reserve(e, k, kdev, &sh, ctxb);
+            if (!to_device)
+                (void)dev_reserve(e, k, 0, &sh, ctxb);
             pthread_mutex_unlock(&e->lock);
         }
         err = e->be.key_prepare(e->be.self, key, to_device, &on_device, &st);
@@ -1324,6 +1491,49 @@ g16_err g16_engine_key_preload(g16_engine *e, uint64_t key_id) {
         }
         cond_wait_ms(&e->cv_synth, &e->lock, 20);
     }
+    pthread_mutex_unlock(&e->lock);
+    return err ? g16_ctx_report(e->ctx, &st) : G16_OK;
+}
+
+g16_err engine_key_reserve_work(g16_engine *e, uint64_t key_id, uint32_t n, uint32_t *made) {
+    if (made)
+        *made = 0;
+    if (!e)
+        return G16_ERR_INVALID_ARG;
+    g16_err err = g16_engine_key_preload(e, key_id);
+    if (err)
+        return err;
+    g16_status st = {0};
+    pthread_mutex_lock(&e->lock);
+    ekey *k = key_find(e, key_id);
+    if (!k) { /* removed meanwhile */
+        pthread_mutex_unlock(&e->lock);
+        return G16_ERR_INVALID_ARG;
+    }
+    k->active++; /* pinned while areas are made */
+    while (!err && k->key && k->n_work < n) {
+        /* Leave room for the witnesses the synthesis threads reserve. */
+        uint64_t need = k->work_bytes + (uint64_t)e->o.synth_threads * k->wit_bytes;
+        if (!budget_fits(e, need))
+            break;
+        budget_take(e, k->work_bytes);
+        k->n_work++;
+        e->c_work_allocs++;
+        pthread_mutex_unlock(&e->lock);
+        groth16_work *w = NULL;
+        err = groth16_work_create_ex(e->ctx, &w, k->key, k->work_flags, &st);
+        pthread_mutex_lock(&e->lock);
+        if (err) {
+            k->n_work--;
+            budget_give(e, k->work_bytes);
+        } else {
+            work_return(e, k, w);
+            if (made)
+                (*made)++;
+        }
+    }
+    k->active--;
+    k->last_use = ++e->tick;
     pthread_mutex_unlock(&e->lock);
     return err ? g16_ctx_report(e->ctx, &st) : G16_OK;
 }
@@ -1774,6 +1984,30 @@ g16_err g16_engine_metrics(g16_engine *e, char **text) {
                   "# TYPE g16_device_gpu_ms_total counter\n");
     for (int d = 0; d < e->n_dev; d++)
         sb_printf(&b, "g16_device_gpu_ms_total{device=\"%d\"} %.3f\n", d, e->dev[d].gpu_ms);
+    sb_printf(&b, "# HELP g16_device_partitions_total Device stages that ended without error, per device.\n"
+                  "# TYPE g16_device_partitions_total counter\n");
+    for (int d = 0; d < e->n_dev; d++)
+        sb_printf(&b, "g16_device_partitions_total{device=\"%d\"} %llu\n", d, (unsigned long long)e->dev[d].parts);
+    sb_printf(&b, "# HELP g16_device_kernel_ms_total Kernel sections (H and the MSMs, host clock) per device.\n"
+                  "# TYPE g16_device_kernel_ms_total counter\n");
+    for (int d = 0; d < e->n_dev; d++)
+        sb_printf(&b, "g16_device_kernel_ms_total{device=\"%d\"} %.3f\n", d, e->dev[d].kernel_ms);
+    sb_printf(&b, "# HELP g16_device_kernel_gpu_ms_total CUDA-event time of the kernel sections' work per device "
+                  "(less than g16_device_kernel_ms_total by the host's gaps).\n"
+                  "# TYPE g16_device_kernel_gpu_ms_total counter\n");
+    for (int d = 0; d < e->n_dev; d++)
+        sb_printf(&b, "g16_device_kernel_gpu_ms_total{device=\"%d\"} %.3f\n", d, e->dev[d].kernel_gpu_ms);
+    sb_printf(&b, "# HELP g16_device_kernel_wait_ms_total Waits for the device's kernel mutex, summed.\n"
+                  "# TYPE g16_device_kernel_wait_ms_total counter\n");
+    for (int d = 0; d < e->n_dev; d++)
+        sb_printf(&b, "g16_device_kernel_wait_ms_total{device=\"%d\"} %.3f\n", d, e->dev[d].kwait_ms);
+    sb_printf(&b, "# HELP g16_finalize_busy_ms_total Finalize + verify time of the finalize threads, summed.\n"
+                  "# TYPE g16_finalize_busy_ms_total counter\ng16_finalize_busy_ms_total %.3f\n"
+                  "# HELP g16_budget_wait_ms_total Time synthesis threads waited for budget room for a working "
+                  "area or a witness, summed.\n# TYPE g16_budget_wait_ms_total counter\ng16_budget_wait_ms_total %.3f\n"
+                  "# HELP g16_finalize_threads Finalize threads (one per device).\n"
+                  "# TYPE g16_finalize_threads gauge\ng16_finalize_threads %d\n",
+              e->fin_busy_ms, e->budget_wait_ms, e->n_fin_th);
     sb_printf(&b, "# HELP g16_gpu_busy_fraction Device busy time over the time since its first partition.\n"
                   "# TYPE g16_gpu_busy_fraction gauge\n");
     for (int d = 0; d < e->n_dev; d++)
@@ -1827,9 +2061,10 @@ g16_err g16_engine_status_json(g16_engine *e, char **json) {
     for (int d = 0; d < e->n_dev; d++)
         sb_printf(&b,
                   "%s{\"id\":%d,\"workers\":%d,\"failed\":%s,\"busy\":%d,\"busy_ms\":%.3f,\"gpu_ms\":%.3f,"
-                  "\"busy_fraction\":%.4f}",
+                  "\"partitions\":%llu,\"kernel_ms\":%.3f,\"kernel_wait_ms\":%.3f,\"busy_fraction\":%.4f}",
                   d ? "," : "", d, e->dev[d].workers, e->dev[d].failed ? "true" : "false", e->dev[d].n_busy,
-                  dev_busy_ms(e, d, tnow), e->dev[d].gpu_ms, dev_busy_fraction(e, d, tnow));
+                  dev_busy_ms(e, d, tnow), e->dev[d].gpu_ms, (unsigned long long)e->dev[d].parts,
+                  e->dev[d].kernel_ms, e->dev[d].kwait_ms, dev_busy_fraction(e, d, tnow));
     sb_printf(&b, "],\"keys\":[");
     for (ekey *k = e->keys; k; k = k->next) {
         sb_printf(&b, "%s{\"id\":%llu,\"path\":", k == e->keys ? "" : ",", (unsigned long long)k->id);
@@ -1847,9 +2082,11 @@ g16_err g16_engine_status_json(g16_engine *e, char **json) {
     uint64_t d[4];
     queue_depths(e, d);
     sb_printf(&b, "],\"queue\":{\"critical\":%llu,\"high\":%llu,\"normal\":%llu,\"low\":%llu},\"synthesizing\":%u,"
-                  "\"ready\":%zu,\"finalizing\":%zu,\"synth_threads\":%d,\"lookahead\":%d,\"workers\":[",
+                  "\"ready\":%zu,\"finalizing\":%zu,\"synth_threads\":%d,\"lookahead\":%d,\"finalize_threads\":%d,"
+                  "\"finalize_busy_ms\":%.3f,\"workers\":[",
               (unsigned long long)d[3], (unsigned long long)d[2], (unsigned long long)d[1], (unsigned long long)d[0],
-              e->n_synthesizing, e->ready.n, e->fin.n, e->o.synth_threads, e->o.lookahead);
+              e->n_synthesizing, e->ready.n, e->fin.n, e->o.synth_threads, e->o.lookahead, e->n_fin_th,
+              e->fin_busy_ms);
     for (int i = 0; i < e->n_worker_th; i++) {
         sb_printf(&b, "%s{\"id\":%d,\"device\":%d,\"busy_ms\":%.3f,\"retired\":%s,", i ? "," : "", i,
                   e->wcur[i].dev, e->wcur[i].busy_ms, e->wcur[i].retired ? "true" : "false");

@@ -24,6 +24,10 @@ typedef struct engine_heavy_info {
      * the CPU and when the stage failed before reaching them. */
     double upload_begin, upload_end, kernels_begin, kernels_end;
     double lock_wait_ms; /* waiting for the device's kernel mutex */
+    double kernel_gpu_ms; /* CUDA-event time of the kernel section's work (GPU
+                           * synthesis, H, the five MSMs); kernels_end -
+                           * kernels_begin less this = the host's gaps
+                           * between them (Horner sums, launches, waking up) */
     int streamed;      /* the bases were streamed from host memory */
     int cpu_fallback;  /* a GPU worker ran it on the CPU (no device working
                         * area, or its device was taken out of service) */
@@ -52,6 +56,14 @@ typedef struct engine_backend {
      * device, and one worker's device working area for the key's shape. */
     size_t (*key_device_bytes)(void *self, const g16_key *key);
     size_t (*work_device_bytes)(void *self, const g16_key *key);
+    /* Optional (with key_device_bytes): one worker's MSM context (device
+     * scratch) sized for key's MSMs; a worker's context grows to the
+     * largest key it served and is kept. work_cache: device working areas a
+     * worker keeps, one per key shape (0 = 1). The device budget counts,
+     * per worker, the largest context plus the work_cache largest working
+     * areas of the key shapes loaded so far (docs/engine.md). */
+    size_t (*ctx_device_bytes)(void *self, const g16_key *key);
+    int work_cache;
     /* Optional: prepares a loaded key. to_device = 1: upload its bases to
      * every device (the GPU tier); *on_device says whether that happened (a
      * failed upload leaves the key on the streamed path, not failed).
@@ -74,6 +86,14 @@ typedef struct engine_backend {
 /* The CPU backend: workers share the context's thread pool. */
 void engine_backend_cpu(engine_backend *be);
 
+/* g16_engine_create over the given backend (copied; its destroy is called
+ * at g16_engine_destroy) instead of one chosen by opts->backend: a seam for
+ * tests, e.g. a CPU backend that reports device bytes, so that the device
+ * budget is exercised without a GPU (tests/test_engine.c). Workers:
+ * be->devices x workers_per_device (default 2). */
+g16_err engine_create_with_backend(g16_ctx *ctx, g16_engine **out, const g16_engine_opts *opts,
+                                   const engine_backend *be);
+
 /* The CUDA backend over the first `devices` GPUs (0 = all), with
  * workers_per_device workers each: one g16_gpu context per worker, created
  * at the first partition of a key shape that outgrows it (never per
@@ -83,6 +103,12 @@ void engine_backend_cpu(engine_backend *be);
  * G16_ERR_NO_DEVICE without a usable GPU (and always in a build without
  * CUDA). */
 g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_device, g16_status *st);
+
+/* Parses a Linux CPU list ("0-15,32-47\n", as sysfs's local_cpulist) into
+ * mask (CPU c: bit c % 8 of byte c / 8; CPUs beyond 8 * mask_len ignored);
+ * returns how many CPUs it set, or -1 for a malformed list. Used by the CUDA
+ * backend's G16_ENGINE_PIN=1. */
+int engine_cpulist_parse(const char *s, unsigned char *mask, size_t mask_len);
 
 /* Registers an already loaded key (in memory: no file to reload it from),
  * owned by the engine from this call on, whatever it returns (on failure
@@ -112,6 +138,16 @@ enum { ENGINE_SUBMIT_BORROW = 1 };
 g16_err engine_submit_ex(g16_engine *e, uint64_t *job_id, uint64_t key_id, const g16_engine_witness *w, size_t n,
                          g16_priority prio, double timeout_ms, unsigned flags);
 
+/* Makes working areas for key (loading it first if needed) until it has n,
+ * as far as the budget allows while leaving room for synth_threads parsed
+ * witnesses, never evicting anything; *made (may be NULL) says how many
+ * were made. With the CUDA backend each area is a pinned cudaHostAlloc, a
+ * device-global call: made at start-up instead of under load, none stalls
+ * the workers of every device (docs/engine.md, "Scaling over devices").
+ * Areas are otherwise made on demand by the synthesis threads. Public name
+ * proposed: g16_engine_key_reserve_work. */
+g16_err engine_key_reserve_work(g16_engine *e, uint64_t key_id, uint32_t n, uint32_t *made);
+
 /* Test hook: while held, device workers start no partition (synthesized
  * ones wait in the ready heap, up to the lookahead), so that a test can
  * queue a full pipeline and then release it at once. */
@@ -132,12 +168,15 @@ typedef struct engine_span {
     uint32_t part;
 } engine_span;
 
+#define ENGINE_OVERLAP_MAXDEV 16
 typedef struct engine_overlap {
     double upload_ms;         /* the upload spans' lengths, summed */
     double upload_overlap_ms; /* of it: time during which another worker of
                                * the same device was inside a kernel span */
     double kernel_busy_fraction; /* per device: the union of its kernel spans
                                   * over wall_ms; averaged over the devices */
+    double dev_kernel_busy[ENGINE_OVERLAP_MAXDEV]; /* that fraction of each
+                                                    * device (the first 16) */
     size_t kernel_conflicts;  /* pairs of kernel spans of one device from
                                * different workers that overlap (by more
                                * than a point) */

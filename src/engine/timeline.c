@@ -71,8 +71,10 @@ g16_err engine_overlap_compute(engine_overlap *r, const engine_span *up, size_t 
         for (size_t j = 0; j < nk; j++)
             if (kn[j].dev == d && kn[j].e > kn[j].b)
                 tmp[m++] = (ival){kn[j].b, kn[j].e};
-        if (wall_ms > 0)
-            frac += union_len(tmp, m) / wall_ms;
+        double f = wall_ms > 0 ? union_len(tmp, m) / wall_ms : 0;
+        frac += f;
+        if (d < ENGINE_OVERLAP_MAXDEV)
+            r->dev_kernel_busy[d] = f;
     }
     for (size_t i = 0; i < nk; i++)
         for (size_t j = i + 1; j < nk; j++) {

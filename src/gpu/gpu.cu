@@ -78,6 +78,17 @@ static void gpu_free_all(g16_gpu *g) {
         cudaStreamDestroy(g->stream);
 }
 
+static_assert(sizeof(g16gpu::xyzz_t<g16gpu::bls381_fp>) == G16GPU_PT_BYTES_G1, "msm_plan.h's G1 point size");
+static_assert(sizeof(g16gpu::xyzz_t<g16gpu::bls381_fp2>) == G16GPU_PT_BYTES_G2, "msm_plan.h's G2 point size");
+
+/* cudaMalloc of one of the context's buffers, counted in g->dev_bytes. */
+static cudaError_t ctx_malloc(g16_gpu *g, void **p, size_t bytes) {
+    cudaError_t e = cudaMalloc(p, bytes);
+    if (e == cudaSuccess)
+        g->dev_bytes += bytes;
+    return e;
+}
+
 static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2, g16_status *st) {
     int count = 0;
     CU(cudaGetDeviceCount(&count));
@@ -85,6 +96,23 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
         return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: device %d not present (%d devices)", device, count);
     g->device = device;
     CU(cudaSetDevice(device));
+    /* How host threads wait for this device (cudaStreamSynchronize and
+     * cudaEventSynchronize in every MSM): CUDA's default heuristic spins
+     * while the process has fewer contexts than cores, so each waiting
+     * worker holds a core that synthesis could use. $G16_GPU_SYNC=spin,
+     * yield or block forces a mode for the device (cudaSetDeviceFlags; it
+     * applies to the device's primary context, so every context of the
+     * process on this device), to measure that trade on a many-GPU host
+     * (docs/engine.md, "Scaling over devices"). A refusal is ignored. */
+    const char *sync = getenv("G16_GPU_SYNC");
+    if (sync) {
+        unsigned fl = !strcmp(sync, "spin")    ? cudaDeviceScheduleSpin
+                      : !strcmp(sync, "yield") ? cudaDeviceScheduleYield
+                      : !strcmp(sync, "block") ? cudaDeviceScheduleBlockingSync
+                                               : 0u;
+        if (fl && cudaSetDeviceFlags(fl) != cudaSuccess)
+            (void)cudaGetLastError();
+    }
     cudaDeviceProp prop;
     CU(cudaGetDeviceProperties(&prop, device));
     g->sms = prop.multiProcessorCount;
@@ -110,10 +138,9 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
      * $G16_GPU_MSM_MUL and $G16_GPU_MSM_COLD the products (below). */
     const char *v = getenv("G16_GPU_MSM_V");
     g->msm_v = v && atoi(v) == 1 ? 1 : 2;
-    g->plan_policy = g->msm_v == 1 ? 1 : 0;
-    const char *cw = getenv("G16_GPU_MSM_C");
-    if (cw && atoi(cw) >= 4 && atoi(cw) <= G16GPU_MAX_C)
-        g->plan_policy = atoi(cw);
+    /* Plan policy and segment length (below) as the host's sizing sees them
+     * (msm_plan.h, g16gpu_env_plan; g16_gpu_ctx_bytes). */
+    g16gpu_env_plan(&g->plan_policy, &g->seg_len);
     /* The accumulation's product, measured on the H200 (session 4): the
      * rolled product with 2 words per pass (fp_t::mul_rolled) is 21% faster
      * for BLS12-381 G2, whose unrolled kernel is 300+ KB of code, and 2-5%
@@ -127,12 +154,8 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
      * better); $G16_GPU_MSM_COLD=0 unrolled. */
     const char *cold = getenv("G16_GPU_MSM_COLD");
     g->msm_cold = cold && atoi(cold) == 0 ? 0 : 1;
-    /* 64 entries per accumulating thread: 11% faster than 32 for
-     * BLS12-381 G1 at 2^24 (session 3). */
-    g->seg_len = 64;
-    const char *sl = getenv("G16_GPU_MSM_SEG");
-    if (sl && atoi(sl) >= G16GPU_MIN_SEG && atoi(sl) <= G16GPU_MAX_SEG)
-        g->seg_len = (uint32_t)atoi(sl);
+    /* seg_len: 64 entries per accumulating thread by default (g16gpu_env_plan):
+     * 11% faster than 32 for BLS12-381 G1 at 2^24 (session 3). */
 
     g->max_points = max_points ? max_points : 1;
     g->pt_bytes = with_g2 ? sizeof(g16gpu::xyzz_t<g16gpu::bls381_fp2>) : sizeof(g16gpu::xyzz_t<g16gpu::bls381_fp>);
@@ -152,29 +175,29 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
     size_t cub_bytes = z.bytes + z.bytes / 16 + ((size_t)1 << 20);
     g->cub_bytes = cub_bytes;
     size_t pt = g->pt_bytes;
-    CU(cudaMalloc(&g->d_scalars, g->max_points * sizeof(g16_scalar)));
+    CU(ctx_malloc(g, (void **)&g->d_scalars, g->max_points * sizeof(g16_scalar)));
     CU(cudaMallocHost(&g->h_scalars, g->max_points * sizeof(g16_scalar)));
     for (int i = 0; i < 2; i++) {
-        CU(cudaMalloc(&g->d_keys[i], g->max_entries * sizeof(uint32_t)));
-        CU(cudaMalloc(&g->d_vals[i], g->max_entries * sizeof(uint32_t)));
+        CU(ctx_malloc(g, (void **)&g->d_keys[i], g->max_entries * sizeof(uint32_t)));
+        CU(ctx_malloc(g, (void **)&g->d_vals[i], g->max_entries * sizeof(uint32_t)));
     }
-    CU(cudaMalloc(&g->d_cub, g->cub_bytes ? g->cub_bytes : 16));
-    CU(cudaMalloc(&g->d_bucket_end, g->max_buckets * sizeof(uint32_t)));
-    CU(cudaMalloc(&g->d_buckets, g->max_buckets * pt));
-    CU(cudaMalloc(&g->d_tree, (2 * g->max_segs + 64) * pt));
-    CU(cudaMalloc(&g->d_tail, g->max_segs * pt));
-    CU(cudaMalloc(&g->d_tkey, g->max_segs * sizeof(uint32_t)));
-    CU(cudaMalloc(&g->d_red, g->max_red * pt));
-    CU(cudaMalloc(&g->d_win, 64 * pt));
+    CU(ctx_malloc(g, (void **)&g->d_cub, g->cub_bytes ? g->cub_bytes : 16));
+    CU(ctx_malloc(g, (void **)&g->d_bucket_end, g->max_buckets * sizeof(uint32_t)));
+    CU(ctx_malloc(g, (void **)&g->d_buckets, g->max_buckets * pt));
+    CU(ctx_malloc(g, (void **)&g->d_tree, (2 * g->max_segs + 64) * pt));
+    CU(ctx_malloc(g, (void **)&g->d_tail, g->max_segs * pt));
+    CU(ctx_malloc(g, (void **)&g->d_tkey, g->max_segs * sizeof(uint32_t)));
+    CU(ctx_malloc(g, (void **)&g->d_red, g->max_red * pt));
+    CU(ctx_malloc(g, (void **)&g->d_win, 64 * pt));
     CU(cudaMallocHost(&g->h_win, 64 * pt));
-    CU(cudaMalloc(&g->d_ntt_scratch, G16GPU_NTT_SCRATCH * 32)); /* 32 bytes per Fr */
+    CU(ctx_malloc(g, (void **)&g->d_ntt_scratch, G16GPU_NTT_SCRATCH * 32)); /* 32 bytes per Fr */
     size_t cls_blocks = (g->max_points + 255) / 256;
-    CU(cudaMalloc(&g->d_cls, 2 * cls_blocks * sizeof(uint32_t)));
-    CU(cudaMalloc(&g->d_big, g->max_points * sizeof(uint32_t)));
-    CU(cudaMalloc(&g->d_one, g->max_points * sizeof(uint32_t)));
-    CU(cudaMalloc(&g->d_count, 4 * sizeof(uint32_t)));
+    CU(ctx_malloc(g, (void **)&g->d_cls, 2 * cls_blocks * sizeof(uint32_t)));
+    CU(ctx_malloc(g, (void **)&g->d_big, g->max_points * sizeof(uint32_t)));
+    CU(ctx_malloc(g, (void **)&g->d_one, g->max_points * sizeof(uint32_t)));
+    CU(ctx_malloc(g, (void **)&g->d_count, 4 * sizeof(uint32_t)));
     CU(cudaMallocHost(&g->h_count, 4 * sizeof(uint32_t)));
-    CU(cudaMalloc(&g->d_pos, g->max_points * sizeof(uint32_t)));
+    CU(ctx_malloc(g, (void **)&g->d_pos, g->max_points * sizeof(uint32_t)));
     return G16_OK;
 }
 
@@ -348,6 +371,30 @@ extern "C" g16_err g16_gpu_msm_at(g16_gpu *g, void *out_jac, const g16_gpu_bases
 }
 
 extern "C" size_t g16_gpu_max_points(const g16_gpu *g) { return g ? g->max_points : 0; }
+
+extern "C" size_t g16_gpu_ctx_bytes(size_t max_points, int with_g2) {
+    int policy;
+    uint32_t seg;
+    g16gpu_env_plan(&policy, &seg);
+    return g16gpu_ctx_device_bytes(max_points, with_g2, policy, seg);
+}
+
+extern "C" size_t g16_gpu_device_bytes(const g16_gpu *g) { return g ? g->dev_bytes : 0; }
+
+static g16_err pci_address(int device, char *buf, size_t len, g16_status *st) {
+    CU(cudaDeviceGetPCIBusId(buf, (int)len, device));
+    for (char *c = buf; *c; c++)
+        if (*c >= 'A' && *c <= 'F')
+            *c = (char)(*c - 'A' + 'a');
+    return G16_OK;
+}
+
+extern "C" g16_err g16_gpu_pci_address(int device, char *buf, size_t len, g16_status *st) {
+    if (!buf || len < 16 || len > 4096)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu pci address: buffer");
+    buf[0] = 0;
+    return pci_address(device, buf, len, st);
+}
 
 extern "C" g16_err g16_gpu_msm_density(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, const uint8_t *density,
                                        const g16_scalar *scalars, size_t n_scalars, g16_gpu_timing *timing,

@@ -79,6 +79,19 @@ g16_err g16_gpu_msm_at(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, size_t
                        size_t n, g16_gpu_timing *timing, g16_status *st);
 /* The most points one MSM of g takes (g16_gpu_create's max_points). */
 size_t g16_gpu_max_points(const g16_gpu *g);
+/* Device bytes a context made now with (max_points, with_g2) takes, computed
+ * on the host (works without CUDA and without a device): an upper bound of
+ * its scratch (msm_plan.h, g16gpu_ctx_device_bytes: the plan's buffers,
+ * CUB's sort scratch bounded, each allocation rounded to 2 MiB), for the
+ * engine's device budget. Not included: the pinned host buffers, the
+ * streamed path's staging buffers, the CUDA context. */
+size_t g16_gpu_ctx_bytes(size_t max_points, int with_g2);
+/* The device bytes g's create asked cudaMalloc for (0 for NULL or without
+ * CUDA): what g16_gpu_ctx_bytes bounds (tests compare them). */
+size_t g16_gpu_device_bytes(const g16_gpu *g);
+/* The PCI address of device `device` ("0000:1b:00.0", lower case, as in
+ * /sys/bus/pci/devices), for placing host threads near it. */
+g16_err g16_gpu_pci_address(int device, char *buf, size_t len, g16_status *st);
 
 /* Density form (as the CPU's msm_<G>_density): density is a bitmap over the
  * bases' n points, bit i = (density[i / 8] >> (i % 8)) & 1, in host or

@@ -30,6 +30,7 @@ struct g16_gpu {
     cudaEvent_t ev[4]; /* start, kernels start, kernels end, end */
     size_t max_points;
     size_t pt_bytes; /* largest XYZZ point served */
+    size_t dev_bytes; /* device bytes allocated at create (g16_gpu_device_bytes) */
     /* scratch, sized at create for max_points */
     uint64_t *d_scalars;   /* max_points * 4 */
     g16_scalar *h_scalars; /* pinned staging, max_points */
@@ -115,8 +116,7 @@ g16_err g16gpu_field_op_bls381_fp2(g16_gpu *g, g16_gpu_op op, void *out, const v
                                    g16_status *st);
 
 /* ---- NTT over Fr (ntt.cuh, ntt.cu, ntt_<curve>.cu) ---- */
-#define G16GPU_NTT_MAX_LOG 28                       /* largest GPU domain */
-#define G16GPU_NTT_SCRATCH ((size_t)2 << ((G16GPU_NTT_MAX_LOG + 1) / 2)) /* elements */
+/* G16GPU_NTT_MAX_LOG (largest GPU domain) and G16GPU_NTT_SCRATCH: msm_plan.h. */
 
 /* Twiddles of one (curve, log_n) on one device, in one allocation (ntt.cuh,
  * ntt_dom_layout). Immutable after creation. */

@@ -1,6 +1,7 @@
 /* The GPU interface in a build without CUDA: no devices, every call fails
  * with G16_ERR_NO_DEVICE. */
 #include "gpu.h"
+#include "msm_plan.h"
 
 int g16_gpu_count(void) { return 0; }
 
@@ -48,6 +49,25 @@ g16_err g16_gpu_msm_at(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, size_t
                        size_t n, g16_gpu_timing *timing, g16_status *st) {
     (void)g, (void)out_jac, (void)b, (void)first, (void)scalars, (void)n, (void)timing;
     return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");
+}
+
+size_t g16_gpu_ctx_bytes(size_t max_points, int with_g2) {
+    int policy;
+    uint32_t seg;
+    g16gpu_env_plan(&policy, &seg);
+    return g16gpu_ctx_device_bytes(max_points, with_g2, policy, seg);
+}
+
+g16_err g16_gpu_pci_address(int device, char *buf, size_t len, g16_status *st) {
+    (void)device;
+    if (buf && len)
+        buf[0] = 0;
+    return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");
+}
+
+size_t g16_gpu_device_bytes(const g16_gpu *g) {
+    (void)g;
+    return 0;
 }
 
 size_t g16_gpu_max_points(const g16_gpu *g) {

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #define G16GPU_MAX_C 22  /* widest window of any policy */
 #define G16GPU_MIN_SEG 32 /* entries per accumulating thread: allowed range */
@@ -116,6 +117,90 @@ static inline g16gpu_msm_scratch g16gpu_scratch(size_t max_points, int policy, u
         }
     }
     return s;
+}
+
+/* ---- a context's memory, on the host (no CUDA needed) -----------------------
+ * What g16_gpu_create (gpu.cu) allocates for max_points, so that the engine
+ * can count a worker's MSM context in its device budget before creating it
+ * (docs/engine.md, "Budget accounting"). Kept in step with gpu_create: the
+ * same plan policy and segment length (g16gpu_env_plan, which gpu_create
+ * uses too), the same buffers. */
+
+/* Bytes of the largest XYZZ point a context serves: 4 coordinates of
+ * BLS12-381 Fp (48 bytes) or, with G2, of its Fp2 (96 bytes); gpu.cu
+ * static_asserts them against sizeof(xyzz_t<...>). */
+#define G16GPU_PT_BYTES_G1 ((size_t)4 * 48)
+#define G16GPU_PT_BYTES_G2 ((size_t)4 * 96)
+#define G16GPU_NTT_MAX_LOG 28 /* largest GPU domain */
+#define G16GPU_NTT_SCRATCH ((size_t)2 << ((G16GPU_NTT_MAX_LOG + 1) / 2)) /* Fr elements of coset tables */
+#define G16GPU_CTX_ALLOCS 19 /* device allocations of gpu_create (d_scalars .. d_pos) */
+
+/* The plan policy and segment length a context created now uses: policy 0
+ * (cost model) and 64 entries per accumulating thread, unless
+ * $G16_GPU_MSM_V=1 (policy 1), $G16_GPU_MSM_C=c (4..G16GPU_MAX_C: forced
+ * width) or $G16_GPU_MSM_SEG=L (G16GPU_MIN_SEG..G16GPU_MAX_SEG). */
+static inline void g16gpu_env_plan(int *policy, uint32_t *seg_len) {
+    const char *v = getenv("G16_GPU_MSM_V");
+    *policy = v && atoi(v) == 1 ? 1 : 0;
+    const char *cw = getenv("G16_GPU_MSM_C");
+    if (cw && atoi(cw) >= 4 && atoi(cw) <= G16GPU_MAX_C)
+        *policy = atoi(cw);
+    *seg_len = 64;
+    const char *sl = getenv("G16_GPU_MSM_SEG");
+    if (sl && atoi(sl) >= G16GPU_MIN_SEG && atoi(sl) <= G16GPU_MAX_SEG)
+        *seg_len = (uint32_t)atoi(sl);
+}
+
+/* An upper bound of CUB's radix-sort scratch for `entries` key-value pairs
+ * sorted through a DoubleBuffer (nothing copied aside): the one-sweep
+ * lookback holds 256 digit counters of at most 8 bytes per tile of at least
+ * 2048 items (<= 1 byte per entry), plus per-pass bins and counters
+ * (< 1 MiB for the <= 4 passes of <= 31 key bits). gpu_create asks CUB for
+ * the exact size; the GPU test checks this bound against it. */
+static inline size_t g16gpu_cub_bound(size_t entries) { return entries + ((size_t)1 << 20); }
+
+/* Device bytes of one context for MSMs of up to max_points points (with_g2:
+ * G2 too), plan policy and seg_len as g16gpu_env_plan gives them; each
+ * allocation rounded up to the driver's 2 MiB granularity, so this is an
+ * upper bound of what gpu_create takes (CUB's part bounded as above). Not
+ * included: the pinned host buffers (32 bytes per point + 64 points), the
+ * streamed path's staging buffers (g16_gpu_stream_reserve: max_points
+ * affine points, only when bases are streamed) and the CUDA context itself
+ * (once per device and process). */
+static inline size_t g16gpu_ctx_device_bytes(size_t max_points, int with_g2, int policy, uint32_t seg_len) {
+    if (max_points == 0)
+        max_points = 1;
+    if (seg_len < G16GPU_MIN_SEG || seg_len > G16GPU_MAX_SEG)
+        seg_len = 64;
+    g16gpu_msm_scratch sc = g16gpu_scratch(max_points, policy, seg_len, NULL, NULL);
+    size_t pt = with_g2 ? G16GPU_PT_BYTES_G2 : G16GPU_PT_BYTES_G1;
+    size_t cub = g16gpu_cub_bound(sc.entries);
+    cub += cub / 16 + ((size_t)1 << 20); /* gpu_create's margin over CUB's figure */
+    size_t cls_blocks = (max_points + 255) / 256;
+    const size_t a[G16GPU_CTX_ALLOCS] = {
+        max_points * 32,                /* d_scalars */
+        sc.entries * 4, sc.entries * 4, /* d_keys[0..1] */
+        sc.entries * 4, sc.entries * 4, /* d_vals[0..1] */
+        cub,                            /* d_cub */
+        sc.buckets * 4,                 /* d_bucket_end */
+        sc.buckets * pt,                /* d_buckets */
+        (2 * sc.segs + 64) * pt,        /* d_tree */
+        sc.segs * pt,                   /* d_tail */
+        sc.segs * 4,                    /* d_tkey */
+        sc.red * pt,                    /* d_red */
+        64 * pt,                        /* d_win */
+        G16GPU_NTT_SCRATCH * 32,        /* d_ntt_scratch */
+        2 * cls_blocks * 4,             /* d_cls */
+        max_points * 4,                 /* d_big */
+        max_points * 4,                 /* d_one */
+        16,                             /* d_count */
+        max_points * 4,                 /* d_pos */
+    };
+    const size_t gran = (size_t)2 << 20;
+    size_t total = 0;
+    for (int i = 0; i < G16GPU_CTX_ALLOCS; i++)
+        total += (a[i] + gran - 1) / gran * gran;
+    return total;
 }
 
 #endif
