@@ -33,7 +33,7 @@ static int usage(void) {
             "                         [--workers W] [--workers-per-device W] [--synth-threads S] [--no-verify]\n"
             "                         [--timeline FILE] [--budget BYTES] [--witnesses 1..4]: --log-n builds all\n"
             "                         in memory\n"
-            "                 msm: [--profile random|filecoin] [--streamed (cuda)]\n");
+            "                 msm: [--profile random|filecoin] [--streamed | --precompute (cuda)]\n");
     return 2;
 }
 
@@ -103,6 +103,8 @@ int bench_main(int argc, char **argv) {
         } else if (!strcmp(a, "--profile") && v) {
             o.profile = v;
             i++;
+        } else if (!strcmp(a, "--precompute")) {
+            o.precompute = 1;
         } else if (!strcmp(a, "--streamed")) {
             o.streamed = 1;
         } else if (!strcmp(a, "--no-verify")) {

@@ -127,6 +127,17 @@ int bench_msm_cuda(const bench_opts *o) {
         fprintf(stderr, "g16 bench msm: %s\n", st.msg);
         goto done;
     }
+    if (o->precompute && !streamed) {
+        double t0 = g16_now_ms();
+        if (g16_gpu_bases_precompute(gpu, gb, 0, &st) != G16_OK) {
+            fprintf(stderr, "g16 bench msm: %s\n", st.msg);
+            goto done;
+        }
+        char pe[160];
+        snprintf(pe, sizeof pe, "\"group\":\"%s\",\"log_n\":%d,\"table_bytes\":%zu", g2 ? "g2" : "g1", lg,
+                 g16_gpu_bases_device_bytes(gb));
+        bench_report(o, "msm_precompute", curve, pe, "ms", g16_now_ms() - t0);
+    }
     union {
         bls381_g2_jac a;
         bn254_g2_jac b;
@@ -148,7 +159,7 @@ int bench_msm_cuda(const bench_opts *o) {
     qsort(tot, (size_t)reps, sizeof *tot, cmp_float);
     qsort(ker, (size_t)reps, sizeof *ker, cmp_float);
     char extra[240];
-    const char *var = streamed ? ",\"variant\":\"streamed\"" : "";
+    const char *var = streamed ? ",\"variant\":\"streamed\"" : o->precompute ? ",\"variant\":\"table\"" : "";
     const char *prof = filecoin ? ",\"profile\":\"filecoin\"" : "";
     snprintf(extra, sizeof extra, "\"group\":\"%s\",\"log_n\":%d,\"reps\":%d%s%s,\"what\":\"kernels\"",
              g2 ? "g2" : "g1", lg, reps, var, prof);

@@ -77,6 +77,7 @@ enum { SC_RANDOM, SC_ZERO, SC_ONE, SC_EDGE, SC_01_HEAVY, SC_EQUAL, SC_FILECOIN }
 static const char *sc_name[] = {"random", "all-zero", "all-one", "edge", "0/1-heavy", "all-equal", "filecoin"};
 /* MSMs go through g16_gpu_msm_streamed (bases from host memory) when set. */
 static int use_streamed;
+static int use_table; /* g16_gpu_bases_precompute after the upload, and a two-chunk g16_gpu_msm_at */
 
 /* G: group prefix, E: coordinate field, FR: scalar field, CURVE/GROUP: enums. */
 #define MSM_TEST(G, E, FR, CURVE, GROUP)                                                        \
@@ -171,6 +172,25 @@ static int use_streamed;
         CHECK_MSG(rc == G16_OK, "%s upload: %s", #G, st.msg);                                   \
         if (rc != G16_OK)                                                                       \
             return;                                                                             \
+        if (use_table) {                                                                        \
+            size_t plain = g16_gpu_bases_device_bytes(gb);                                      \
+            rc = g16_gpu_bases_precompute(gpu, gb, 0, &st);                                     \
+            CHECK_MSG(rc == G16_OK, "%s precompute n=%zu: %s", #G, n, st.msg);                  \
+            CHECK_MSG(n == 0 || g16_gpu_bases_device_bytes(gb) > plain,                         \
+                      "%s precompute n=%zu: the table is not larger than the bases", #G, n);    \
+            CHECK(g16_gpu_bases_precompute(gpu, gb, 0, &st) == G16_ERR_INVALID_ARG);            \
+            if (n >= 2) { /* two chunks over the table: the view's offset */                    \
+                G##_jac o1, o2;                                                                 \
+                size_t h = n / 2;                                                               \
+                rc = g16_gpu_msm_at(gpu, &o1, gb, 0, k, h, NULL, &st);                          \
+                if (rc == G16_OK)                                                               \
+                    rc = g16_gpu_msm_at(gpu, &o2, gb, h, k + h, n - h, NULL, &st);              \
+                CHECK_MSG(rc == G16_OK, "%s msm_at over the table: %s", #G, st.msg);            \
+                G##_jac_add_vartime(&o1, &o1, &o2);                                             \
+                CHECK_MSG(rc == G16_OK && G##_jac_eq(&o1, ref),                                 \
+                          "%s msm n=%zu %s: two chunks over the table differ from the CPU", #G, n, what); \
+            }                                                                                   \
+        }                                                                                       \
         G##_jac out;                                                                            \
         memset(&out, 0x77, sizeof out);                                                         \
         g16_gpu_timing tm = {0, 0};                                                             \
@@ -182,10 +202,11 @@ static int use_streamed;
         G##_jac_to_affine(&ra, ref);                                                            \
         int ok = rc == G16_OK && memcmp(&ga, &ra, sizeof ga) == 0 &&                           \
                  G##_jac_is_inf(&out) == G##_jac_is_inf(ref);                                   \
-        CHECK_MSG(ok, "%s msm n=%zu %s%s: GPU result differs from the CPU (%s)", #G, n, what,   \
-                  use_streamed ? " streamed" : "", variant);                                    \
-        printf("  %-9s n=%-8zu %-22s %s%s (gpu %.3f ms, kernels %.3f ms)\n", #G, n, what,       \
-               use_streamed ? "streamed " : "", ok ? "ok" : "MISMATCH", tm.total_ms, tm.kernel_ms); \
+        CHECK_MSG(ok, "%s msm n=%zu %s%s%s: GPU result differs from the CPU (%s)", #G, n, what, \
+                  use_streamed ? " streamed" : "", use_table ? " table" : "", variant);         \
+        printf("  %-9s n=%-8zu %-22s %s%s%s (gpu %.3f ms, kernels %.3f ms)\n", #G, n, what,     \
+               use_streamed ? "streamed " : "", use_table ? "table " : "", ok ? "ok" : "MISMATCH", \
+               tm.total_ms, tm.kernel_ms);                                                      \
         g16_gpu_bases_free(gpu, gb);                                                            \
     }                                                                                           \
     /* Naive reference over independent random bases [a_i]G (some repeated or infinity). */    \
@@ -505,6 +526,17 @@ int main(void) {
         variant_run("mul3 (rolled accumulation)", "G16_GPU_MSM_MUL", "3", NULL, NULL, vmax, 0, 0);
         variant_run("streamed 4096", NULL, NULL, NULL, NULL, 4096, 1, 1);
     }
+    /* Precomputed window tables (g16_gpu_bases_precompute) on the main
+     * context: the short set (2^16 + 17 too when G16_GPU_TEST_MAX_LOG >= 16). */
+    printf("variant: precomputed tables\n");
+    variant = "table";
+    use_table = 1;
+    bn254_g1_variant_tests(max_log >= 16);
+    bls381_g1_variant_tests(max_log >= 16);
+    bn254_g2_variant_tests(max_log >= 16);
+    bls381_g2_variant_tests(max_log >= 16);
+    use_table = 0;
+    variant = "default";
     g16_gpu_destroy(gpu);
     return t_done("test_gpu_msm");
 }

@@ -327,6 +327,34 @@ extern "C" void g16_gpu_bases_free(g16_gpu *g, g16_gpu_bases *b) {
 
 extern "C" size_t g16_gpu_bases_count(const g16_gpu_bases *b) { return b ? b->n : 0; }
 
+extern "C" g16_err g16_gpu_bases_precompute(g16_gpu *g, g16_gpu_bases *b, int c, g16_status *st) {
+    if (!g || !b)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu precompute: NULL argument");
+    if (c != 0 && (c < 4 || c > G16GPU_MAX_C))
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu precompute: window %d outside 4..%d", c, G16GPU_MAX_C);
+    if (b->table_windows)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu precompute: the bases already have a table");
+    g16_err rc;
+    try {
+        CU(cudaSetDevice(g->device));
+        if (b->curve == G16_CURVE_BN254)
+            rc = b->group == G16_GPU_G1 ? g16gpu_table_bn254_g1(g, b, c, st) : g16gpu_table_bn254_g2(g, b, c, st);
+        else
+            rc = b->group == G16_GPU_G1 ? g16gpu_table_bls381_g1(g, b, c, st)
+                                        : g16gpu_table_bls381_g2(g, b, c, st);
+    } catch (...) {
+        rc = g16_fail(st, G16_ERR_INTERNAL, "gpu precompute: unexpected C++ exception");
+    }
+    return rc;
+}
+
+extern "C" size_t g16_gpu_bases_device_bytes(const g16_gpu_bases *b) {
+    if (!b)
+        return 0;
+    size_t windows = b->table_windows ? (size_t)b->table_windows : 1;
+    return windows * b->n * affine_bytes(b->curve, b->group);
+}
+
 static g16_err msm_dispatch(g16_gpu *g, void *out, const g16_gpu_bases *b, const uint8_t *d, const g16_scalar *k,
                             size_t n, g16_status *st) {
     CU(cudaSetDevice(g->device));

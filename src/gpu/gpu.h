@@ -57,6 +57,18 @@ g16_err g16_gpu_bases_upload(g16_gpu *g, g16_gpu_bases **out, g16_curve curve, g
                              const void *points, size_t n, g16_status *st);
 void g16_gpu_bases_free(g16_gpu *g, g16_gpu_bases *b);
 size_t g16_gpu_bases_count(const g16_gpu_bases *b);
+/* Memory for speed (msm.cuh, "precomputed window multiples"): replaces b's
+ * device copy by a table of W = nbits/c + 1 windows, window w holding
+ * 2^(cw) times every base, so that an MSM over b sorts all windows' digits
+ * into one set of buckets and reduces them once (no per-window reduction,
+ * no Horner step). c = 0 takes the window the MSM plan picks for b's n
+ * points; MSMs whose plan has another c (other sizes, mostly-0/1 vectors)
+ * ignore the table. Costs W times the bases' device memory (BLS12-381 G1
+ * at 2^24: 13 x 1.6 GB); allocates and synchronizes: call it once, at key
+ * load. G16_ERR_NOMEM leaves b as it was. */
+g16_err g16_gpu_bases_precompute(g16_gpu *g, g16_gpu_bases *b, int c, g16_status *st);
+/* Device bytes held by b's points (the table's W windows after a precompute). */
+size_t g16_gpu_bases_device_bytes(const g16_gpu_bases *b);
 
 /* Timings of the last MSM on a context, from CUDA events (milliseconds). */
 typedef struct g16_gpu_timing {

@@ -80,6 +80,11 @@ struct g16_gpu_bases {
     size_t n;
     void *d_points;
     uint32_t *d_density; /* n/32 + 1 words: the density form's bitmap */
+    /* After g16_gpu_bases_precompute, d_points holds table_windows windows of
+     * table_stride points (window w = 2^(table_c w) times the bases, msm.cuh);
+     * table_windows 0: plain bases. */
+    int table_c, table_windows;
+    size_t table_stride;
 };
 
 /* Per-curve entry points (msm_<curve>_g1.cu / _g2.cu). */
@@ -95,6 +100,11 @@ g16_err g16gpu_msm_bls381_g1(g16_gpu *g, void *out, const g16_gpu_bases *b, cons
 g16_err g16gpu_msm_bls381_g2(g16_gpu *g, void *out, const g16_gpu_bases *b, const uint8_t *density,
                             const g16_scalar *k, size_t n,
                              g16_status *st);
+/* Precomputed window tables (msm_<curve>_<group>.cu; g16_gpu_bases_precompute). */
+g16_err g16gpu_table_bn254_g1(g16_gpu *g, g16_gpu_bases *b, int c, g16_status *st);
+g16_err g16gpu_table_bn254_g2(g16_gpu *g, g16_gpu_bases *b, int c, g16_status *st);
+g16_err g16gpu_table_bls381_g1(g16_gpu *g, g16_gpu_bases *b, int c, g16_status *st);
+g16_err g16gpu_table_bls381_g2(g16_gpu *g, g16_gpu_bases *b, int c, g16_status *st);
 /* Allocates the streaming buffers once (gpu.cu; g16_gpu_stream_reserve). */
 g16_err g16gpu_stream_reserve(g16_gpu *g, g16_status *st);
 /* Streamed forms: bases from host memory, chunks of max_points (msm.cuh). */

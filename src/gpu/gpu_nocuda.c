@@ -75,6 +75,16 @@ size_t g16_gpu_max_points(const g16_gpu *g) {
     return 0;
 }
 
+g16_err g16_gpu_bases_precompute(g16_gpu *g, g16_gpu_bases *b, int c, g16_status *st) {
+    (void)g, (void)b, (void)c;
+    return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");
+}
+
+size_t g16_gpu_bases_device_bytes(const g16_gpu_bases *b) {
+    (void)b;
+    return 0;
+}
+
 g16_err g16_gpu_field_op(g16_gpu *g, g16_gpu_field f, g16_gpu_op op, void *out, const void *a, const void *b,
                          size_t n, g16_status *st) {
     (void)g, (void)f, (void)op, (void)out, (void)a, (void)b, (void)n;

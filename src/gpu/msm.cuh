@@ -39,6 +39,12 @@
  *     two, so the product is doublings.
  *  5. the W window sums come back to the host, which combines them by Horner
  *     (c doublings per window) and returns Jacobian coordinates.
+ * Precomputed window multiples (g16_gpu_bases_precompute, msm_table): with
+ * table[w*stride + i] = 2^(cw) P_i resident, k P = sum_w d_w (2^(cw) P), so
+ * the digits of every window go into one set of 2^(c-1) buckets (key |d|-1,
+ * value the table index): the accumulation does the same additions, the
+ * bucket reduction runs once instead of W times, and there is no Horner step.
+ * It costs W times the bases' memory; used when the table's c is the plan.
  * Window width (msm_plan.h, g16gpu_plan): the c minimizing
  * windows(c) * (2^lg + 3 * 2^(c-1)), lg = ceil(log2 n) (accumulation +
  * bucket reduction, in mixed additions), c <= min(lg - 3, 22): for 255-bit
@@ -79,10 +85,13 @@ template <class E> G16_HD void red_dbl(xyzz_t<E> &a) { a = a.dbl(); }
 
 static inline unsigned blocks_for(size_t n, int threads) { return (unsigned)((n + threads - 1) / threads); }
 
-/* 1. Signed digits of scalar i = idx[t] (t if idx is NULL): keys/vals[w*n + t]. */
+/* 1. Signed digits of scalar i = idx[t] (t if idx is NULL): keys/vals[w*n + t].
+ * Window w's keys start at w*wkey (nb; 0 with a table) and its values index
+ * base w*wval + i (0; the table's stride). */
 static __global__ void msm_digits_kernel(const uint64_t *__restrict__ scalars, const uint32_t *__restrict__ idx,
                                   const uint32_t *__restrict__ pos, uint32_t n, int c, int windows, uint32_t nb,
-                                  uint32_t zero_key, uint32_t *__restrict__ keys, uint32_t *__restrict__ vals) {
+                                  uint32_t wkey, uint32_t wval, uint32_t zero_key, uint32_t *__restrict__ keys,
+                                  uint32_t *__restrict__ vals) {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= n)
         return;
@@ -112,8 +121,8 @@ static __global__ void msm_digits_kernel(const uint64_t *__restrict__ scalars, c
             carry = 0;
         }
         size_t o = (size_t)w * n + t;
-        keys[o] = d ? (uint32_t)w * nb + d - 1 : zero_key;
-        vals[o] = (base << 1) | neg;
+        keys[o] = d ? (uint32_t)w * wkey + d - 1 : zero_key;
+        vals[o] = (((uint32_t)w * wval + base) << 1) | neg;
     }
 }
 
@@ -553,6 +562,73 @@ g16_err msm_reduce(g16_gpu *g, const g16gpu_msm_plan &pl, uint32_t S, uint32_t L
     return G16_OK;
 }
 
+/* A precomputed table over the bases (see the top): windows multiples per
+ * base, window w of base i at w*stride + i. */
+struct msm_table {
+    int c, windows;
+    size_t stride;
+};
+
+/* table[w*n + i] = 2^(cw) table[i] for 0 < w < windows: c doublings (XYZZ,
+ * dbl-2008-s) per window, then x = X/ZZ, y = Y/ZZZ from one inversion of
+ * ZZ*ZZZ. Infinity stays (0, 0); a base of prime order r never doubles
+ * into infinity. One-time work per key (variable time: public bases). */
+template <class E> __global__ void msm_table_kernel(affine_t<E> *table, size_t n, int c, int windows) {
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    affine_t<E> p = table[i];
+    xyzz_t<E> a = xyzz_t<E>::from_affine(p);
+    for (int w = 1; w < windows; w++) {
+        if (!p.is_inf()) {
+            for (int d = 0; d < c; d++)
+                a = a.dbl();
+            E zi = (a.zz * a.zzz).inv(); /* 1/(ZZ ZZZ) */
+            p.x = a.x * (zi * a.zzz);    /* X/ZZ */
+            p.y = a.y * (zi * a.zz);     /* Y/ZZZ */
+        }
+        table[(size_t)w * n + i] = p;
+    }
+}
+
+/* Builds the table of b's n bases in a new device buffer of windows*n
+ * points (window 0 a copy of the bases), which replaces b->d_points; the
+ * old buffer is freed. c: the window of the plan for n points (0: that
+ * plan's). Allocates and synchronizes: once per key, never per proof. */
+template <class E> g16_err msm_table_build(g16_gpu *g, g16_gpu_bases *b, int c, int nbits, g16_status *st) {
+    typedef affine_t<E> A;
+    g16gpu_msm_plan pl = g16gpu_plan(b->n ? b->n : 1, nbits, c ? c : g->plan_policy);
+    size_t cells = (size_t)pl.windows * b->n;
+    if (cells >= 0x80000000u)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu precompute: %d windows of %zu bases exceed 2^31 entries",
+                        pl.windows, b->n);
+    A *t = NULL;
+    cudaError_t e = cudaMalloc(&t, cells * sizeof(A));
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return g16_fail(st, e == cudaErrorMemoryAllocation ? G16_ERR_NOMEM : G16_ERR_DEVICE,
+                        "gpu precompute: cudaMalloc of %zu bytes@%s:%d: %s", cells * sizeof(A), __FILE__, __LINE__,
+                        cudaGetErrorString(e));
+    }
+    cudaStream_t s = g->stream;
+    if (b->n && (e = cudaMemcpyAsync(t, b->d_points, b->n * sizeof(A), cudaMemcpyDeviceToDevice, s)) == cudaSuccess) {
+        msm_table_kernel<E><<<blocks_for(b->n, 128), 128, 0, s>>>(t, b->n, pl.c, pl.windows);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    if (e != cudaSuccess) {
+        cudaFree(t);
+        return g16_fail(st, G16_ERR_DEVICE, "gpu precompute@%s:%d: %s", __FILE__, __LINE__, cudaGetErrorString(e));
+    }
+    cudaFree(b->d_points);
+    b->d_points = t;
+    b->table_c = pl.c;
+    b->table_windows = pl.windows;
+    b->table_stride = b->n;
+    return G16_OK;
+}
+
 /* The MSM of n points at device address bases (affine_t<E>, at least n of
  * them); *res receives the sum (XYZZ, on the host). Times in g->last. */
 /* Density form of msm_core: bits (host or device) over n_bases bases,
@@ -565,7 +641,7 @@ struct msm_density {
 
 template <class E>
 g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm_density *dn,
-                 const g16_scalar *scalars, size_t n, int nbits, g16_status *st) {
+                 const g16_scalar *scalars, size_t n, int nbits, const msm_table *tb, g16_status *st) {
     typedef xyzz_t<E> P;
     *res = P::inf();
     g->last.total_ms = g->last.kernel_ms = 0;
@@ -629,12 +705,33 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
             return g16_fail(st, G16_ERR_INTERNAL, "gpu msm: 0/1 split counted %zu + %zu of %zu", n1, nbig, n);
     }
 
+    /* With a table: its c (digits) and one window of buckets (plr, the
+     * plan of the sort and the reduction); without, plr = pl. A table
+     * whose plan does not fit the context's scratch is not used. */
     g16gpu_msm_plan pl = g16gpu_plan(nbig ? nbig : 1, nbits, g->plan_policy);
+    bool use_table = false;
+    if (tb) {
+        g16gpu_msm_plan pt = g16gpu_plan(nbig ? nbig : 1, nbits, tb->c);
+        size_t mt = nbig * (size_t)pt.windows + n1;
+        if (pt.c == tb->c && pt.windows == tb->windows && mt <= g->max_entries && pt.nb <= g->max_buckets &&
+            (mt + g->seg_len - 1) / g->seg_len <= g->max_segs && 2 * (size_t)pt.nb / pt.chunk <= g->max_red) {
+            pl = pt;
+            use_table = true;
+        }
+    }
+    g16gpu_msm_plan plr = pl;
+    if (use_table) {
+        plr.windows = 1;
+        plr.zero_key = pl.nb;
+        plr.key_bits = 0;
+        while ((1ull << plr.key_bits) <= plr.zero_key)
+            plr.key_bits++;
+    }
     size_t m64 = nbig * (size_t)pl.windows + n1;
     uint32_t L = g->seg_len;
     size_t S64 = (m64 + L - 1) / L;
-    if (m64 > g->max_entries || (size_t)pl.windows * pl.nb > g->max_buckets || S64 > g->max_segs ||
-        2 * (size_t)pl.windows * pl.nb / pl.chunk > g->max_red || pl.windows > 64)
+    if (m64 > g->max_entries || (size_t)plr.windows * plr.nb > g->max_buckets || S64 > g->max_segs ||
+        2 * (size_t)plr.windows * plr.nb / plr.chunk > g->max_red || pl.windows > 64)
         return g16_fail(st, G16_ERR_INTERNAL, "gpu msm: plan for n=%zu (c=%d) exceeds the context's scratch", n,
                         pl.c);
     uint32_t m = (uint32_t)m64, S = (uint32_t)S64;
@@ -642,9 +739,9 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
 
     if (m > 0) {
         if (nbig)
-            msm_digits_kernel<<<blocks_for(nbig, 256), 256, 0, s>>>(g->d_scalars, idx, pos, (uint32_t)nbig, pl.c,
-                                                                    pl.windows, pl.nb, pl.zero_key, g->d_keys[0],
-                                                                    g->d_vals[0]);
+            msm_digits_kernel<<<blocks_for(nbig, 256), 256, 0, s>>>(
+                g->d_scalars, idx, pos, (uint32_t)nbig, pl.c, pl.windows, pl.nb, use_table ? 0 : pl.nb,
+                use_table ? (uint32_t)tb->stride : 0, plr.zero_key, g->d_keys[0], g->d_vals[0]);
         CU_LAUNCH("msm_digits_kernel");
         size_t o1 = nbig * (size_t)pl.windows;
         if (n1)
@@ -654,27 +751,27 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
 
         cub::DoubleBuffer<uint32_t> dk(g->d_keys[0], g->d_keys[1]), dv(g->d_vals[0], g->d_vals[1]);
         size_t tmp = 0;
-        CU(cub::DeviceRadixSort::SortPairs(NULL, tmp, dk, dv, m, 0, pl.key_bits, s));
+        CU(cub::DeviceRadixSort::SortPairs(NULL, tmp, dk, dv, m, 0, plr.key_bits, s));
         if (tmp > g->cub_bytes)
             return g16_fail(st, G16_ERR_INTERNAL, "gpu msm: sort needs %zu bytes of scratch, have %zu", tmp,
                             g->cub_bytes);
         tmp = g->cub_bytes;
-        CU(cub::DeviceRadixSort::SortPairs(g->d_cub, tmp, dk, dv, m, 0, pl.key_bits, s));
+        CU(cub::DeviceRadixSort::SortPairs(g->d_cub, tmp, dk, dv, m, 0, plr.key_bits, s));
         const uint32_t *keys = dk.Current(), *vals = dv.Current();
 
-        CU(cudaMemsetAsync(buckets, 0, (size_t)pl.windows * pl.nb * sizeof(P), s));
-        msm_bucket_end_kernel<<<blocks_for(m, 256), 256, 0, s>>>(keys, m, pl.zero_key, g->d_bucket_end);
+        CU(cudaMemsetAsync(buckets, 0, (size_t)plr.windows * plr.nb * sizeof(P), s));
+        msm_bucket_end_kernel<<<blocks_for(m, 256), 256, 0, s>>>(keys, m, plr.zero_key, g->d_bucket_end);
         CU_LAUNCH("msm_bucket_end_kernel");
 
         unsigned acc_blocks = blocks_for(S, MSM_THREADS);
-        msm_acc_args a = {keys, vals, m, L, S, pl.zero_key, bases, buckets, tree, tail, g->d_tkey};
+        msm_acc_args a = {keys, vals, m, L, S, plr.zero_key, bases, buckets, tree, tail, g->d_tkey};
         if (g->msm_v < 2) {
             if constexpr (E::N < 12)
                 msm_accumulate_kernel<E, 4><<<acc_blocks, MSM_THREADS, 0, s>>>(
-                    keys, vals, m, L, S, pl.zero_key, bases, buckets, tree, tail, g->d_tkey);
+                    keys, vals, m, L, S, plr.zero_key, bases, buckets, tree, tail, g->d_tkey);
             else
                 msm_accumulate_kernel<E, 3><<<acc_blocks, MSM_THREADS, 0, s>>>(
-                    keys, vals, m, L, S, pl.zero_key, bases, buckets, tree, tail, g->d_tkey);
+                    keys, vals, m, L, S, plr.zero_key, bases, buckets, tree, tail, g->d_tkey);
         } else if (g->msm_mul == 0 && E::N >= 24) { /* the rule: rolled (2 words) for 24-limb Fp2 */
             msm_accumulate_launch<roll_t<E, 2>>(g, a, acc_blocks, s);
         } else if (g->msm_mul == 2) {
@@ -689,13 +786,13 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
         /* Steps 3b-4 run few threads each (latency bound): by default with
          * the rolled product (g->msm_cold, msm_reduce), whose code fits the
          * instruction cache. */
-        g16_err rerr = g->msm_cold ? msm_reduce<roll_t<E, 1>>(g, pl, S, L, st) : msm_reduce<E>(g, pl, S, L, st);
+        g16_err rerr = g->msm_cold ? msm_reduce<roll_t<E, 1>>(g, plr, S, L, st) : msm_reduce<E>(g, plr, S, L, st);
         if (rerr != G16_OK)
             return rerr;
     }
     CU(cudaEventRecord(g->ev[2], s));
     if (m > 0)
-        CU(cudaMemcpyAsync(g->h_win, g->d_win, (size_t)pl.windows * sizeof(P), cudaMemcpyDeviceToHost, s));
+        CU(cudaMemcpyAsync(g->h_win, g->d_win, (size_t)plr.windows * sizeof(P), cudaMemcpyDeviceToHost, s));
     CU(cudaEventRecord(g->ev[3], s));
     CU(cudaEventSynchronize(g->ev[3]));
     CU(cudaEventElapsedTime(&g->last.total_ms, g->ev[0], g->ev[3]));
@@ -703,8 +800,13 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
     if (m == 0)
         return G16_OK;
 
-    /* 5. Horner over the windows: sum_w 2^(cw) S_w. */
+    /* 5. Horner over the windows: sum_w 2^(cw) S_w (one window, the sum
+     * itself, with a table). */
     const P *win = (const P *)g->h_win;
+    if (use_table) {
+        *res = win[0];
+        return G16_OK;
+    }
     P acc = win[pl.windows - 1];
     for (int w = pl.windows - 2; w >= 0; w--) {
         for (int d = 0; d < pl.c; d++)
@@ -723,7 +825,9 @@ g16_err msm_run(g16_gpu *g, void *out, const g16_gpu_bases *b, const uint8_t *de
         return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm: context was created without G2 scratch");
     xyzz_t<E> r;
     msm_density dn = {density, b->n, b->d_density};
-    g16_err rc = msm_core<E>(g, &r, (const affine_t<E> *)b->d_points, density ? &dn : NULL, scalars, n, nbits, st);
+    msm_table tb = {b->table_c, b->table_windows, b->table_stride};
+    g16_err rc = msm_core<E>(g, &r, (const affine_t<E> *)b->d_points, density ? &dn : NULL, scalars, n, nbits,
+                             b->table_windows ? &tb : NULL, st);
     if (rc != G16_OK)
         return rc;
     E *o = (E *)out;
@@ -775,7 +879,7 @@ g16_err msm_streamed_run(g16_gpu *g, void *out, const void *hp, const g16_scalar
         if ((e = cudaStreamWaitEvent(g->stream, g->ev_copy[c & 1], 0)) != cudaSuccess)
             break;
         xyzz_t<E> part;
-        rc = msm_core<E>(g, &part, (const A *)g->d_stage[c & 1], NULL, scalars + off, len, nbits, st);
+        rc = msm_core<E>(g, &part, (const A *)g->d_stage[c & 1], NULL, scalars + off, len, nbits, NULL, st);
         if (rc == G16_OK) {
             total.add(part);
             kms += g->last.kernel_ms;

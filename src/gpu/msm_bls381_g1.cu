@@ -7,6 +7,9 @@ g16_err g16gpu_msm_bls381_g1(g16_gpu *g, void *out, const g16_gpu_bases *b, cons
                             g16_status *st) {
     return g16gpu::msm_run<g16gpu::bls381_fp>(g, out, b, density, k, n, 255, st);
 }
+g16_err g16gpu_table_bls381_g1(g16_gpu *g, g16_gpu_bases *b, int c, g16_status *st) {
+    return g16gpu::msm_table_build<g16gpu::bls381_fp>(g, b, c, 255, st);
+}
 g16_err g16gpu_msm_streamed_bls381_g1(g16_gpu *g, void *out, const void *hp, const g16_scalar *k, size_t n,
                                      g16_status *st) {
     return g16gpu::msm_streamed_run<g16gpu::bls381_fp>(g, out, hp, k, n, 255, st);
