@@ -33,7 +33,8 @@ static int usage(void) {
             "                         [--workers W] [--workers-per-device W] [--synth-threads S] [--no-verify]\n"
             "                         [--timeline FILE] [--budget BYTES] [--witnesses 1..4]: --log-n builds all\n"
             "                         in memory\n"
-            "                 msm: [--profile random|filecoin] [--streamed | --precompute (cuda)]\n");
+            "                 msm: [--profile random|filecoin] [--streamed | --precompute (cuda)]\n"
+            "                 prove --backend cuda: [--precompute] (window tables of the key's bases)\n");
     return 2;
 }
 

@@ -502,6 +502,13 @@ int groth16_gpu_key_synth(const groth16_gpu_key *gk);
  * comparisons, kill switch); else 0. */
 unsigned groth16_gpu_synth_flags(const groth16_gpu_key *gk);
 void groth16_gpu_key_free(struct g16_gpu *g, groth16_gpu_key *gk);
+/* Memory for speed: replaces each base set of gk (A, B1, B2, C, H) by its
+ * precomputed window table (g16_gpu_bases_precompute, ~13x its memory) while
+ * the device has room; *made (may be NULL) receives how many sets got one.
+ * Out of device memory is not an error (the rest stay plain). Not counted
+ * by groth16_gpu_key_bytes: for benchmarks (`g16 bench prove --precompute`),
+ * not for the engine's budgeted keys. */
+g16_err groth16_gpu_key_precompute(struct g16_gpu *g, groth16_gpu_key *gk, int *made, g16_status *st);
 size_t groth16_gpu_work_bytes(const g16_key *key);
 g16_err groth16_gpu_work_create(struct g16_gpu *g, groth16_gpu_work **out, const g16_key *key, g16_status *st);
 void groth16_gpu_work_free(struct g16_gpu *g, groth16_gpu_work *gw);

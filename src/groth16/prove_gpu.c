@@ -176,6 +176,24 @@ g16_err groth16_gpu_key_upload_ex(struct g16_gpu *g, groth16_gpu_key **out, cons
     return G16_OK;
 }
 
+g16_err groth16_gpu_key_precompute(struct g16_gpu *g, groth16_gpu_key *gk, int *made, g16_status *st) {
+    if (made)
+        *made = 0;
+    if (!g || !gk)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu key precompute: NULL argument");
+    for (int i = 0; i < GK_COUNT; i++) {
+        g16_status s2 = {0};
+        g16_err err = g16_gpu_bases_precompute(g, gk->b[i], 0, &s2);
+        if (err == G16_ERR_NOMEM)
+            break;
+        if (err)
+            return g16_fail(st, err, "gpu key precompute: bases %s: %s", gk_name[i], s2.msg);
+        if (made)
+            (*made)++;
+    }
+    return G16_OK;
+}
+
 void groth16_gpu_key_free(struct g16_gpu *g, groth16_gpu_key *gk) {
     if (!gk)
         return;
