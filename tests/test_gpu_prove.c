@@ -478,6 +478,19 @@ static void test_kit(const kit *k, int with_streamed, unsigned flags) {
             snprintf(name, sizeof name, "%s w1", k->name);
             prove_cmp(name, &w, k->key, gk, k->wit[1], 0);
         }
+        /* The same proof over precomputed window tables of the bases
+         * (groth16_gpu_key_precompute): equal to the CPU's too. */
+        groth16_gpu_key *gt = NULL;
+        if (!selftest && !device_dead && groth16_key_zkey(k->key)->log2_domain <= 16 && (gt = upload(k)) != NULL) {
+            int made = 0;
+            g16_status tst = {0};
+            g16_err te = groth16_gpu_key_precompute(gpu, gt, &made, &tst);
+            CHECK_MSG(te == G16_OK && made == 5, "%s: key precompute: %d of 5 tables (%s)", k->name, made,
+                      tst.msg);
+            snprintf(name, sizeof name, "%s (window tables)", k->name);
+            prove_cmp(name, &w, k->key, gt, k->wit[0], 1);
+            groth16_gpu_key_free(gpu, gt);
+        }
     }
     if (with_streamed && !selftest && !device_dead) {
         char name[128];
