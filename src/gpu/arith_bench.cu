@@ -63,8 +63,9 @@ G16_UNROLL
         xs[(size_t)t * ILP + j] = x[j];
 }
 
-/* r30_t products on fp_t data: converted in, multiplied, converted out. */
-template <class C, int ILP>
+/* r30_t products (squares for SQ) on fp_t data: converted in, multiplied,
+ * converted out. */
+template <class C, int ILP, bool SQ>
 __global__ void __launch_bounds__(128)
     arith_r30_kernel(fp_t<C> *xs, const fp_t<C> *ys, int iters, r30_consts<C> k) {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -77,7 +78,7 @@ G16_UNROLL
     for (int i = 0; i < iters; i++) {
 G16_UNROLL
         for (int j = 0; j < ILP; j++)
-            x[j] = x[j] * y;
+            x[j] = SQ ? x[j].sqr() : x[j] * y;
     }
 G16_UNROLL
     for (int j = 0; j < ILP; j++)
@@ -122,8 +123,8 @@ template <class OP, int ILP> static arith_case mk(const char *name, int group) {
     return arith_case{name, ILP, sizeof(typename OP::T), sizeof(typename OP::Y),
                       (const void *)arith_kernel<OP, ILP>, 0, group};
 }
-template <class C, int ILP> static arith_case mk_r30(const char *name, int group) {
-    return arith_case{name, ILP, sizeof(fp_t<C>), sizeof(fp_t<C>), (const void *)arith_r30_kernel<C, ILP>, 1,
+template <class C, int ILP, bool SQ = false> static arith_case mk_r30(const char *name, int group) {
+    return arith_case{name, ILP, sizeof(fp_t<C>), sizeof(fp_t<C>), (const void *)arith_r30_kernel<C, ILP, SQ>, 1,
                       group};
 }
 template <class C, int ILP> static arith_case mk_r30_madd(const char *name, int group) {
@@ -170,6 +171,7 @@ extern "C" g16_err g16_gpu_arith_bench(g16_gpu *g, g16_curve curve, const g16_gp
         cases[nc++] = mk_r30<g16gpu::bls381_fp_cfg, 2>("fp_mul_r30", 1);
         cases[nc++] = mk_r30<g16gpu::bls381_fp_cfg, 4>("fp_mul_r30", 1);
         cases[nc++] = mk<op_sqr<F>, 2>("fp_sqr", 2);
+        cases[nc++] = mk_r30<g16gpu::bls381_fp_cfg, 2, true>("fp_sqr_r30", 2);
         cases[nc++] = mk<op_madd<F>, 1>("g1_madd", 3);
         cases[nc++] = mk<op_madd<F>, 2>("g1_madd", 3);
         cases[nc++] = mk_r30_madd<g16gpu::bls381_fp_cfg, 1>("g1_madd_r30", 3);
@@ -187,6 +189,7 @@ extern "C" g16_err g16_gpu_arith_bench(g16_gpu *g, g16_curve curve, const g16_gp
         cases[nc++] = mk_r30<g16gpu::bn254_fp_cfg, 2>("fp_mul_r30", 1);
         cases[nc++] = mk_r30<g16gpu::bn254_fp_cfg, 4>("fp_mul_r30", 1);
         cases[nc++] = mk<op_sqr<F>, 2>("fp_sqr", 2);
+        cases[nc++] = mk_r30<g16gpu::bn254_fp_cfg, 2, true>("fp_sqr_r30", 2);
         cases[nc++] = mk<op_madd<F>, 1>("g1_madd", 3);
         cases[nc++] = mk<op_madd<F>, 2>("g1_madd", 3);
         cases[nc++] = mk_r30_madd<g16gpu::bn254_fp_cfg, 1>("g1_madd_r30", 3);

@@ -78,11 +78,19 @@ G16_UNROLL
         }
     }
 
-    /* Adds partial product pr into column accumulator acc, or acc2 once acc
-     * holds ACC_MAX products (cnt counts them; resolved at compile time). */
-    static G16_HD void col_add(uint64_t &acc, uint64_t &acc2, int &cnt, uint32_t x, uint32_t y) {
-        mad_wide(cnt < ACC_MAX ? acc : acc2, x, y);
-        cnt++;
+    /* Adds the partial product x*y (u units of 2^60: 1, or 2 for a doubled
+     * cross term of a square) into column accumulator acc while it holds at
+     * most ACC_MAX units, else into acc2 (used2 says so). The counts are
+     * compile-time constants in the unrolled loops. */
+    static G16_HD void col_add(uint64_t &acc, uint64_t &acc2, int &units, bool &used2, uint32_t x, uint32_t y,
+                               int u) {
+        if (units + u <= ACC_MAX) {
+            mad_wide(acc, x, y);
+            units += u;
+        } else {
+            mad_wide(acc2, x, y);
+            used2 = true;
+        }
     }
     /* acc += x*y (no overflow by the callers' bounds). One IMAD.WIDE.U32 on
      * the device: written in PTX because nvcc's 64-bit form adds the
@@ -95,31 +103,46 @@ G16_UNROLL
 #endif
     }
 
-    /* a * b / R' mod p, below 2p for a, b below 2p (FIPS, see the top). */
-    static G16_HD r30_t mul(const r30_t &a, const r30_t &b) {
-        uint32_t m[L];
+    /* a * b / R' mod p (b = a for SQ: the cross terms a_i a_j, i < j, once,
+     * as (2 a_i) a_j < 2^61), below 2p for a, b below 2p (FIPS, see the top). */
+    template <bool SQ> static G16_HD r30_t redc_product(const r30_t &a, const r30_t &b) {
+        uint32_t m[L], a2[L];
+        if (SQ) {
+G16_UNROLL
+            for (int i = 0; i < L; i++)
+                a2[i] = a.l[i] << 1;
+        }
         r30_t r;
         uint64_t acc = 0; /* the running column sum, carry included */
 G16_UNROLL
         for (int k = 0; k < 2 * L - 1; k++) {
             uint64_t acc2 = 0;
-            int cnt = 0;
+            int units = 0;
+            bool used2 = false;
             /* fixed trip counts, so that both loops unroll completely */
 G16_UNROLL
-            for (int i = 0; i < L; i++)
-                if (k - i >= 0 && k - i < L)
-                    col_add(acc, acc2, cnt, a.l[i], b.l[k - i]);
+            for (int i = 0; i < L; i++) {
+                int j = k - i;
+                if (j < 0 || j >= L)
+                    continue;
+                if (!SQ)
+                    col_add(acc, acc2, units, used2, a.l[i], b.l[j], 1);
+                else if (i < j)
+                    col_add(acc, acc2, units, used2, a2[i], a.l[j], 2);
+                else if (i == j)
+                    col_add(acc, acc2, units, used2, a.l[i], a.l[i], 1);
+            }
 G16_UNROLL
             for (int i = 0; i < L; i++)
                 if (i < k && k - i < L)
-                    col_add(acc, acc2, cnt, m[i], p(k - i));
+                    col_add(acc, acc2, units, used2, m[i], p(k - i), 1);
             if (k < L) {
                 uint32_t low = (uint32_t)acc + (uint32_t)acc2;
                 m[k] = (low * n0) & MASK;
-                col_add(acc, acc2, cnt, m[k], p(0));
+                col_add(acc, acc2, units, used2, m[k], p(0), 1);
             }
             uint32_t digit;
-            if (cnt > ACC_MAX) {
+            if (used2) {
                 uint64_t t = (acc & MASK) + acc2;
                 acc = (acc >> 30) + (t >> 30);
                 digit = (uint32_t)t & MASK;
@@ -133,6 +156,8 @@ G16_UNROLL
         r.l[L - 1] = (uint32_t)acc; /* below 2^30: the result is below 2p */
         return r;
     }
+    static G16_HD r30_t mul(const r30_t &a, const r30_t &b) { return redc_product<false>(a, b); }
+    G16_HD r30_t sqr() const { return redc_product<true>(*this, *this); }
     friend G16_HD r30_t operator*(const r30_t &a, const r30_t &b) { return mul(a, b); }
 
     static G16_HD r30_t zero() {
@@ -149,24 +174,13 @@ G16_UNROLL
             d |= l[k];
         return d == 0;
     }
-    /* Limb k of K*p (K*p below 2^(30L) for K <= 16); folds to an immediate
-     * for constant K and k. */
-    static G16_HD uint32_t kp(int K, int k) {
-        uint64_t c = 0;
-        uint32_t v = 0;
-        for (int i = 0; i <= k; i++) {
-            uint64_t s = (uint64_t)p(i) * K + c;
-            v = (uint32_t)s & MASK;
-            c = s >> 30;
-        }
-        return v;
-    }
-    /* The exact value K*p. */
-    template <int K> G16_HD bool equals_kp() const {
+    /* The exact value p (a value below 4p is 0 mod p iff it is 0, p, 2p or
+     * 3p; the callers test squares, below 2p). */
+    G16_HD bool equals_p() const {
         uint32_t d = 0;
 G16_UNROLL
         for (int k = 0; k < L; k++)
-            d |= l[k] ^ kp(K, k);
+            d |= l[k] ^ p(k);
         return d == 0;
     }
 
@@ -185,15 +199,18 @@ G16_UNROLL
         }
         return r;
     }
-    /* a - b + K*p, for b's value at most K*p. */
+    /* a - b + K*p, for b's value at most K*p (K <= 16). The limbs of K*p
+     * are added unnormalized (K p_k < 2^34), so the carry is signed and
+     * may reach K: 64-bit limb sums. */
     template <int K> static G16_HD r30_t sub(const r30_t &a, const r30_t &b) {
+        static_assert(K >= 1 && K <= 16, "K");
         r30_t r;
-        int32_t c = 0;
+        int64_t c = 0;
 G16_UNROLL
         for (int k = 0; k < L; k++) {
-            int32_t v = (int32_t)a.l[k] + (int32_t)kp(K, k) - (int32_t)b.l[k] + c;
+            int64_t v = (int64_t)a.l[k] - (int64_t)b.l[k] + (int64_t)K * p(k) + c;
             r.l[k] = (uint32_t)v & MASK;
-            c = v >> 30; /* -1, 0 or 1 (arithmetic shift) */
+            c = v >> 30; /* arithmetic shift */
         }
         return r;
     }
@@ -224,15 +241,15 @@ template <class C> struct r30_xyzz {
 
     static G16_HD r30_xyzz inf() { return r30_xyzz{E::zero(), E::zero(), E::zero(), E::zero()}; }
     G16_HD bool is_inf() const { return zz.is_zero(); }
-    static G16_HD bool zero_mod_p(const E &sq) { return sq.is_zero() || sq.template equals_kp<1>(); }
+    static G16_HD bool zero_mod_p(const E &sq) { return sq.is_zero() || sq.equals_p(); }
 
     /* mdbl-2008-s: 2 * (ax, ay), not infinity. */
     static G16_HD r30_xyzz dbl_affine(const E &ax, const E &ay) {
         E U = ay + ay;                               /* < 4p */
-        E V = U * U, W = U * V;                      /* < 2p */
-        E S = ax * V, X2 = ax * ax;                  /* < 2p */
+        E V = U.sqr(), W = U * V;                      /* < 2p */
+        E S = ax * V, X2 = ax.sqr();                  /* < 2p */
         E M = X2 + X2 + X2;                          /* < 6p (a = 0) */
-        E X3 = E::template sub<4>(M * M, S + S);     /* M^2 - 2S < 6p */
+        E X3 = E::template sub<4>(M.sqr(), S + S);     /* M^2 - 2S < 6p */
         E Y3 = E::template sub<2>(M * E::template sub<6>(S, X3), W * ay); /* < 4p */
         return r30_xyzz{X3, Y3, V, W};
     }
@@ -247,8 +264,8 @@ template <class C> struct r30_xyzz {
         }
         E P = E::template sub<8>(ax * zz, x);  /* U2 - X1 < 10p */
         E R = E::template sub<4>(ay * zzz, y); /* S2 - Y1 < 6p */
-        E PP = P * P;                          /* < 2p */
-        E RR = R * R;
+        E PP = P.sqr();                        /* < 2p */
+        E RR = R.sqr();
         if (zero_mod_p(PP)) {
             if (zero_mod_p(RR))
                 *this = dbl_affine(ax, ay);

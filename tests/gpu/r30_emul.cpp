@@ -1,6 +1,6 @@
 /* Host check of the experimental radix-2^30 Montgomery product
  * (src/gpu/field_r30.cuh) against the CPU field layer, without a GPU:
- * for Fp and Fr of both curves, r30 products of random elements and of the
+ * for Fp and Fr of both curves, r30 products and squares of random elements and of the
  * edge values (0, 1, p-1, R mod p, and inputs in [p, 2p), the weakly
  * reduced form the product accepts) must convert back to the CPU's
  * product; every result must have 30-bit limbs and a value below 2p; and a
@@ -100,6 +100,14 @@ template <class C> static g16gpu::r30_t<C> r30_plus_p(const g16gpu::r30_t<C> &y)
             EXPECT(r30_bounded(rp), "%s product out of range (it %d)", #NAME, it);                    \
             got = g16gpu::r30_to_fp(rp, k);                                                           \
             EXPECT(!memcmp(&got, &want, sizeof want), "%s a*b (it %d)", #NAME, it);                  \
+            CF##_sqr(&want, &a);                                                                      \
+            R rs = ra.sqr();                                                                          \
+            EXPECT(r30_bounded(rs), "%s square out of range (it %d)", #NAME, it);                     \
+            got = g16gpu::r30_to_fp(rs, k);                                                           \
+            EXPECT(!memcmp(&got, &want, sizeof want), "%s a^2 (it %d)", #NAME, it);                  \
+            got = g16gpu::r30_to_fp(r30_plus_p(ra).sqr(), k);                                         \
+            EXPECT(!memcmp(&got, &want, sizeof want), "%s (a+p)^2 (it %d)", #NAME, it);              \
+            CF##_mul(&want, &a, &b);                                                                  \
             got = g16gpu::r30_to_fp(ra, k);                                                           \
             EXPECT(!memcmp(&got, &a, sizeof a), "%s round trip (it %d)", #NAME, it);                 \
             /* weakly reduced inputs: a + p, b + p */                                                 \
