@@ -51,6 +51,10 @@ ARITH_POINTS(bls381_g1, bls381_fp)
 int bench_arith_cuda(const bench_opts *o) {
     g16_status st = {0};
     g16_gpu *gpu = NULL;
+    if (g16_gpu_count() == 0) {
+        fprintf(stderr, "g16 bench arith: backend cuda: no usable CUDA device\n");
+        return 1;
+    }
     if (g16_gpu_create(&gpu, 0, 1024, 0, &st) != G16_OK) {
         fprintf(stderr, "g16 bench arith: %s\n", st.msg);
         return 1;
