@@ -1,8 +1,8 @@
 /* Arithmetic throughput probes (`g16 bench arith --backend cuda`): how fast
  * the device runs one field product or one mixed point addition when
  * nothing else (memory, sorting, divergence) is in the way, per product
- * variant, per number of independent chains per thread (ILP) and per
- * occupancy. The MSM's accumulation runs ~10 products per mixed addition
+ * variant and per number of independent chains per thread (ILP), each at
+ * the occupancy its registers allow (reported). The MSM's accumulation runs ~10 products per mixed addition
  * with 3 blocks of 128 threads per SM (12 warps); comparing its time with
  * these rates says whether it is bound by the arithmetic's issue rate, by
  * latency (few warps, serial carry chains) or by something else.

@@ -3,13 +3,13 @@
  * --backend cuda` (arith_bench.cu); not used by any kernel yet.
  *
  * Why: with 30-bit limbs every partial product a_i*b_j is below 2^60, so up
- * to 15 of them (plus a carry below 2^35) add up in one 64-bit register,
- * and the sum comes from the wide multiply-add itself (acc = a*b + acc:
- * one IMAD.WIDE.U32, no carry handling). fp_t's 32-bit CIOS needs about two
- * carry-propagating additions per partial product next to it. For
- * BLS12-381 Fp that is 2*13^2 = 338 wide multiply-adds and ~10 shifts and
- * masks per column, against 2*12^2 = 288 products and ~860 other
- * instructions (nvdisasm of the sm_90 code, docs/gpu-notes.md).
+ * to 15 of them (plus a carry below 2^35) add up in one 64-bit register
+ * with no carry handling: one mad.wide per partial product in PTX, which
+ * ptxas turns into a wide product plus a share of a 3-input add (about one
+ * ALU instruction per product), where fp_t's 32-bit CIOS needs about two
+ * carry-propagating additions per product. BLS12-381 Fp (nvdisasm of the
+ * sm_90 code, docs/gpu-notes.md): 910 instructions per product (340 wide
+ * products), 750 per square, against 1065 for fp_t's product.
  *
  * Representation (r30_t<C>, C an fp_t constants struct): L = ceil(32N/30)
  * limbs of 30 bits in 32-bit words, little endian, each below 2^30; the
@@ -35,8 +35,8 @@ template <class C> struct r30_t {
     static constexpr int L = (32 * N32 + 29) / 30;
     static constexpr uint32_t MASK = (1u << 30) - 1;
     static constexpr uint32_t n0 = C::n0 & MASK; /* -p^-1 mod 2^30 */
-    /* Products one 64-bit accumulator takes before the column spills into
-     * a second one: 15 * (2^30 - 1)^2 + 2^36 < 2^64. */
+    /* Units of 2^60 (one partial product) one 64-bit accumulator takes
+     * before the column spills into a second one: 15 * 2^60 + 2^36 < 2^64. */
     static constexpr int ACC_MAX = 15;
     uint32_t l[L];
 
@@ -92,9 +92,9 @@ G16_UNROLL
             used2 = true;
         }
     }
-    /* acc += x*y (no overflow by the callers' bounds). One IMAD.WIDE.U32 on
-     * the device: written in PTX because nvcc's 64-bit form adds the
-     * (known zero) high cross terms with extra instructions. */
+    /* acc += x*y (no overflow by the callers' bounds). One mad.wide on the
+     * device, written in PTX because nvcc's 64-bit form adds the (known
+     * zero) high cross terms with extra instructions. */
     static G16_HD void mad_wide(uint64_t &acc, uint32_t x, uint32_t y) {
 #if defined(__CUDA_ARCH__)
         asm("mad.wide.u32 %0, %1, %2, %0;" : "+l"(acc) : "r"(x), "r"(y));
@@ -104,7 +104,8 @@ G16_UNROLL
     }
 
     /* a * b / R' mod p (b = a for SQ: the cross terms a_i a_j, i < j, once,
-     * as (2 a_i) a_j < 2^61), below 2p for a, b below 2p (FIPS, see the top). */
+     * as (2 a_i) a_j < 2^61), FIPS (see the top). Below 2p when a b < R' p:
+     * inputs below 2p, or below 16p (the lazy additions below). */
     template <bool SQ> static G16_HD r30_t redc_product(const r30_t &a, const r30_t &b) {
         uint32_t m[L], a2[L];
         if (SQ) {
