@@ -1068,6 +1068,24 @@ static void *fin_main(void *arg) {
     return NULL;
 }
 
+/* Starts n threads fn(wctx {e, i}) into th[i], counting them in *started;
+ * 0 when one could not start (the started ones run on: the caller stops them). */
+static int start_threads(g16_engine *e, pthread_t *th, int n, int *started, void *(*fn)(void *)) {
+    for (int i = 0; i < n; i++) {
+        wctx *wc = malloc(sizeof *wc);
+        if (!wc)
+            return 0;
+        wc->eng = e;
+        wc->idx = i;
+        if (pthread_create(&th[i], NULL, fn, wc) != 0) {
+            free(wc);
+            return 0;
+        }
+        (*started)++;
+    }
+    return 1;
+}
+
 /* ---- API -------------------------------------------------------------------- */
 
 void engine_test_refuse_workers(g16_engine *e, uint32_t mask) {
@@ -1257,31 +1275,9 @@ static g16_err engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_op
             return g16_ctx_report(ctx, &st);
         }
     }
-    int ok = 1;
-    for (int i = 0; ok && i < e->o.workers; i++) {
-        wctx *wc = malloc(sizeof *wc);
-        ok = wc && (wc->eng = e, wc->idx = i, pthread_create(&e->worker_th[i], NULL, worker_main, wc) == 0);
-        if (ok)
-            e->n_worker_th++;
-        else
-            free(wc);
-    }
-    for (int i = 0; ok && i < e->o.synth_threads; i++) {
-        wctx *wc = malloc(sizeof *wc);
-        ok = wc && (wc->eng = e, wc->idx = i, pthread_create(&e->synth_th[i], NULL, synth_main, wc) == 0);
-        if (ok)
-            e->n_synth_th++;
-        else
-            free(wc);
-    }
-    for (int i = 0; ok && i < n_fin; i++) {
-        wctx *wc = malloc(sizeof *wc);
-        ok = wc && (wc->eng = e, wc->idx = i, pthread_create(&e->fin_th[i], NULL, fin_main, wc) == 0);
-        if (ok)
-            e->n_fin_th++;
-        else
-            free(wc);
-    }
+    int ok = start_threads(e, e->worker_th, e->o.workers, &e->n_worker_th, worker_main) &&
+             start_threads(e, e->synth_th, e->o.synth_threads, &e->n_synth_th, synth_main) &&
+             start_threads(e, e->fin_th, n_fin, &e->n_fin_th, fin_main);
     if (!ok) {
         engine_stop_threads(e);
         engine_free(e);

@@ -132,6 +132,34 @@ template <class C, int ILP> static arith_case mk_r30_madd(const char *name, int 
                       (const void *)arith_r30_madd_kernel<C, ILP>, 1, group};
 }
 
+/* The measured cases of one curve (C: its Fp constants), in groups of
+ * cases that compute the same values: 1 Fp products, 2 squares, 3 G1 mixed
+ * additions, 4 Fp2 products. The rolled product with 2 words per pass only
+ * for 12-limb fields (the BLS12-381 G2 accumulation's). Returns the count. */
+template <class C> static int arith_cases(arith_case *cases) {
+    typedef fp_t<C> F;
+    int nc = 0;
+    cases[nc++] = mk<op_mul<F>, 1>("fp_mul", 1);
+    cases[nc++] = mk<op_mul<F>, 2>("fp_mul", 1);
+    cases[nc++] = mk<op_mul<F>, 4>("fp_mul", 1);
+    cases[nc++] = mk<op_mul<roll_t<F, 1>>, 2>("fp_mul_rolled1", 1);
+    if constexpr (F::N >= 12)
+        cases[nc++] = mk<op_mul<roll_t<F, 2>>, 2>("fp_mul_rolled2", 1);
+    cases[nc++] = mk<op_mul<chain_t<F>>, 2>("fp_mul_chain", 1);
+    cases[nc++] = mk_r30<C, 1>("fp_mul_r30", 1);
+    cases[nc++] = mk_r30<C, 2>("fp_mul_r30", 1);
+    cases[nc++] = mk_r30<C, 4>("fp_mul_r30", 1);
+    cases[nc++] = mk<op_sqr<F>, 2>("fp_sqr", 2);
+    cases[nc++] = mk_r30<C, 2, true>("fp_sqr_r30", 2);
+    cases[nc++] = mk<op_madd<F>, 1>("g1_madd", 3);
+    cases[nc++] = mk<op_madd<F>, 2>("g1_madd", 3);
+    cases[nc++] = mk_r30_madd<C, 1>("g1_madd_r30", 3);
+    cases[nc++] = mk_r30_madd<C, 2>("g1_madd_r30", 3);
+    cases[nc++] = mk<op_mul<fp2_t<F>>, 1>("fp2_mul", 4);
+    cases[nc++] = mk<op_mul<fp2_t<F>>, 2>("fp2_mul", 4);
+    return nc;
+}
+
 } /* namespace g16gpu */
 
 /* Pseudo-random words from a logged seed (a 64-bit LCG: inputs only). */
@@ -146,57 +174,11 @@ extern "C" g16_err g16_gpu_arith_bench(g16_gpu *g, g16_curve curve, const g16_gp
                                        int iters, uint64_t seed, g16_gpu_arith_result *out, int max,
                                        int *count, g16_status *st) {
     using g16gpu::arith_case;
-    using g16gpu::mk;
-    using g16gpu::mk_r30;
-    using g16gpu::mk_r30_madd;
-    using g16gpu::op_madd;
-    using g16gpu::op_mul;
-    using g16gpu::op_sqr;
-    using g16gpu::roll_t;
-    using g16gpu::chain_t;
     *count = 0;
     bool bls = curve == G16_CURVE_BLS12_381;
-    /* groups: 1 Fp mul, 2 Fp sqr, 3 madd, 4 Fp2 mul */
     arith_case cases[24];
-    int nc = 0;
-    if (bls) {
-        typedef g16gpu::bls381_fp F;
-        cases[nc++] = mk<op_mul<F>, 1>("fp_mul", 1);
-        cases[nc++] = mk<op_mul<F>, 2>("fp_mul", 1);
-        cases[nc++] = mk<op_mul<F>, 4>("fp_mul", 1);
-        cases[nc++] = mk<op_mul<roll_t<F, 1>>, 2>("fp_mul_rolled1", 1);
-        cases[nc++] = mk<op_mul<roll_t<F, 2>>, 2>("fp_mul_rolled2", 1);
-        cases[nc++] = mk<op_mul<chain_t<F>>, 2>("fp_mul_chain", 1);
-        cases[nc++] = mk_r30<g16gpu::bls381_fp_cfg, 1>("fp_mul_r30", 1);
-        cases[nc++] = mk_r30<g16gpu::bls381_fp_cfg, 2>("fp_mul_r30", 1);
-        cases[nc++] = mk_r30<g16gpu::bls381_fp_cfg, 4>("fp_mul_r30", 1);
-        cases[nc++] = mk<op_sqr<F>, 2>("fp_sqr", 2);
-        cases[nc++] = mk_r30<g16gpu::bls381_fp_cfg, 2, true>("fp_sqr_r30", 2);
-        cases[nc++] = mk<op_madd<F>, 1>("g1_madd", 3);
-        cases[nc++] = mk<op_madd<F>, 2>("g1_madd", 3);
-        cases[nc++] = mk_r30_madd<g16gpu::bls381_fp_cfg, 1>("g1_madd_r30", 3);
-        cases[nc++] = mk_r30_madd<g16gpu::bls381_fp_cfg, 2>("g1_madd_r30", 3);
-        cases[nc++] = mk<op_mul<g16gpu::bls381_fp2>, 1>("fp2_mul", 4);
-        cases[nc++] = mk<op_mul<g16gpu::bls381_fp2>, 2>("fp2_mul", 4);
-    } else {
-        typedef g16gpu::bn254_fp F;
-        cases[nc++] = mk<op_mul<F>, 1>("fp_mul", 1);
-        cases[nc++] = mk<op_mul<F>, 2>("fp_mul", 1);
-        cases[nc++] = mk<op_mul<F>, 4>("fp_mul", 1);
-        cases[nc++] = mk<op_mul<roll_t<F, 1>>, 2>("fp_mul_rolled1", 1);
-        cases[nc++] = mk<op_mul<chain_t<F>>, 2>("fp_mul_chain", 1);
-        cases[nc++] = mk_r30<g16gpu::bn254_fp_cfg, 1>("fp_mul_r30", 1);
-        cases[nc++] = mk_r30<g16gpu::bn254_fp_cfg, 2>("fp_mul_r30", 1);
-        cases[nc++] = mk_r30<g16gpu::bn254_fp_cfg, 4>("fp_mul_r30", 1);
-        cases[nc++] = mk<op_sqr<F>, 2>("fp_sqr", 2);
-        cases[nc++] = mk_r30<g16gpu::bn254_fp_cfg, 2, true>("fp_sqr_r30", 2);
-        cases[nc++] = mk<op_madd<F>, 1>("g1_madd", 3);
-        cases[nc++] = mk<op_madd<F>, 2>("g1_madd", 3);
-        cases[nc++] = mk_r30_madd<g16gpu::bn254_fp_cfg, 1>("g1_madd_r30", 3);
-        cases[nc++] = mk_r30_madd<g16gpu::bn254_fp_cfg, 2>("g1_madd_r30", 3);
-        cases[nc++] = mk<op_mul<g16gpu::bn254_fp2>, 1>("fp2_mul", 4);
-        cases[nc++] = mk<op_mul<g16gpu::bn254_fp2>, 2>("fp2_mul", 4);
-    }
+    int nc = bls ? g16gpu::arith_cases<g16gpu::bls381_fp_cfg>(cases)
+                 : g16gpu::arith_cases<g16gpu::bn254_fp_cfg>(cases);
     const int threads = 128;
     const int max_ilp = 4;
     size_t max_t = 0;

@@ -22,20 +22,8 @@ extern "C" {
 #include "util/util.h"
 }
 #include "gpu/field_r30.cuh"
+#include "emul_check.h"
 
-static int fails = 0;
-static long checks = 0;
-#define EXPECT(c, ...)                                                   \
-    do {                                                                 \
-        checks++;                                                        \
-        if (!(c)) {                                                      \
-            if (fails++ < 20) {                                          \
-                printf("FAIL %s:%d %s: ", __FILE__, __LINE__, #c);       \
-                printf(__VA_ARGS__);                                     \
-                printf("\n");                                            \
-            }                                                            \
-        }                                                                \
-    } while (0)
 
 /* value(y) < 2p and every limb below 2^30 */
 template <class C> static bool r30_bounded(const g16gpu::r30_t<C> &y) {

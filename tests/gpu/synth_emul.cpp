@@ -21,20 +21,8 @@ extern "C" {
 #include "util/util.h"
 }
 #include "gpu/synth.cuh"
+#include "emul_check.h"
 
-static int fails = 0;
-static long checks = 0;
-#define EXPECT(c, ...)                                                   \
-    do {                                                                 \
-        checks++;                                                        \
-        if (!(c)) {                                                      \
-            if (fails++ < 20) {                                          \
-                printf("FAIL %s:%d %s: ", __FILE__, __LINE__, #c);       \
-                printf(__VA_ARGS__);                                     \
-                printf("\n");                                            \
-            }                                                            \
-        }                                                                \
-    } while (0)
 
 static void hex(char *out, const void *p) { /* 32 bytes, most significant first */
     const uint8_t *b = (const uint8_t *)p;
