@@ -33,7 +33,7 @@ static int usage(void) {
             "                         [--workers W] [--workers-per-device W] [--synth-threads S] [--no-verify]\n"
             "                         [--timeline FILE] [--budget BYTES] [--witnesses 1..4]: --log-n builds all\n"
             "                         in memory\n"
-            "                 msm: [--profile random|filecoin] [--streamed | --precompute (cuda)]\n"
+            "                 msm: [--profile random|filecoin] [--streamed | --precompute [--table-c C] (cuda)]\n"
             "                 prove --backend cuda: [--precompute] (window tables of the key's bases)\n");
     return 2;
 }
@@ -106,6 +106,10 @@ int bench_main(int argc, char **argv) {
             i++;
         } else if (!strcmp(a, "--precompute")) {
             o.precompute = 1;
+        } else if (!strcmp(a, "--table-c") && v) {
+            o.precompute = 1;
+            o.table_c = atoi(v);
+            i++;
         } else if (!strcmp(a, "--streamed")) {
             o.streamed = 1;
         } else if (!strcmp(a, "--no-verify")) {

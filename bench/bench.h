@@ -34,6 +34,7 @@ typedef struct bench_opts {
     const char *timeline; /* --timeline FILE (bench engine: the engine's event log) */
     int streamed;         /* --streamed (bench msm --backend cuda: bases from host memory) */
     int precompute;       /* --precompute (bench msm --backend cuda: window tables, g16_gpu_bases_precompute) */
+    int table_c;          /* --table-c C (bench msm: the table's window; implies --precompute; 0 = the library's) */
     uint64_t budget;      /* --budget BYTES (bench engine: the engine's host byte budget; 0 = default) */
     int witnesses;        /* --witnesses K (bench engine --log-n: distinct witnesses, 1..4; 0 = 4) */
     int argc;             /* remaining positional arguments */

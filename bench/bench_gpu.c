@@ -93,7 +93,9 @@ int bench_msm_cuda(const bench_opts *o) {
     int rc = 1, pinned_k = 0, pinned_b = 0;
     size_t pt_bytes = (bn ? 64 : 96) * (g2 ? 2 : 1);
     float *tot = calloc((size_t)reps, sizeof *tot), *ker = calloc((size_t)reps, sizeof *ker);
-    if (!bases || !tot || !ker || !k) {
+    float *stage = calloc(3 * (size_t)reps, sizeof *stage); /* sort, accumulation, reduction */
+    int table_ran = 0;
+    if (!bases || !tot || !ker || !stage || !k) {
         fprintf(stderr, "g16 bench msm: out of memory\n");
         goto done;
     }
@@ -129,13 +131,14 @@ int bench_msm_cuda(const bench_opts *o) {
     }
     if (o->precompute && !streamed) {
         double t0 = g16_now_ms();
-        if (g16_gpu_bases_precompute(gpu, gb, 0, &st) != G16_OK) {
+        if (g16_gpu_bases_precompute(gpu, gb, o->table_c, &st) != G16_OK) {
             fprintf(stderr, "g16 bench msm: %s\n", st.msg);
             goto done;
         }
         char pe[160];
-        snprintf(pe, sizeof pe, "\"group\":\"%s\",\"log_n\":%d,\"table_bytes\":%zu", g2 ? "g2" : "g1", lg,
-                 g16_gpu_bases_device_bytes(gb));
+        size_t tb = g16_gpu_bases_device_bytes(gb);
+        snprintf(pe, sizeof pe, "\"group\":\"%s\",\"log_n\":%d,\"table_bytes\":%zu,\"table_windows\":%zu",
+                 g2 ? "g2" : "g1", lg, tb, tb / (n * pt_bytes));
         bench_report(o, "msm_precompute", curve, pe, "ms", g16_now_ms() - t0);
     }
     union {
@@ -153,16 +156,26 @@ int bench_msm_cuda(const bench_opts *o) {
             fprintf(stderr, "g16 bench msm: %s\n", st.msg);
             goto done;
         }
-        if (r >= 0)
+        if (r >= 0) {
             tot[r] = tm.total_ms, ker[r] = tm.kernel_ms;
+            stage[r] = tm.sort_ms, stage[reps + r] = tm.acc_ms, stage[2 * reps + r] = tm.reduce_ms;
+            table_ran = tm.table;
+        }
     }
     qsort(tot, (size_t)reps, sizeof *tot, cmp_float);
     qsort(ker, (size_t)reps, sizeof *ker, cmp_float);
-    char extra[240];
+    for (int i = 0; i < 3; i++)
+        qsort(stage + (size_t)i * reps, (size_t)reps, sizeof *stage, cmp_float);
+    char extra[400];
     const char *var = streamed ? ",\"variant\":\"streamed\"" : o->precompute ? ",\"variant\":\"table\"" : "";
     const char *prof = filecoin ? ",\"profile\":\"filecoin\"" : "";
-    snprintf(extra, sizeof extra, "\"group\":\"%s\",\"log_n\":%d,\"reps\":%d%s%s,\"what\":\"kernels\"",
-             g2 ? "g2" : "g1", lg, reps, var, prof);
+    /* The kernels' median, and the medians of its three stages (each its own
+     * median, so they need not add up exactly). */
+    snprintf(extra, sizeof extra,
+             "\"group\":\"%s\",\"log_n\":%d,\"reps\":%d%s%s,\"sort_ms\":%.3f,\"acc_ms\":%.3f,"
+             "\"reduce_ms\":%.3f,\"table_ran\":%d,\"what\":\"kernels\"",
+             g2 ? "g2" : "g1", lg, reps, var, prof, stage[reps / 2], stage[reps + reps / 2],
+             stage[2 * reps + reps / 2], table_ran);
     bench_report(o, "msm", curve, extra, "ms", ker[reps / 2]);
     snprintf(extra, sizeof extra, "\"group\":\"%s\",\"log_n\":%d,\"reps\":%d%s%s,\"what\":\"total\"",
              g2 ? "g2" : "g1", lg, reps, var, prof);
@@ -179,5 +192,6 @@ done:
     free(bases);
     free(tot);
     free(ker);
+    free(stage);
     return rc;
 }

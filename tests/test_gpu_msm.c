@@ -193,10 +193,14 @@ static int use_table; /* g16_gpu_bases_precompute after the upload, and a two-ch
         }                                                                                       \
         G##_jac out;                                                                            \
         memset(&out, 0x77, sizeof out);                                                         \
-        g16_gpu_timing tm = {0, 0};                                                             \
+        g16_gpu_timing tm = {0};                                                                \
         rc = use_streamed ? g16_gpu_msm_streamed(gpu, &out, CURVE, GROUP, bases, k, n, &tm, &st) \
                           : g16_gpu_msm(gpu, &out, gb, k, n, &tm, &st);                         \
         CHECK_MSG(rc == G16_OK, "%s msm: %s", #G, st.msg);                                      \
+        /* Digits were sorted (some stage took time): the table ran iff there is one. */        \
+        if (rc == G16_OK && tm.sort_ms + tm.acc_ms + tm.reduce_ms > 0)                          \
+            CHECK_MSG(tm.table == use_table, "%s msm n=%zu %s: table %s", #G, n, what,          \
+                      use_table ? "made but not used" : "used but never made");                 \
         G##_affine ga, ra;                                                                      \
         G##_jac_to_affine(&ga, &out);                                                           \
         G##_jac_to_affine(&ra, ref);                                                            \
@@ -335,7 +339,7 @@ static int use_table; /* g16_gpu_bases_precompute after the upload, and a two-ch
         CHECK_MSG(rc == G16_OK, "%s upload: %s", #G, st.msg);                                   \
         if (rc == G16_OK) {                                                                     \
             G##_jac out;                                                                        \
-            g16_gpu_timing tm = {0, 0};                                                         \
+            g16_gpu_timing tm = {0};                                                            \
             rc = g16_gpu_msm_density(gpu, &out, gb, bits, kc, m, &tm, &st);                     \
             CHECK_MSG(rc == G16_OK, "%s density: %s", #G, st.msg);                              \
             G##_affine ga, ra;                                                                  \

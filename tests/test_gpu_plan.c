@@ -117,25 +117,72 @@ static void ctx_bytes_tests(void) {
         CHECK(g16gpu_ctx_device_bytes(mp, 1, 0, 32) >= g16gpu_ctx_device_bytes(mp, 1, 0, 64));
     }
     printf("  context bytes: 2^22 + G2 %.2f GB, 2^24 %.2f GB, 2^27 %.2f GB\n",
-           (double)g16gpu_ctx_device_bytes((size_t)1 << 22, 1, 0, 64) / 1e9,
-           (double)g16gpu_ctx_device_bytes((size_t)1 << 24, 1, 0, 64) / 1e9,
-           (double)g16gpu_ctx_device_bytes((size_t)1 << 27, 1, 0, 64) / 1e9);
+           (double)g16gpu_ctx_device_bytes((size_t)1 << 22, 1, 0, G16GPU_SEG_DEFAULT) / 1e9,
+           (double)g16gpu_ctx_device_bytes((size_t)1 << 24, 1, 0, G16GPU_SEG_DEFAULT) / 1e9,
+           (double)g16gpu_ctx_device_bytes((size_t)1 << 27, 1, 0, G16GPU_SEG_DEFAULT) / 1e9);
     /* The environment rules (as gpu_create read them before). */
     int pol;
     uint32_t seg;
     unsetenv("G16_GPU_MSM_V"), unsetenv("G16_GPU_MSM_C"), unsetenv("G16_GPU_MSM_SEG");
     g16gpu_env_plan(&pol, &seg);
-    CHECK(pol == 0 && seg == 64);
+    CHECK(pol == 0 && seg == 128);
     setenv("G16_GPU_MSM_V", "1", 1), setenv("G16_GPU_MSM_SEG", "32", 1);
     g16gpu_env_plan(&pol, &seg);
     CHECK(pol == 1 && seg == 32);
     setenv("G16_GPU_MSM_C", "9", 1), setenv("G16_GPU_MSM_SEG", "1000", 1);
     g16gpu_env_plan(&pol, &seg);
-    CHECK_MSG(pol == 9 && seg == 64, "policy %d seg %u", pol, seg);
+    CHECK_MSG(pol == 9 && seg == 128, "policy %d seg %u", pol, seg);
     setenv("G16_GPU_MSM_C", "3", 1); /* out of range: ignored */
     g16gpu_env_plan(&pol, &seg);
     CHECK(pol == 1);
     unsetenv("G16_GPU_MSM_V"), unsetenv("G16_GPU_MSM_C"), unsetenv("G16_GPU_MSM_SEG");
+}
+
+/* g16gpu_table_c: by hand, 255 bits at n = 2^24: c = 22 (12 windows,
+ * 12 * 2^24 + 3 * 2^21 = 207.6M) beats c = 20 (13, 219.7M) and c = 21 (13,
+ * 221.3M); 2^24 + 1 points (a key's A, wires = 2^24 + 1) get the same. For
+ * random n and every policy and segment length: the table's MSM of n points
+ * fits the scratch of a context made for n points, and costs no more than a
+ * table at the plan's own c (which always fits). */
+static void table_c_tests(void) {
+    struct {
+        size_t n;
+        int nbits, c;
+    } want[] = {
+        {(size_t)1 << 24, 255, 22},
+        {((size_t)1 << 24) + 1, 255, 22},
+        {(size_t)1 << 24, 254, 22},
+        {1, 255, 4},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        int c = g16gpu_table_c(want[i].n, want[i].nbits, 0, 64);
+        CHECK_MSG(c == want[i].c, "table_c(n %zu, nbits %d) = %d, want %d", want[i].n, want[i].nbits, c,
+                  want[i].c);
+    }
+    static const int policies[] = {0, 1, 9, 20};
+    static const uint32_t segs[] = {G16GPU_MIN_SEG, 64, G16GPU_MAX_SEG};
+    size_t cases = 0;
+    for (int r = 0; r < 300; r++) {
+        size_t n = 1 + (size_t)(g16_rng_next(&rng) % (((size_t)1 << (1 + r % 27)) - 1 + 1));
+        int nbits = 254 + (int)(g16_rng_next(&rng) & 1);
+        int policy = policies[r % 4];
+        uint32_t seg = segs[(r / 4) % 3];
+        g16gpu_msm_scratch sc = g16gpu_scratch(n, policy, seg, NULL, NULL);
+        int c = g16gpu_table_c(n, nbits, policy, seg);
+        g16gpu_msm_plan t = g16gpu_plan(n, nbits, c), own = g16gpu_plan(n, nbits, policy);
+        size_t m = n * (size_t)t.windows;
+        CHECK_MSG(c >= 4 && c <= G16GPU_MAX_C && t.c == c, "table_c(n %zu) = %d out of range", n, c);
+        CHECK_MSG(m <= sc.entries && t.nb <= sc.buckets && (m + seg - 1) / seg <= sc.segs &&
+                      2 * (size_t)t.nb / t.chunk <= sc.red,
+                  "table_c(n %zu, nbits %d, policy %d, seg %u) = %d does not fit the n-point context", n, nbits,
+                  policy, seg, c);
+        double cost = (double)t.windows * (double)n + 3.0 * t.nb;
+        double cost_own = (double)own.windows * (double)n + 3.0 * own.nb;
+        CHECK_MSG(cost <= cost_own, "table_c(n %zu) = %d costs %.0f, the plan's c = %d %.0f", n, c, cost, own.c,
+                  cost_own);
+        cases++;
+    }
+    printf("  table windows: %zu cases\n", cases + sizeof want / sizeof want[0]);
 }
 
 int main(void) {
@@ -193,6 +240,7 @@ int main(void) {
     CHECK_MSG((size_t)bn.windows * bn.nb > (size_t)bls.windows * bls.nb,
               "the regression case no longer differs (BN254 %d x 2^%d vs BLS %d x 2^%d buckets)", bn.windows,
               bn.c - 1, bls.windows, bls.c - 1);
+    table_c_tests();
     ctx_bytes_tests();
     return t_done("test_gpu_plan");
 }

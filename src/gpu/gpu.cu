@@ -71,7 +71,7 @@ static void gpu_free_all(g16_gpu *g) {
     }
     if (g->copy_stream)
         cudaStreamDestroy(g->copy_stream);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 6; i++)
         if (g->ev[i])
             cudaEventDestroy(g->ev[i]);
     if (g->stream)
@@ -122,13 +122,14 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
         return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: %s: built for sm_90, device is sm_%d%d", prop.name,
                         prop.major, prop.minor);
     CU(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 6; i++)
         CU(cudaEventCreate(&g->ev[i]));
 
     /* Accumulation occupancy for fields of 12+ limbs (msm.cuh), measured on
      * the H200 (docs/gpu-notes.md): 3 blocks per SM beat 1 by 19-25% for
      * BLS12-381 G1 (run 2) and by 16% for BN254 G2, 1 beat 3 by 22% for
-     * BLS12-381 G2 (session 3). 0 = that rule; $G16_GPU_ACC_MINB=1|3 forces. */
+     * BLS12-381 G2 (session 3); 4 blocks (128 registers) lost 6% to 3 for
+     * BLS12-381 G1 (session 6). 0 = that rule; $G16_GPU_ACC_MINB=1|3 forces. */
     const char *minb = getenv("G16_GPU_ACC_MINB");
     g->acc_minb = minb && (atoi(minb) == 1 || atoi(minb) == 3) ? atoi(minb) : 0;
     /* MSM variants (msm.cuh), for comparisons on the device:
@@ -154,8 +155,10 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
      * better); $G16_GPU_MSM_COLD=0 unrolled. */
     const char *cold = getenv("G16_GPU_MSM_COLD");
     g->msm_cold = cold && atoi(cold) == 0 ? 0 : 1;
-    /* seg_len: 64 entries per accumulating thread by default (g16gpu_env_plan):
-     * 11% faster than 32 for BLS12-381 G1 at 2^24 (session 3). */
+    /* seg_len: G16GPU_SEG_DEFAULT = 128 entries per accumulating thread
+     * (g16gpu_env_plan): 64 was 11% faster than 32 for BLS12-381 G1 at 2^24
+     * (session 3); 128 beat 64 by 0-7% in every MSM measured in session 6
+     * (the segment sum tree halves), 256 gained nothing more. */
 
     g->max_points = max_points ? max_points : 1;
     g->pt_bytes = with_g2 ? sizeof(g16gpu::xyzz_t<g16gpu::bls381_fp2>) : sizeof(g16gpu::xyzz_t<g16gpu::bls381_fp>);

@@ -61,10 +61,12 @@ size_t g16_gpu_bases_count(const g16_gpu_bases *b);
  * device copy by a table of W = nbits/c + 1 windows, window w holding
  * 2^(cw) times every base, so that an MSM over b sorts all windows' digits
  * into one set of buckets and reduces them once (no per-window reduction,
- * no Horner step). c = 0 takes the window the MSM plan picks for b's n
- * points; MSMs whose plan has another c (other sizes, mostly-0/1 vectors)
- * ignore the table. Costs W times the bases' device memory (BLS12-381 G1
- * at 2^24: 13 x 1.6 GB); allocates and synchronizes: call it once, at key
+ * no Horner step). c = 0 takes the window that minimizes the additions for
+ * b's n points in a context made for n points (msm_plan.h, g16gpu_table_c:
+ * at 2^24, c = 22 and 12 windows); an MSM whose sort or buckets at that c
+ * do not fit its context's scratch ignores the table (g16_gpu_timing.table
+ * says which ran). Costs W times the bases' device memory (BLS12-381 G1 at
+ * 2^24: 12 x 1.6 GB); allocates and synchronizes: call it once, at key
  * load. G16_ERR_NOMEM leaves b as it was. */
 g16_err g16_gpu_bases_precompute(g16_gpu *g, g16_gpu_bases *b, int c, g16_status *st);
 /* Device bytes held by b's points (the table's W windows after a precompute). */
@@ -74,6 +76,11 @@ size_t g16_gpu_bases_device_bytes(const g16_gpu_bases *b);
 typedef struct g16_gpu_timing {
     float total_ms;  /* scalar upload + all kernels + result download */
     float kernel_ms; /* from the first kernel to the last */
+    /* kernel_ms in three stages (0 when no digit was sorted): the 0/1
+     * split, digits and sort; the bucket accumulation; the bucket
+     * reduction and window sums. Summed over chunks when streamed. */
+    float sort_ms, acc_ms, reduce_ms;
+    int table; /* 1: the MSM ran on the bases' window table */
 } g16_gpu_timing;
 
 /* r = sum_i scalars[i] * bases[i] for i < n (n <= the bases' count and

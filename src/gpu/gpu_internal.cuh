@@ -27,7 +27,7 @@ struct g16_gpu {
     char name[192];
     int sms;
     cudaStream_t stream;
-    cudaEvent_t ev[4]; /* start, kernels start, kernels end, end */
+    cudaEvent_t ev[6]; /* start, kernels start, kernels end, end; sorted, accumulated */
     size_t max_points;
     size_t pt_bytes; /* largest XYZZ point served */
     size_t dev_bytes; /* device bytes allocated at create (g16_gpu_device_bytes) */

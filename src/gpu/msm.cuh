@@ -44,7 +44,9 @@
  * the digits of every window go into one set of 2^(c-1) buckets (key |d|-1,
  * value the table index): the accumulation does the same additions, the
  * bucket reduction runs once instead of W times, and there is no Horner step.
- * It costs W times the bases' memory; used when the table's c is the plan.
+ * With one reduction a wider c pays (g16gpu_table_c: fewer windows, so fewer
+ * additions). It costs W times the bases' memory; used by every MSM whose
+ * sort and buckets fit the context's scratch at the table's c.
  * Window width (msm_plan.h, g16gpu_plan): the c minimizing
  * windows(c) * (2^lg + 3 * 2^(c-1)), lg = ceil(log2 n) (accumulation +
  * bucket reduction, in mixed additions), c <= min(lg - 3, 22): for 255-bit
@@ -569,6 +571,14 @@ struct msm_table {
     size_t stride;
 };
 
+/* Whether g's scratch holds an MSM over a table of plan pt: nbig scalars
+ * with digits in every window, n1 ones, one set of pt.nb buckets. */
+static inline bool table_fits(const g16_gpu *g, const g16gpu_msm_plan &pt, size_t nbig, size_t n1) {
+    size_t mt = nbig * (size_t)pt.windows + n1;
+    return mt <= g->max_entries && pt.nb <= g->max_buckets && (mt + g->seg_len - 1) / g->seg_len <= g->max_segs &&
+           2 * (size_t)pt.nb / pt.chunk <= g->max_red;
+}
+
 /* table[w*n + i] = 2^(cw) table[i] for 0 < w < windows: c doublings (XYZZ,
  * dbl-2008-s) per window, then x = X/ZZ, y = Y/ZZZ from one inversion of
  * ZZ*ZZZ. Infinity stays (0, 0); a base of prime order r never doubles
@@ -593,11 +603,13 @@ template <class E> __global__ void msm_table_kernel(affine_t<E> *table, size_t n
 
 /* Builds the table of b's n bases in a new device buffer of windows*n
  * points (window 0 a copy of the bases), which replaces b->d_points; the
- * old buffer is freed. c: the window of the plan for n points (0: that
- * plan's). Allocates and synchronizes: once per key, never per proof. */
+ * old buffer is freed. c: the window (0: g16gpu_table_c's). Allocates and
+ * synchronizes: once per key, never per proof. */
 template <class E> g16_err msm_table_build(g16_gpu *g, g16_gpu_bases *b, int c, int nbits, g16_status *st) {
     typedef affine_t<E> A;
-    g16gpu_msm_plan pl = g16gpu_plan(b->n ? b->n : 1, nbits, c ? c : g->plan_policy);
+    if (c == 0)
+        c = g16gpu_table_c(b->n, nbits, g->plan_policy, g->seg_len);
+    g16gpu_msm_plan pl = g16gpu_plan(b->n ? b->n : 1, nbits, c);
     size_t cells = (size_t)pl.windows * b->n;
     if (cells >= 0x80000000u)
         return g16_fail(st, G16_ERR_INVALID_ARG, "gpu precompute: %d windows of %zu bases exceed 2^31 entries",
@@ -644,7 +656,7 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
                  const g16_scalar *scalars, size_t n, int nbits, const msm_table *tb, g16_status *st) {
     typedef xyzz_t<E> P;
     *res = P::inf();
-    g->last.total_ms = g->last.kernel_ms = 0;
+    g->last = g16_gpu_timing{};
     if (n == 0 && !dn)
         return G16_OK;
     cudaStream_t s = g->stream;
@@ -712,9 +724,7 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
     bool use_table = false;
     if (tb) {
         g16gpu_msm_plan pt = g16gpu_plan(nbig ? nbig : 1, nbits, tb->c);
-        size_t mt = nbig * (size_t)pt.windows + n1;
-        if (pt.c == tb->c && pt.windows == tb->windows && mt <= g->max_entries && pt.nb <= g->max_buckets &&
-            (mt + g->seg_len - 1) / g->seg_len <= g->max_segs && 2 * (size_t)pt.nb / pt.chunk <= g->max_red) {
+        if (pt.c == tb->c && pt.windows == tb->windows && table_fits(g, pt, nbig, n1)) {
             pl = pt;
             use_table = true;
         }
@@ -758,6 +768,7 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
         tmp = g->cub_bytes;
         CU(cub::DeviceRadixSort::SortPairs(g->d_cub, tmp, dk, dv, m, 0, plr.key_bits, s));
         const uint32_t *keys = dk.Current(), *vals = dv.Current();
+        CU(cudaEventRecord(g->ev[4], s));
 
         CU(cudaMemsetAsync(buckets, 0, (size_t)plr.windows * plr.nb * sizeof(P), s));
         msm_bucket_end_kernel<<<blocks_for(m, 256), 256, 0, s>>>(keys, m, plr.zero_key, g->d_bucket_end);
@@ -782,6 +793,7 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
             msm_accumulate_launch<E>(g, a, acc_blocks, s);
         }
         CU_LAUNCH("msm_accumulate_kernel");
+        CU(cudaEventRecord(g->ev[5], s));
 
         /* Steps 3b-4 run few threads each (latency bound): by default with
          * the rolled product (g->msm_cold, msm_reduce), whose code fits the
@@ -799,6 +811,10 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
     CU(cudaEventElapsedTime(&g->last.kernel_ms, g->ev[1], g->ev[2]));
     if (m == 0)
         return G16_OK;
+    CU(cudaEventElapsedTime(&g->last.sort_ms, g->ev[1], g->ev[4]));
+    CU(cudaEventElapsedTime(&g->last.acc_ms, g->ev[4], g->ev[5]));
+    CU(cudaEventElapsedTime(&g->last.reduce_ms, g->ev[5], g->ev[2]));
+    g->last.table = use_table;
 
     /* 5. Horner over the windows: sum_w 2^(cw) S_w (one window, the sum
      * itself, with a table). */
@@ -857,7 +873,7 @@ g16_err msm_streamed_run(g16_gpu *g, void *out, const void *hp, const g16_scalar
     const char *h = (const char *)hp;
     size_t chunks = (n + chunk - 1) / chunk;
     xyzz_t<E> total = xyzz_t<E>::inf();
-    float kms = 0;
+    g16_gpu_timing sum = {};
     g16_err rc = G16_OK;
     cudaError_t e = cudaSuccess;
     if (chunks) {
@@ -882,7 +898,10 @@ g16_err msm_streamed_run(g16_gpu *g, void *out, const void *hp, const g16_scalar
         rc = msm_core<E>(g, &part, (const A *)g->d_stage[c & 1], NULL, scalars + off, len, nbits, NULL, st);
         if (rc == G16_OK) {
             total.add(part);
-            kms += g->last.kernel_ms;
+            sum.kernel_ms += g->last.kernel_ms;
+            sum.sort_ms += g->last.sort_ms;
+            sum.acc_ms += g->last.acc_ms;
+            sum.reduce_ms += g->last.reduce_ms;
         }
     }
     cudaError_t e2 = cudaStreamSynchronize(g->copy_stream); /* no copy may outlive the call */
@@ -893,8 +912,8 @@ g16_err msm_streamed_run(g16_gpu *g, void *out, const void *hp, const g16_scalar
     if (e != cudaSuccess)
         return g16_fail(st, G16_ERR_DEVICE, "gpu msm streamed@%s:%d: %s", __FILE__, __LINE__,
                         cudaGetErrorString(e));
-    g->last.total_ms = (float)(g16_now_ms() - t0);
-    g->last.kernel_ms = kms;
+    sum.total_ms = (float)(g16_now_ms() - t0);
+    g->last = sum;
     E *o = (E *)out;
     total.to_jac(o[0], o[1], o[2]);
     return G16_OK;

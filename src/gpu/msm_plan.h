@@ -19,6 +19,7 @@
 #define G16GPU_MAX_C 22  /* widest window of any policy */
 #define G16GPU_MIN_SEG 32 /* entries per accumulating thread: allowed range */
 #define G16GPU_MAX_SEG 256
+#define G16GPU_SEG_DEFAULT 128 /* entries per accumulating thread (H200, session 6: docs/gpu-notes.md) */
 
 typedef struct g16gpu_msm_plan {
     int c;             /* window bits */
@@ -119,6 +120,34 @@ static inline g16gpu_msm_scratch g16gpu_scratch(size_t max_points, int policy, u
     return s;
 }
 
+/* The window of a precomputed table over n bases (msm.cuh, "precomputed
+ * window multiples"): the c in [4, G16GPU_MAX_C] minimizing
+ * windows(c) * n + 3 * 2^(c-1) (the accumulation plus one bucket
+ * reduction, weighed as in g16gpu_plan; no reduction per window, so wider
+ * than the plan's c), among those whose one-bucket-set MSM of n points
+ * fits the scratch of a context made for n points (policy, seg_len). It
+ * depends on n only, not on the context that builds the table; an MSM
+ * checks its own context's scratch before it uses a table. 255-bit
+ * scalars at n = 2^24: c = 22, 12 windows (the plan: 20 and 13). */
+static inline int g16gpu_table_c(size_t n, int nbits, int policy, uint32_t seg_len) {
+    if (n == 0)
+        n = 1;
+    g16gpu_msm_scratch sc = g16gpu_scratch(n, policy, seg_len, NULL, NULL);
+    int best_c = 4;
+    double best = -1;
+    for (int c = 4; c <= G16GPU_MAX_C; c++) {
+        g16gpu_msm_plan p = g16gpu_plan(n, nbits, c);
+        size_t m = n * (size_t)p.windows;
+        if (m > sc.entries || p.nb > sc.buckets || (m + seg_len - 1) / seg_len > sc.segs ||
+            2 * (size_t)p.nb / p.chunk > sc.red)
+            continue;
+        double cost = (double)p.windows * (double)n + 3.0 * (double)p.nb;
+        if (best < 0 || cost < best)
+            best = cost, best_c = c;
+    }
+    return best_c;
+}
+
 /* ---- a context's memory, on the host (no CUDA needed) -----------------------
  * What g16_gpu_create (gpu.cu) allocates for max_points, so that the engine
  * can count a worker's MSM context in its device budget before creating it
@@ -136,7 +165,7 @@ static inline g16gpu_msm_scratch g16gpu_scratch(size_t max_points, int policy, u
 #define G16GPU_CTX_ALLOCS 19 /* device allocations of gpu_create (d_scalars .. d_pos) */
 
 /* The plan policy and segment length a context created now uses: policy 0
- * (cost model) and 64 entries per accumulating thread, unless
+ * (cost model) and G16GPU_SEG_DEFAULT entries per accumulating thread, unless
  * $G16_GPU_MSM_V=1 (policy 1), $G16_GPU_MSM_C=c (4..G16GPU_MAX_C: forced
  * width) or $G16_GPU_MSM_SEG=L (G16GPU_MIN_SEG..G16GPU_MAX_SEG). */
 static inline void g16gpu_env_plan(int *policy, uint32_t *seg_len) {
@@ -145,7 +174,7 @@ static inline void g16gpu_env_plan(int *policy, uint32_t *seg_len) {
     const char *cw = getenv("G16_GPU_MSM_C");
     if (cw && atoi(cw) >= 4 && atoi(cw) <= G16GPU_MAX_C)
         *policy = atoi(cw);
-    *seg_len = 64;
+    *seg_len = G16GPU_SEG_DEFAULT;
     const char *sl = getenv("G16_GPU_MSM_SEG");
     if (sl && atoi(sl) >= G16GPU_MIN_SEG && atoi(sl) <= G16GPU_MAX_SEG)
         *seg_len = (uint32_t)atoi(sl);
@@ -171,7 +200,7 @@ static inline size_t g16gpu_ctx_device_bytes(size_t max_points, int with_g2, int
     if (max_points == 0)
         max_points = 1;
     if (seg_len < G16GPU_MIN_SEG || seg_len > G16GPU_MAX_SEG)
-        seg_len = 64;
+        seg_len = G16GPU_SEG_DEFAULT;
     g16gpu_msm_scratch sc = g16gpu_scratch(max_points, policy, seg_len, NULL, NULL);
     size_t pt = with_g2 ? G16GPU_PT_BYTES_G2 : G16GPU_PT_BYTES_G1;
     size_t cub = g16gpu_cub_bound(sc.entries);

@@ -138,6 +138,7 @@ extern "C" g16_err g16_gpu_h_dev(g16_gpu *g, const g16_gpu_domain *d, void *d_a,
 static g16_err read_timing(g16_gpu *g, g16_gpu_timing *t, g16_status *st) {
     CU(cudaEventSynchronize(g->ev[3]));
     if (t) {
+        *t = g16_gpu_timing{};
         CU(cudaEventElapsedTime(&t->total_ms, g->ev[0], g->ev[3]));
         CU(cudaEventElapsedTime(&t->kernel_ms, g->ev[1], g->ev[2]));
     }

@@ -372,11 +372,11 @@ static g16_err msm_resident(g16_gpu *g, void *res, const g16_gpu_bases *bases, g
         bls381_g1_jac c;
         bls381_g2_jac d;
     } part;
-    g16_gpu_timing sum = {0, 0};
+    g16_gpu_timing sum = {0};
     g16_err err = G16_OK;
     for (size_t first = 0; first < cnt && !err; first += cap) {
         size_t m = cnt - first < cap ? cnt - first : cap;
-        g16_gpu_timing t = {0, 0};
+        g16_gpu_timing t = {0};
         err = g16_gpu_msm_at(g, first ? (void *)&part : res, bases, first, k + first, m, &t, st);
         if (!err && first)
             jac_acc(curve, grp, res, &part);
@@ -397,7 +397,7 @@ static g16_err run_msms(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key 
     for (int i = 0; i < GK_COUNT; i++) {
         const g16_scalar *k = i == GK_H ? d_h : i == GK_C ? gw->d_w + b->npub + 1 : gw->d_w;
         size_t cnt = base_count(zk, i);
-        g16_gpu_timing tmg = {0, 0};
+        g16_gpu_timing tmg = {0};
         double tm0 = g16_now_ms();
         if (gkey)
             err = msm_resident(g, res[i], gkey->b[i], zk->curve, base_group(i), k, cnt, &tmg, st);
