@@ -581,8 +581,9 @@ static inline bool table_fits(const g16_gpu *g, const g16gpu_msm_plan &pt, size_
 
 /* table[w*n + i] = 2^(cw) table[i] for 0 < w < windows: c doublings (XYZZ,
  * dbl-2008-s) per window, then x = X/ZZ, y = Y/ZZZ from one inversion of
- * ZZ*ZZZ. Infinity stays (0, 0); a base of prime order r never doubles
- * into infinity. One-time work per key (variable time: public bases). */
+ * ZZ*ZZZ (the binary inverse: the bases are public). Infinity stays
+ * (0, 0); a base of prime order r never doubles into infinity. One-time
+ * work per key (variable time: public bases). */
 template <class E> __global__ void msm_table_kernel(affine_t<E> *table, size_t n, int c, int windows) {
     size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (i >= n)
@@ -593,7 +594,7 @@ template <class E> __global__ void msm_table_kernel(affine_t<E> *table, size_t n
         if (!p.is_inf()) {
             for (int d = 0; d < c; d++)
                 a = a.dbl();
-            E zi = (a.zz * a.zzz).inv(); /* 1/(ZZ ZZZ) */
+            E zi = (a.zz * a.zzz).inv_vartime(); /* 1/(ZZ ZZZ) */
             p.x = a.x * (zi * a.zzz);    /* X/ZZ */
             p.y = a.y * (zi * a.zz);     /* Y/ZZZ */
         }
