@@ -32,7 +32,7 @@ static int usage(void) {
             "                 engine: (--zkey|--key K --wtns W | --log-n N [--curve C]) [--jobs J] [--partitions P]\n"
             "                         [--workers W] [--workers-per-device W] [--synth-threads S] [--no-verify]\n"
             "                         [--timeline FILE] [--budget BYTES] [--witnesses 1..4]: --log-n builds all\n"
-            "                         in memory\n"
+            "                         in memory; --precompute (cuda): window tables of the key's bases\n"
             "                 msm: [--profile random|filecoin] [--streamed | --precompute [--table-c C] (cuda)]\n"
             "                 prove --backend cuda: [--precompute] (window tables of the key's bases)\n");
     return 2;

@@ -444,6 +444,7 @@ int bench_engine(const bench_opts *o) {
                           .no_verify = o->no_verify,
                           .backend = backend,
                           .workers_per_device = o->workers_per_device,
+                          .gpu_tables = o->precompute,
                           .timeline_path = tlpath[0] ? tlpath : NULL};
     g16_engine *eng = NULL;
     uint64_t key;

@@ -218,6 +218,12 @@ typedef struct g16_engine_opts {
     int workers_per_device;       /* 0 = 2 */
     int devices;                  /* GPUs to use, the first ones; 0 = all */
     uint64_t device_budget_bytes; /* per GPU: resident keys + worker areas; 0 = unlimited */
+    /* 1: device-resident keys get window tables of their bases (about 12x
+     * their bases' device bytes, counted in device_budget_bytes; built at
+     * key load, ~10% off each MSM at 2^20-2^24). A key whose tables do not
+     * fit the budget, or the device beside the workers' areas, is resident
+     * without them. */
+    int gpu_tables;
 } g16_engine_opts;
 
 /* Creates an engine on ctx (which must outlive it). opts may be NULL. */

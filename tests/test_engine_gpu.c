@@ -32,6 +32,7 @@ typedef struct circuit {
     char name[16], zkey[128], vk[128], wtns[NW][160];
     char *vk_json;
     size_t key_dev, work_dev; /* groth16_gpu_key_bytes, groth16_gpu_work_bytes */
+    size_t table_dev;         /* groth16_gpu_key_table_bytes: window tables of the bases */
     size_t ctx_dev;           /* g16_gpu_ctx_bytes: one worker's MSM context */
 } circuit;
 
@@ -98,6 +99,7 @@ static int make_circuit(g16_ctx *ctx, circuit *c, const char *name, g16_curve cu
         return 0;
     c->key_dev = groth16_gpu_key_bytes(k);
     c->work_dev = groth16_gpu_work_bytes(k);
+    c->table_dev = groth16_gpu_key_table_bytes(k);
     g16_key_info ki;
     if (g16_key_get_info(ctx, &ki, k))
         return 0;
@@ -585,6 +587,67 @@ static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb)
     }
 }
 
+/* Key k's "gpu_tables" in the status (-1 when absent). */
+static double key_tables(g16_engine *e, uint64_t id) {
+    char *s = status(e), pat[64];
+    snprintf(pat, sizeof pat, "{\"id\":%llu,\"path\":", (unsigned long long)id);
+    const char *k = s ? strstr(s, pat) : NULL;
+    double v = k ? jnum(k, NULL, "\"gpu_tables\":") : -1;
+    free(s);
+    return v;
+}
+
+/* g16_engine_opts.gpu_tables: with room, all five base sets of a device key
+ * get window tables (counted in the device bytes) and the proofs still
+ * verify; with a device budget that holds the key but not its tables, the
+ * key is resident without them. The CPU backend ignores the option. */
+static void test_tables(g16_ctx *ctx, const circuit *c) {
+    if (skip_section("tables") || dead_msg[0])
+        return;
+    char tier[16];
+    double db;
+    int streamed;
+    {
+        g16_engine_opts o = {.backend = backend, .workers_per_device = 2, .devices = 1, .gpu_tables = 1};
+        g16_engine *e = NULL;
+        CHECK(engine_create(ctx, &e, &o) == G16_OK);
+        if (!e)
+            return;
+        uint64_t k;
+        CHECK(g16_engine_key_add(e, &k, c->zkey, 0, G16_TIER_MMAP) == G16_OK);
+        prove_n(ctx, e, c, k, NW, "tables");
+        key_status(e, k, tier, sizeof tier, &db, &streamed);
+        double nt = key_tables(e, k);
+        if (gpu)
+            CHECK_MSG(!strcmp(tier, "device") && c->table_dev > 0 && db == (double)(c->key_dev + c->table_dev) &&
+                          nt == 5,
+                      "tables: tier %s, device bytes %.0f (key %zu + tables %zu), %.0f tables", tier, db, c->key_dev,
+                      c->table_dev, nt);
+        else
+            CHECK_MSG(nt == 0, "tables on the CPU backend: %.0f", nt);
+        g16_engine_destroy(e, 1);
+    }
+    if (!gpu || dead_msg[0])
+        return;
+    {
+        size_t dbudget = c->key_dev + c->table_dev / 2 + 2 * (c->ctx_dev + c->work_dev);
+        g16_engine_opts o = {.backend = backend, .workers_per_device = 2, .devices = 1, .gpu_tables = 1,
+                             .device_budget_bytes = dbudget};
+        g16_engine *e = NULL;
+        CHECK(engine_create(ctx, &e, &o) == G16_OK);
+        if (!e)
+            return;
+        uint64_t k;
+        CHECK(g16_engine_key_add(e, &k, c->zkey, 0, G16_TIER_MMAP) == G16_OK);
+        prove_n(ctx, e, c, k, 2, "tables over budget");
+        key_status(e, k, tier, sizeof tier, &db, &streamed);
+        double nt = key_tables(e, k);
+        CHECK_MSG(!strcmp(tier, "device") && db == (double)c->key_dev && nt == 0,
+                  "tables over budget: tier %s, device bytes %.0f (key %zu), %.0f tables", tier, db, c->key_dev, nt);
+        g16_engine_destroy(e, 1);
+    }
+}
+
 /* ---- 3. cancellation releases what partitions hold ------------------------- */
 
 static void test_cancel(g16_ctx *ctx, const circuit *c) {
@@ -790,6 +853,8 @@ int main(void) {
         fprintf(stderr, "pipeline %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
         test_device_keys(ctx, &ca, &cb);
         fprintf(stderr, "device keys %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
+        test_tables(ctx, &ca);
+        fprintf(stderr, "tables %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
         test_cancel(ctx, &ca);
         fprintf(stderr, "cancel %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
         test_in_memory(ctx, &ca, G16_CURVE_BN254, log_n, seed, 0);

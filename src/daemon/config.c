@@ -43,6 +43,7 @@ static const opt OPTS[] = {
     {"workers_per_device", OPT_INT, O(workers_per_device), 0, 64, "CUDA backend: workers per GPU (0 = 2)"},
     {"devices", OPT_INT, O(devices), 0, 64, "CUDA backend: GPUs to use, the first ones (0 = all)"},
     {"device_budget_bytes", OPT_BYTES, O(device_budget_bytes), 0, 1e15, "CUDA backend: bytes per GPU for keys + work areas (0 = unlimited)"},
+    {"gpu_tables", OPT_BOOL, O(gpu_tables), 0, 0, "CUDA backend: window tables of device keys' bases (~12x their bytes; default off)"},
     {"synth_threads", OPT_INT, O(synth_threads), 1, 256, "engine synthesis threads (default 1)"},
     {"threads", OPT_INT, O(threads), 0, 1024, "CPU threads of the context pool (0 = all)"},
     {"queue_extra", OPT_INT, O(queue_extra), 0, 256, "partitions queued in the engine beyond the workers (default 2)"},

@@ -46,6 +46,7 @@ typedef struct g16d_config {
     int workers, synth_threads, threads, queue_extra;
     int workers_per_device, devices;
     uint64_t device_budget_bytes;
+    int gpu_tables;
     char *backend;     /* cpu | cuda | auto */
     double lease_s, heartbeat_s, drain_timeout_s, poll_s;
     uint32_t max_attempts;

@@ -96,6 +96,7 @@ int main(int argc, char **argv) {
     eo.workers_per_device = cfg.workers_per_device;
     eo.devices = cfg.devices;
     eo.device_budget_bytes = cfg.device_budget_bytes;
+    eo.gpu_tables = cfg.gpu_tables;
     if (g16_engine_create(d.ctx, &d.eng, &eo)) {
         fprintf(stderr, "g16d: engine (backend = %s): %s\n", cfg.backend, g16d_last_engine_error());
         goto out;

@@ -52,11 +52,13 @@ typedef struct cdev {
 typedef struct ckey {
     const g16_key *key;
     groth16_gpu_key **gk; /* per device; all NULL: streamed */
+    int tables;           /* base sets with a window table (the fewest over the devices) */
     struct ckey *next;
 } ckey;
 
 typedef struct cuda_be {
     int ndev, wpd;
+    int tables; /* g16_engine_opts.gpu_tables: window tables for device keys */
     int shared; /* G16_ENGINE_GPU_SHARED=1: no kernel exclusivity */
     int pin;    /* G16_ENGINE_PIN=1: workers pinned near their GPU */
     cdev *dev;
@@ -214,6 +216,11 @@ static size_t cuda_ctx_device_bytes(void *self, const g16_key *key) {
     return g16_gpu_ctx_bytes(key_points(key), 1);
 }
 
+static size_t cuda_key_table_bytes(void *self, const g16_key *key) {
+    cuda_be *b = self;
+    return b->tables ? groth16_gpu_key_table_bytes(key) : 0;
+}
+
 static ckey *ckey_find(cuda_be *b, const g16_key *key) {
     for (ckey *c = b->keys; c; c = c->next)
         if (c->key == key)
@@ -232,6 +239,25 @@ static void ckey_free_device(cuda_be *b, ckey *c) {
     }
 }
 
+/* Window tables for key's bases on device d (lock held), when the device's
+ * free memory holds them beside its workers' MSM contexts and working areas
+ * for this key shape (made at their first partition, after this) and 1 GiB
+ * to spare; returns the base sets given one. */
+static int tables_on_device(cuda_be *b, int d, const g16_key *key, groth16_gpu_key *gk) {
+    size_t free_b = 0, total_b = 0;
+    g16_status st = {0};
+    if (g16_gpu_mem_info(b->dev[d].device, &free_b, &total_b, &st) != G16_OK)
+        return 0;
+    size_t need = groth16_gpu_key_table_bytes(key) +
+                  (size_t)b->wpd * (cuda_ctx_device_bytes(b, key) + groth16_gpu_work_bytes(key)) + ((size_t)1 << 30);
+    if (free_b < need)
+        return 0;
+    int n = 0;
+    if (groth16_gpu_key_precompute(b->dev[d].loader, gk, &n, &st) != G16_OK)
+        return 0; /* a failed set leaves it plain; the sets before keep theirs */
+    return n;
+}
+
 static g16_err cuda_key_prepare(void *self, const g16_key *key, int to_device, int *on_device, g16_status *st) {
     cuda_be *b = self;
     *on_device = 0;
@@ -244,7 +270,7 @@ static g16_err cuda_key_prepare(void *self, const g16_key *key, int to_device, i
     }
     c->key = key;
     c->gk = gk;
-    int ok = to_device;
+    int ok = (to_device & 1) != 0;
     for (int d = 0; ok && d < b->ndev; d++) {
         g16_status ust = {0};
         pthread_mutex_lock(&b->dev[d].lock);
@@ -255,12 +281,27 @@ static g16_err cuda_key_prepare(void *self, const g16_key *key, int to_device, i
     }
     if (!ok)
         ckey_free_device(b, c); /* the streamed path serves it instead */
+    for (int d = 0; ok && (to_device & 2) && b->tables && d < b->ndev; d++) {
+        pthread_mutex_lock(&b->dev[d].lock);
+        int n = tables_on_device(b, d, key, c->gk[d]);
+        pthread_mutex_unlock(&b->dev[d].lock);
+        c->tables = d == 0 || n < c->tables ? n : c->tables;
+    }
     *on_device = ok;
     pthread_mutex_lock(&b->lock);
     c->next = b->keys;
     b->keys = c;
     pthread_mutex_unlock(&b->lock);
     return G16_OK;
+}
+
+static int cuda_key_tables(void *self, const g16_key *key) {
+    cuda_be *b = self;
+    pthread_mutex_lock(&b->lock);
+    ckey *c = ckey_find(b, key);
+    int n = c ? c->tables : 0;
+    pthread_mutex_unlock(&b->lock);
+    return n;
 }
 
 static void cuda_key_release(void *self, const g16_key *key) {
@@ -499,7 +540,7 @@ static void cuda_destroy(void *self) {
 /* The loader context only copies bases; its MSM scratch is kept small. */
 #define LOADER_POINTS ((size_t)1 << 12)
 
-g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_device, g16_status *st) {
+g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_device, int tables, g16_status *st) {
     memset(be, 0, sizeof *be);
     int n = g16_gpu_count();
     if (n <= 0)
@@ -515,6 +556,7 @@ g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_dev
     }
     b->dev = dv;
     b->wpd = workers_per_device > 0 ? workers_per_device : 2;
+    b->tables = tables != 0;
     const char *sh = getenv("G16_ENGINE_GPU_SHARED");
     b->shared = sh && !strcmp(sh, "1");
     const char *pn = getenv("G16_ENGINE_PIN");
@@ -547,6 +589,8 @@ g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_dev
     be->work_cache = GW_CACHE;
     be->key_prepare = cuda_key_prepare;
     be->key_release = cuda_key_release;
+    be->key_table_bytes = cuda_key_table_bytes;
+    be->key_tables = cuda_key_tables;
     be->heavy = cuda_heavy;
     be->synth_flags = cuda_synth_flags;
     be->destroy = cuda_destroy;

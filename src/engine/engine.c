@@ -457,6 +457,20 @@ static void dev_shape_add(g16_engine *e, const dev_shape *sh, uint64_t ctx) {
         e->dev_shapes[small] = *sh;
 }
 
+/* Whether a key of key_bytes (workers' areas of shape sh, context ctx)
+ * would fit the device budget once every idle device key other than keep
+ * were evicted: dev_reserve's test without its side effects. */
+static int dev_could_fit(const g16_engine *e, const ekey *keep, uint64_t key_bytes, const dev_shape *sh,
+                         uint64_t ctx) {
+    if (!e->o.device_budget_bytes)
+        return 1;
+    uint64_t freeable = 0;
+    for (const ekey *k = e->keys; k; k = k->next)
+        if (k != keep && k->key && k->dev_bytes && !k->in_memory && !k->active && !k->loading)
+            freeable += k->dev_bytes;
+    return e->dev_keys - freeable + key_bytes + dev_work_if(e, sh, ctx) <= e->o.device_budget_bytes;
+}
+
 /* Makes room on the devices for a key of key_bytes whose workers need an
  * area of shape sh and an MSM context of ctx bytes, evicting idle
  * device-resident keys other than keep (LRU), and reserves it. Returns 0
@@ -496,6 +510,30 @@ static void dev_shape_of(const g16_engine *e, const g16_key *key, dev_shape *sh,
     }
     sh->work = e->be.work_device_bytes ? e->be.work_device_bytes(e->be.self, key) : 0;
     *ctx = e->be.ctx_device_bytes ? e->be.ctx_device_bytes(e->be.self, key) : 0;
+}
+
+/* The device reservation of key k before key_prepare (e->lock not held):
+ * *kdev receives the bytes reserved; returns key_prepare's to_device flags:
+ * 0 (streamed: the workers' areas alone reserved), 1 (the bases) or
+ * 1 | 2 (the bases and their window tables, when the backend makes tables
+ * and the budget holds them; else the bases alone, no table). */
+static int dev_reserve_key(g16_engine *e, ekey *k, const g16_key *key, uint64_t *kdev) {
+    *kdev = e->be.key_device_bytes(e->be.self, key);
+    uint64_t tb = e->be.key_table_bytes ? e->be.key_table_bytes(e->be.self, key) : 0, ctxb;
+    dev_shape sh;
+    dev_shape_of(e, key, &sh, &ctxb);
+    int to = 0;
+    pthread_mutex_lock(&e->lock);
+    if (tb && dev_could_fit(e, k, *kdev + tb, &sh, ctxb) && dev_reserve(e, k, *kdev + tb, &sh, ctxb)) {
+        *kdev += tb;
+        to = 1 | 2;
+    } else if (dev_reserve(e, k, *kdev, &sh, ctxb)) {
+        to = 1;
+    } else {
+        (void)dev_reserve(e, k, 0, &sh, ctxb); /* streamed: its workers still hold areas and contexts */
+    }
+    pthread_mutex_unlock(&e->lock);
+    return to;
 }
 
 static uint64_t file_size(const char *path) {
@@ -555,17 +593,8 @@ static g16_err key_ensure(g16_engine *e, ekey *k, int *wait, g16_status *st) {
     uint64_t kdev = 0;
     int to_device = 0, on_device = 0;
     if (!err && e->be.key_prepare) {
-        if (e->be.key_device_bytes) {
-            kdev = e->be.key_device_bytes(e->be.self, key);
-            dev_shape sh;
-            uint64_t ctxb;
-            dev_shape_of(e, key, &sh, &ctxb);
-            pthread_mutex_lock(&e->lock);
-            to_device = dev_reserve(e, k, kdev, &sh, ctxb);
-            if (!to_device) /* streamed: its workers still hold areas and contexts */
-                (void)dev_reserve(e, k, 0, &sh, ctxb);
-            pthread_mutex_unlock(&e->lock);
-        }
+        if (e->be.key_device_bytes)
+            to_device = dev_reserve_key(e, k, key, &kdev);
         err = e->be.key_prepare(e->be.self, key, to_device, &on_device, st);
     }
     size_t wb = key ? groth16_work_bytes(e->ctx, key) : 0;
@@ -1198,7 +1227,7 @@ static g16_err engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_op
             free(e);
             return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_engine_create: workers_per_device too large");
         }
-        if (engine_backend_cuda(&e->be, e->o.devices, wpd, &st) == G16_OK) {
+        if (engine_backend_cuda(&e->be, e->o.devices, wpd, e->o.gpu_tables, &st) == G16_OK) {
             e->wpd = wpd;
             e->o.workers = e->be.devices * wpd;
         } else if (e->o.backend == G16_ENGINE_BACKEND_CUDA) {
@@ -1396,17 +1425,8 @@ g16_err engine_key_add_loaded(g16_engine *e, uint64_t *key_id, g16_key *key, con
     uint64_t kdev = 0;
     int to_device = 0, on_device = 0;
     if (e->be.key_prepare) {
-        if (e->be.key_device_bytes) {
-            kdev = e->be.key_device_bytes(e->be.self, key);
-            dev_shape sh;
-            uint64_t ctxb;
-            dev_shape_of(e, key, &sh, &ctxb);
-            pthread_mutex_lock(&e->lock);
-            to_device = dev_reserve(e, k, kdev, &sh, ctxb);
-            if (!to_device)
-                (void)dev_reserve(e, k, 0, &sh, ctxb);
-            pthread_mutex_unlock(&e->lock);
-        }
+        if (e->be.key_device_bytes)
+            to_device = dev_reserve_key(e, k, key, &kdev);
         err = e->be.key_prepare(e->be.self, key, to_device, &on_device, &st);
     }
     /* Every device holds the bases (a GPU backend): their host pages can go,
@@ -2068,12 +2088,13 @@ g16_err g16_engine_status_json(g16_engine *e, char **json) {
         sb_printf(&b,
                   ",\"tier\":\"%s\",\"host_tier\":\"%s\",\"bytes\":%llu,\"device_bytes\":%llu,\"streamed\":%s,"
                   "\"work_areas\":%u,\"work_bytes\":%llu,\"active\":%u,\"refs\":%d,\"loads\":%u,\"evictions\":%u,"
-                  "\"in_memory\":%s,\"host_released_bytes\":%llu}",
+                  "\"in_memory\":%s,\"host_released_bytes\":%llu,\"gpu_tables\":%d}",
                   k->loading ? "loading" : !k->key ? "none" : k->dev_bytes ? "device" : k->tier == G16_TIER_HOST ? "host" : "mmap",
                   k->tier == G16_TIER_HOST ? "host" : "mmap", (unsigned long long)k->bytes,
                   (unsigned long long)k->dev_bytes, k->streamed ? "true" : "false", k->n_work,
                   (unsigned long long)k->work_bytes, k->active, k->users, k->loads, k->evictions,
-                  k->in_memory ? "true" : "false", (unsigned long long)k->released);
+                  k->in_memory ? "true" : "false", (unsigned long long)k->released,
+                  k->key && k->dev_bytes && e->be.key_tables ? e->be.key_tables(e->be.self, k->key) : 0);
     }
     uint64_t d[4];
     queue_depths(e, d);

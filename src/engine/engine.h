@@ -64,11 +64,18 @@ typedef struct engine_backend {
      * areas of the key shapes loaded so far (docs/engine.md). */
     size_t (*ctx_device_bytes)(void *self, const g16_key *key);
     int work_cache;
-    /* Optional: prepares a loaded key. to_device = 1: upload its bases to
+    /* Optional: prepares a loaded key. to_device & 1: upload its bases to
      * every device (the GPU tier); *on_device says whether that happened (a
-     * failed upload leaves the key on the streamed path, not failed).
+     * failed upload leaves the key on the streamed path, not failed);
+     * to_device & 2 as well: give them window tables (key_table_bytes were
+     * reserved for them; tables that cannot be made are not an error).
      * to_device = 0: the bases are streamed from host memory per MSM. */
     g16_err (*key_prepare)(void *self, const g16_key *key, int to_device, int *on_device, g16_status *st);
+    /* Optional (with key_device_bytes; NULL or 0: no tables): device bytes
+     * that window tables of a key's bases add to key_device_bytes, and how
+     * many of its base sets have one now (the status's "gpu_tables"). */
+    size_t (*key_table_bytes)(void *self, const g16_key *key);
+    int (*key_tables)(void *self, const g16_key *key);
     /* Optional: the key is about to be unloaded (no partition uses it):
      * frees its device copies. */
     void (*key_release)(void *self, const g16_key *key);
@@ -95,14 +102,15 @@ g16_err engine_create_with_backend(g16_ctx *ctx, g16_engine **out, const g16_eng
                                    const engine_backend *be);
 
 /* The CUDA backend over the first `devices` GPUs (0 = all), with
- * workers_per_device workers each: one g16_gpu context per worker, created
+ * workers_per_device workers each (tables: g16_engine_opts.gpu_tables): one
+ * g16_gpu context per worker, created
  * at the first partition of a key shape that outgrows it (never per
  * partition), its groth16_gpu_work cached; each key's bases uploaded once
  * per device (through a per-device loader context) and shared by that
  * device's workers; keys that do not fit stream their bases.
  * G16_ERR_NO_DEVICE without a usable GPU (and always in a build without
  * CUDA). */
-g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_device, g16_status *st);
+g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_device, int tables, g16_status *st);
 
 /* Parses a Linux CPU list ("0-15,32-47\n", as sysfs's local_cpulist) into
  * mask (CPU c: bit c % 8 of byte c / 8; CPUs beyond 8 * mask_len ignored);

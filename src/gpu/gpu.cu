@@ -358,6 +358,22 @@ extern "C" size_t g16_gpu_bases_device_bytes(const g16_gpu_bases *b) {
     return windows * b->n * affine_bytes(b->curve, b->group);
 }
 
+extern "C" size_t g16_gpu_table_bytes(g16_curve curve, g16_gpu_group group, size_t n) {
+    int policy;
+    uint32_t seg;
+    g16gpu_env_plan(&policy, &seg); /* as a context created now (msm_table_build's c) */
+    int nbits = curve == G16_CURVE_BN254 ? 254 : 255;
+    g16gpu_msm_plan pl = g16gpu_plan(n ? n : 1, nbits, g16gpu_table_c(n, nbits, policy, seg));
+    return (size_t)pl.windows * n * affine_bytes(curve, group);
+}
+
+extern "C" g16_err g16_gpu_mem_info(int device, size_t *free_bytes, size_t *total_bytes, g16_status *st) {
+    *free_bytes = *total_bytes = 0;
+    CU(cudaSetDevice(device));
+    CU(cudaMemGetInfo(free_bytes, total_bytes));
+    return G16_OK;
+}
+
 static g16_err msm_dispatch(g16_gpu *g, void *out, const g16_gpu_bases *b, const uint8_t *d, const g16_scalar *k,
                             size_t n, g16_status *st) {
     CU(cudaSetDevice(g->device));

@@ -71,6 +71,13 @@ size_t g16_gpu_bases_count(const g16_gpu_bases *b);
 g16_err g16_gpu_bases_precompute(g16_gpu *g, g16_gpu_bases *b, int c, g16_status *st);
 /* Device bytes held by b's points (the table's W windows after a precompute). */
 size_t g16_gpu_bases_device_bytes(const g16_gpu_bases *b);
+/* On the host (no device needed; 0 in a build without CUDA): the device
+ * bytes of the table g16_gpu_bases_precompute(c = 0) makes over n bases of
+ * curve/group, the W windows included. */
+size_t g16_gpu_table_bytes(g16_curve curve, g16_gpu_group group, size_t n);
+/* Free and total memory of a device (cudaMemGetInfo: device-wide, so for
+ * decisions at key load, never per proof). */
+g16_err g16_gpu_mem_info(int device, size_t *free_bytes, size_t *total_bytes, g16_status *st);
 
 /* Timings of the last MSM on a context, from CUDA events (milliseconds). */
 typedef struct g16_gpu_timing {

@@ -58,6 +58,17 @@ size_t g16_gpu_ctx_bytes(size_t max_points, int with_g2) {
     return g16gpu_ctx_device_bytes(max_points, with_g2, policy, seg);
 }
 
+size_t g16_gpu_table_bytes(g16_curve curve, g16_gpu_group group, size_t n) {
+    (void)curve, (void)group, (void)n;
+    return 0;
+}
+
+g16_err g16_gpu_mem_info(int device, size_t *free_bytes, size_t *total_bytes, g16_status *st) {
+    (void)device;
+    *free_bytes = *total_bytes = 0;
+    return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");
+}
+
 g16_err g16_gpu_pci_address(int device, char *buf, size_t len, g16_status *st) {
     (void)device;
     if (buf && len)

@@ -506,9 +506,12 @@ void groth16_gpu_key_free(struct g16_gpu *g, groth16_gpu_key *gk);
  * precomputed window table (g16_gpu_bases_precompute, ~13x its memory) while
  * the device has room; *made (may be NULL) receives how many sets got one.
  * Out of device memory is not an error (the rest stay plain). Not counted
- * by groth16_gpu_key_bytes: for benchmarks (`g16 bench prove --precompute`),
- * not for the engine's budgeted keys. */
+ * by groth16_gpu_key_bytes (groth16_gpu_key_table_bytes is): `g16 bench
+ * prove --precompute`, and the engine's keys with g16_engine_opts.gpu_tables. */
 g16_err groth16_gpu_key_precompute(struct g16_gpu *g, groth16_gpu_key *gk, int *made, g16_status *st);
+/* Device bytes that groth16_gpu_key_precompute's tables add to the key's
+ * bases when every base set gets one (0 in a build without CUDA). */
+size_t groth16_gpu_key_table_bytes(const g16_key *key);
 size_t groth16_gpu_work_bytes(const g16_key *key);
 g16_err groth16_gpu_work_create(struct g16_gpu *g, groth16_gpu_work **out, const g16_key *key, g16_status *st);
 void groth16_gpu_work_free(struct g16_gpu *g, groth16_gpu_work *gw);

@@ -194,6 +194,16 @@ g16_err groth16_gpu_key_precompute(struct g16_gpu *g, groth16_gpu_key *gk, int *
     return G16_OK;
 }
 
+size_t groth16_gpu_key_table_bytes(const g16_key *key) {
+    const g16_zkey *zk = groth16_key_zkey(key);
+    size_t t = 0;
+    for (int i = 0; i < GK_COUNT; i++) {
+        size_t tb = g16_gpu_table_bytes(zk->curve, base_group(i), base_count(zk, i)), bb = base_bytes(zk, i);
+        t += tb > bb ? tb - bb : 0;
+    }
+    return t;
+}
+
 void groth16_gpu_key_free(struct g16_gpu *g, groth16_gpu_key *gk) {
     if (!gk)
         return;
