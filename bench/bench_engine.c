@@ -349,10 +349,11 @@ static int syn_register(g16_ctx *ctx, g16_engine *eng, const bench_opts *o, benc
         const char *k0 = strstr(js, "\"keys\":[");
         const char *t = k0 ? strstr(k0, "\"tier\":\"") : NULL, *r = k0 ? strstr(k0, "\"host_released_bytes\":") : NULL;
         const char *d = k0 ? strstr(k0, "\"device_bytes\":") : NULL, *sp = k0 ? strstr(k0, "\"streamed\":") : NULL;
-        fprintf(stderr, "g16 bench engine: in-memory key registered in %.0f ms: tier %.*s, %.2f GB on each device, "
-                        "%.2f GB of host memory released%s\n",
+        const char *gt = k0 ? strstr(k0, "\"gpu_tables\":") : NULL;
+        fprintf(stderr, "g16 bench engine: in-memory key registered in %.0f ms: tier %.*s, %.2f GB on each device "
+                        "(%d base sets with window tables), %.2f GB of host memory released%s\n",
                 sm->key_ms, t ? (int)strcspn(t + 8, "\"") : 1, t ? t + 8 : "?", d ? strtod(d + 15, NULL) / 1e9 : -1,
-                r ? strtod(r + 22, NULL) / 1e9 : -1,
+                gt ? atoi(gt + 13) : -1, r ? strtod(r + 22, NULL) / 1e9 : -1,
                 sp && !strncmp(sp + 11, "true", 4) ? " (NOT on the devices: its bases are streamed from host memory)"
                                                    : "");
         g16_free(js);
