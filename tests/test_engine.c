@@ -390,6 +390,8 @@ typedef struct sim {
     uint64_t tick;
     size_t peak; /* the largest device total seen */
     int uploads, releases, heavies;
+    int tables;      /* 1: the backend makes window tables (key_table_bytes) */
+    int tabled[8];   /* keys[i] got them (key_prepare with to_device & 2) */
 } sim;
 static int sim_idx[SIM_W];
 
@@ -422,18 +424,34 @@ static size_t sim_ctx_bytes(void *self, const g16_key *key) {
     (void)self;
     return g16_gpu_ctx_bytes(sim_points(key), 1);
 }
+/* Simulated window tables: twice the key's device bytes. */
+static size_t sim_table_bytes(void *self, const g16_key *key) {
+    sim *m = self;
+    return m->tables ? 2 * groth16_gpu_key_bytes(key) : 0;
+}
 static g16_err sim_key_prepare(void *self, const g16_key *key, int to_device, int *on_device, g16_status *st) {
     sim *m = self;
     (void)st;
-    *on_device = to_device;
+    *on_device = (to_device & 1) != 0;
     pthread_mutex_lock(&m->mu);
-    if (to_device && m->nkeys < 8) {
+    if ((to_device & 1) && m->nkeys < 8) {
+        m->tabled[m->nkeys] = (to_device & 2) != 0;
         m->keys[m->nkeys] = key;
-        m->key_bytes[m->nkeys++] = groth16_gpu_key_bytes(key);
+        m->key_bytes[m->nkeys++] = groth16_gpu_key_bytes(key) + ((to_device & 2) ? sim_table_bytes(m, key) : 0);
         m->uploads++;
     }
     pthread_mutex_unlock(&m->mu);
     return G16_OK;
+}
+static int sim_key_tables(void *self, const g16_key *key) {
+    sim *m = self;
+    int n = 0;
+    pthread_mutex_lock(&m->mu);
+    for (int i = 0; i < m->nkeys; i++)
+        if (m->keys[i] == key && m->tabled[i])
+            n = 5;
+    pthread_mutex_unlock(&m->mu);
+    return n;
 }
 static void sim_key_release(void *self, const g16_key *key) {
     sim *m = self;
@@ -442,6 +460,7 @@ static void sim_key_release(void *self, const g16_key *key) {
         if (m->keys[i] == key) {
             m->keys[i] = m->keys[--m->nkeys];
             m->key_bytes[i] = m->key_bytes[m->nkeys];
+            m->tabled[i] = m->tabled[m->nkeys];
             m->releases++;
             break;
         }
@@ -509,8 +528,22 @@ static void sim_backend(engine_backend *be, sim *m) {
     be->work_cache = 4;
     be->key_prepare = sim_key_prepare;
     be->key_release = sim_key_release;
+    be->key_table_bytes = sim_table_bytes;
+    be->key_tables = sim_key_tables;
     be->heavy = sim_heavy;
     be->destroy = NULL;
+}
+
+/* "gpu_tables" of key id in the status JSON (-1 when absent). */
+static double key_gpu_tables(g16_engine *e, uint64_t id) {
+    char *s = NULL, pat[48];
+    if (g16_engine_status_json(e, &s) != G16_OK)
+        return -1;
+    snprintf(pat, sizeof pat, "{\"id\":%llu,\"path\":", (unsigned long long)id);
+    const char *k = strstr(s, pat), *t = k ? strstr(k, "\"gpu_tables\":") : NULL;
+    double v = t ? strtod(t + 13, NULL) : -1;
+    g16_free(s);
+    return v;
 }
 
 /* "device_budget" fields of the status JSON. */
@@ -661,7 +694,40 @@ static void test_device_budget(g16_ctx *ctx, circuit *ca, circuit *cb) {
         CHECK_MSG(m.peak <= budget && m.uploads >= 6 && m.releases >= 5,
                   "alternating: ledger %zu of %zu, %d uploads, %d releases", m.peak, budget, m.uploads, m.releases);
     }
-    /* 4. The CPU backend has no device: a device budget changes nothing. */
+    /* 4. Window tables (key_table_bytes = 2 key bytes here): reserved with
+     * the key when the budget holds both as it is; else the key goes up
+     * alone, and no idle key is evicted to make room for tables. */
+    {
+        sim m = {.mu = PTHREAD_MUTEX_INITIALIZER, .tables = 1};
+        sim_backend(&be, &m);
+        size_t areas = SIM_WPD * ((xa > xb ? xa : xb) + wa + wb);
+        size_t budget = 3 * ka + kb + areas; /* a with tables + b; not b with tables beside a */
+        g16_engine_opts o = {.workers_per_device = SIM_WPD, .synth_threads = 2, .device_budget_bytes = budget};
+        CHECK(engine_create_with_backend(ctx, &e, &o, &be) == G16_OK);
+        if (!e)
+            return;
+        CHECK(g16_engine_key_add(e, &ida, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
+        CHECK(sim_prove(ctx, e, ca, ida, 2));
+        CHECK_MSG(key_gpu_tables(e, ida) == 5 && dev_field(e, "\"keys\":") == (double)(3 * ka),
+                  "tables: a has %.0f, device keys %.0f (key %zu)", key_gpu_tables(e, ida), dev_field(e, "\"keys\":"),
+                  ka);
+        /* b beside the idle a: its tables (2 kb more) do not fit unless a
+         * went, so b goes up without them and a stays. */
+        CHECK(g16_engine_key_add(e, &idb, cb->zkey, 0, G16_TIER_MMAP) == G16_OK);
+        CHECK(sim_prove(ctx, e, cb, idb, 2));
+        key_tier(e, ida, tier, sizeof tier, &streamed);
+        g16_engine_key_info ia;
+        CHECK_MSG(!strcmp(tier, "device") && g16_engine_key_get_info(e, &ia, ida) == G16_OK && ia.evictions == 0 &&
+                      key_gpu_tables(e, idb) == 0 && dev_field(e, "\"keys\":") == (double)(3 * ka + kb),
+                  "tables: a tier %s, %u evictions; b has %.0f; device keys %.0f", tier, ia.evictions,
+                  key_gpu_tables(e, idb), dev_field(e, "\"keys\":"));
+        CHECK_MSG(dev_field(e, "\"peak\":") <= (double)budget, "tables: peak %.0f of %zu", dev_field(e, "\"peak\":"),
+                  budget);
+        g16_engine_destroy(e, 1);
+        CHECK_MSG(m.peak <= budget && m.uploads == 2, "tables: ledger %zu of %zu, %d uploads", m.peak, budget,
+                  m.uploads);
+    }
+    /* 5. The CPU backend has no device: a device budget changes nothing. */
     {
         g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 1, .device_budget_bytes = 1};
         CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);

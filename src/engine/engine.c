@@ -457,20 +457,6 @@ static void dev_shape_add(g16_engine *e, const dev_shape *sh, uint64_t ctx) {
         e->dev_shapes[small] = *sh;
 }
 
-/* Whether a key of key_bytes (workers' areas of shape sh, context ctx)
- * would fit the device budget once every idle device key other than keep
- * were evicted: dev_reserve's test without its side effects. */
-static int dev_could_fit(const g16_engine *e, const ekey *keep, uint64_t key_bytes, const dev_shape *sh,
-                         uint64_t ctx) {
-    if (!e->o.device_budget_bytes)
-        return 1;
-    uint64_t freeable = 0;
-    for (const ekey *k = e->keys; k; k = k->next)
-        if (k != keep && k->key && k->dev_bytes && !k->in_memory && !k->active && !k->loading)
-            freeable += k->dev_bytes;
-    return e->dev_keys - freeable + key_bytes + dev_work_if(e, sh, ctx) <= e->o.device_budget_bytes;
-}
-
 /* Makes room on the devices for a key of key_bytes whose workers need an
  * area of shape sh and an MSM context of ctx bytes, evicting idle
  * device-resident keys other than keep (LRU), and reserves it. Returns 0
@@ -516,7 +502,8 @@ static void dev_shape_of(const g16_engine *e, const g16_key *key, dev_shape *sh,
  * *kdev receives the bytes reserved; returns key_prepare's to_device flags:
  * 0 (streamed: the workers' areas alone reserved), 1 (the bases) or
  * 1 | 2 (the bases and their window tables, when the backend makes tables
- * and the budget holds them; else the bases alone, no table). */
+ * and the budget holds them as it is: no key is evicted for tables; else
+ * the bases alone, evicting idle keys as usual). */
 static int dev_reserve_key(g16_engine *e, ekey *k, const g16_key *key, uint64_t *kdev) {
     *kdev = e->be.key_device_bytes(e->be.self, key);
     uint64_t tb = e->be.key_table_bytes ? e->be.key_table_bytes(e->be.self, key) : 0, ctxb;
@@ -524,7 +511,7 @@ static int dev_reserve_key(g16_engine *e, ekey *k, const g16_key *key, uint64_t 
     dev_shape_of(e, key, &sh, &ctxb);
     int to = 0;
     pthread_mutex_lock(&e->lock);
-    if (tb && dev_could_fit(e, k, *kdev + tb, &sh, ctxb) && dev_reserve(e, k, *kdev + tb, &sh, ctxb)) {
+    if (tb && dev_fits(e, *kdev + tb, dev_work_if(e, &sh, ctxb)) && dev_reserve(e, k, *kdev + tb, &sh, ctxb)) {
         *kdev += tb;
         to = 1 | 2;
     } else if (dev_reserve(e, k, *kdev, &sh, ctxb)) {
