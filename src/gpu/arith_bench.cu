@@ -146,6 +146,8 @@ template <class C> static int arith_cases(arith_case *cases) {
     if constexpr (F::N >= 12)
         cases[nc++] = mk<op_mul<roll_t<F, 2>>, 2>("fp_mul_rolled2", 1);
     cases[nc++] = mk<op_mul<chain_t<F>>, 2>("fp_mul_chain", 1);
+    cases[nc++] = mk<op_mul<cios_t<F>>, 1>("fp_mul_cios", 1);
+    cases[nc++] = mk<op_mul<cios_t<F>>, 2>("fp_mul_cios", 1);
     cases[nc++] = mk_r30<C, 1>("fp_mul_r30", 1);
     cases[nc++] = mk_r30<C, 2>("fp_mul_r30", 1);
     cases[nc++] = mk_r30<C, 4>("fp_mul_r30", 1);
@@ -153,10 +155,12 @@ template <class C> static int arith_cases(arith_case *cases) {
     cases[nc++] = mk_r30<C, 2, true>("fp_sqr_r30", 2);
     cases[nc++] = mk<op_madd<F>, 1>("g1_madd", 3);
     cases[nc++] = mk<op_madd<F>, 2>("g1_madd", 3);
+    cases[nc++] = mk<op_madd<cios_t<F>>, 1>("g1_madd_cios", 3);
     cases[nc++] = mk_r30_madd<C, 1>("g1_madd_r30", 3);
     cases[nc++] = mk_r30_madd<C, 2>("g1_madd_r30", 3);
     cases[nc++] = mk<op_mul<fp2_t<F>>, 1>("fp2_mul", 4);
     cases[nc++] = mk<op_mul<fp2_t<F>>, 2>("fp2_mul", 4);
+    cases[nc++] = mk<op_mul<fp2_t<cios_t<F>>>, 2>("fp2_mul_cios", 4);
     return nc;
 }
 
@@ -176,7 +180,7 @@ extern "C" g16_err g16_gpu_arith_bench(g16_gpu *g, g16_curve curve, const g16_gp
     using g16gpu::arith_case;
     *count = 0;
     bool bls = curve == G16_CURVE_BLS12_381;
-    arith_case cases[24];
+    arith_case cases[32];
     int nc = bls ? g16gpu::arith_cases<g16gpu::bls381_fp_cfg>(cases)
                  : g16gpu::arith_cases<g16gpu::bn254_fp_cfg>(cases);
     const int threads = 128;

@@ -65,12 +65,70 @@ namespace g16gpu {
         static constexpr uint32_t n0 = (uint32_t)(UP##_N0 & 0xffffffffu);            \
         static constexpr int chain = 0; /* 1: mul_chain on the device */             \
         static constexpr int roll = 0;  /* K > 0: mul_rolled<K> on the device */     \
+        static constexpr int wide = 1;  /* 0: mul_cios instead of mul_wide */        \
     };
 
 G16_FIELD_CFG(bn254_fp, BN254_FP, 8)
 G16_FIELD_CFG(bn254_fr, BN254_FR, 8)
 G16_FIELD_CFG(bls381_fp, BLS381_FP, 12)
 G16_FIELD_CFG(bls381_fr, BLS381_FR, 8)
+
+/* One carry chain of fp_t::mul_wide: PTX carry-flag instructions on the
+ * device (consecutive asm statements, as in operator+), an explicit carry
+ * bit on the host. Each call but the first of a chain takes the carry in
+ * (first = true: none) and every call but carry/add_carry passes one on. */
+struct wide_chain {
+#if !defined(__CUDA_ARCH__)
+    uint32_t cf = 0;
+#endif
+    /* (dlo, dhi) = x * y + (slo, shi) + carry */
+    G16_HD void mad_to(uint32_t &dlo, uint32_t &dhi, uint32_t x, uint32_t y, uint32_t slo, uint32_t shi,
+                       bool first) {
+#if defined(__CUDA_ARCH__)
+        if (first)
+            asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(dlo) : "r"(x), "r"(y), "r"(slo));
+        else
+            asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(dlo) : "r"(x), "r"(y), "r"(slo));
+        asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(dhi) : "r"(x), "r"(y), "r"(shi));
+#else
+        uint64_t xy = (uint64_t)x * y;
+        uint64_t s = (uint64_t)slo + (uint32_t)xy + (first ? 0 : cf);
+        dlo = (uint32_t)s;
+        s = (uint64_t)shi + (uint32_t)(xy >> 32) + (s >> 32);
+        dhi = (uint32_t)s;
+        cf = (uint32_t)(s >> 32);
+#endif
+    }
+    /* x + y (+ carry unless first) */
+    G16_HD uint32_t add(uint32_t x, uint32_t y, bool first) {
+        uint32_t r;
+#if defined(__CUDA_ARCH__)
+        if (first)
+            asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(y));
+        else
+            asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(y));
+#else
+        uint64_t s = (uint64_t)x + y + (first ? 0 : cf);
+        r = (uint32_t)s;
+        cf = (uint32_t)(s >> 32);
+#endif
+        return r;
+    }
+    G16_HD uint32_t add3(uint32_t x, uint32_t y) { return add(x, y, false); }
+    /* the chain's last step: x + carry, no carry out */
+    G16_HD uint32_t add_carry(uint32_t x) {
+#if defined(__CUDA_ARCH__)
+        uint32_t r;
+        asm volatile("addc.u32 %0, %1, 0;" : "=r"(r) : "r"(x));
+        return r;
+#else
+        uint32_t r = x + cf;
+        cf = 0;
+        return r;
+#endif
+    }
+    G16_HD uint32_t carry() { return add_carry(0); }
+};
 
 template <class C> struct fp_t {
     static constexpr int N = C::N;
@@ -199,8 +257,10 @@ G16_UNROLL
             return mul_chain(a, b);
         else if constexpr (C::roll > 0)
             return mul_rolled<C::roll>(a, b);
-        else
+        else if constexpr (C::wide == 0)
             return mul_cios(a, b);
+        else
+            return mul_wide(a, b);
 #else
         return mul_cios(a, b);
 #endif
@@ -340,6 +400,73 @@ G16_UNROLL
         return r;
     }
 #endif
+
+    /* The CIOS product again, laid out for the hardware's wide multiply-add
+     * with carry in and out (IMAD.WIDE.U32.X on sm_90). The running sum is
+     * T = e + 2^32 o (N+1 words each): e takes the products of a's and p's
+     * even words, o those of the odd words, so that every product a_j b_i
+     * lands on an aligned register pair and one carry chain runs along each
+     * array. Per word b_i, after the previous word's reduction (e_0 = 0):
+     *   T / 2^32 = (o + e_1) + 2^32 (e >> 64),
+     * so o plus the single word e_1 becomes the new e, and e shifted by two
+     * words (a renaming of register pairs) the new o; the carry of o_0 + e_1
+     * belongs to word 1, which is where the new o starts, so it enters o's
+     * multiply chain (b_i times a's odd words) as that chain's carry in.
+     * Then e += a_even b_i, m = e_0 n0, e += p_even m, o += p_odd m.
+     * Bounds: T < 2p between words and p < 2^(32N-2) (both curves), so
+     * T + a b_i + m p < 2p (2^32 + 1) < 2^(32N+32): no array needs more
+     * than N+1 words and no chain carries out of its top word. 2N + 6
+     * instructions per word of b against ~8N for mul_cios
+     * (docs/gpu-notes.md). wide_chain (above) runs the same steps on the
+     * host, for the emulation tests. Equal to mul_cios, bit for bit. */
+    static G16_HD fp_t mul_wide(const fp_t &a, const fp_t &b) {
+        static_assert(N % 2 == 0, "mul_wide: even limb count");
+        uint32_t e[N + 1], o[N + 1];
+G16_UNROLL
+        for (int j = 0; j <= N; j++)
+            e[j] = o[j] = 0;
+G16_UNROLL
+        for (int i = 0; i < N; i++) {
+            uint32_t bi = b.l[i];
+            uint32_t ne[N + 1], no[N + 1];
+            /* new e = o + e_1, new o = (e >> 64) + a_odd b_i: one chain */
+            wide_chain c;
+            ne[0] = c.add(o[0], e[1], true);
+G16_UNROLL
+            for (int k = 0; k < N; k += 2)
+                c.mad_to(no[k], no[k + 1], a.l[k + 1], bi, e[k + 2], k + 3 <= N ? e[k + 3] : 0u, false);
+            no[N] = c.carry();
+G16_UNROLL
+            for (int j = 1; j <= N; j++)
+                ne[j] = o[j];
+            /* one chain at a time: the device has one carry flag */
+G16_UNROLL
+            for (int k = 0; k < N; k += 2)
+                c.mad_to(ne[k], ne[k + 1], a.l[k], bi, ne[k], ne[k + 1], k == 0);
+            ne[N] = c.add_carry(ne[N]);
+            uint32_t m = ne[0] * C::n0;
+G16_UNROLL
+            for (int k = 0; k < N; k += 2)
+                c.mad_to(ne[k], ne[k + 1], C::p(k), m, ne[k], ne[k + 1], k == 0);
+            ne[N] = c.add_carry(ne[N]);
+G16_UNROLL
+            for (int k = 0; k < N; k += 2)
+                c.mad_to(no[k], no[k + 1], C::p(k + 1), m, no[k], no[k + 1], k == 0);
+            no[N] = c.add_carry(no[N]);
+G16_UNROLL
+            for (int j = 0; j <= N; j++)
+                e[j] = ne[j], o[j] = no[j];
+        }
+        /* the last word's shift: T / 2^32 = (o + e_1) + 2^32 (e >> 64) < 2p */
+        fp_t r;
+        wide_chain c;
+        r.l[0] = c.add(o[0], e[1], true);
+G16_UNROLL
+        for (int j = 1; j < N; j++)
+            r.l[j] = c.add3(o[j], e[j + 1]);
+        reduce_once(r.l);
+        return r;
+    }
 
     /* a^e for a small public exponent list (host use: inversion). */
     G16_HD fp_t pow_vartime(const uint32_t *e, int en) const {
@@ -508,6 +635,22 @@ template <class F> struct chain_of<fp2_t<F>> {
     typedef fp2_t<typename chain_of<F>::type> type;
 };
 template <class E> using chain_t = typename chain_of<E>::type;
+
+/* The earlier default product (fp_t::mul_cios on the device too), mapped
+ * the same way: cios_t<E>. For comparisons (bench arith, $G16_GPU_MSM_MUL=4). */
+template <class C> struct cios_cfg : C {
+    static constexpr int wide = 0;
+};
+template <class E> struct cios_of {
+    typedef E type;
+};
+template <class C> struct cios_of<fp_t<C>> {
+    typedef fp_t<cios_cfg<C>> type;
+};
+template <class F> struct cios_of<fp2_t<F>> {
+    typedef fp2_t<typename cios_of<F>::type> type;
+};
+template <class E> using cios_t = typename cios_of<E>::type;
 
 /* The rolled-product variant (fp_t::mul_rolled<K>), mapped the same way:
  * roll_t<E, K>; K = 0 is E itself. */

@@ -146,10 +146,11 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
      * rolled product with 2 words per pass (fp_t::mul_rolled) is 21% faster
      * for BLS12-381 G2, whose unrolled kernel is 300+ KB of code, and 2-5%
      * slower elsewhere (1 and 4 words per pass: slower still); 0 = that
-     * rule, $G16_GPU_MSM_MUL=1 (unrolled), 2 (carry chains) or 3 (rolled)
-     * forces one for every group. */
+     * rule, $G16_GPU_MSM_MUL=1 (unrolled: fp_t::mul_wide since session 8),
+     * 2 (carry chains), 3 (rolled) or 4 (unrolled mul_cios, the default
+     * before session 8) forces one for every group. */
     const char *mul = getenv("G16_GPU_MSM_MUL");
-    g->msm_mul = mul && atoi(mul) >= 1 && atoi(mul) <= 3 ? atoi(mul) : 0;
+    g->msm_mul = mul && atoi(mul) >= 1 && atoi(mul) <= 4 ? atoi(mul) : 0;
     /* The bucket reduction's product: rolled, one word per pass, by default
      * (5-7% off BLS12-381 MSMs, neutral for BN254; 2 words per pass: no
      * better); $G16_GPU_MSM_COLD=0 unrolled. */

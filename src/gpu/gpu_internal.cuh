@@ -55,8 +55,8 @@ struct g16_gpu {
     int msm_v;           /* 2 (default): 0/1 split + flat accumulation; 1: first version */
     int plan_policy;     /* g16gpu_plan's policy ($G16_GPU_MSM_C forces c) */
     uint32_t seg_len;    /* entries per accumulating thread ($G16_GPU_MSM_SEG) */
-    int msm_mul;         /* accumulation product ($G16_GPU_MSM_MUL): 0 the rule (gpu.cu), 1 unrolled,
-                            2 mul_chain, 3 mul_rolled<2> */
+    int msm_mul;         /* accumulation product ($G16_GPU_MSM_MUL): 0 the rule (gpu.cu), 1 unrolled
+                            (mul_wide), 2 mul_chain, 3 mul_rolled<2>, 4 mul_cios */
     int msm_cold;        /* product of steps 3b-4 ($G16_GPU_MSM_COLD): 1 mul_rolled<1> (default), 0 unrolled */
     /* 0/1 split: scalar classes per block, index lists, the two counts. */
     uint32_t *d_cls;     /* 2 per block of max_points */

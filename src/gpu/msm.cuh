@@ -797,6 +797,8 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
             msm_accumulate_launch<chain_t<E>>(g, a, acc_blocks, s);
         } else if (g->msm_mul == 3) {
             msm_accumulate_launch<roll_t<E, 2>>(g, a, acc_blocks, s);
+        } else if (g->msm_mul == 4) {
+            msm_accumulate_launch<cios_t<E>>(g, a, acc_blocks, s);
         } else {
             msm_accumulate_launch<E>(g, a, acc_blocks, s);
         }

@@ -40,6 +40,48 @@ static void field_test(const char *name, void (*rnd)(C *, g16_rng *), void (*mul
     printf("%s ok\n", name);
 }
 
+/* fp_t::mul_wide (the device's product, PTX carry chains there; the same
+ * chain steps with an explicit carry here) against mul_cios, on random
+ * values and on carry-heavy ones: 0, 1, p - 1, p - 2, words of all ones
+ * or all zeros below p, and single bits. */
+template <class G, class C>
+static void wide_test(const char *name, void (*rnd)(C *, g16_rng *), g16_rng *rng) {
+    static_assert(sizeof(G) == sizeof(C), "layout");
+    const int N = G::N;
+    G edge[4 + 2 * N];
+    int ne = 0;
+    edge[ne++] = G::zero();
+    edge[ne++] = G::one();
+    edge[ne++] = G::zero() - G::one();
+    edge[ne++] = G::zero() - G::one().dbl();
+    for (int w = 0; w < N; w++) {
+        G x = G::zero() - G::one(); /* p - 1 with word w set to all ones, if still below p */
+        x.l[w] = 0xffffffffu;
+        G y = G::zero();
+        y.l[w] = 0x80000000u >> (w % 31);
+        if (w + 1 < N) /* skip values at or above p */
+            edge[ne++] = x;
+        edge[ne++] = y;
+    }
+    long bad = 0, n = 0;
+    for (int i = 0; i < ne; i++)
+        for (int j = 0; j < ne; j++, n++)
+            bad += !(G::mul_wide(edge[i], edge[j]) == G::mul_cios(edge[i], edge[j]));
+    for (int it = 0; it < 100000; it++, n++) {
+        C a, b;
+        rnd(&a, rng);
+        rnd(&b, rng);
+        G ga, gb;
+        memcpy(&ga, &a, sizeof a);
+        memcpy(&gb, &b, sizeof b);
+        if (it & 1)
+            ga = edge[it % ne];
+        bad += !(G::mul_wide(ga, gb) == G::mul_cios(ga, gb));
+    }
+    EXPECT(bad == 0);
+    printf("%s mul_wide: %ld products, %ld differ\n", name, n, bad);
+}
+
 static void fp2r_bn(bn254_fp2 *r, g16_rng *g) { bn254_fp_random(&r->c0, g); bn254_fp_random(&r->c1, g); }
 static void fp2r_bls(bls381_fp2 *r, g16_rng *g) { bls381_fp_random(&r->c0, g); bls381_fp_random(&r->c1, g); }
 
@@ -124,6 +166,10 @@ int main() {
     field_test<g16gpu::bn254_fr, bn254_fr>("bn254_fr", bn254_fr_random, bn254_fr_mul, bn254_fr_add, bn254_fr_sub, &rng);
     field_test<g16gpu::bls381_fp, bls381_fp>("bls381_fp", bls381_fp_random, bls381_fp_mul, bls381_fp_add, bls381_fp_sub, &rng);
     field_test<g16gpu::bls381_fr, bls381_fr>("bls381_fr", bls381_fr_random, bls381_fr_mul, bls381_fr_add, bls381_fr_sub, &rng);
+    wide_test<g16gpu::bn254_fp, bn254_fp>("bn254_fp", bn254_fp_random, &rng);
+    wide_test<g16gpu::bn254_fr, bn254_fr>("bn254_fr", bn254_fr_random, &rng);
+    wide_test<g16gpu::bls381_fp, bls381_fp>("bls381_fp", bls381_fp_random, &rng);
+    wide_test<g16gpu::bls381_fr, bls381_fr>("bls381_fr", bls381_fr_random, &rng);
     field_test<g16gpu::bn254_fp2, bn254_fp2>("bn254_fp2", fp2r_bn, bn254_fp2_mul, bn254_fp2_add, bn254_fp2_sub, &rng);
     field_test<g16gpu::bls381_fp2, bls381_fp2>("bls381_fp2", fp2r_bls, bls381_fp2_mul, bls381_fp2_add, bls381_fp2_sub, &rng);
     /* BN254 G1 generator (1, 2), b = 3 */
