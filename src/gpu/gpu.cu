@@ -142,20 +142,21 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
     /* Plan policy and segment length (below) as the host's sizing sees them
      * (msm_plan.h, g16gpu_env_plan; g16_gpu_ctx_bytes). */
     g16gpu_env_plan(&g->plan_policy, &g->seg_len);
-    /* The accumulation's product, measured on the H200 (session 4): the
-     * rolled product with 2 words per pass (fp_t::mul_rolled) is 21% faster
-     * for BLS12-381 G2, whose unrolled kernel is 300+ KB of code, and 2-5%
-     * slower elsewhere (1 and 4 words per pass: slower still); 0 = that
-     * rule, $G16_GPU_MSM_MUL=1 (unrolled: fp_t::mul_wide since session 8),
-     * 2 (carry chains), 3 (rolled) or 4 (unrolled mul_cios, the default
-     * before session 8) forces one for every group. */
+    /* The accumulation's product. Session 4 (with mul_cios): the rolled
+     * product, 2 words per pass, was 21% faster for BLS12-381 G2, whose
+     * unrolled kernel was 300+ KB of code. Session 8: mul_wide, unrolled,
+     * is 1.6x faster than either and less than half the code, so it is
+     * used for every group. $G16_GPU_MSM_MUL=1 (unrolled mul_wide, the
+     * default), 2 (carry chains), 3 (rolled mul_cios, 2 words per pass) or
+     * 4 (unrolled mul_cios, the default before session 8) forces one. */
     const char *mul = getenv("G16_GPU_MSM_MUL");
     g->msm_mul = mul && atoi(mul) >= 1 && atoi(mul) <= 4 ? atoi(mul) : 0;
-    /* The bucket reduction's product: rolled, one word per pass, by default
-     * (5-7% off BLS12-381 MSMs, neutral for BN254; 2 words per pass: no
-     * better); $G16_GPU_MSM_COLD=0 unrolled. */
+    /* The bucket reduction's product: unrolled mul_wide by default (session
+     * 8, BLS12-381 G1 2^24: reduction 15.4 ms against 28.9 with the rolled
+     * mul_cios, which had been 5-7% better than the unrolled mul_cios);
+     * $G16_GPU_MSM_COLD=1 the rolled mul_cios, one word per pass. */
     const char *cold = getenv("G16_GPU_MSM_COLD");
-    g->msm_cold = cold && atoi(cold) == 0 ? 0 : 1;
+    g->msm_cold = cold && atoi(cold) == 1 ? 1 : 0;
     /* seg_len: G16GPU_SEG_DEFAULT = 128 entries per accumulating thread
      * (g16gpu_env_plan): 64 was 11% faster than 32 for BLS12-381 G1 at 2^24
      * (session 3); 128 beat 64 by 0-7% in every MSM measured in session 6

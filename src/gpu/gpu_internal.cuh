@@ -57,7 +57,7 @@ struct g16_gpu {
     uint32_t seg_len;    /* entries per accumulating thread ($G16_GPU_MSM_SEG) */
     int msm_mul;         /* accumulation product ($G16_GPU_MSM_MUL): 0 the rule (gpu.cu), 1 unrolled
                             (mul_wide), 2 mul_chain, 3 mul_rolled<2>, 4 mul_cios */
-    int msm_cold;        /* product of steps 3b-4 ($G16_GPU_MSM_COLD): 1 mul_rolled<1> (default), 0 unrolled */
+    int msm_cold;        /* product of steps 3b-4 ($G16_GPU_MSM_COLD): 0 unrolled (default), 1 mul_rolled<1> */
     /* 0/1 split: scalar classes per block, index lists, the two counts. */
     uint32_t *d_cls;     /* 2 per block of max_points */
     uint32_t *d_big;     /* indices of scalars > 1 */

@@ -791,8 +791,6 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
             else
                 msm_accumulate_kernel<E, 3><<<acc_blocks, MSM_THREADS, 0, s>>>(
                     keys, vals, m, L, S, plr.zero_key, bases, buckets, tree, tail, g->d_tkey);
-        } else if (g->msm_mul == 0 && E::N >= 24) { /* the rule: rolled (2 words) for 24-limb Fp2 */
-            msm_accumulate_launch<roll_t<E, 2>>(g, a, acc_blocks, s);
         } else if (g->msm_mul == 2) {
             msm_accumulate_launch<chain_t<E>>(g, a, acc_blocks, s);
         } else if (g->msm_mul == 3) {
@@ -805,9 +803,9 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
         CU_LAUNCH("msm_accumulate_kernel");
         CU(cudaEventRecord(g->ev[5], s));
 
-        /* Steps 3b-4 run few threads each (latency bound): by default with
-         * the rolled product (g->msm_cold, msm_reduce), whose code fits the
-         * instruction cache. */
+        /* Steps 3b-4 run few threads each (latency bound); the rolled
+         * product (g->msm_cold) kept their code small, which paid with
+         * mul_cios and no longer does with mul_wide (gpu.cu). */
         g16_err rerr = g->msm_cold ? msm_reduce<roll_t<E, 1>>(g, plr, S, L, st) : msm_reduce<E>(g, plr, S, L, st);
         if (rerr != G16_OK)
             return rerr;
