@@ -391,6 +391,7 @@ typedef struct sim {
     size_t peak; /* the largest device total seen */
     int uploads, releases, heavies;
     int tables;      /* 1: the backend makes window tables (key_table_bytes) */
+    int row_calls;   /* key_rows calls (late coefficient rows) */
     int tabled[8];   /* keys[i] got them (key_prepare with to_device & 2) */
 } sim;
 static int sim_idx[SIM_W];
@@ -514,6 +515,14 @@ static g16_err sim_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *o
     pthread_mutex_unlock(&m->mu);
     return groth16_stage_heavy(ctx, out, work, key, tm, st);
 }
+/* Late coefficient rows: the device takes them (no physical limit here). */
+static size_t sim_key_rows(void *self, const g16_key *key) {
+    sim *m = self;
+    pthread_mutex_lock(&m->mu);
+    m->row_calls++;
+    pthread_mutex_unlock(&m->mu);
+    return groth16_gpu_key_rows_bytes(key);
+}
 static void sim_backend(engine_backend *be, sim *m) {
     engine_backend_cpu(be);
     be->name = "sim";
@@ -530,6 +539,7 @@ static void sim_backend(engine_backend *be, sim *m) {
     be->key_release = sim_key_release;
     be->key_table_bytes = sim_table_bytes;
     be->key_tables = sim_key_tables;
+    be->key_rows = sim_key_rows;
     be->heavy = sim_heavy;
     be->destroy = NULL;
 }
@@ -726,6 +736,55 @@ static void test_device_budget(g16_ctx *ctx, circuit *ca, circuit *cb) {
         g16_engine_destroy(e, 1);
         CHECK_MSG(m.peak <= budget && m.uploads == 2, "tables: ledger %zu of %zu, %d uploads", m.peak, budget,
                   m.uploads);
+    }
+    /* 6. An in-memory key loaded with its rows deferred (as bench engine
+     * does at 2^27): the rows, built after the bases went up, join them on
+     * the devices when the device budget holds them (the key's device bytes
+     * grow by their size), and are not even offered to the backend when it
+     * does not. */
+    for (int fit = 1; fit >= 0; fit--) {
+        FILE *f = fopen(ca->zkey, "rb");
+        long len = -1;
+        if (f && fseek(f, 0, SEEK_END) == 0)
+            len = ftell(f);
+        void *img = len > 0 ? malloc((size_t)len) : NULL;
+        CHECK(img && fseek(f, 0, SEEK_SET) == 0 && fread(img, 1, (size_t)len, f) == (size_t)len);
+        if (f)
+            fclose(f);
+        g16_key *key = NULL;
+        g16_status st = {0};
+        CHECK(img && groth16_key_load_mem(ctx, &key, "deferred", img, (size_t)len,
+                                          G16_KEY_TRUSTED | GROTH16_KEY_DEFER_PREP, &st) == G16_OK);
+        if (!key) {
+            free(img);
+            break;
+        }
+        size_t bases = groth16_gpu_key_bytes(key); /* no rows yet */
+        size_t rows = ka > bases ? ka - bases : 0;
+        CHECK_MSG(bases < ka && rows > 0, "deferred: bases %zu, full key %zu", bases, ka);
+        size_t areas = SIM_WPD * (xa + wa);
+        size_t budget = bases + areas + (fit ? rows : rows / 2);
+        sim m = {.mu = PTHREAD_MUTEX_INITIALIZER};
+        sim_backend(&be, &m);
+        g16_engine_opts o = {.workers_per_device = SIM_WPD, .synth_threads = 2, .device_budget_bytes = budget};
+        CHECK(engine_create_with_backend(ctx, &e, &o, &be) == G16_OK);
+        if (!e) {
+            g16_key_free(key);
+            free(img);
+            break;
+        }
+        uint64_t id = 0;
+        CHECK(engine_key_add_loaded(e, &id, key, "deferred") == G16_OK);
+        key_tier(e, id, tier, sizeof tier, &streamed);
+        double keys = dev_field(e, "\"keys\":");
+        CHECK_MSG(!strcmp(tier, "device") && keys == (double)(fit ? bases + rows : bases) && m.row_calls == fit &&
+                      dev_field(e, "\"peak\":") <= (double)budget,
+                  "deferred rows (fit %d): tier %s, device keys %.0f (bases %zu rows %zu), %d key_rows calls, peak %.0f"
+                  " of %zu",
+                  fit, tier, keys, bases, rows, m.row_calls, dev_field(e, "\"peak\":"), budget);
+        g16_engine_destroy(e, 1); /* frees the key */
+        CHECK_MSG(m.releases == 1, "deferred rows (fit %d): %d releases", fit, m.releases);
+        free(img);
     }
     /* 5. The CPU backend has no device: a device budget changes nothing. */
     {

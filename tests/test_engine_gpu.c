@@ -727,11 +727,12 @@ static void free_cs(void *cs) { g16_r1cs_free(cs); }
 
 /* In-memory keys (engine_key_add_loaded): c's circuit built again in memory
  * with the same seed (the same key: c's vk and witness files serve), set up
- * into memory and handed to the engine, its rows built at load (GPU
- * synthesis) or deferred (GROTH16_KEY_DEFER_PREP: built after the host
- * bases are released; CPU synthesis). On the GPU its host bases and
- * coefficients must be released, it must be on the device and never fall
- * back to the CPU; everywhere its proofs verify and eviction is refused. */
+ * into memory and handed to the engine, its rows built at load or deferred
+ * (GROTH16_KEY_DEFER_PREP: built after the host bases are released, then
+ * uploaded beside them: backend key_rows). On the GPU its host bases and
+ * coefficients must be released, it must be on the device with its rows
+ * (status "gpu_synth": the small key fits) and never fall back to the
+ * CPU; everywhere its proofs verify and eviction is refused. */
 static void test_in_memory(g16_ctx *ctx, const circuit *c, g16_curve curve, int log_n, uint64_t seed, int defer) {
     char sname[64];
     snprintf(sname, sizeof sname, "in-memory key%s", defer ? " (rows deferred)" : "");
@@ -796,6 +797,9 @@ static void test_in_memory(g16_ctx *ctx, const circuit *c, g16_curve curve, int 
     CHECK(s && strstr(s, "\"in_memory\":true"));
     double rel = s ? jnum(s, "\"in_memory\":true", "\"host_released_bytes\":") : -1;
     CHECK_MSG(gpu ? rel > 0 : rel == 0, "%s: host_released_bytes %.0f", sname, rel);
+    const char *gs = s ? strstr(s, "\"gpu_synth\":") : NULL;
+    CHECK_MSG(gs && !strncmp(gs + 12, gpu ? "true" : "false", gpu ? 4 : 5), "%s: gpu_synth %.5s", sname,
+              gs ? gs + 12 : "(none)");
     free(s);
     prove_n(ctx, e, c, id, NW, sname);
     prove_n(ctx, e, c, id, NW, sname);

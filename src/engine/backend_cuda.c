@@ -259,6 +259,45 @@ static int tables_on_device(cuda_be *b, int d, const g16_key *key, groth16_gpu_k
     return n;
 }
 
+/* The smallest context a worker beside late rows should keep: MSM chunks of
+ * 2^24 points (smaller chunks cost more than the CPU synthesis saves). */
+#define ROWS_CTX_POINTS ((size_t)1 << 24)
+
+static size_t cuda_key_rows(void *self, const g16_key *key) {
+    cuda_be *b = self;
+    size_t rows = groth16_gpu_key_rows_bytes(key);
+    size_t pts = key_points(key) < ROWS_CTX_POINTS ? key_points(key) : ROWS_CTX_POINTS;
+    size_t need = rows + (size_t)b->wpd * (g16_gpu_ctx_bytes(pts, 1) + groth16_gpu_work_bytes(key)) + ((size_t)1 << 30);
+    /* The engine calls this while the key is loading: nothing releases it
+     * meanwhile, so its device copies can be used outside the list lock. */
+    pthread_mutex_lock(&b->lock);
+    ckey *c = ckey_find(b, key);
+    groth16_gpu_key **gk = c ? c->gk : NULL;
+    pthread_mutex_unlock(&b->lock);
+    int ok = rows && gk && gk[0], added = 0;
+    for (int d = 0; ok && d < b->ndev; d++) {
+        size_t free_b = 0, total_b = 0;
+        g16_status st = {0};
+        pthread_mutex_lock(&b->dev[d].lock);
+        if (groth16_gpu_key_synth(gk[d])) {
+            ok = 0; /* uploaded with its rows already: not a late prepare */
+        } else {
+            /* key load time, not a per-partition path: the free-memory query is fine here */
+            ok = !b->dev[d].failed && gk[d] && g16_gpu_mem_info(b->dev[d].device, &free_b, &total_b, &st) == G16_OK &&
+                 free_b >= need && groth16_gpu_key_add_rows(b->dev[d].loader, gk[d], key, &st) == G16_OK;
+            added += ok;
+        }
+        pthread_mutex_unlock(&b->dev[d].lock);
+    }
+    if (!ok) /* all or none (synth_flags wants the rows on every device): undo the devices done */
+        for (int d = 0; d < added; d++) {
+            pthread_mutex_lock(&b->dev[d].lock);
+            groth16_gpu_key_drop_rows(b->dev[d].loader, gk[d]);
+            pthread_mutex_unlock(&b->dev[d].lock);
+        }
+    return ok ? rows : 0;
+}
+
 static g16_err cuda_key_prepare(void *self, const g16_key *key, int to_device, int *on_device, g16_status *st) {
     cuda_be *b = self;
     *on_device = 0;
@@ -594,6 +633,7 @@ g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_dev
     be->key_tables = cuda_key_tables;
     be->heavy = cuda_heavy;
     be->synth_flags = cuda_synth_flags;
+    be->key_rows = cuda_key_rows;
     be->destroy = cuda_destroy;
     return G16_OK;
 }

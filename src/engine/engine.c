@@ -1425,6 +1425,26 @@ g16_err engine_key_add_loaded(g16_engine *e, uint64_t *key_id, g16_key *key, con
         err = groth16_key_drop_host(key, GROTH16_DROP_BASES, &released, &st);
     if (!err)
         err = groth16_key_prepare(key, &st); /* a no-op unless loaded with GROTH16_KEY_DEFER_PREP */
+    /* Rows built just now join the bases on the devices when the device
+     * budget and the devices have room (GPU synthesis; else the CPU's). */
+    if (!err && drop && e->be.key_rows) {
+        uint64_t rb = groth16_gpu_key_rows_bytes(key);
+        pthread_mutex_lock(&e->lock);
+        int room = rb && dev_fits(e, rb, e->dev_work);
+        if (room)
+            e->dev_keys += rb; /* reserved before the upload, as key_prepare's */
+        pthread_mutex_unlock(&e->lock);
+        int up = room && e->be.key_rows(e->be.self, key) != 0; /* rb bytes on each device, or none */
+        pthread_mutex_lock(&e->lock);
+        if (room && !up)
+            e->dev_keys -= rb;
+        if (up) {
+            kdev += rb; /* released with the key's bases */
+            if (e->dev_keys + e->dev_work > e->dev_peak)
+                e->dev_peak = e->dev_keys + e->dev_work;
+        }
+        pthread_mutex_unlock(&e->lock);
+    }
     if (drop && !err)
         err = groth16_key_drop_host(key, GROTH16_DROP_COEFS, &more, &st);
     unsigned sf = !err && e->be.synth_flags ? e->be.synth_flags(e->be.self, key) : 0;
@@ -2075,13 +2095,16 @@ g16_err g16_engine_status_json(g16_engine *e, char **json) {
         sb_printf(&b,
                   ",\"tier\":\"%s\",\"host_tier\":\"%s\",\"bytes\":%llu,\"device_bytes\":%llu,\"streamed\":%s,"
                   "\"work_areas\":%u,\"work_bytes\":%llu,\"active\":%u,\"refs\":%d,\"loads\":%u,\"evictions\":%u,"
-                  "\"in_memory\":%s,\"host_released_bytes\":%llu,\"gpu_tables\":%d}",
+                  "\"in_memory\":%s,\"host_released_bytes\":%llu,\"gpu_tables\":%d,\"gpu_synth\":%s}",
                   k->loading ? "loading" : !k->key ? "none" : k->dev_bytes ? "device" : k->tier == G16_TIER_HOST ? "host" : "mmap",
                   k->tier == G16_TIER_HOST ? "host" : "mmap", (unsigned long long)k->bytes,
                   (unsigned long long)k->dev_bytes, k->streamed ? "true" : "false", k->n_work,
                   (unsigned long long)k->work_bytes, k->active, k->users, k->loads, k->evictions,
                   k->in_memory ? "true" : "false", (unsigned long long)k->released,
-                  k->key && k->dev_bytes && e->be.key_tables ? e->be.key_tables(e->be.self, k->key) : 0);
+                  k->key && k->dev_bytes && e->be.key_tables ? e->be.key_tables(e->be.self, k->key) : 0,
+                  k->key && e->be.synth_flags && (e->be.synth_flags(e->be.self, k->key) & GROTH16_SYNTH_WS_ONLY)
+                      ? "true"
+                      : "false");
     }
     uint64_t d[4];
     queue_depths(e, d);

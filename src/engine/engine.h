@@ -76,6 +76,13 @@ typedef struct engine_backend {
      * many of its base sets have one now (the status's "gpu_tables"). */
     size_t (*key_table_bytes)(void *self, const g16_key *key);
     int (*key_tables)(void *self, const g16_key *key);
+    /* Optional: key's coefficient rows were built after key_prepare (a key
+     * loaded with GROTH16_KEY_DEFER_PREP, prepared once its host bases were
+     * released): uploads them beside the bases on every device when each
+     * has room for them and for its workers' areas, so that synth_flags
+     * turns to GPU synthesis. Returns the device bytes added on each device
+     * (0: none, the CPU keeps synthesizing). */
+    size_t (*key_rows)(void *self, const g16_key *key);
     /* Optional: the key is about to be unloaded (no partition uses it):
      * frees its device copies. */
     void (*key_release)(void *self, const g16_key *key);

@@ -496,6 +496,18 @@ g16_err groth16_gpu_key_upload_ex(struct g16_gpu *g, groth16_gpu_key **out, cons
                                   g16_status *st);
 /* Nonzero when gk holds the key's coefficient rows (GPU synthesis possible). */
 int groth16_gpu_key_synth(const groth16_gpu_key *gk);
+/* Device bytes of key's coefficient rows alone (0 while a key loaded with
+ * GROTH16_KEY_DEFER_PREP is not yet prepared). */
+size_t groth16_gpu_key_rows_bytes(const g16_key *key);
+/* Uploads key's coefficient rows into gk (which holds key's bases) when gk
+ * has none: for a key loaded with GROTH16_KEY_DEFER_PREP, whose rows exist
+ * only after groth16_key_prepare, that is after its bases went up. No-op
+ * when gk has the rows already; G16_ERR_INVALID_ARG when gk is another
+ * key's or key is not prepared; a failed upload (e.g. G16_ERR_NOMEM)
+ * leaves gk as it was (bases only: CPU synthesis). */
+g16_err groth16_gpu_key_add_rows(struct g16_gpu *g, groth16_gpu_key *gk, const g16_key *key, g16_status *st);
+/* Frees gk's coefficient rows, if any (gk keeps its bases). */
+void groth16_gpu_key_drop_rows(struct g16_gpu *g, groth16_gpu_key *gk);
 /* The synthesis flags a single-proof caller passes to groth16_stage_synth_ex
  * before groth16_stage_heavy_gpu with gk: GROTH16_SYNTH_WS_ONLY when gk has
  * the rows, unless the environment says G16_GPU_SYNTH=0 (the CPU synthesis:

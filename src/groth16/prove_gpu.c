@@ -104,11 +104,8 @@ size_t groth16_gpu_key_bytes_ex(const g16_key *key, unsigned flags) {
     size_t t = 0;
     for (int i = 0; i < GK_COUNT; i++)
         t += base_bytes(zk, i);
-    if (flags & GROTH16_GPU_KEY_SYNTH) {
-        groth16_csr csr;
-        groth16_key_csr(key, &csr);
-        t += g16_gpu_synth_bytes(csr.n, csr.nnz);
-    }
+    if (flags & GROTH16_GPU_KEY_SYNTH)
+        t += groth16_gpu_key_rows_bytes(key); /* 0 before a deferred prepare: no rows to upload */
     return t;
 }
 
@@ -119,6 +116,43 @@ g16_err groth16_gpu_key_upload(struct g16_gpu *g, groth16_gpu_key **out, const g
 }
 
 int groth16_gpu_key_synth(const groth16_gpu_key *gk) { return gk && gk->syn; }
+
+size_t groth16_gpu_key_rows_bytes(const g16_key *key) {
+    groth16_csr c;
+    groth16_key_csr(key, &c);
+    return c.n ? g16_gpu_synth_bytes(c.n, c.nnz) : 0;
+}
+
+static int gpu_key_matches(const groth16_gpu_key *gk, const g16_zkey *zk);
+
+void groth16_gpu_key_drop_rows(struct g16_gpu *g, groth16_gpu_key *gk) {
+    if (!gk || !gk->syn)
+        return;
+    g16_gpu_synth_free(g, gk->syn);
+    gk->syn = NULL;
+}
+
+g16_err groth16_gpu_key_add_rows(struct g16_gpu *g, groth16_gpu_key *gk, const g16_key *key, g16_status *st) {
+    if (!g || !gk || !key)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu key rows: NULL argument");
+    if (gk->syn)
+        return G16_OK;
+    const g16_zkey *zk = groth16_key_zkey(key);
+    groth16_csr c;
+    groth16_key_csr(key, &c);
+    if (!gpu_key_matches(gk, zk))
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu key rows: the device key holds another key's bases");
+    if (!c.n)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu key rows: the key has no rows yet (groth16_key_prepare)");
+    g16_status s2 = {0};
+    g16_err err = g16_gpu_synth_upload(g, &gk->syn, zk->curve, c.n, zk->nVars, c.row[0], c.row[1], c.nnz, c.signal,
+                                       c.coef, &s2);
+    if (err) {
+        gk->syn = NULL;
+        return g16_fail(st, err, "gpu key rows: coefficient rows (%u entries): %s", c.nnz, s2.msg);
+    }
+    return G16_OK;
+}
 
 unsigned groth16_gpu_synth_flags(const groth16_gpu_key *gk) {
     const char *e = getenv("G16_GPU_SYNTH");
