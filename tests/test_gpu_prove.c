@@ -740,6 +740,35 @@ static int no_gpu_checks(void) {
             fprintf(stderr, "no-GPU checks: CPU proof from a pinned-flag working area: %s\n", st.msg);
             fails++;
         }
+        /* The witness in standard form (what the engine loads for GPU
+         * synthesis): refused without GROTH16_SYNTH_WS_ONLY; with it, then
+         * completed on the CPU, the same proof bit for bit (same r, s). */
+        g16_witness *ws = NULL;
+        g16_result *res2 = NULL;
+        groth16_msms_clear(&m);
+        if (groth16_witness_load_ex(&ws, wt, NULL, 0, G16_WTNS_STANDARD, &st) == G16_OK) {
+            fails += groth16_stage_synth(ctx, w, key, ws, &tm, &st) != G16_ERR_INTERNAL;
+            if (groth16_stage_synth_ex(ctx, w, key, ws, GROTH16_SYNTH_WS_ONLY, &tm, &st) ||
+                groth16_work_synth_complete(ctx, w, key, &st) || groth16_stage_heavy(ctx, &m, w, key, &tm, &st) ||
+                groth16_stage_finalize(ctx, &res2, key, &m, R, S, &tm, &st)) {
+                fprintf(stderr, "no-GPU checks: standard-form witness, ws-only synthesis: %s\n", st.msg);
+                fails++;
+            } else {
+                char *j1 = NULL, *j2 = NULL, *p1 = NULL, *p2 = NULL;
+                int same = res && g16_result_json(ctx, &j1, &p1, res) == G16_OK &&
+                           g16_result_json(ctx, &j2, &p2, res2) == G16_OK && !strcmp(j1, j2) && !strcmp(p1, p2);
+                if (!same)
+                    fprintf(stderr, "no-GPU checks: standard-form witness: another proof\n%s\n%s\n", j1 ? j1 : "",
+                            j2 ? j2 : "");
+                fails += !same;
+                g16_free(j1), g16_free(j2), g16_free(p1), g16_free(p2);
+            }
+        } else {
+            fprintf(stderr, "no-GPU checks: %s: %s\n", wt, st.msg);
+            fails++;
+        }
+        g16_result_free(res2);
+        g16_witness_free(ws);
     } else {
         fails++;
     }

@@ -864,10 +864,12 @@ static void *synth_main(void *arg) {
         tl(e, "synthesis", 'B', p, "synth", me);
         double t0 = now_ms();
         g16_witness *wit = NULL;
-        g16_err werr = groth16_witness_load(&wit, p->path, p->data, p->len, &st);
+        /* GPU synthesis: the witness stays in standard form (the scalars it needs) */
+        unsigned sf = e->be.synth_flags ? e->be.synth_flags(e->be.self, k->key) : 0;
+        g16_err werr = groth16_witness_load_ex(&wit, p->path, p->data, p->len,
+                                               sf & GROTH16_SYNTH_WS_ONLY ? G16_WTNS_STANDARD : 0, &st);
         if (!werr) {
             groth16_timings tm = {0};
-            unsigned sf = e->be.synth_flags ? e->be.synth_flags(e->be.self, k->key) : 0;
             werr = groth16_stage_synth_ex(e->ctx, p->work, k->key, wit, sf, &tm, &st);
         }
         g16_witness_free(wit);

@@ -616,6 +616,12 @@ g16_err groth16_result_verify(const g16_key *key, const g16_result *res, g16_sta
 /* Loads a witness from a .wtns path, or from bytes when path is NULL, with
  * the error in st (not through a shared context). */
 g16_err groth16_witness_load(g16_witness **w, const char *path, const void *data, size_t len, g16_status *st);
+/* The same with the wtns flags: G16_WTNS_STANDARD keeps the values in
+ * standard form (a canonical check and a copy), for a synthesis with
+ * GROTH16_SYNTH_WS_ONLY only (the GPU computes a, b, c): its scalars are
+ * that form, so the wires skip the round trip through Montgomery form. */
+g16_err groth16_witness_load_ex(g16_witness **w, const char *path, const void *data, size_t len, unsigned flags,
+                                g16_status *st);
 
 /* Key internals the engine needs: bytes held in memory (copied sections,
  * prepared coefficients, a host-tier copy) and in the file mapping. */

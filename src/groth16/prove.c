@@ -412,6 +412,9 @@ g16_err groth16_stage_synth_ex(g16_ctx *ctx, groth16_work *w, const g16_key *key
         return g16_fail(st, G16_ERR_INTERNAL,
                         "prove: this working area holds the witness scalars only (GROTH16_WORK_WS_ONLY): it needs "
                         "GROTH16_SYNTH_WS_ONLY");
+    if (wit->w.standard && !ws_only)
+        return g16_fail(st, G16_ERR_INTERNAL,
+                        "prove: a witness in standard form (G16_WTNS_STANDARD) takes GROTH16_SYNTH_WS_ONLY only");
     if ((err = g16_wtns_check_key(&wit->w, &key->zk, st)))
         return err;
     g16_frvec_free(&w->pub);
@@ -421,11 +424,19 @@ g16_err groth16_stage_synth_ex(g16_ctx *ctx, groth16_work *w, const g16_key *key
     w->pub.raw = malloc(((size_t)key->zk.nPublic + 1) * 32);
     if (!w->pub.raw)
         return g16_fail(st, G16_ERR_NOMEM, "prove: out of memory");
-    memcpy(w->pub.raw, wit->w.raw + 1, (size_t)key->zk.nPublic * 32);
-    if (key->zk.curve == G16_CURVE_BN254)
-        groth16_bn254_synth(ctx, &key->zk, &key->prep, wit->w.bn254, &w->scr, ws_only);
-    else
-        groth16_bls381_synth(ctx, &key->zk, &key->prep, wit->w.bls381, &w->scr, ws_only);
+    if (wit->w.standard) { /* G16_WTNS_STANDARD: ws is the witness (ws_only checked above) */
+        const g16_scalar *ws = (const g16_scalar *)wit->w.raw;
+        if (key->zk.curve == G16_CURVE_BN254)
+            groth16_bn254_synth_ws_standard(ctx, &key->zk, ws, &w->scr, w->pub.bn254, key->zk.nPublic);
+        else
+            groth16_bls381_synth_ws_standard(ctx, &key->zk, ws, &w->scr, w->pub.bls381, key->zk.nPublic);
+    } else {
+        memcpy(w->pub.raw, wit->w.raw + 1, (size_t)key->zk.nPublic * 32);
+        if (key->zk.curve == G16_CURVE_BN254)
+            groth16_bn254_synth(ctx, &key->zk, &key->prep, wit->w.bn254, &w->scr, ws_only);
+        else
+            groth16_bls381_synth(ctx, &key->zk, &key->prep, wit->w.bls381, &w->scr, ws_only);
+    }
     w->synthesized = ws_only ? 2 : 1;
     tm->synth_ms += g16_now_ms() - t0;
     return G16_OK;
@@ -715,11 +726,17 @@ g16_err g16_witness_from_wtns_bytes(g16_ctx *ctx, g16_witness **out, const void 
 }
 
 g16_err groth16_witness_load(g16_witness **out, const char *path, const void *data, size_t len, g16_status *st) {
+    return groth16_witness_load_ex(out, path, data, len, 0, st);
+}
+
+g16_err groth16_witness_load_ex(g16_witness **out, const char *path, const void *data, size_t len, unsigned flags,
+                                g16_status *st) {
     *out = NULL;
     g16_witness *w = calloc(1, sizeof *w);
     if (!w)
         return g16_fail(st, G16_ERR_NOMEM, "witness: out of memory");
-    g16_err err = path ? g16_wtns_read(&w->w, path, st) : g16_wtns_read_mem(&w->w, "witness", data, len, st);
+    g16_err err = path ? g16_wtns_read_ex(&w->w, path, flags, st)
+                       : g16_wtns_read_mem_ex(&w->w, "witness", data, len, flags, st);
     if (err) {
         free(w);
         return err;

@@ -114,6 +114,36 @@ static void PN(synth)(g16_ctx *ctx, const g16_zkey *key, const groth16_prep *pre
     g16_pool_run(ctx->pool, nt, PN(ws_task), &wj);
 }
 
+/* ws-only synthesis from a witness kept in standard form (G16_WTNS_STANDARD:
+ * checked canonical at load): ws is the witness itself, copied by the
+ * pool, and only the public values become Montgomery Fr (pub, npub of
+ * them, from ws[1]). Skips the conversion to Montgomery form at load and
+ * back to scalars here, per wire. */
+typedef struct PN(copy_job) {
+    const g16_scalar *src;
+    g16_scalar *dst;
+    uint32_t n, chunk;
+} PN(copy_job);
+
+static void PN(copy_task)(void *arg, size_t task) {
+    const PN(copy_job) *j = arg;
+    uint64_t lo = (uint64_t)task * j->chunk, hi = lo + j->chunk;
+    if (hi > j->n)
+        hi = j->n;
+    if (lo < hi)
+        memcpy(j->dst + lo, j->src + lo, (size_t)(hi - lo) * sizeof *j->dst);
+}
+
+static void PN(synth_ws_standard)(g16_ctx *ctx, const g16_zkey *key, const g16_scalar *ws, groth16_scratch *scr,
+                                  FR *pub, uint32_t npub) {
+    size_t nt;
+    PN(copy_job) cj = {ws, scr->scalars[1], key->nVars, 0};
+    cj.chunk = PN(chunk)(ctx, key->nVars, &nt);
+    g16_pool_run(ctx->pool, nt, PN(copy_task), &cj);
+    for (uint32_t i = 0; i < npub; i++)
+        FRN(to_mont)(&pub[i], ws[1 + i].l);
+}
+
 /* w[i] = ws[i] in Montgomery form again (ws canonical, < r). */
 typedef struct PN(mont_job) {
     const g16_scalar *ws;
