@@ -413,9 +413,11 @@ G16_UNROLL
      * belongs to word 1, which is where the new o starts, so it enters o's
      * multiply chain (b_i times a's odd words) as that chain's carry in.
      * Then e += a_even b_i, m = e_0 n0, e += p_even m, o += p_odd m.
-     * Bounds: T < 2p between words and p < 2^(32N-2) (both curves), so
-     * T + a b_i + m p < 2p (2^32 + 1) < 2^(32N+32): no array needs more
-     * than N+1 words and no chain carries out of its top word. 2N + 6
+     * Bounds (a, b < p < 2^(32N-1): all four fields): T < 2p between
+     * words, and e grows by at most (2^32 - 1)(a_even + p_even) < 2p 2^32
+     * per word, so e < 2p 2^32 < 2^(32N+32) and o < 2^(32N+1): no array
+     * needs more than N+1 words and no chain carries out of its top word.
+     * 2N + 6
      * instructions per word of b against ~8N for mul_cios
      * (docs/gpu-notes.md). wide_chain (above) runs the same steps on the
      * host, for the emulation tests. Equal to mul_cios, bit for bit. */
