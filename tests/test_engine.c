@@ -862,6 +862,42 @@ static void test_reserve_work(g16_ctx *ctx, circuit *ca) {
     CHECK_MSG(job_state(e, job) == G16_JOB_DONE && g16_engine_get_budget(e, &b) == G16_OK && b.peak <= budget,
               "after the job: state %d peak %llu", (int)job_state(e, job), (unsigned long long)b.peak);
     g16_engine_destroy(e, 1);
+
+    /* More synthesis threads than the budget holds witnesses (the 2^27
+     * case: 12 threads x 4.3 GB): an area is still made ahead, with room for
+     * one witness beside it (a synthesis takes an area first, so no more
+     * witnesses than areas are ever reserved; before, 64 threads' witnesses
+     * were set aside and none was made); the job proves within the budget
+     * without making more. */
+    g16_key *kk = NULL;
+    g16_key_info kinfo;
+    uint64_t wit = 0;
+    if (g16_key_load(ctx, &kk, ca->zkey, 0) == G16_OK && g16_key_get_info(ctx, &kinfo, kk) == G16_OK)
+        wit = (uint64_t)kinfo.n_vars * 32 + 64;
+    g16_key_free(kk);
+    CHECK(wit > 0);
+    budget = 2 * ki.bytes + ki.work_bytes + 2 * wit;
+    CHECK_MSG(ki.work_bytes > ki.bytes && 64 * wit > ki.bytes + 2 * wit,
+              "sizes: key %llu, area %llu, witness %llu", (unsigned long long)ki.bytes,
+              (unsigned long long)ki.work_bytes, (unsigned long long)wit);
+    g16_engine_opts o8 = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 1, .synth_threads = 64, .budget_bytes = budget};
+    CHECK(g16_engine_create(ctx, &e, &o8) == G16_OK);
+    if (!e)
+        return;
+    CHECK(g16_engine_key_add(e, &ka, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
+    CHECK(engine_key_reserve_work(e, ka, 1000, &made) == G16_OK);
+    CHECK_MSG(made == 1 && g16_engine_get_budget(e, &b) == G16_OK && b.used <= budget,
+              "64 synthesis threads: %u areas made ahead, used %llu of %llu", made, (unsigned long long)b.used,
+              (unsigned long long)budget);
+    allocs = metric_val(e, "g16_work_area_allocs_total ");
+    CHECK(g16_engine_submit(e, &job, ka, w, 6, G16_PRIORITY_NORMAL, 0) == G16_OK && g16_engine_wait(e, job, -1) == G16_OK);
+    CHECK_MSG(job_state(e, job) == G16_JOB_DONE && check_partition(ctx, e, ca, job, 5) &&
+                  g16_engine_get_budget(e, &b) == G16_OK && b.peak <= budget &&
+                  metric_val(e, "g16_work_area_allocs_total ") == allocs,
+              "64 synthesis threads: state %d, peak %llu of %llu, areas %.0f -> %.0f", (int)job_state(e, job),
+              (unsigned long long)b.peak, (unsigned long long)budget, allocs,
+              metric_val(e, "g16_work_area_allocs_total "));
+    g16_engine_destroy(e, 1);
 }
 
 /* ---- CPU lists (G16_ENGINE_PIN: sysfs local_cpulist) ------------------------ */

@@ -1537,8 +1537,14 @@ g16_err engine_key_reserve_work(g16_engine *e, uint64_t key_id, uint32_t n, uint
     }
     k->active++; /* pinned while areas are made */
     while (!err && k->key && k->n_work < n) {
-        /* Leave room for the witnesses the synthesis threads reserve. */
-        uint64_t need = k->work_bytes + (uint64_t)e->o.synth_threads * k->wit_bytes;
+        /* Leave room for the witnesses the synthesis threads reserve: one
+         * per synthesis in progress, and each holds a working area, so no
+         * more than there are areas (a large key with many synthesis
+         * threads would otherwise get none made ahead, and every area would
+         * be a pinned allocation in the middle of the run). */
+        uint64_t wits = (uint64_t)k->n_work + 1 < (uint64_t)e->o.synth_threads ? (uint64_t)k->n_work + 1
+                                                                                : (uint64_t)e->o.synth_threads;
+        uint64_t need = k->work_bytes + wits * k->wit_bytes;
         if (!budget_fits(e, need))
             break;
         budget_take(e, k->work_bytes);
