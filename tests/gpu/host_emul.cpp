@@ -55,12 +55,16 @@ static void wide_test(const char *name, void (*rnd)(C *, g16_rng *), g16_rng *rn
     edge[ne++] = G::zero() - G::one();
     edge[ne++] = G::zero() - G::one().dbl();
     for (int w = 0; w < N; w++) {
-        G x = G::zero() - G::one(); /* p - 1 with word w set to all ones, if still below p */
-        x.l[w] = 0xffffffffu;
+        /* p - 1 with words 0..w all ones and word w + 1 one less: below p */
+        G x = G::zero() - G::one();
         G y = G::zero();
         y.l[w] = 0x80000000u >> (w % 31);
-        if (w + 1 < N) /* skip values at or above p */
+        if (w + 1 < N && x.l[w + 1] > 0) {
+            x.l[w + 1]--;
+            for (int k = 0; k <= w; k++)
+                x.l[k] = 0xffffffffu;
             edge[ne++] = x;
+        }
         edge[ne++] = y;
     }
     long bad = 0, n = 0;
