@@ -34,6 +34,7 @@ static int usage(void) {
             "                         [--timeline FILE] [--budget BYTES] [--witnesses 1..4]: --log-n builds all\n"
             "                         in memory; --precompute (cuda): window tables of the key's bases\n"
             "                 msm: [--profile random|filecoin] [--streamed | --precompute [--table-c C] (cuda)]\n"
+            "                      [--chunk-log K] (cuda: a context of 2^K points, resident bases in chunks)\n"
             "                 prove --backend cuda: [--precompute] (window tables of the key's bases)\n");
     return 2;
 }
@@ -112,6 +113,9 @@ int bench_main(int argc, char **argv) {
             i++;
         } else if (!strcmp(a, "--streamed")) {
             o.streamed = 1;
+        } else if (!strcmp(a, "--chunk-log") && v) {
+            o.chunk_log = atoi(v);
+            i++;
         } else if (!strcmp(a, "--no-verify")) {
             o.no_verify = 1;
         } else if (!strcmp(a, "--synthetic")) {

@@ -33,6 +33,7 @@ typedef struct bench_opts {
     int synth_threads;    /* --synth-threads S (bench engine) */
     const char *timeline; /* --timeline FILE (bench engine: the engine's event log) */
     int streamed;         /* --streamed (bench msm --backend cuda: bases from host memory) */
+    int chunk_log;        /* --chunk-log K (bench msm --backend cuda: a context of 2^K points, the MSM in chunks) */
     int precompute;       /* --precompute (bench msm --backend cuda: window tables, g16_gpu_bases_precompute) */
     int table_c;          /* --table-c C (bench msm: the table's window; implies --precompute; 0 = the library's) */
     uint64_t budget;      /* --budget BYTES (bench engine: the engine's host byte budget; 0 = default) */

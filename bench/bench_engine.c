@@ -94,6 +94,7 @@ typedef struct snap {
      * GPU stages, kernel sections, kernel-mutex waits (ms, summed) */
     double d_parts[SNAP_DEV], d_busy[SNAP_DEV], d_gpu[SNAP_DEV], d_kern[SNAP_DEV], d_kwait[SNAP_DEV];
     double d_kgpu[SNAP_DEV]; /* CUDA-event time of the kernel sections */
+    double d_stage[SNAP_DEV][ENGINE_GPU_STAGES]; /* and its parts */
 } snap;
 
 static double metric_dev(const char *text, const char *name, int d) {
@@ -131,6 +132,12 @@ static int take_snap(g16_engine *eng, snap *s) {
         s->d_kern[d] = metric_dev(m, "g16_device_kernel_ms_total", d);
         s->d_kwait[d] = metric_dev(m, "g16_device_kernel_wait_ms_total", d);
         s->d_kgpu[d] = metric_dev(m, "g16_device_kernel_gpu_ms_total", d);
+        static const char *const names[ENGINE_GPU_STAGES] = ENGINE_GPU_STAGE_NAMES;
+        for (int i = 0; i < ENGINE_GPU_STAGES; i++) {
+            char pre[128];
+            snprintf(pre, sizeof pre, "g16_device_stage_gpu_ms_total{device=\"%d\",stage=\"%s\"} ", d, names[i]);
+            s->d_stage[d][i] = metric_sum(m, pre);
+        }
     }
     g16_free(m);
     return 1;
@@ -165,6 +172,33 @@ static void engine_shape(g16_engine *eng, char *backend, size_t blen, int *worke
     if (fi)
         *fin = atoi(fi + 19);
     g16_free(s);
+}
+
+/* The smallest MSM capacity of the workers that ran a device stage (the
+ * status's "msm_points"; MSMs above it run in chunks), 0 if none did, and
+ * the first worker's "msm_note" (why it is smaller; JSON-escaped as in the
+ * status, "" if none). */
+static double worker_msm_points(g16_engine *eng, char *note, size_t nlen) {
+    char *s = NULL;
+    note[0] = 0;
+    if (g16_engine_status_json(eng, &s) != G16_OK)
+        return 0;
+    double lo = 0;
+    for (const char *q = s; (q = strstr(q, "\"msm_points\":")) != NULL; q++) {
+        double v = strtod(q + 13, NULL);
+        if (v > 0 && (lo == 0 || v < lo))
+            lo = v;
+    }
+    const char *n = strstr(s, "\"msm_note\":\"");
+    if (n) {
+        n += 12;
+        size_t l = 0;
+        while (n[l] && n[l] != '"' && l + 2 < nlen)
+            l += n[l] == '\\' && n[l + 1] ? 2 : 1;
+        snprintf(note, nlen, "%.*s", (int)l, n);
+    }
+    g16_free(s);
+    return lo;
 }
 
 /* First and last "finalize" end (a proof done) of the jobs >= min_job in
@@ -540,7 +574,14 @@ int bench_engine(const bench_opts *o) {
         uint32_t made = 0;
         if (engine_key_reserve_work(eng, key, (uint32_t)nfill, &made) != G16_OK)
             goto fail;
-        fprintf(stderr, "g16 bench engine: %u working areas made before measuring (pipeline: %d)\n", made, nfill);
+        g16_engine_budget b0 = {0};
+        g16_engine_key_info kinfo = {0};
+        (void)g16_engine_get_budget(eng, &b0);
+        (void)g16_engine_key_get_info(eng, &kinfo, key);
+        fprintf(stderr,
+                "g16 bench engine: %u working areas made before measuring (pipeline: %d); budget %.2f of %.2f GB "
+                "used (key %.2f GB, one working area %.2f GB)\n",
+                made, nfill, b0.used / 1e9, b0.limit / 1e9, kinfo.bytes / 1e9, kinfo.work_bytes / 1e9);
     }
     snap s0, s1;
     if (!take_snap(eng, &s0))
@@ -569,6 +610,8 @@ int bench_engine(const bench_opts *o) {
     double wall = now_ms() - t0;
     if (!take_snap(eng, &s1))
         goto fail;
+    char msm_note[256];
+    double msm_points = worker_msm_points(eng, msm_note, sizeof msm_note);
     g16_engine_budget bud = {0};
     (void)g16_engine_get_budget(eng, &bud);
     bench_mem_phase(&bm, "prove");
@@ -617,7 +660,7 @@ int bench_engine(const bench_opts *o) {
 #undef DMEAN
     double fin_busy = wall > 0 && nfin > 0 ? (s1.fin_busy - s0.fin_busy) / (wall * nfin) : 0;
     double dbusy[SNAP_DEV] = {0}, kmean[SNAP_DEV] = {0}, kev[SNAP_DEV] = {0};
-    char per_dev[128 * SNAP_DEV + 16];
+    char per_dev[384 * SNAP_DEV + 16];
     size_t pl = 0;
     per_dev[0] = 0;
     for (int d = 0; d < ndev && d < SNAP_DEV; d++) {
@@ -628,12 +671,18 @@ int bench_engine(const bench_opts *o) {
         pl += (size_t)snprintf(per_dev + pl, sizeof per_dev - pl,
                                "%s{\"device\":%d,\"proofs\":%.0f,\"device_busy\":%.4f,\"kernel_busy_steady\":%.4f,"
                                "\"mean_gpu_ms\":%.2f,\"mean_kernel_ms\":%.2f,\"mean_kernel_event_ms\":%.2f,"
-                               "\"mean_kernel_wait_ms\":%.2f}",
+                               "\"mean_kernel_wait_ms\":%.2f,\"mean_stage_event_ms\":{",
                                d ? "," : "", d, np_d, dbusy[d], kbusy_dev[d],
                                np_d > 0 ? (s1.d_gpu[d] - s0.d_gpu[d]) / np_d : 0,
                                np_d > 0 ? (s1.d_kern[d] - s0.d_kern[d]) / np_d : 0,
                                np_d > 0 ? (s1.d_kgpu[d] - s0.d_kgpu[d]) / np_d : 0,
                                np_d > 0 ? (s1.d_kwait[d] - s0.d_kwait[d]) / np_d : 0);
+        static const char *const names[ENGINE_GPU_STAGES] = ENGINE_GPU_STAGE_NAMES;
+        for (int i = 0; i < ENGINE_GPU_STAGES && pl < sizeof per_dev; i++)
+            pl += (size_t)snprintf(per_dev + pl, sizeof per_dev - pl, "%s\"%s\":%.2f", i ? "," : "", names[i],
+                                   np_d > 0 ? (s1.d_stage[d][i] - s0.d_stage[d][i]) / np_d : 0);
+        if (pl < sizeof per_dev)
+            pl += (size_t)snprintf(per_dev + pl, sizeof per_dev - pl, "}}");
         if (pl >= sizeof per_dev)
             pl = sizeof per_dev - 1;
     }
@@ -653,7 +702,8 @@ int bench_engine(const bench_opts *o) {
                "\"witness_ms\":%.1f,\"key_bytes\":%zu,\"wtns_bytes\":%zu,\"rows_deferred\":%s,"
                "\"budget_bytes\":%llu,\"budget_peak_bytes\":%llu,\"finalize_threads\":%d,"
                "\"finalize_busy\":%.4f,\"mean_ready_wait_ms\":%.2f,\"mean_fin_wait_ms\":%.2f,"
-               "\"mean_kernel_ms\":%.2f,\"work_areas_made\":%.0f,\"synth_budget_wait\":%.4f,\"per_device\":[%s],"
+               "\"mean_kernel_ms\":%.2f,\"work_areas_made\":%.0f,\"synth_budget_wait\":%.4f,\"msm_points\":%.0f,"
+               "\"msm_note\":\"%s\",\"per_device\":[%s],"
                "\"bottleneck\":\"%s\",%s}\n",
                bname, ndev, nworkers, nworkers / ndev, nsynth, jobs, parts, o->no_verify ? "false" : "true", wall, pph,
                pct(lat, jobs, 0.5), pct(lat, jobs, 0.99), busy, sum[0] / np, sum[1] / np, up, gpu, sum[2] / np,
@@ -663,7 +713,7 @@ int bench_engine(const bench_opts *o) {
                !in_mem ? "none" : sm.setup_gpu ? "cuda" : "cpu", sm.load_ms, sm.key_ms, sm.witness_ms, sm.key_bytes,
                sm.wtns_bytes, sm.deferred ? "true" : "false", (unsigned long long)bud.limit,
                (unsigned long long)bud.peak, nfin, fin_busy, rwait, fwait, kern, s1.work_allocs - s0.work_allocs, bwait,
-               per_dev, bneck, bm.json);
+               msm_points, msm_note, per_dev, bneck, bm.json);
     else {
         printf("engine (%s, %d device%s, %d workers, %d synthesis threads): %d jobs x %d partitions: %.0f proofs/hour, job p50 %.1f ms "
                "p99 %.1f ms, busy %.1f%%, peak RSS %.1f MB\n",

@@ -10,7 +10,11 @@
  * {0, 1} (half each) and the rest uniform.
  * --streamed: bases stay in (pinned) host memory and g16_gpu_msm_streamed
  * copies them in 4 chunks (the context's max_points is n/4); "total" is then
- * the host's wall time of the call, "kernels" the sum of the chunks' kernels. */
+ * the host's wall time of the call, "kernels" the sum of the chunks' kernels.
+ * --chunk-log K: resident bases, a context of 2^K < n points, so that the MSM
+ * runs in chunks (g16_gpu_msm; $G16_GPU_MSM_PIPE=0 without the pipelined
+ * reductions); the scalars are copied to the device first, "total" and
+ * "kernels" are both the chunks' span on the device. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,7 +74,8 @@ int bench_msm_cuda(const bench_opts *o) {
     }
     size_t n = (size_t)1 << lg;
     int filecoin = bench_profile(o) == 1, streamed = o->streamed;
-    size_t cap = streamed ? (n >= 4 ? n / 4 : 1) : n;
+    int chunked = !streamed && o->chunk_log > 0 && o->chunk_log < lg;
+    size_t cap = streamed ? (n >= 4 ? n / 4 : 1) : chunked ? (size_t)1 << o->chunk_log : n;
     if (g16_gpu_count() == 0) {
         fprintf(stderr, "g16 bench msm: no GPU\n");
         return 1;
@@ -86,9 +91,10 @@ int bench_msm_cuda(const bench_opts *o) {
     int bn = curve == G16_CURVE_BN254;
     void *bases = bn ? (g2 ? bn254_g2_bench_bases(n, &rng) : bn254_g1_bench_bases(n, &rng))
                      : (g2 ? bls381_g2_bench_bases(n, &rng) : bls381_g1_bench_bases(n, &rng));
-    /* Streamed: the context's pinned buffer holds only n/4 scalars. */
-    g16_scalar *kbuf = streamed ? malloc(n * sizeof *kbuf) : NULL;
-    g16_scalar *k = streamed ? kbuf : g16_gpu_scalar_buffer(gpu);
+    /* Streamed or chunked: the context's pinned buffer holds fewer scalars. */
+    g16_scalar *kbuf = streamed || chunked ? malloc(n * sizeof *kbuf) : NULL;
+    g16_scalar *k = streamed || chunked ? kbuf : g16_gpu_scalar_buffer(gpu);
+    g16_scalar *d_k = NULL; /* chunked: the scalars on the device */
     g16_gpu_bases *gb = NULL;
     int rc = 1, pinned_k = 0, pinned_b = 0;
     size_t pt_bytes = (bn ? 64 : 96) * (g2 ? 2 : 1);
@@ -129,6 +135,11 @@ int bench_msm_cuda(const bench_opts *o) {
         fprintf(stderr, "g16 bench msm: %s\n", st.msg);
         goto done;
     }
+    if (chunked && (g16_gpu_alloc(gpu, (void **)&d_k, n * sizeof *k, &st) != G16_OK ||
+                    g16_gpu_copy_async(gpu, d_k, k, n * sizeof *k, &st) != G16_OK || g16_gpu_sync(gpu, &st) != G16_OK)) {
+        fprintf(stderr, "g16 bench msm: %s\n", st.msg);
+        goto done;
+    }
     if (o->precompute && !streamed) {
         double t0 = g16_now_ms();
         if (g16_gpu_bases_precompute(gpu, gb, o->table_c, &st) != G16_OK) {
@@ -151,7 +162,7 @@ int bench_msm_cuda(const bench_opts *o) {
         g16_gpu_timing tm;
         g16_err e = streamed ? g16_gpu_msm_streamed(gpu, &out, curve, g2 ? G16_GPU_G2 : G16_GPU_G1, bases, k, n,
                                                     &tm, &st)
-                             : g16_gpu_msm(gpu, &out, gb, k, n, &tm, &st);
+                             : g16_gpu_msm(gpu, &out, gb, chunked ? d_k : k, n, &tm, &st);
         if (e != G16_OK) {
             fprintf(stderr, "g16 bench msm: %s\n", st.msg);
             goto done;
@@ -166,8 +177,9 @@ int bench_msm_cuda(const bench_opts *o) {
     qsort(ker, (size_t)reps, sizeof *ker, cmp_float);
     for (int i = 0; i < 3; i++)
         qsort(stage + (size_t)i * reps, (size_t)reps, sizeof *stage, cmp_float);
-    char extra[400];
-    const char *var = streamed ? ",\"variant\":\"streamed\"" : o->precompute ? ",\"variant\":\"table\"" : "";
+    char extra[400], chv[64];
+    snprintf(chv, sizeof chv, ",\"variant\":\"chunks\",\"chunk_log\":%d", o->chunk_log);
+    const char *var = streamed ? ",\"variant\":\"streamed\"" : chunked ? chv : o->precompute ? ",\"variant\":\"table\"" : "";
     const char *prof = filecoin ? ",\"profile\":\"filecoin\"" : "";
     /* The kernels' median, and the medians of its three stages (each its own
      * median, so they need not add up exactly). */
@@ -187,6 +199,7 @@ done:
     if (pinned_k)
         g16_gpu_host_unpin(k);
     free(kbuf);
+    g16_gpu_free(gpu, d_k);
     g16_gpu_bases_free(gpu, gb);
     g16_gpu_destroy(gpu);
     free(bases);

@@ -900,6 +900,65 @@ static void test_reserve_work(g16_ctx *ctx, circuit *ca) {
     g16_engine_destroy(e, 1);
 }
 
+/* ---- working areas made on demand leave room for their witnesses ------------
+ * A budget of key + 3 areas + 1.5 witnesses, 4 synthesis threads and a
+ * slow worker (the ready queue fills): a third area would leave room for
+ * one witness only, so one synthesis at a time (the 2^27 job: 9 areas of
+ * 4.3 GB beside 4.3 GB witnesses). Areas are made only while each can be
+ * fed a witness: after the jobs the budget holds a witness per area. */
+static void test_area_balance(g16_ctx *ctx, circuit *ca) {
+    g16_key *key = NULL;
+    g16_key_info kinfo;
+    CHECK(g16_key_load(ctx, &key, ca->zkey, 0) == G16_OK && g16_key_get_info(ctx, &kinfo, key) == G16_OK);
+    if (!key)
+        return;
+    uint64_t wit = (uint64_t)kinfo.n_vars * 32 + 64, kb = 0, ab = 0;
+    g16_engine *e = NULL;
+    g16_engine_opts o0 = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 1, .synth_threads = 1};
+    CHECK(g16_engine_create(ctx, &e, &o0) == G16_OK);
+    if (!e) {
+        g16_key_free(key);
+        return;
+    }
+    uint64_t id = 0;
+    g16_engine_key_info ki;
+    CHECK(engine_key_add_loaded(e, &id, key, "balance") == G16_OK && g16_engine_key_get_info(e, &ki, id) == G16_OK);
+    kb = ki.bytes, ab = ki.work_bytes;
+    g16_engine_destroy(e, 1); /* frees the key */
+    key = NULL;
+    CHECK(g16_key_load(ctx, &key, ca->zkey, 0) == G16_OK);
+    if (!key || !kb || !ab)
+        return;
+    uint64_t budget = kb + 3 * ab + wit + wit / 2;
+    CHECK_MSG(ab > wit, "area %llu, witness %llu", (unsigned long long)ab, (unsigned long long)wit);
+    g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 1, .synth_threads = 4, .lookahead = 12,
+                         .budget_bytes = budget};
+    CHECK(g16_engine_create(ctx, &e, &o) == G16_OK);
+    if (!e) {
+        g16_key_free(key);
+        return;
+    }
+    CHECK(engine_key_add_loaded(e, &id, key, "balance") == G16_OK);
+    g16_engine_witness w[12];
+    for (int i = 0; i < 12; i++)
+        w[i] = (g16_engine_witness){.path = ca->wtns[i % NW]};
+    for (int round = 0; round < 2; round++) {
+        uint64_t job;
+        CHECK(g16_engine_submit(e, &job, id, w, 12, G16_PRIORITY_NORMAL, 0) == G16_OK &&
+              g16_engine_wait(e, job, -1) == G16_OK);
+        CHECK(job_state(e, job) == G16_JOB_DONE && check_partition(ctx, e, ca, job, 11));
+    }
+    g16_engine_budget b;
+    CHECK(g16_engine_key_get_info(e, &ki, id) == G16_OK && g16_engine_get_budget(e, &b) == G16_OK);
+    uint64_t feed = ki.work_areas < 4 ? ki.work_areas : 4;
+    CHECK_MSG(ki.work_areas >= 1 && b.peak <= budget && b.used + feed * wit <= budget,
+              "%u areas of %llu, witness %llu: used %llu, peak %llu of %llu (room for %llu witnesses)",
+              ki.work_areas, (unsigned long long)ab, (unsigned long long)wit, (unsigned long long)b.used,
+              (unsigned long long)b.peak, (unsigned long long)budget,
+              (unsigned long long)((budget - b.used) / wit));
+    g16_engine_destroy(e, 1);
+}
+
 /* ---- CPU lists (G16_ENGINE_PIN: sysfs local_cpulist) ------------------------ */
 static void test_cpulist(void) {
     unsigned char m[8];
@@ -1071,6 +1130,7 @@ int main(void) {
         test_device_budget(ctx, &ca, &cb);
         fprintf(stderr, "device budget %.0f ms\n", g16_now_ms() - t), t = g16_now_ms();
         test_reserve_work(ctx, &ca);
+        test_area_balance(ctx, &ca);
         fprintf(stderr, "reserve work %.0f ms\n", g16_now_ms() - t);
         test_backend_choice(ctx);
         test_cpulist();

@@ -14,6 +14,7 @@
  * G16_ENGINE_GPU_PARTS (default 20), G16_ENGINE_GPU_ON_CPU=1 runs the same
  * scenario on the CPU backend (device-only checks skipped), to check the
  * test itself on a machine without a GPU. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -401,6 +402,23 @@ static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd, int ndevs, 
     double kw = kwn > 0 ? metric(e, "g16_stage_ms_sum{stage=\"kernel_wait\"}") / kwn : 0;
     double dn = metric(e, "g16_stage_ms_count{stage=\"device\"}");
     double dms = dn > 0 ? metric(e, "g16_stage_ms_sum{stage=\"device\"}") / dn : 0;
+    if (gpu) {
+        /* The kernel time's parts add up to it, and every MSM took some. */
+        static const char *const names[ENGINE_GPU_STAGES] = ENGINE_GPU_STAGE_NAMES;
+        for (int d = 0; d < ndevs; d++) {
+            snprintf(bname, sizeof bname, "g16_device_kernel_gpu_ms_total{device=\"%d\"}", d);
+            double kg = metric(e, bname), parts = 0;
+            for (int i = 0; i < ENGINE_GPU_STAGES; i++) {
+                char sn[128];
+                snprintf(sn, sizeof sn, "g16_device_stage_gpu_ms_total{device=\"%d\",stage=\"%s\"}", d, names[i]);
+                double v = metric(e, sn);
+                CHECK_MSG(v > 0, "device %d stage %s: %.3f ms", d, names[i], v);
+                parts += v;
+            }
+            CHECK_MSG(kg > 0 && fabs(parts - kg) < 0.01, "device %d: stages %.3f ms, kernel events %.3f ms", d, parts,
+                      kg);
+        }
+    }
     uint64_t jid = job;
     g16_engine_destroy(e, 1); /* flushes the timeline */
 

@@ -514,6 +514,12 @@ int main(void) {
     }
     bn254_g2_msm_tests(max_log < 16 ? max_log : 16);
     bls381_g2_msm_tests(max_log < 16 ? max_log : 16);
+    /* Chunked MSMs (more points than the context holds): the reductions
+     * pipelined over two halves of the scratch (G2 chunks whose plan fills
+     * the context fall back to the whole, filecoin ones fit a half), then
+     * one chunk after the other ($G16_GPU_MSM_PIPE=0). Up to 65 chunks. */
+    variant_run("chunks of 1024", NULL, NULL, NULL, NULL, 1024, 0, 1);
+    variant_run("chunks of 1024, no pipelining", "G16_GPU_MSM_PIPE", "0", NULL, NULL, 1024, 0, 1);
     /* Variants (G16_GPU_TEST_VARIANTS=0 skips them): a forced wide window with
      * longer segments, a narrow one, the first version's kernels, MINB 1, the
      * carry-chain products, and the streamed path in chunks of 4096

@@ -85,6 +85,7 @@ typedef struct cworker {
     size_t fail_points;
     uint32_t fail_n, fail_nv;
     int pin_tried; /* G16_ENGINE_PIN: done at the first partition */
+    char fit_note[200]; /* why worker_fit last made the context smaller ("" if never) */
 } cworker;
 
 int engine_cpulist_parse(const char *s, unsigned char *mask, size_t mask_len) {
@@ -386,8 +387,22 @@ static groth16_gpu_work *worker_fit(cworker *w, const g16_key *key, g16_status *
         size_t want = w->g_max && w->g_max < need ? w->g_max : need;
         if (!w->g || w->g_points < want) {
             worker_drop_device(w);
+            /* Start from the largest context that fits beside the working
+             * area in the device's free memory (once per context made, not
+             * per partition), rather than from failed allocations: at 2^27
+             * after 2^27 and 2^26 attempts had run out of memory, the 2^25
+             * context's first CUB query failed with "invalid device
+             * ordinal" (session 9) and the worker settled at 2^24. */
+            size_t free_b = 0, total_b = 0, area = groth16_gpu_work_bytes(key);
+            g16_status mst = {0};
+            if (g16_gpu_mem_info(w->be->dev[w->dev].device, &free_b, &total_b, &mst) == G16_OK)
+                while (want > MIN_CTX_POINTS && g16_gpu_ctx_bytes(want, 1) + area + ((size_t)1 << 30) > free_b) {
+                    want /= 2;
+                    w->g_max = want;
+                }
             while (g16_gpu_create(&w->g, w->be->dev[w->dev].device, want, 1, st) != G16_OK) {
                 w->g = NULL;
+                snprintf(w->fit_note, sizeof w->fit_note, "context of %zu points: %.150s", want, st ? st->msg : "");
                 if (want <= MIN_CTX_POINTS) {
                     w->fail_points = need;
                     return NULL;
@@ -423,6 +438,8 @@ static groth16_gpu_work *worker_fit(cworker *w, const g16_key *key, g16_status *
             if (groth16_gpu_work_create(w->g, &w->gw[slot], key, st) != G16_OK) {
                 w->gw[slot] = NULL;
                 if (w->g_points > MIN_CTX_POINTS) { /* make room: a smaller context */
+                    snprintf(w->fit_note, sizeof w->fit_note, "working area beside a context of %zu points: %.120s",
+                             w->g_points, st ? st->msg : "");
                     w->g_max = w->g_points / 2;
                     worker_drop_device(w);
                     continue;
@@ -541,9 +558,14 @@ static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *
     hi->upload_begin = gtm.upload_begin, hi->upload_end = gtm.upload_end;
     hi->kernels_begin = gtm.kernels_begin, hi->kernels_end = gtm.kernels_end;
     hi->lock_wait_ms = gtm.lock_wait_ms;
-    hi->kernel_gpu_ms = gtm.synth_ms + gtm.ntt_ms;
-    for (int i = 0; i < 5; i++)
+    hi->stage_gpu_ms[0] = gtm.synth_ms + gtm.ntt_ms;
+    hi->kernel_gpu_ms = hi->stage_gpu_ms[0];
+    for (int i = 0; i < 5; i++) {
+        hi->stage_gpu_ms[1 + i] = gtm.msm_ms[i];
         hi->kernel_gpu_ms += gtm.msm_ms[i];
+    }
+    hi->msm_points = w->g_points;
+    hi->msm_note = w->fit_note;
     hi->streamed = gk == NULL;
     if (err == G16_ERR_DEVICE) {
         /* This partition fails (its working area is consumed); the next

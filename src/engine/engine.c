@@ -194,6 +194,8 @@ struct g16_engine {
         int busy;
         int retired; /* handed a partition back for good (retry_elsewhere) */
         int dev;        /* the device it runs on */
+        size_t msm_points; /* its MSM capacity at its last device stage (engine_heavy_info) */
+        char msm_note[200]; /* and why it is smaller than asked ("" if not) */
         double busy_ms; /* sum of its heavy stages */
     } *wcur;
     /* Devices (one "device" for the CPU backend): busy = at least one of
@@ -206,6 +208,7 @@ struct g16_engine {
         uint64_t parts;  /* heavy stages that ended here without error */
         double kernel_ms, kwait_ms; /* kernel sections (host clock) and mutex waits, summed */
         double kernel_gpu_ms;       /* their CUDA-event time (engine_heavy_info.kernel_gpu_ms) */
+        double stage_gpu_ms[ENGINE_GPU_STAGES]; /* its parts (engine_heavy_info.stage_gpu_ms) */
     } *dev;
     int n_dev, wpd;
     /* Device bytes, per device (every device holds the same keys): resident
@@ -805,8 +808,16 @@ static void *synth_main(void *arg) {
         if (p != (e->pending.n ? e->pending.v[0] : NULL))
             continue; /* the queue changed while the lock was released */
         if (!err && !wait && !k->n_free) {
-            /* A new working area, plus the witness reservation below. */
-            if (budget_make_room(e, k->work_bytes + k->wit_bytes, k)) {
+            /* A new working area if the budget then still holds a witness
+             * for each area, up to one per synthesis thread (the witnesses
+             * reserved now are in the budget already): areas made while
+             * room for one witness was left let one synthesis run at a time
+             * (2^27 with GPU synthesis: 9 areas and 4.3 GB witnesses in a
+             * 57 GB budget, 77% of the synthesis time waiting). */
+            uint64_t wits = (uint64_t)k->n_work + 1 < (uint64_t)e->o.synth_threads ? (uint64_t)k->n_work + 1
+                                                                                    : (uint64_t)e->o.synth_threads;
+            wits = wits > e->n_synthesizing ? wits - e->n_synthesizing : 1;
+            if (budget_make_room(e, k->work_bytes + wits * k->wit_bytes, k)) {
                 budget_take(e, k->work_bytes);
                 k->n_work++;
                 e->c_work_allocs++;
@@ -969,6 +980,10 @@ static void *worker_main(void *arg) {
         pthread_mutex_lock(&e->lock);
         e->wcur[me].busy = 0;
         e->wcur[me].busy_ms += t1 - t0;
+        if (hi.msm_points)
+            e->wcur[me].msm_points = hi.msm_points;
+        if (hi.msm_note)
+            snprintf(e->wcur[me].msm_note, sizeof e->wcur[me].msm_note, "%s", hi.msm_note);
         if (!--e->dev[dv].n_busy)
             e->dev[dv].busy_ms += t1 - e->dev[dv].busy_since;
         e->dev[dv].gpu_ms += hi.gpu_ms;
@@ -986,6 +1001,8 @@ static void *worker_main(void *arg) {
                 hist_add(&e->h[ST_KERNELS], hi.kernels_end - hi.kernels_begin);
                 e->dev[dv].kernel_ms += hi.kernels_end - hi.kernels_begin;
                 e->dev[dv].kernel_gpu_ms += hi.kernel_gpu_ms;
+                for (int i = 0; i < ENGINE_GPU_STAGES; i++)
+                    e->dev[dv].stage_gpu_ms[i] += hi.stage_gpu_ms[i];
             }
         }
         e->dev[dv].parts += !err;
@@ -2028,6 +2045,14 @@ g16_err g16_engine_metrics(g16_engine *e, char **text) {
                   "# TYPE g16_device_kernel_gpu_ms_total counter\n");
     for (int d = 0; d < e->n_dev; d++)
         sb_printf(&b, "g16_device_kernel_gpu_ms_total{device=\"%d\"} %.3f\n", d, e->dev[d].kernel_gpu_ms);
+    sb_printf(&b, "# HELP g16_device_stage_gpu_ms_total The kernel sections' CUDA-event time by part (synthesis and H, "
+                  "the MSMs A, B1, B2, C and H) per device.\n"
+                  "# TYPE g16_device_stage_gpu_ms_total counter\n");
+    static const char *const stage_names[ENGINE_GPU_STAGES] = ENGINE_GPU_STAGE_NAMES;
+    for (int d = 0; d < e->n_dev; d++)
+        for (int i = 0; i < ENGINE_GPU_STAGES; i++)
+            sb_printf(&b, "g16_device_stage_gpu_ms_total{device=\"%d\",stage=\"%s\"} %.3f\n", d, stage_names[i],
+                      e->dev[d].stage_gpu_ms[i]);
     sb_printf(&b, "# HELP g16_device_kernel_wait_ms_total Waits for the device's kernel mutex, summed.\n"
                   "# TYPE g16_device_kernel_wait_ms_total counter\n");
     for (int d = 0; d < e->n_dev; d++)
@@ -2123,8 +2148,14 @@ g16_err g16_engine_status_json(g16_engine *e, char **json) {
               e->n_synthesizing, e->ready.n, e->fin.n, e->o.synth_threads, e->o.lookahead, e->n_fin_th,
               e->fin_busy_ms);
     for (int i = 0; i < e->n_worker_th; i++) {
-        sb_printf(&b, "%s{\"id\":%d,\"device\":%d,\"busy_ms\":%.3f,\"retired\":%s,", i ? "," : "", i,
-                  e->wcur[i].dev, e->wcur[i].busy_ms, e->wcur[i].retired ? "true" : "false");
+        sb_printf(&b, "%s{\"id\":%d,\"device\":%d,\"busy_ms\":%.3f,\"retired\":%s,\"msm_points\":%zu,", i ? "," : "",
+                  i, e->wcur[i].dev, e->wcur[i].busy_ms, e->wcur[i].retired ? "true" : "false",
+                  e->wcur[i].msm_points);
+        if (e->wcur[i].msm_note[0]) {
+            sb_printf(&b, "\"msm_note\":");
+            sb_json_str(&b, e->wcur[i].msm_note);
+            sb_printf(&b, ",");
+        }
         if (e->wcur[i].busy)
             sb_printf(&b, "\"job\":%llu,\"partition\":%u}", (unsigned long long)e->wcur[i].job_id, e->wcur[i].part);
         else

@@ -13,6 +13,11 @@
 
 #include "groth16/groth16.h"
 
+/* The parts of a GPU stage's kernel time (engine_heavy_info.stage_gpu_ms),
+ * named as in the metric g16_device_stage_gpu_ms_total{stage=...}. */
+#define ENGINE_GPU_STAGES 6
+#define ENGINE_GPU_STAGE_NAMES {"synth_h", "msm_a", "msm_b1", "msm_b2", "msm_c", "msm_h"}
+
 /* What a heavy stage reports beside the MSM sums. */
 typedef struct engine_heavy_info {
     double upload_ms;  /* host -> device copies of a, b, c, w (0 on the CPU) */
@@ -28,6 +33,12 @@ typedef struct engine_heavy_info {
                            * synthesis, H, the five MSMs); kernels_end -
                            * kernels_begin less this = the host's gaps
                            * between them (Horner sums, launches, waking up) */
+    double stage_gpu_ms[6]; /* its parts (CUDA events; ENGINE_GPU_STAGE_NAMES):
+                             * synthesis + H, MSMs A, B1, B2, C, H */
+    size_t msm_points; /* the worker's MSM capacity (larger MSMs ran in
+                        * chunks of it; 0 on the CPU) */
+    const char *msm_note; /* NULL, or why that capacity is below the key's
+                           * MSM size (valid until the worker's next stage) */
     int streamed;      /* the bases were streamed from host memory */
     int cpu_fallback;  /* a GPU worker ran it on the CPU (no device working
                         * area, or its device was taken out of service) */

@@ -26,6 +26,23 @@ template <class E> struct alignas(16) affine_t {
     G16_HD bool is_inf() const { return x.is_zero() && y.is_zero(); }
 };
 
+/* *p read word by word through volatile loads on the device (at the point
+ * of use: see xyzz_t::add_mem); a plain copy on the host. */
+template <class T> G16_HD T vload(const T *p) {
+#if defined(__CUDA_ARCH__)
+    static_assert(sizeof(T) % 4 == 0, "vload: whole words");
+    T r;
+    const volatile uint32_t *src = reinterpret_cast<const volatile uint32_t *>(p);
+    uint32_t *dst = reinterpret_cast<uint32_t *>(&r);
+G16_UNROLL
+    for (unsigned i = 0; i < sizeof(T) / 4; i++)
+        dst[i] = src[i];
+    return r;
+#else
+    return *p;
+#endif
+}
+
 template <class E> struct alignas(16) xyzz_t {
     E x, y, zz, zzz;
 
@@ -120,6 +137,39 @@ template <class E> struct alignas(16) xyzz_t {
         E Q = U1 * PP;           /* Q = U1*PP */
         x = R.sqr() - PPP - Q.dbl();  /* X3 = R^2 - PPP - 2*Q */
         y = R * (Q - x) - S1 * PPP;   /* Y3 = R*(Q-X3) - S1*PPP */
+    }
+
+    /* add-2008-s with q in device memory, its coordinates read where they
+     * are used (vload: volatile loads, so the compiler neither hoists nor
+     * keeps them): only this, the temporaries and one coordinate of q are
+     * live, where add() holds all of q. For the bucket reduction over Fp2,
+     * whose kernels spilled kilobytes per thread with add() (ptxas, sm_90).
+     * Same results as add(*q). */
+    G16_HD void add_mem(const xyzz_t *q) {
+        if (vload(&q->zz).is_zero())
+            return;
+        if (is_inf()) {
+            *this = xyzz_t{vload(&q->x), vload(&q->y), vload(&q->zz), vload(&q->zzz)};
+            return;
+        }
+        E U1 = x * vload(&q->zz);      /* U1 = X1*ZZ2 */
+        E S1 = y * vload(&q->zzz);     /* S1 = Y1*ZZZ2 */
+        E P = vload(&q->x) * zz - U1;  /* P = U2 - U1 */
+        E R = vload(&q->y) * zzz - S1; /* R = S2 - S1 */
+        if (P.is_zero()) {
+            if (R.is_zero())
+                *this = dbl();
+            else
+                *this = inf();
+            return;
+        }
+        E PP = P.sqr();
+        E PPP = P * PP;
+        zz = zz * vload(&q->zz) * PP;    /* ZZ3 = ZZ1*ZZ2*PP */
+        zzz = zzz * vload(&q->zzz) * PPP; /* ZZZ3 = ZZZ1*ZZZ2*PPP */
+        E Q = U1 * PP;
+        x = R.sqr() - PPP - Q.dbl();
+        y = R * (Q - x) - S1 * PPP;
     }
 
     /* Out-of-line copies for the kernels off the hot path (tree, fix-up,

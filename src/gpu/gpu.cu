@@ -71,6 +71,16 @@ static void gpu_free_all(g16_gpu *g) {
     }
     if (g->copy_stream)
         cudaStreamDestroy(g->copy_stream);
+    for (int i = 0; i < 2; i++) {
+        if (g->ev_acc[i])
+            cudaEventDestroy(g->ev_acc[i]);
+        if (g->ev_red[i])
+            cudaEventDestroy(g->ev_red[i]);
+        if (g->ev_pipe[i])
+            cudaEventDestroy(g->ev_pipe[i]);
+    }
+    if (g->red_stream)
+        cudaStreamDestroy(g->red_stream);
     for (int i = 0; i < 6; i++)
         if (g->ev[i])
             cudaEventDestroy(g->ev[i]);
@@ -96,6 +106,7 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
         return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: device %d not present (%d devices)", device, count);
     g->device = device;
     CU(cudaSetDevice(device));
+    (void)cudaGetLastError(); /* an earlier call's error must not surface in CUB's queries below */
     /* How host threads wait for this device (cudaStreamSynchronize and
      * cudaEventSynchronize in every MSM): CUDA's default heuristic spins
      * while the process has fewer contexts than cores, so each waiting
@@ -124,6 +135,19 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
     CU(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
     for (int i = 0; i < 6; i++)
         CU(cudaEventCreate(&g->ev[i]));
+    /* Chunked MSMs (msm.cuh): the reductions' stream gets the highest
+     * priority, so that its few blocks go first whenever the next chunk's
+     * accumulation frees a slot. */
+    int prio_least = 0, prio_greatest = 0;
+    CU(cudaDeviceGetStreamPriorityRange(&prio_least, &prio_greatest));
+    CU(cudaStreamCreateWithPriority(&g->red_stream, cudaStreamNonBlocking, prio_greatest));
+    for (int i = 0; i < 2; i++) {
+        CU(cudaEventCreateWithFlags(&g->ev_acc[i], cudaEventDisableTiming));
+        CU(cudaEventCreate(&g->ev_red[i]));
+        CU(cudaEventCreate(&g->ev_pipe[i]));
+    }
+    const char *pipe = getenv("G16_GPU_MSM_PIPE");
+    g->msm_pipe = pipe && atoi(pipe) == 0 ? 0 : 1;
 
     /* Accumulation occupancy for fields of 12+ limbs (msm.cuh), measured on
      * the H200 (docs/gpu-notes.md): 3 blocks per SM beat 1 by 19-25% for
@@ -392,9 +416,7 @@ extern "C" g16_err g16_gpu_msm(g16_gpu *g, void *out_jac, const g16_gpu_bases *b
         return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm: NULL argument");
     if (n > b->n)
         return g16_fail(st, G16_ERR_SIZE_MISMATCH, "gpu msm: %zu scalars for %zu bases", n, b->n);
-    if (n > g->max_points)
-        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm: %zu points exceed the context's %zu", n,
-                        g->max_points);
+    /* More than max_points: chunks of it (msm.cuh, msm_run). */
     g16_err rc;
     try {
         rc = msm_dispatch(g, out_jac, b, NULL, scalars, n, st);

@@ -90,8 +90,11 @@ typedef struct g16_gpu_timing {
     int table; /* 1: the MSM ran on the bases' window table */
 } g16_gpu_timing;
 
-/* r = sum_i scalars[i] * bases[i] for i < n (n <= the bases' count and
- * <= max_points). scalars may be in host memory (pinned or not) or in
+/* r = sum_i scalars[i] * bases[i] for i < n (n <= the bases' count; above
+ * the context's max_points, in chunks of it whose bucket reductions overlap
+ * the next chunk's work, timing then giving the whole: total_ms = kernel_ms
+ * = the device's span from the first chunk's start to the last one's end,
+ * no stage times). scalars may be in host memory (pinned or not) or in
  * device memory (unified addressing: the copy direction is inferred), so a
  * prover can feed scalars it computed on the device. out_jac points to the CPU's G_jac of the bases' group
  * (bn254_g1_jac, ...); infinity is returned with z = 0. timing may be NULL. */
@@ -99,8 +102,7 @@ g16_err g16_gpu_msm(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, const g16
                     size_t n, g16_gpu_timing *timing, g16_status *st);
 
 /* The same over the bases first .. first + n - 1 (first + n <= the bases'
- * count, n <= max_points): an MSM larger than the context runs in chunks
- * over one resident copy of the bases (prove_gpu.c). */
+ * count). */
 g16_err g16_gpu_msm_at(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, size_t first, const g16_scalar *scalars,
                        size_t n, g16_gpu_timing *timing, g16_status *st);
 /* The most points one MSM of g takes (g16_gpu_create's max_points). */

@@ -72,6 +72,16 @@ struct g16_gpu {
     size_t stage_bytes;
     cudaStream_t copy_stream;
     cudaEvent_t ev_copy[2];
+    /* An MSM of more than max_points resident bases runs in chunks whose
+     * bucket reductions overlap the next chunk's sort and accumulation
+     * (msm.cuh, "chunked MSMs"): on red_stream (the device's highest
+     * priority), in one of two halves of the bucket, reduction and window
+     * scratch; ev_acc[h] = half h accumulated, ev_red[h] = its windows on
+     * the host; ev_pipe = the chunked MSM's start and end. msm_pipe = 0
+     * ($G16_GPU_MSM_PIPE=0): the chunks one after the other. */
+    int msm_pipe;
+    cudaStream_t red_stream;
+    cudaEvent_t ev_acc[2], ev_red[2], ev_pipe[2];
 };
 
 struct g16_gpu_bases {

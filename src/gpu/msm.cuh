@@ -83,6 +83,19 @@ static const int MSM_THREADS = 128;
  * infinity bases make equal partial sums common): compute-sanitizer reported
  * an invalid __local__ read in add_cold's doubling branch; cause not found. */
 template <class E> G16_HD void red_add(xyzz_t<E> &a, const xyzz_t<E> &b) { a.add(b); }
+/* Whether the reduction reads its operands from memory where they are used
+ * (xyzz_t::add_mem, and the two-pass msm_chunk_kernel): for BLS12-381's Fp2
+ * (24 words), whose kernels spilled 1-7 KB per thread otherwise (session
+ * 8); its G2 reduction at 2^24 went from 87.7 to 74.4 ms (session 9), while
+ * BN254's G2 (16 words) was 1-2% slower with it and keeps the plain add. */
+template <class E> constexpr bool red_from_mem = E::N >= 24;
+/* a += *b with b in device memory. */
+template <class E> G16_HD void red_add_mem(xyzz_t<E> &a, const xyzz_t<E> *b) {
+    if constexpr (red_from_mem<E>)
+        a.add_mem(b);
+    else
+        a.add(*b);
+}
 template <class E> G16_HD void red_dbl(xyzz_t<E> &a) { a = a.dbl(); }
 
 static inline unsigned blocks_for(size_t n, int threads) { return (unsigned)((n + threads - 1) / threads); }
@@ -386,7 +399,7 @@ __global__ void msm_tree_kernel(xyzz_t<E> *tree, uint32_t off_prev, uint32_t siz
         return;
     xyzz_t<E> a = tree[off_prev + 2 * i];
     if (2 * i + 1 < size_prev)
-        red_add(a, tree[off_prev + 2 * i + 1]);
+        red_add(a, tree[off_prev + 2 * i + 1]); /* add_mem spilled more here (ptxas) */
     tree[off_cur + i] = a;
 }
 
@@ -421,7 +434,7 @@ __global__ void __launch_bounds__(MSM_THREADS)
                 idx = --r;
             else
                 continue;
-            red_add(acc, tree[lv.off[level] + idx]);
+            red_add_mem(acc, &tree[lv.off[level] + idx]);
         }
         l >>= 1;
         r >>= 1;
@@ -429,26 +442,46 @@ __global__ void __launch_bounds__(MSM_THREADS)
     buckets[k] = acc;
 }
 
-/* 4a. Per chunk of `chunk` buckets: R = sum B_b, W = sum (b+1) B_b. */
+/* 4a. Per chunk of `chunk` buckets: R = sum B_b, W = sum (b+1) B_b, as the
+ * running sums R_i = B_i + R_(i+1) from the top down and W = sum R_i. With
+ * red_from_mem in two passes, the R_i written over the buckets (scratch,
+ * not read again) and summed back from memory, so that one point and the operand's
+ * coordinates are live, not R and W and B (session 8: 1152 bytes of stack
+ * and 7 KB of spill loads per thread for BLS12-381 G2 in one pass). */
 template <class E>
 __global__ void __launch_bounds__(MSM_THREADS)
-    msm_chunk_kernel(const xyzz_t<E> *__restrict__ buckets, uint32_t total_chunks, uint32_t chunk,
+    msm_chunk_kernel(xyzz_t<E> *__restrict__ buckets, uint32_t total_chunks, uint32_t chunk,
                      xyzz_t<E> *__restrict__ red) {
     uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
     if (id >= total_chunks)
         return;
-    const xyzz_t<E> *b = buckets + (size_t)id * chunk;
-    xyzz_t<E> R = xyzz_t<E>::inf(), W = xyzz_t<E>::inf();
-    /* Running sums: R += B_i, then W += R, for i from the top down. */
+    xyzz_t<E> *b = buckets + (size_t)id * chunk;
+    if constexpr (red_from_mem<E>) {
+        xyzz_t<E> R = xyzz_t<E>::inf();
 #pragma unroll 1
-    for (int s = 2 * (int)chunk - 1; s >= 0; s--) {
-        if (s & 1)
-            red_add(R, b[s >> 1]);
-        else
-            red_add(W, R);
+        for (int i = (int)chunk - 1; i >= 0; i--) {
+            red_add_mem(R, &b[i]);
+            b[i] = R;
+        }
+        red[2 * (size_t)id] = R;
+        xyzz_t<E> W = xyzz_t<E>::inf();
+#pragma unroll 1
+        for (int i = (int)chunk - 1; i >= 0; i--)
+            red_add_mem(W, &b[i]);
+        red[2 * (size_t)id + 1] = W;
+    } else {
+        xyzz_t<E> R = xyzz_t<E>::inf(), W = xyzz_t<E>::inf();
+        /* Running sums: R += B_i, then W += R, for i from the top down. */
+#pragma unroll 1
+        for (int s = 2 * (int)chunk - 1; s >= 0; s--) {
+            if (s & 1)
+                red_add(R, b[s >> 1]);
+            else
+                red_add(W, R);
+        }
+        red[2 * (size_t)id] = R;
+        red[2 * (size_t)id + 1] = W;
     }
-    red[2 * (size_t)id] = R;
-    red[2 * (size_t)id + 1] = W;
 }
 
 /* 4b. Merge level: chunk pairs (a, b) with a's bucket count 2^lg_left. */
@@ -522,15 +555,13 @@ template <class EV> void msm_accumulate_launch(g16_gpu *g, const msm_acc_args &a
                                                                      a.zero_key, bases, bk, hd, tl, a.tkey);
 }
 
-/* Steps 3b-4 after the accumulation, over field type EV (E or its compact
- * product variant): the sum tree over the head partials, the fix-up of
- * buckets spread over segments, the chunked bucket reduction and its merge
- * tree, the window sums into g->d_win. Queued on g's stream. */
-template <class EV>
-g16_err msm_reduce(g16_gpu *g, const g16gpu_msm_plan &pl, uint32_t S, uint32_t L, g16_status *st) {
+/* Step 3b after the accumulation, over field type EV (E or its compact
+ * product variant): the sum tree over the head partials and the fix-up of
+ * buckets spread over segments, into buckets. Queued on g's stream. */
+template <class EV> g16_err msm_fixup(g16_gpu *g, uint32_t S, uint32_t L, void *bucket_mem, g16_status *st) {
     typedef xyzz_t<EV> P;
     cudaStream_t s = g->stream;
-    P *buckets = (P *)g->d_buckets, *tree = (P *)g->d_tree, *tail = (P *)g->d_tail, *red = (P *)g->d_red;
+    P *buckets = (P *)bucket_mem, *tree = (P *)g->d_tree, *tail = (P *)g->d_tail;
     tree_levels lv;
     lv.count = 1;
     lv.off[0] = 0;
@@ -547,7 +578,16 @@ g16_err msm_reduce(g16_gpu *g, const g16gpu_msm_plan &pl, uint32_t S, uint32_t L
     msm_fixup_kernel<EV><<<blocks_for(S, MSM_THREADS), MSM_THREADS, 0, s>>>(tree, tail, g->d_tkey,
                                                                           g->d_bucket_end, S, L, lv, buckets);
     CU_LAUNCH("msm_fixup_kernel");
+    return G16_OK;
+}
 
+/* Step 4: the chunked bucket reduction of buckets (overwritten) and its
+ * merge tree in red, the window sums into win; queued on stream s. */
+template <class EV>
+g16_err msm_reduce_windows(const g16gpu_msm_plan &pl, void *bucket_mem, void *red_mem, void *win, cudaStream_t s,
+                           g16_status *st) {
+    typedef xyzz_t<EV> P;
+    P *buckets = (P *)bucket_mem, *red = (P *)red_mem;
     uint32_t cpw = pl.nb / pl.chunk, total_chunks = (uint32_t)pl.windows * cpw;
     msm_chunk_kernel<EV><<<blocks_for(total_chunks, MSM_THREADS), MSM_THREADS, 0, s>>>(buckets, total_chunks,
                                                                                      pl.chunk, red);
@@ -559,9 +599,16 @@ g16_err msm_reduce(g16_gpu *g, const g16gpu_msm_plan &pl, uint32_t S, uint32_t L
             red, (uint32_t)pl.windows, cpw, half, lg_chunk + (int)lvl);
         CU_LAUNCH("msm_merge_kernel");
     }
-    msm_gather_kernel<EV><<<1, 64, 0, s>>>(red, (uint32_t)pl.windows, cpw, (P *)g->d_win);
+    msm_gather_kernel<EV><<<1, 64, 0, s>>>(red, (uint32_t)pl.windows, cpw, (P *)win);
     CU_LAUNCH("msm_gather_kernel");
     return G16_OK;
+}
+
+/* Steps 3b-4 over the context's whole scratch, on g's stream. */
+template <class EV>
+g16_err msm_reduce(g16_gpu *g, const g16gpu_msm_plan &pl, uint32_t S, uint32_t L, g16_status *st) {
+    g16_err rc = msm_fixup<EV>(g, S, L, g->d_buckets, st);
+    return rc != G16_OK ? rc : msm_reduce_windows<EV>(pl, g->d_buckets, g->d_red, g->d_win, g->stream, st);
 }
 
 /* A precomputed table over the bases (see the top): windows multiples per
@@ -649,8 +696,6 @@ template <class E> g16_err msm_table_build(g16_gpu *g, g16_gpu_bases *b, int c, 
     return G16_OK;
 }
 
-/* The MSM of n points at device address bases (affine_t<E>, at least n of
- * them); *res receives the sum (XYZZ, on the host). Times in g->last. */
 /* Density form of msm_core: bits (host or device) over n_bases bases,
  * copied into d_words (n_bases/32 + 1 words). */
 struct msm_density {
@@ -659,9 +704,60 @@ struct msm_density {
     uint32_t *d_words;
 };
 
+/* 5. Horner over the windows: sum_w 2^(cw) S_w (with a table, one window:
+ * the sum itself). Host. */
+template <class E> xyzz_t<E> msm_horner(const xyzz_t<E> *win, int windows, int c, bool table) {
+    if (table)
+        return win[0];
+    xyzz_t<E> acc = win[windows - 1];
+    for (int w = windows - 2; w >= 0; w--) {
+        for (int d = 0; d < c; d++)
+            acc = acc.dbl();
+        acc.add(win[w]);
+    }
+    return acc;
+}
+
+/* Chunked MSMs (more points than the context's max_points; msm_chunked):
+ * chunk k's bucket reduction (step 4) runs on g->red_stream in one half of
+ * the bucket, reduction and window scratch while chunk k+1's split, sort
+ * and accumulation run on g->stream in the other half (H200, session 9:
+ * 15-20% off 0/1-heavy MSMs of 4 chunks, nothing off dense ones, whose
+ * reductions fill the device anyway). A chunk whose
+ * plan does not fit a half (G2 near the context's size) waits for the
+ * pending halves and runs over the whole scratch. pending[h]: half h's
+ * windows are on their way to the host (g->ev_red[h]); msm_pipe_drain adds
+ * their Horner sum to total. */
+template <class E> struct msm_pipe {
+    bool on;
+    int next; /* the half of the next chunk */
+    bool pending[2], table[2];
+    int windows[2], c[2];
+    xyzz_t<E> total;
+};
+
+static inline char *pipe_half(void *base, size_t bytes, int h) {
+    return (char *)base + (h > 0 ? bytes / 2 : 0);
+}
+
+template <class E> g16_err msm_pipe_drain(g16_gpu *g, msm_pipe<E> *pp, int h, g16_status *st) {
+    if (!pp->pending[h])
+        return G16_OK;
+    pp->pending[h] = false;
+    CU(cudaEventSynchronize(g->ev_red[h]));
+    const xyzz_t<E> *win = (const xyzz_t<E> *)pipe_half(g->h_win, 64 * g->pt_bytes, h);
+    pp->total.add(msm_horner(win, pp->windows[h], pp->c[h], pp->table[h]));
+    return G16_OK;
+}
+
+/* The MSM of n <= max_points points at device address bases (affine_t<E>,
+ * at least n of them); *res receives the sum (XYZZ, on the host). Times in
+ * g->last. With pp (a chunk of msm_chunked), the reduction may be left
+ * running in a half of the scratch (*res = infinity; pp->pending). */
 template <class E>
 g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm_density *dn,
-                 const g16_scalar *scalars, size_t n, int nbits, const msm_table *tb, g16_status *st) {
+                 const g16_scalar *scalars, size_t n, int nbits, const msm_table *tb, g16_status *st,
+                 msm_pipe<E> *pp = nullptr) {
     typedef xyzz_t<E> P;
     *res = P::inf();
     g->last = g16_gpu_timing{};
@@ -669,8 +765,17 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
         return G16_OK;
     cudaStream_t s = g->stream;
     CU(cudaEventRecord(g->ev[0], s));
-    if (n)
-        CU(cudaMemcpyAsync(g->d_scalars, scalars, n * sizeof(g16_scalar), cudaMemcpyDefault, s));
+    /* Scalars in this device's memory (the prover's w and h) are read where
+     * they are; others are copied into the context. */
+    const uint64_t *sc = g->d_scalars;
+    if (n) {
+        cudaPointerAttributes pa;
+        if (cudaPointerGetAttributes(&pa, scalars) == cudaSuccess && pa.type == cudaMemoryTypeDevice &&
+            pa.device == g->device)
+            sc = (const uint64_t *)scalars;
+        else
+            CU(cudaMemcpyAsync(g->d_scalars, scalars, n * sizeof(g16_scalar), cudaMemcpyDefault, s));
+    }
     CU(cudaEventRecord(g->ev[1], s));
 
     /* Density form: pos[j] = the j-th set bit, and the bit count. */
@@ -706,11 +811,11 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
     }
     if (g->msm_v >= 2 || dn) {
         unsigned cb = blocks_for(n, CLS_THREADS);
-        msm_class_count_kernel<<<cb, CLS_THREADS, 0, s>>>(g->d_scalars, (uint32_t)n, g->d_cls);
+        msm_class_count_kernel<<<cb, CLS_THREADS, 0, s>>>(sc, (uint32_t)n, g->d_cls);
         CU_LAUNCH("msm_class_count_kernel");
         msm_class_scan_kernel<<<1, 1024, 0, s>>>(g->d_cls, cb, g->d_count);
         CU_LAUNCH("msm_class_scan_kernel");
-        msm_class_scatter_kernel<<<cb, CLS_THREADS, 0, s>>>(g->d_scalars, (uint32_t)n, g->d_cls, g->d_one,
+        msm_class_scatter_kernel<<<cb, CLS_THREADS, 0, s>>>(sc, (uint32_t)n, g->d_cls, g->d_one,
                                                             g->d_big);
         CU_LAUNCH("msm_class_scatter_kernel");
         CU(cudaMemcpyAsync(g->h_count, g->d_count, 4 * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
@@ -753,12 +858,30 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
         return g16_fail(st, G16_ERR_INTERNAL, "gpu msm: plan for n=%zu (c=%d) exceeds the context's scratch", n,
                         pl.c);
     uint32_t m = (uint32_t)m64, S = (uint32_t)S64;
-    P *buckets = (P *)g->d_buckets, *tree = (P *)g->d_tree, *tail = (P *)g->d_tail;
+
+    /* A chunk: a half of the scratch when the plan fits one, else the
+     * whole (after the pending halves are done with it). */
+    int half = -1;
+    if (pp && m > 0) {
+        size_t nbk = (size_t)plr.windows * plr.nb, nred = 2 * nbk / plr.chunk;
+        bool fits = pp->on && 2 * nbk * sizeof(P) <= g->max_buckets * g->pt_bytes &&
+                    2 * nred * sizeof(P) <= g->max_red * g->pt_bytes &&
+                    (size_t)plr.windows * sizeof(P) <= 32 * g->pt_bytes;
+        for (int h = 0; h < 2; h++)
+            if (!fits || h == pp->next) {
+                g16_err rc = msm_pipe_drain<E>(g, pp, h, st);
+                if (rc != G16_OK)
+                    return rc;
+            }
+        half = fits ? pp->next : -1;
+    }
+    P *buckets = (P *)pipe_half(g->d_buckets, half >= 0 ? g->max_buckets * g->pt_bytes : 0, half);
+    P *tree = (P *)g->d_tree, *tail = (P *)g->d_tail;
 
     if (m > 0) {
         if (nbig)
             msm_digits_kernel<<<blocks_for(nbig, 256), 256, 0, s>>>(
-                g->d_scalars, idx, pos, (uint32_t)nbig, pl.c, pl.windows, pl.nb, use_table ? 0 : pl.nb,
+                sc, idx, pos, (uint32_t)nbig, pl.c, pl.windows, pl.nb, use_table ? 0 : pl.nb,
                 use_table ? (uint32_t)tb->stride : 0, plr.zero_key, g->d_keys[0], g->d_vals[0]);
         CU_LAUNCH("msm_digits_kernel");
         size_t o1 = nbig * (size_t)pl.windows;
@@ -778,6 +901,8 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
         const uint32_t *keys = dk.Current(), *vals = dv.Current();
         CU(cudaEventRecord(g->ev[4], s));
 
+        if (half >= 0) /* the reduction two chunks back used this half */
+            CU(cudaStreamWaitEvent(s, g->ev_red[half], 0));
         CU(cudaMemsetAsync(buckets, 0, (size_t)plr.windows * plr.nb * sizeof(P), s));
         msm_bucket_end_kernel<<<blocks_for(m, 256), 256, 0, s>>>(keys, m, plr.zero_key, g->d_bucket_end);
         CU_LAUNCH("msm_bucket_end_kernel");
@@ -806,6 +931,32 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
         /* Steps 3b-4 run few threads each (latency bound); the rolled
          * product (g->msm_cold) kept their code small, which paid with
          * mul_cios and no longer does with mul_wide (gpu.cu). */
+        if (half >= 0) {
+            /* Step 3b here, step 4 and the windows' copy on red_stream. */
+            size_t wbytes = (size_t)plr.windows * sizeof(P);
+            void *red = pipe_half(g->d_red, g->max_red * g->pt_bytes, half);
+            void *win = pipe_half(g->d_win, 64 * g->pt_bytes, half);
+            void *hwin = pipe_half(g->h_win, 64 * g->pt_bytes, half);
+            g16_err rerr = g->msm_cold ? msm_fixup<roll_t<E, 1>>(g, S, L, buckets, st)
+                                       : msm_fixup<E>(g, S, L, buckets, st);
+            if (rerr != G16_OK)
+                return rerr;
+            CU(cudaEventRecord(g->ev_acc[half], s));
+            CU(cudaStreamWaitEvent(g->red_stream, g->ev_acc[half], 0));
+            rerr = g->msm_cold ? msm_reduce_windows<roll_t<E, 1>>(plr, buckets, red, win, g->red_stream, st)
+                               : msm_reduce_windows<E>(plr, buckets, red, win, g->red_stream, st);
+            if (rerr != G16_OK)
+                return rerr;
+            CU(cudaMemcpyAsync(hwin, win, wbytes, cudaMemcpyDeviceToHost, g->red_stream));
+            CU(cudaEventRecord(g->ev_red[half], g->red_stream));
+            pp->pending[half] = true;
+            pp->windows[half] = pl.windows;
+            pp->c[half] = pl.c;
+            pp->table[half] = use_table;
+            pp->next = half ^ 1;
+            g->last.table = use_table;
+            return G16_OK;
+        }
         g16_err rerr = g->msm_cold ? msm_reduce<roll_t<E, 1>>(g, plr, S, L, st) : msm_reduce<E>(g, plr, S, L, st);
         if (rerr != G16_OK)
             return rerr;
@@ -824,20 +975,68 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
     CU(cudaEventElapsedTime(&g->last.reduce_ms, g->ev[5], g->ev[2]));
     g->last.table = use_table;
 
-    /* 5. Horner over the windows: sum_w 2^(cw) S_w (one window, the sum
-     * itself, with a table). */
-    const P *win = (const P *)g->h_win;
-    if (use_table) {
-        *res = win[0];
-        return G16_OK;
+    *res = msm_horner((const P *)g->h_win, pl.windows, pl.c, use_table);
+    return G16_OK;
+}
+
+/* The MSM of n > max_points resident bases (no density form), in chunks of
+ * max_points (see msm_pipe); *res receives the sum. g->last: total_ms and
+ * kernel_ms both the span on the device from the first chunk's start (after
+ * the work queued before it on the stream) to the last reduction's end
+ * (CUDA events; the host clock would count that earlier work when the host
+ * gets here first), no stage times. */
+template <class E>
+g16_err msm_chunked(g16_gpu *g, xyzz_t<E> *res, const g16_gpu_bases *b, const g16_scalar *scalars, size_t n,
+                    int nbits, g16_status *st) {
+    typedef xyzz_t<E> P;
+    msm_pipe<E> pp = {};
+    pp.on = g->msm_pipe != 0;
+    pp.total = P::inf();
+    msm_table tb = {b->table_c, b->table_windows, b->table_stride};
+    const affine_t<E> *pts = (const affine_t<E> *)b->d_points;
+    size_t cap = g->max_points;
+    int tables = 0;
+    CU(cudaEventRecord(g->ev_pipe[0], g->stream));
+    g16_err rc = G16_OK;
+    for (size_t first = 0; first < n && rc == G16_OK; first += cap) {
+        size_t len = n - first < cap ? n - first : cap;
+        P part;
+        rc = msm_core<E>(g, &part, pts + first, NULL, scalars + first, len, nbits, b->table_windows ? &tb : NULL, st,
+                         &pp);
+        if (rc == G16_OK) {
+            pp.total.add(part); /* infinity when the chunk's reduction is pending */
+            g16_wipe(&part, sizeof part); /* witness-derived, as the sums are */
+            tables |= g->last.table;
+            rc = msm_pipe_drain<E>(g, &pp, pp.next, st); /* the chunk before, while this one runs */
+        }
     }
-    P acc = win[pl.windows - 1];
-    for (int w = pl.windows - 2; w >= 0; w--) {
-        for (int d = 0; d < pl.c; d++)
-            acc = acc.dbl();
-        acc.add(win[w]);
+    if (rc == G16_OK) {
+        cudaError_t e = cudaSuccess;
+        for (int h = 0; h < 2 && e == cudaSuccess; h++)
+            if (pp.pending[h])
+                e = cudaStreamWaitEvent(g->stream, g->ev_red[h], 0);
+        if (e == cudaSuccess)
+            e = cudaEventRecord(g->ev_pipe[1], g->stream);
+        if (e != cudaSuccess)
+            rc = g16_fail(st, G16_ERR_DEVICE, "gpu msm chunks@%s:%d: %s", __FILE__, __LINE__, cudaGetErrorString(e));
+        for (int h = 0; h < 2 && rc == G16_OK; h++)
+            rc = msm_pipe_drain<E>(g, &pp, h, st);
     }
-    *res = acc;
+    if (rc != G16_OK) { /* nothing queued may outlive the call */
+        (void)cudaStreamSynchronize(g->red_stream);
+        (void)cudaStreamSynchronize(g->stream);
+        g16_wipe(&pp, sizeof pp);
+        return rc;
+    }
+    float kms = 0;
+    CU(cudaEventSynchronize(g->ev_pipe[1]));
+    CU(cudaEventElapsedTime(&kms, g->ev_pipe[0], g->ev_pipe[1]));
+    g->last = g16_gpu_timing{};
+    g->last.kernel_ms = kms;
+    g->last.total_ms = kms;
+    g->last.table = tables;
+    *res = pp.total;
+    g16_wipe(&pp, sizeof pp);
     return G16_OK;
 }
 
@@ -850,8 +1049,11 @@ g16_err msm_run(g16_gpu *g, void *out, const g16_gpu_bases *b, const uint8_t *de
     xyzz_t<E> r;
     msm_density dn = {density, b->n, b->d_density};
     msm_table tb = {b->table_c, b->table_windows, b->table_stride};
-    g16_err rc = msm_core<E>(g, &r, (const affine_t<E> *)b->d_points, density ? &dn : NULL, scalars, n, nbits,
-                             b->table_windows ? &tb : NULL, st);
+    if (n > g->max_points && density)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm: %zu points exceed the context's %zu", n, g->max_points);
+    g16_err rc = n > g->max_points ? msm_chunked<E>(g, &r, b, scalars, n, nbits, st)
+                                   : msm_core<E>(g, &r, (const affine_t<E> *)b->d_points, density ? &dn : NULL,
+                                                 scalars, n, nbits, b->table_windows ? &tb : NULL, st);
     if (rc != G16_OK)
         return rc;
     E *o = (E *)out;

@@ -364,74 +364,23 @@ static g16_err queue_h(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key *
 }
 
 /* Waits for the copies (their event only), then wipes the host's w scalars
- * (the MSMs read the device copy): with H already queued the wipe overlaps
- * it and leaves the serial path (2 GiB at 2^26). */
+ * (the MSMs read the device copy) on wipe_threads threads: with H already
+ * queued the wipe overlaps it and leaves the serial path (4.3 GB at 2^27,
+ * whose wipe on one thread outlasted H by about 100 ms: session 9). */
 static g16_err copies_done(groth16_gpu_work *gw, const groth16_work_bufs *b, groth16_gpu_timings *gt,
-                           int *ws_wiped, g16_status *st) {
+                           int *ws_wiped, int wipe_threads, g16_status *st) {
     float up = 0;
     g16_err err = g16_gpu_event_elapsed(&up, gw->ev[0], gw->ev[1], st);
     if (err)
         return err;
     gt->upload_end = g16_now_ms();
     gt->upload_ms = up;
-    g16_wipe(b->ws, (size_t)b->nv * sizeof(g16_scalar));
+    g16_wipe_threads(b->ws, (size_t)b->nv * sizeof(g16_scalar), wipe_threads);
     *ws_wiped = 1;
     return G16_OK;
 }
 
 /* Step 3: the five MSMs (H queued before them on the stream). */
-/* acc += part, CPU Jacobian points of (curve, group) (jac_add takes any inputs). */
-static void jac_acc(g16_curve curve, g16_gpu_group grp, void *acc, const void *part) {
-    if (curve == G16_CURVE_BN254 && grp == G16_GPU_G1) {
-        bn254_g1_jac t;
-        bn254_g1_jac_add(&t, acc, part);
-        *(bn254_g1_jac *)acc = t;
-    } else if (curve == G16_CURVE_BN254) {
-        bn254_g2_jac t;
-        bn254_g2_jac_add(&t, acc, part);
-        *(bn254_g2_jac *)acc = t;
-    } else if (grp == G16_GPU_G1) {
-        bls381_g1_jac t;
-        bls381_g1_jac_add(&t, acc, part);
-        *(bls381_g1_jac *)acc = t;
-    } else {
-        bls381_g2_jac t;
-        bls381_g2_jac_add(&t, acc, part);
-        *(bls381_g2_jac *)acc = t;
-    }
-}
-
-/* res = sum_{j < cnt} k[j] * bases[j] over resident bases: one MSM, or, when
- * cnt exceeds the context's max_points (a context made smaller to leave
- * room for a large key: 2^27), chunks of max_points whose sums are added on
- * the host. The timings add up. */
-static g16_err msm_resident(g16_gpu *g, void *res, const g16_gpu_bases *bases, g16_curve curve, g16_gpu_group grp,
-                            const g16_scalar *k, size_t cnt, g16_gpu_timing *tm, g16_status *st) {
-    size_t cap = g16_gpu_max_points(g);
-    if (cnt <= cap || cap == 0)
-        return g16_gpu_msm(g, res, bases, k, cnt, tm, st);
-    union {
-        bn254_g1_jac a;
-        bn254_g2_jac b;
-        bls381_g1_jac c;
-        bls381_g2_jac d;
-    } part;
-    g16_gpu_timing sum = {0};
-    g16_err err = G16_OK;
-    for (size_t first = 0; first < cnt && !err; first += cap) {
-        size_t m = cnt - first < cap ? cnt - first : cap;
-        g16_gpu_timing t = {0};
-        err = g16_gpu_msm_at(g, first ? (void *)&part : res, bases, first, k + first, m, &t, st);
-        if (!err && first)
-            jac_acc(curve, grp, res, &part);
-        sum.total_ms += t.total_ms;
-        sum.kernel_ms += t.kernel_ms;
-    }
-    g16_wipe(&part, sizeof part); /* witness-derived */
-    *tm = sum;
-    return err;
-}
-
 static g16_err run_msms(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key *gkey, groth16_msms *out,
                         const groth16_work_bufs *b, const g16_zkey *zk, groth16_gpu_timings *gt, g16_status *st) {
     g16_err err;
@@ -444,7 +393,8 @@ static g16_err run_msms(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key 
         g16_gpu_timing tmg = {0};
         double tm0 = g16_now_ms();
         if (gkey)
-            err = msm_resident(g, res[i], gkey->b[i], zk->curve, base_group(i), k, cnt, &tmg, st);
+            /* above the context's max_points, in chunks (g16_gpu_msm) */
+            err = g16_gpu_msm(g, res[i], gkey->b[i], k, cnt, &tmg, st);
         else
             err = g16_gpu_msm_streamed(g, res[i], zk->curve, base_group(i), base_points(zk, i), k, cnt, &tmg, st);
         if (err) {
@@ -477,7 +427,7 @@ static g16_err run_msms(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key 
  * queuing H to the last MSM sum, released on every path. */
 static g16_err heavy_run(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key *gkey, groth16_msms *out,
                          const groth16_work_bufs *b, const g16_zkey *zk, groth16_gpu_timings *gt, int *ws_wiped,
-                         g16_status *st) {
+                         int wipe_threads, g16_status *st) {
     g16_err err;
     double t0 = g16_now_ms();
     gt->upload_begin = t0;
@@ -492,12 +442,12 @@ static g16_err heavy_run(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key
         return err;
 
     if (!gw->excl) {
-        if ((err = queue_h(g, gw, gkey, b, st)) || (err = copies_done(gw, b, gt, ws_wiped, st)))
+        if ((err = queue_h(g, gw, gkey, b, st)) || (err = copies_done(gw, b, gt, ws_wiped, wipe_threads, st)))
             return err;
         gt->kernels_begin = gt->upload_end;
         err = run_msms(g, gw, gkey, out, b, zk, gt, st);
     } else {
-        if ((err = copies_done(gw, b, gt, ws_wiped, st)))
+        if ((err = copies_done(gw, b, gt, ws_wiped, wipe_threads, st)))
             return err;
         double tl = g16_now_ms();
         pthread_mutex_lock(gw->excl);
@@ -554,7 +504,7 @@ g16_err groth16_stage_heavy_gpu(g16_ctx *ctx, struct g16_gpu *g, groth16_gpu_wor
                        "prove (gpu): the working area was synthesized for the GPU synthesis (ws only), but %s",
                        gkey ? "the device key has no coefficient rows" : "no device key is resident (streamed bases)");
     else
-        err = heavy_run(g, gw, gkey, out, &b, zk, &gt, &ws_wiped, st);
+        err = heavy_run(g, gw, gkey, out, &b, zk, &gt, &ws_wiped, g16_ctx_threads(ctx), st);
 
     /* Wipe the device copies of witness-derived data (queued behind the
      * MSMs; also after a failure). The host's w scalars were wiped during

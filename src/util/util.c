@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -96,6 +97,47 @@ void g16_wipe(void *p, size_t len) {
         return;
     memset(p, 0, len);
     __asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+typedef struct wipe_slice {
+    unsigned char *p;
+    size_t len;
+} wipe_slice;
+
+static void *wipe_main(void *arg) {
+    const wipe_slice *w = arg;
+    g16_wipe(w->p, w->len);
+    return NULL;
+}
+
+void g16_wipe_threads(void *p, size_t len, int threads) {
+    enum { MAX_WIPE_THREADS = 16 };
+    size_t min_slice = (size_t)64 << 20; /* below this a thread is not worth starting */
+    if (threads > MAX_WIPE_THREADS)
+        threads = MAX_WIPE_THREADS;
+    if (threads > 1 && len / min_slice < (size_t)threads)
+        threads = (int)(len / min_slice);
+    if (!p || threads <= 1) {
+        g16_wipe(p, len);
+        return;
+    }
+    pthread_t th[MAX_WIPE_THREADS];
+    wipe_slice sl[MAX_WIPE_THREADS];
+    int started[MAX_WIPE_THREADS] = {0};
+    size_t per = (len / (size_t)threads + 63) & ~(size_t)63;
+    for (int i = 0; i < threads; i++) {
+        size_t lo = (size_t)i * per, hi = lo + per < len ? lo + per : len;
+        sl[i] = (wipe_slice){(unsigned char *)p + lo, lo < len ? hi - lo : 0};
+        if (i > 0)
+            started[i] = pthread_create(&th[i], NULL, wipe_main, &sl[i]) == 0;
+    }
+    g16_wipe(sl[0].p, sl[0].len);
+    for (int i = 1; i < threads; i++) {
+        if (started[i])
+            pthread_join(th[i], NULL);
+        else
+            g16_wipe(sl[i].p, sl[i].len);
+    }
 }
 
 double g16_now_ms(void) {

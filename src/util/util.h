@@ -34,6 +34,10 @@ g16_err g16_os_random(void *buf, size_t len);
 
 /* Zeroes memory in a way the compiler may not elide (for secrets). */
 void g16_wipe(void *p, size_t len);
+/* The same over up to `threads` threads (the caller and threads - 1 made
+ * for the call; a slice whose thread cannot start is wiped by the caller):
+ * for buffers of gigabytes whose wipe would otherwise hold up a GPU stage. */
+void g16_wipe_threads(void *p, size_t len, int threads);
 
 /* ---- thread pool ----------------------------------------------------------
  * Owned by a context; never global. g16_pool_run calls fn(arg, i) for i in

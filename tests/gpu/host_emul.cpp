@@ -121,6 +121,17 @@ static void curve_test(const char *name, const g16gpu::affine_t<E> &g, const E &
     P ref = P::inf(); P base = acc;
     for (int bit = 0; bit < 10; bit++) { if ((820 >> bit) & 1) ref.add(base); base = base.dbl(); }
     EXPECT(on_curve(sum, b)); EXPECT(eqp(sum, ref));
+    /* add_mem (the reduction's memory-operand add) == add, word for word,
+     * through every case: generic, the same point, its negative, infinity
+     * on either side. */
+    P cases[][2] = {{three, two}, {two, two}, {two, two.neg()}, {P::inf(), three}, {three, P::inf()},
+                    {sum, cur}, {cur, sum}};
+    for (auto &c : cases) {
+        P r1 = c[0], r2 = c[0];
+        r1.add(c[1]);
+        r2.add_mem(&c[1]);
+        EXPECT(!memcmp(&r1, &r2, sizeof r1));
+    }
     printf("%s curve ok\n", name);
 }
 
