@@ -395,11 +395,18 @@ static groth16_gpu_work *worker_fit(cworker *w, const g16_key *key, g16_status *
              * ordinal" (session 9) and the worker settled at 2^24. */
             size_t free_b = 0, total_b = 0, area = groth16_gpu_work_bytes(key);
             g16_status mst = {0};
-            if (g16_gpu_mem_info(w->be->dev[w->dev].device, &free_b, &total_b, &mst) == G16_OK)
+            if (g16_gpu_mem_info(w->be->dev[w->dev].device, &free_b, &total_b, &mst) == G16_OK) {
+                size_t asked = want;
                 while (want > MIN_CTX_POINTS && g16_gpu_ctx_bytes(want, 1) + area + ((size_t)1 << 30) > free_b) {
                     want /= 2;
                     w->g_max = want;
                 }
+                if (want < asked)
+                    snprintf(w->fit_note, sizeof w->fit_note,
+                             "context of %zu points (not %zu): %.1f GB of device memory free for it and a %.1f GB "
+                             "working area",
+                             want, asked, free_b / 1e9, area / 1e9);
+            }
             while (g16_gpu_create(&w->g, w->be->dev[w->dev].device, want, 1, st) != G16_OK) {
                 w->g = NULL;
                 snprintf(w->fit_note, sizeof w->fit_note, "context of %zu points: %.150s", want, st ? st->msg : "");
