@@ -786,6 +786,19 @@ static uint32_t inflight(const g16_engine *e) {
     return n;
 }
 
+/* The witness bytes a new working area of k must leave free: a witness for
+ * each area, the new one included, up to one per synthesis thread, less
+ * those reserved now (they are in the budget already); at least one. Areas
+ * made while room for a single witness was left let one synthesis run at a
+ * time (2^27 with GPU synthesis: 9 areas and 4.3 GB witnesses in a 57 GB
+ * budget, the syntheses one after the other). */
+static uint64_t area_witness_room(const g16_engine *e, const ekey *k) {
+    uint64_t wits = (uint64_t)k->n_work + 1 < (uint64_t)e->o.synth_threads ? (uint64_t)k->n_work + 1
+                                                                            : (uint64_t)e->o.synth_threads;
+    wits = wits > e->n_synthesizing ? wits - e->n_synthesizing : 1;
+    return wits * k->wit_bytes;
+}
+
 static void *synth_main(void *arg) {
     g16_engine *e = ((wctx *)arg)->eng;
     int me = ((wctx *)arg)->idx;
@@ -808,16 +821,9 @@ static void *synth_main(void *arg) {
         if (p != (e->pending.n ? e->pending.v[0] : NULL))
             continue; /* the queue changed while the lock was released */
         if (!err && !wait && !k->n_free) {
-            /* A new working area if the budget then still holds a witness
-             * for each area, up to one per synthesis thread (the witnesses
-             * reserved now are in the budget already): areas made while
-             * room for one witness was left let one synthesis run at a time
-             * (2^27 with GPU synthesis: 9 areas and 4.3 GB witnesses in a
-             * 57 GB budget, 77% of the synthesis time waiting). */
-            uint64_t wits = (uint64_t)k->n_work + 1 < (uint64_t)e->o.synth_threads ? (uint64_t)k->n_work + 1
-                                                                                    : (uint64_t)e->o.synth_threads;
-            wits = wits > e->n_synthesizing ? wits - e->n_synthesizing : 1;
-            if (budget_make_room(e, k->work_bytes + wits * k->wit_bytes, k)) {
+            /* A new working area, if the budget then still feeds it a
+             * witness (area_witness_room). */
+            if (budget_make_room(e, k->work_bytes + area_witness_room(e, k), k)) {
                 budget_take(e, k->work_bytes);
                 k->n_work++;
                 e->c_work_allocs++;
@@ -1559,9 +1565,7 @@ g16_err engine_key_reserve_work(g16_engine *e, uint64_t key_id, uint32_t n, uint
          * more than there are areas (a large key with many synthesis
          * threads would otherwise get none made ahead, and every area would
          * be a pinned allocation in the middle of the run). */
-        uint64_t wits = (uint64_t)k->n_work + 1 < (uint64_t)e->o.synth_threads ? (uint64_t)k->n_work + 1
-                                                                                : (uint64_t)e->o.synth_threads;
-        uint64_t need = k->work_bytes + wits * k->wit_bytes;
+        uint64_t need = k->work_bytes + area_witness_room(e, k);
         if (!budget_fits(e, need))
             break;
         budget_take(e, k->work_bytes);
