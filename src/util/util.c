@@ -110,6 +110,9 @@ static void *wipe_main(void *arg) {
     return NULL;
 }
 
+/* Threads of its own rather than a context's pool: a pool runs one batch
+ * at a time, and the engine's synthesis threads run theirs on it, so a wipe
+ * queued there during H could wait behind them. */
 void g16_wipe_threads(void *p, size_t len, int threads) {
     enum { MAX_WIPE_THREADS = 16 };
     size_t min_slice = (size_t)64 << 20; /* below this a thread is not worth starting */
