@@ -193,14 +193,15 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
              "\"msm_b2_ms\":%.2f,\"msm_c_ms\":%.2f,\"msm_h_ms\":%.2f,\"gpu_ms\":%.2f,\"finalize_ms\":%.2f,"
              "\"verify_ms\":%.2f,\"gpu_median_ms\":%.2f,\"gpu_min_ms\":%.2f,\"min_ms\":%.2f,"
              "\"upload_pageable_ms\":%.2f,\"gpu_pageable_ms\":%.2f,\"gpu_synth\":%s,\"gpu_synth_ms\":%.2f,"
-             "\"host_bytes_dropped\":%zu,\"tables\":%d%s%s",
+             "\"host_bytes_dropped\":%zu,\"tables\":%d,\"key_device_bytes\":%zu,\"b_kept\":%zu%s%s",
              zk->log2_domain, zk->nVars, g16_ctx_threads(ctx), reps, g16_gpu_name(g), stream ? "streamed" : "resident",
              maxp, t_ctx, t_key, stream ? (size_t)0 : groth16_gpu_key_bytes(key), t_work, t_host,
              groth16_work_pinned(work) ? "true" : "false", m->synth, m->g.upload_ms, m->g.ntt_ms, m->g.msm_ms[0],
              m->g.msm_ms[1], m->g.msm_ms[2], m->g.msm_ms[3], m->g.msm_ms[4], m->g.gpu_ms, m->finalize, m->verify,
              gpu[reps / 2], gpu[0], tot[0], rp.g.upload_ms, rp.g.gpu_ms,
              groth16_gpu_synth_flags(gk) & GROTH16_SYNTH_WS_ONLY ? "true" : "false", m->g.synth_ms, dropped,
-             tables, mem ? "," : "", mem ? mem->json : "");
+             tables, groth16_gpu_key_device_bytes(gk), groth16_gpu_key_kept(gk, 2), mem ? "," : "",
+             mem ? mem->json : "");
     bench_opts ro = *o;
     ro.backend = "cuda";
     bench_report(&ro, "prove", zk->curve, extra, "ms", med);

@@ -393,6 +393,7 @@ typedef struct sim {
     int tables;      /* 1: the backend makes window tables (key_table_bytes) */
     int row_calls;   /* key_rows calls (late coefficient rows) */
     int tabled[8];   /* keys[i] got them (key_prepare with to_device & 2) */
+    int used_div;    /* > 0: key_device_used says the copies take key_device_bytes / used_div */
 } sim;
 static int sim_idx[SIM_W];
 
@@ -416,6 +417,10 @@ static int sim_worker_device(void *self, int worker) {
 static size_t sim_key_bytes(void *self, const g16_key *key) {
     (void)self;
     return groth16_gpu_key_bytes(key);
+}
+static size_t sim_key_used(void *self, const g16_key *key) {
+    sim *m = self;
+    return m->used_div > 0 ? groth16_gpu_key_bytes(key) / (size_t)m->used_div : 0;
 }
 static size_t sim_work_bytes(void *self, const g16_key *key) {
     (void)self;
@@ -540,6 +545,7 @@ static void sim_backend(engine_backend *be, sim *m) {
     be->key_table_bytes = sim_table_bytes;
     be->key_tables = sim_key_tables;
     be->key_rows = sim_key_rows;
+    be->key_device_used = sim_key_used;
     be->heavy = sim_heavy;
     be->destroy = NULL;
 }
@@ -648,6 +654,24 @@ static void test_device_budget(g16_ctx *ctx, circuit *ca, circuit *cb) {
         g16_engine_destroy(e, 1);
         CHECK_MSG(m.heavies == NW && m.uploads == 1 && m.peak <= budget, "fits: %d stages, %d uploads, ledger %zu of %zu",
                   m.heavies, m.uploads, m.peak, budget);
+    }
+    /* 1b. A backend whose copies take less than the bound (points at
+     * infinity dropped): the key's reservation settles to them. */
+    {
+        sim m = {.mu = PTHREAD_MUTEX_INITIALIZER, .used_div = 3};
+        sim_backend(&be, &m);
+        size_t budget = ka + SIM_WPD * (xa + wa);
+        g16_engine_opts o = {.workers_per_device = SIM_WPD, .synth_threads = 2, .device_budget_bytes = budget};
+        CHECK(engine_create_with_backend(ctx, &e, &o, &be) == G16_OK);
+        if (!e)
+            return;
+        CHECK(g16_engine_key_add(e, &ida, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
+        CHECK_MSG(dev_field(e, "\"keys\":") == (double)(ka / 3), "settled: keys %.0f, expected %zu",
+                  dev_field(e, "\"keys\":"), ka / 3);
+        CHECK(sim_prove(ctx, e, ca, ida, 2));
+        CHECK(g16_engine_key_evict(e, ida) == G16_OK);
+        CHECK_MSG(dev_field(e, "\"keys\":") == 0, "settled, evicted: keys %.0f", dev_field(e, "\"keys\":"));
+        g16_engine_destroy(e, 1);
     }
     /* 2. A budget that holds the key and one area per worker but not their
      * MSM contexts (enough before the contexts were counted): the key must

@@ -36,6 +36,10 @@ typedef struct circuit {
     size_t key_dev, work_dev; /* groth16_gpu_key_bytes, groth16_gpu_work_bytes */
     size_t table_dev;         /* groth16_gpu_key_table_bytes: window tables of the bases */
     size_t ctx_dev;           /* g16_gpu_ctx_bytes: one worker's MSM context */
+    /* What the key takes once uploaded (points at infinity dropped), plain
+     * and with its window tables: the engine's reservation settles to it
+     * (groth16_gpu_key_device_bytes; with no GPU, the bounds above). */
+    size_t key_used, tabled_used;
 } circuit;
 
 static char tmpdir[64];
@@ -106,6 +110,28 @@ static int make_circuit(g16_ctx *ctx, circuit *c, const char *name, g16_curve cu
     if (g16_key_get_info(ctx, &ki, k))
         return 0;
     c->ctx_dev = g16_gpu_ctx_bytes(ki.n_vars > ki.domain_size ? ki.n_vars : ki.domain_size, 1);
+    c->key_used = c->key_dev;
+    c->tabled_used = c->key_dev + c->table_dev;
+    if (gpu) { /* the key's own upload, as the engine's (rows, then tables) */
+        g16_gpu *g = NULL;
+        groth16_gpu_key *gk = NULL;
+        int made = 0;
+        if (g16_gpu_create(&g, 0, 1024, 1, &st) || groth16_gpu_key_upload(g, &gk, k, &st)) {
+            fprintf(stderr, "key upload: %s\n", st.msg);
+            g16_gpu_destroy(g);
+            g16_key_free(k);
+            return 0;
+        }
+        c->key_used = groth16_gpu_key_device_bytes(gk);
+        if (groth16_gpu_key_precompute(g, gk, &made, &st) == G16_OK && made == 5)
+            c->tabled_used = groth16_gpu_key_device_bytes(gk);
+        groth16_gpu_key_free(g, gk);
+        g16_gpu_destroy(g);
+        CHECK_MSG(c->key_used > 0 && c->key_used < c->key_dev && c->tabled_used < c->key_dev + c->table_dev,
+                  "%s: the key takes %zu device bytes (bound %zu), %zu with tables (bound %zu): B's points at "
+                  "infinity not dropped?",
+                  name, c->key_used, c->key_dev, c->tabled_used, c->key_dev + c->table_dev);
+    }
     g16_key_free(k);
     for (int i = 0; i < NW; i++)
         synth_wtns_path(c->wtns[i], sizeof c->wtns[i], wstem, NW, i);
@@ -345,8 +371,8 @@ static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd, int ndevs, 
     int streamed;
     key_status(e, key, tier, sizeof tier, &db, &streamed);
     if (gpu)
-        CHECK_MSG(!strcmp(tier, "device") && db == (double)c->key_dev && streamed == 0,
-                  "tier %s device_bytes %.0f (expected %zu) streamed %d", tier, db, c->key_dev, streamed);
+        CHECK_MSG(!strcmp(tier, "device") && db == (double)c->key_used && streamed == 0,
+                  "tier %s device_bytes %.0f (expected %zu) streamed %d", tier, db, c->key_used, streamed);
     /* Warm-up: one partition per worker, released together (sizes each
      * worker's context and device working area). */
     engine_hold_workers(e, 1);
@@ -520,7 +546,7 @@ static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb)
         CHECK(g16_engine_key_add(e, &ka, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
         prove_n(ctx, e, ca, ka, 2, "device key a");
         if (gpu)
-            CHECK_MSG(dev_keys_bytes(e) == (double)ca->key_dev && metric(e, "g16_keys_resident{tier=\"device\"}") == 1,
+            CHECK_MSG(dev_keys_bytes(e) == (double)ca->key_used && metric(e, "g16_keys_resident{tier=\"device\"}") == 1,
                       "device keys %.0f", dev_keys_bytes(e));
         else
             CHECK(metric(e, "g16_keys_resident{tier=\"mmap\"}") == 1);
@@ -534,11 +560,11 @@ static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb)
         prove_n(ctx, e, ca, ka, 2, "device key a after eviction");
         key_status(e, ka, tier, sizeof tier, &db, &streamed);
         if (gpu)
-            CHECK_MSG(!strcmp(tier, "device") && db == (double)ca->key_dev, "reloaded: tier %s", tier);
+            CHECK_MSG(!strcmp(tier, "device") && db == (double)ca->key_used, "reloaded: tier %s", tier);
         CHECK(g16_engine_key_add(e, &kb, cb->zkey, 0, G16_TIER_HOST) == G16_OK);
         prove_n(ctx, e, cb, kb, 2, "device key b");
         if (gpu)
-            CHECK_MSG(dev_keys_bytes(e) == (double)(ca->key_dev + cb->key_dev), "device keys %.0f",
+            CHECK_MSG(dev_keys_bytes(e) == (double)(ca->key_used + cb->key_used), "device keys %.0f",
                       dev_keys_bytes(e));
         g16_engine_destroy(e, 1);
     }
@@ -569,7 +595,7 @@ static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb)
         key_status(e, kb, tier, sizeof tier, &db, &streamed);
         CHECK_MSG(!strcmp(tier, "device"), "budget: b tier %s", tier);
         CHECK(g16_engine_key_get_info(e, &ki, ka) == G16_OK && ki.tier == G16_TIER_NONE && ki.evictions == 1);
-        CHECK_MSG(dev_keys_bytes(e) == (double)cb->key_dev, "budget: device keys %.0f", dev_keys_bytes(e));
+        CHECK_MSG(dev_keys_bytes(e) == (double)cb->key_used, "budget: device keys %.0f", dev_keys_bytes(e));
         prove_n(ctx, e, cb, kb, 2, "budget: b");
         prove_n(ctx, e, ca, ka, 2, "budget: a again"); /* reloads a, evicting b */
         CHECK(g16_engine_key_get_info(e, &ki, kb) == G16_OK && ki.tier == G16_TIER_NONE && ki.evictions == 1);
@@ -638,10 +664,9 @@ static void test_tables(g16_ctx *ctx, const circuit *c) {
         key_status(e, k, tier, sizeof tier, &db, &streamed);
         double nt = key_tables(e, k);
         if (gpu)
-            CHECK_MSG(!strcmp(tier, "device") && c->table_dev > 0 && db == (double)(c->key_dev + c->table_dev) &&
-                          nt == 5,
-                      "tables: tier %s, device bytes %.0f (key %zu + tables %zu), %.0f tables", tier, db, c->key_dev,
-                      c->table_dev, nt);
+            CHECK_MSG(!strcmp(tier, "device") && c->table_dev > 0 && db == (double)c->tabled_used && nt == 5,
+                      "tables: tier %s, device bytes %.0f (key and tables %zu), %.0f tables", tier, db, c->tabled_used,
+                      nt);
         else
             CHECK_MSG(nt == 0, "tables on the CPU backend: %.0f", nt);
         g16_engine_destroy(e, 1);
@@ -661,8 +686,8 @@ static void test_tables(g16_ctx *ctx, const circuit *c) {
         prove_n(ctx, e, c, k, 2, "tables over budget");
         key_status(e, k, tier, sizeof tier, &db, &streamed);
         double nt = key_tables(e, k);
-        CHECK_MSG(!strcmp(tier, "device") && db == (double)c->key_dev && nt == 0,
-                  "tables over budget: tier %s, device bytes %.0f (key %zu), %.0f tables", tier, db, c->key_dev, nt);
+        CHECK_MSG(!strcmp(tier, "device") && db == (double)c->key_used && nt == 0,
+                  "tables over budget: tier %s, device bytes %.0f (key %zu), %.0f tables", tier, db, c->key_used, nt);
         g16_engine_destroy(e, 1);
     }
 }

@@ -725,6 +725,50 @@ static void build_wtns(bbuf *b, const limb_t *prime, uint32_t n8, uint32_t n, co
     bsec(b, 2, vals, (size_t)n * 32);
 }
 
+/* A witness of several read chunks (2^16 values each) on a pool: the values
+ * equal the serial read's, in both forms, and of two values >= r in
+ * different chunks the error names the first, whatever the threads. */
+static void test_wtns_pool(g16_curve curve) {
+    const limb_t *r = curve == G16_CURVE_BN254 ? (const limb_t[4])BN254_FR_P : (const limb_t[4])BLS381_FR_P;
+    const uint32_t n = 3 * 65536 + 5;
+    uint8_t *vals = malloc((size_t)n * 32);
+    if (!vals) {
+        CHECK(0);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        limb_t x[4] = {g16_rng_next(&RNG), g16_rng_next(&RNG), g16_rng_next(&RNG), g16_rng_next(&RNG) >> 4};
+        limbs_to_le(vals + 32 * (size_t)i, x, 32); /* < 2^252 < r */
+    }
+    for (int std = 0; std < 2; std++) {
+        unsigned fl = std ? G16_WTNS_STANDARD : 0;
+        bbuf b;
+        build_wtns(&b, r, 32, n, vals, 2);
+        g16_frvec w1, w2;
+        g16_status st0 = {0};
+        CHECK(g16_wtns_read_mem_ex(&w1, "t", b.p, b.len, fl, NULL, &st0) == G16_OK);
+        CHECK(g16_wtns_read_mem_ex(&w2, "t", b.p, b.len, fl, POOL, &st0) == G16_OK);
+        CHECK(w1.raw && w2.raw && w1.n == n && w2.n == n && memcmp(w1.raw, w2.raw, (size_t)n * 32) == 0);
+        CHECK(!std || (w2.raw && memcmp(w2.raw, vals, (size_t)n * 32) == 0));
+        g16_frvec_free(&w1);
+        g16_frvec_free(&w2);
+        free(b.p);
+        uint8_t *bad = malloc((size_t)n * 32);
+        if (!bad) {
+            CHECK(0);
+            break;
+        }
+        memcpy(bad, vals, (size_t)n * 32);
+        limbs_to_le(bad + 32 * (size_t)150001, r, 32);
+        limbs_to_le(bad + 32 * (size_t)70000, r, 32);
+        build_wtns(&b, r, 32, n, bad, 2);
+        EXPECT(g16_wtns_read_mem_ex(&w1, "t", b.p, b.len, fl, POOL, st), G16_ERR_NOT_CANONICAL, "value 70000 ");
+        free(b.p);
+        free(bad);
+    }
+    free(vals);
+}
+
 static void test_wtns_curve(g16_curve curve) {
     const limb_t *r = curve == G16_CURVE_BN254 ? (const limb_t[4])BN254_FR_P : (const limb_t[4])BLS381_FR_P;
     const limb_t *other = curve == G16_CURVE_BN254 ? (const limb_t[4])BLS381_FR_P : (const limb_t[4])BN254_FR_P;
@@ -760,7 +804,7 @@ static void test_wtns_curve(g16_curve curve) {
     /* standard form: the file's integers, same JSON, same file when written back */
     {
         g16_frvec ws;
-        CHECK(g16_wtns_read_mem_ex(&ws, "t.wtns", b.p, b.len, G16_WTNS_STANDARD, &st0) == G16_OK);
+        CHECK(g16_wtns_read_mem_ex(&ws, "t.wtns", b.p, b.len, G16_WTNS_STANDARD, NULL, &st0) == G16_OK);
         CHECK(ws.standard == 1 && ws.n == N && ws.curve == curve);
         CHECK(ws.raw && memcmp(ws.raw, vals, sizeof vals) == 0);
         char *j1 = NULL, *j2 = NULL;
@@ -787,7 +831,8 @@ static void test_wtns_curve(g16_curve curve) {
         limbs_to_le(big + 32 * 7, r, 32);
         bbuf bb;
         build_wtns(&bb, r, 32, N, big, 2);
-        EXPECT(g16_wtns_read_mem_ex(&ws, "t", bb.p, bb.len, G16_WTNS_STANDARD, st), G16_ERR_NOT_CANONICAL, "value 7");
+        EXPECT(g16_wtns_read_mem_ex(&ws, "t", bb.p, bb.len, G16_WTNS_STANDARD, NULL, st), G16_ERR_NOT_CANONICAL,
+               "value 7");
         free(bb.p);
     }
     /* writer round trip, byte-identical to the hand-built file */
@@ -1711,6 +1756,8 @@ int main(void) {
     test_zkey_chunks();
     test_wtns_curve(G16_CURVE_BN254);
     test_wtns_curve(G16_CURVE_BLS12_381);
+    test_wtns_pool(G16_CURVE_BN254);
+    test_wtns_pool(G16_CURVE_BLS12_381);
     test_r1cs_curve(G16_CURVE_BN254);
     test_r1cs_curve(G16_CURVE_BLS12_381);
     test_json_bn254();

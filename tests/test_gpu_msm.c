@@ -78,6 +78,7 @@ static const char *sc_name[] = {"random", "all-zero", "all-one", "edge", "0/1-he
 /* MSMs go through g16_gpu_msm_streamed (bases from host memory) when set. */
 static int use_streamed;
 static int use_table; /* g16_gpu_bases_precompute after the upload, and a two-chunk g16_gpu_msm_at */
+static int use_drop;  /* g16_gpu_bases_drop_infinity after the upload, scalars gathered on the device */
 
 /* G: group prefix, E: coordinate field, FR: scalar field, CURVE/GROUP: enums. */
 #define MSM_TEST(G, E, FR, CURVE, GROUP)                                                        \
@@ -172,6 +173,46 @@ static int use_table; /* g16_gpu_bases_precompute after the upload, and a two-ch
         CHECK_MSG(rc == G16_OK, "%s upload: %s", #G, st.msg);                                   \
         if (rc != G16_OK)                                                                       \
             return;                                                                             \
+        void *d_k = NULL, *d_kept = NULL;                                                       \
+        g16_scalar dummy_;                                                                      \
+        const g16_scalar *mk = k;                                                               \
+        size_t mn = n;                                                                          \
+        if (use_drop) {                                                                         \
+            size_t inf = 0, dropped = 0;                                                        \
+            for (size_t i = 0; i < n; i++)                                                      \
+                inf += G##_affine_is_inf(&bases[i]) != 0;                                       \
+            if (inf && inf < n) /* below the threshold: unchanged */                           \
+                CHECK(g16_gpu_bases_drop_infinity(gpu, gb, inf + 1, &dropped, &st) == G16_OK && \
+                      dropped == 0 && g16_gpu_bases_count(gb) == n);                            \
+            rc = g16_gpu_bases_drop_infinity(gpu, gb, 0, &dropped, &st);                        \
+            CHECK_MSG(rc == G16_OK && dropped == inf && g16_gpu_bases_count(gb) == n - inf &&   \
+                          g16_gpu_bases_source_count(gb) == n,                                  \
+                      "%s drop n=%zu: %zu of %zu points at infinity dropped: %s", #G, n, dropped, inf, \
+                      st.msg);                                                                  \
+            size_t again = 0;                                                                   \
+            if (dropped)                                                                        \
+                CHECK(g16_gpu_bases_drop_infinity(gpu, gb, 0, &again, &st) == G16_ERR_INVALID_ARG && \
+                      again == 0);                                                              \
+            if (rc == G16_OK && dropped) { /* the kept points' scalars, device to device */     \
+                rc = g16_gpu_alloc(gpu, &d_k, n * sizeof *k, &st);                              \
+                if (rc == G16_OK)                                                               \
+                    rc = g16_gpu_alloc(gpu, &d_kept, n * sizeof *k, &st);                       \
+                if (rc == G16_OK)                                                               \
+                    rc = g16_gpu_copy_async(gpu, d_k, k, n * sizeof *k, &st);                   \
+                if (rc == G16_OK)                                                               \
+                    rc = g16_gpu_bases_gather(gpu, gb, (g16_scalar *)d_kept, (const g16_scalar *)d_k, &st); \
+                CHECK_MSG(rc == G16_OK, "%s gather: %s", #G, st.msg);                            \
+                mk = (const g16_scalar *)d_kept;                                                \
+                mn = n - dropped;                                                               \
+            } else if (rc == G16_OK && n) {                                                     \
+                CHECK(g16_gpu_bases_gather(gpu, gb, &dummy_, k, &st) ==        \
+                      G16_ERR_INVALID_ARG);                                                     \
+            }                                                                                   \
+            if (rc != G16_OK) {                                                                 \
+                g16_gpu_free(gpu, d_k), g16_gpu_free(gpu, d_kept), g16_gpu_bases_free(gpu, gb); \
+                return;                                                                         \
+            }                                                                                   \
+        }                                                                                       \
         if (use_table) {                                                                        \
             size_t plain = g16_gpu_bases_device_bytes(gb);                                      \
             rc = g16_gpu_bases_precompute(gpu, gb, 0, &st);                                     \
@@ -179,12 +220,12 @@ static int use_table; /* g16_gpu_bases_precompute after the upload, and a two-ch
             CHECK_MSG(n == 0 || g16_gpu_bases_device_bytes(gb) > plain,                         \
                       "%s precompute n=%zu: the table is not larger than the bases", #G, n);    \
             CHECK(g16_gpu_bases_precompute(gpu, gb, 0, &st) == G16_ERR_INVALID_ARG);            \
-            if (n >= 2) { /* two chunks over the table: the view's offset */                    \
+            if (mn >= 2) { /* two chunks over the table: the view's offset */                    \
                 G##_jac o1, o2;                                                                 \
-                size_t h = n / 2;                                                               \
-                rc = g16_gpu_msm_at(gpu, &o1, gb, 0, k, h, NULL, &st);                          \
+                size_t h = mn / 2;                                                               \
+                rc = g16_gpu_msm_at(gpu, &o1, gb, 0, mk, h, NULL, &st);                          \
                 if (rc == G16_OK)                                                               \
-                    rc = g16_gpu_msm_at(gpu, &o2, gb, h, k + h, n - h, NULL, &st);              \
+                    rc = g16_gpu_msm_at(gpu, &o2, gb, h, mk + h, mn - h, NULL, &st);              \
                 CHECK_MSG(rc == G16_OK, "%s msm_at over the table: %s", #G, st.msg);            \
                 G##_jac_add_vartime(&o1, &o1, &o2);                                             \
                 CHECK_MSG(rc == G16_OK && G##_jac_eq(&o1, ref),                                 \
@@ -195,7 +236,7 @@ static int use_table; /* g16_gpu_bases_precompute after the upload, and a two-ch
         memset(&out, 0x77, sizeof out);                                                         \
         g16_gpu_timing tm = {0};                                                                \
         rc = use_streamed ? g16_gpu_msm_streamed(gpu, &out, CURVE, GROUP, bases, k, n, &tm, &st) \
-                          : g16_gpu_msm(gpu, &out, gb, k, n, &tm, &st);                         \
+                          : g16_gpu_msm(gpu, &out, gb, mk, mn, &tm, &st);                         \
         CHECK_MSG(rc == G16_OK, "%s msm: %s", #G, st.msg);                                      \
         /* Digits were sorted (some stage took time): the table ran iff there is one. */        \
         if (rc == G16_OK && tm.sort_ms + tm.acc_ms + tm.reduce_ms > 0)                          \
@@ -207,10 +248,11 @@ static int use_table; /* g16_gpu_bases_precompute after the upload, and a two-ch
         int ok = rc == G16_OK && memcmp(&ga, &ra, sizeof ga) == 0 &&                           \
                  G##_jac_is_inf(&out) == G##_jac_is_inf(ref);                                   \
         CHECK_MSG(ok, "%s msm n=%zu %s%s%s: GPU result differs from the CPU (%s)", #G, n, what, \
-                  use_streamed ? " streamed" : "", use_table ? " table" : "", variant);         \
+                  use_streamed ? " streamed" : "", use_table ? " table" : use_drop ? " dropped" : "", variant);         \
         printf("  %-9s n=%-8zu %-22s %s%s%s (gpu %.3f ms, kernels %.3f ms)\n", #G, n, what,     \
                use_streamed ? "streamed " : "", use_table ? "table " : "", ok ? "ok" : "MISMATCH", \
                tm.total_ms, tm.kernel_ms);                                                      \
+        g16_gpu_free(gpu, d_k), g16_gpu_free(gpu, d_kept);                                      \
         g16_gpu_bases_free(gpu, gb);                                                            \
     }                                                                                           \
     /* Naive reference over independent random bases [a_i]G (some repeated or infinity). */    \
@@ -232,8 +274,8 @@ static int use_table; /* g16_gpu_bases_precompute after the upload, and a two-ch
                 G##_rand_mult(&bj[i], &genj, &a);                                               \
         }                                                                                       \
         G##_jac_batch_to_affine(bases, bj, n, scratch);                                         \
-        if (with_inf)                                                                           \
-            for (size_t i = 0; i < n; i += 7)                                                   \
+        for (size_t i = 0; i < n; i++) /* with_inf 1: every 7th at infinity, 2: 4 of 5, 3: all */ \
+            if ((with_inf == 1 && i % 7 == 0) || (with_inf == 2 && i % 5 != 0) || with_inf == 3) \
                 G##_affine_set_inf(&bases[i]);                                                  \
         G##_scalars(k, kf, n, kind);                                                            \
         if (repeat) /* equal bases with equal scalars meet in one bucket: doubling */           \
@@ -248,7 +290,7 @@ static int use_table; /* g16_gpu_bases_precompute after the upload, and a two-ch
         }                                                                                       \
         char what[64];                                                                          \
         snprintf(what, sizeof what, "%s%s%s", sc_name[kind], repeat ? " rep-bases" : "",        \
-                 with_inf ? " inf-bases" : "");                                                 \
+                 with_inf == 1 ? " inf-bases" : with_inf == 2 ? " 80%-inf-bases" : with_inf == 3 ? " all-inf" : ""); \
         G##_compare(what, n, bases, k, &acc);                                                   \
         free(bases), free(bj), free(scratch), free(k), free(kf);                                \
     }                                                                                           \
@@ -387,6 +429,16 @@ static int use_table; /* g16_gpu_bases_precompute after the upload, and a two-ch
             }                                                                                   \
         }                                                                                       \
     }                                                                                           \
+    /* Points at infinity dropped (use_drop): some, most (chunked in a context of 1024  \
+     * points: 1040 kept of 5200), all, none. */                                               \
+    static void G##_drop_tests(void) {                                                          \
+        G##_naive(300, SC_EDGE, 0, 1);                                                          \
+        G##_naive(1000, SC_ONE, 3, 1);                                                          \
+        G##_naive(3000, SC_FILECOIN, 0, 2);                                                     \
+        G##_naive(5200, SC_RANDOM, 0, 2);                                                       \
+        G##_naive(100, SC_RANDOM, 0, 3);                                                        \
+        G##_naive(100, SC_RANDOM, 0, 0);                                                        \
+    }                                                                                           \
     /* A shorter set for the variant contexts (forced window, old kernels, streaming). */       \
     static void G##_variant_tests(int big) {                                                    \
         G##_naive(1, SC_RANDOM, 0, 0);                                                          \
@@ -429,6 +481,15 @@ static void api_errors(void) {
 
 /* Runs the short MSM set on a second context created with up to two
  * environment settings (read at create) and/or through the streamed path. */
+static void drop_run(void) {
+    use_drop = 1;
+    bn254_g1_drop_tests();
+    bls381_g1_drop_tests();
+    bn254_g2_drop_tests();
+    bls381_g2_drop_tests();
+    use_drop = 0;
+}
+
 static void variant_run(const char *name, const char *e1, const char *v1, const char *e2, const char *v2,
                         size_t max_points, int streamed, int g2_big) {
     if (e1)
@@ -457,6 +518,8 @@ static void variant_run(const char *name, const char *e1, const char *v1, const 
     bls381_g1_variant_tests(1);
     bn254_g2_variant_tests(g2_big);
     bls381_g2_variant_tests(g2_big);
+    if (max_points <= 1024 && !streamed) /* chunked: the kept points in chunks */
+        drop_run();
     if (streamed) { /* n = 0: infinity, no copy */
         bn254_g1_jac out;
         CHECK(g16_gpu_msm_streamed(gpu, &out, G16_CURVE_BN254, G16_GPU_G1, NULL, NULL, 0, NULL, &st) == G16_OK &&
@@ -514,6 +577,10 @@ int main(void) {
     }
     bn254_g2_msm_tests(max_log < 16 ? max_log : 16);
     bls381_g2_msm_tests(max_log < 16 ? max_log : 16);
+    printf("variant: points at infinity dropped\n");
+    variant = "dropped";
+    drop_run();
+    variant = "default";
     /* Chunked MSMs (more points than the context holds): the reductions
      * pipelined over two halves of the scratch (G2 chunks whose plan fills
      * the context fall back to the whole, filecoin ones fit a half), then

@@ -432,6 +432,30 @@ static void test_synth_direct(const char *name, worker *w, const g16_key *key, c
     free(h);
 }
 
+/* Points at infinity of base set i (A, B1, B2, C) in the key's host
+ * arrays; -1 when the key holds raw section bytes instead. */
+static long key_infinities(const g16_key *key, int set) {
+    const g16_zkey *zk = groth16_key_zkey(key);
+    size_t n = set == 3 ? (size_t)zk->nVars - zk->nPublic - 1 : zk->nVars;
+    long inf = 0;
+    for (size_t i = 0; i < n; i++) {
+        int z;
+        if (zk->curve == G16_CURVE_BN254) {
+            const bn254_g1_affine *g1[4] = {zk->bn254.A, zk->bn254.B1, NULL, zk->bn254.C};
+            if (set == 2 ? !zk->bn254.B2 : !g1[set])
+                return -1;
+            z = set == 2 ? bn254_g2_affine_is_inf(&zk->bn254.B2[i]) : bn254_g1_affine_is_inf(&g1[set][i]);
+        } else {
+            const bls381_g1_affine *g1[4] = {zk->bls381.A, zk->bls381.B1, NULL, zk->bls381.C};
+            if (set == 2 ? !zk->bls381.B2 : !g1[set])
+                return -1;
+            z = set == 2 ? bls381_g2_affine_is_inf(&zk->bls381.B2[i]) : bls381_g1_affine_is_inf(&g1[set][i]);
+        }
+        inf += z != 0;
+    }
+    return inf;
+}
+
 static groth16_gpu_key *upload(const kit *k) {
     groth16_gpu_key *gk = NULL;
     g16_status st = {0};
@@ -445,8 +469,21 @@ static groth16_gpu_key *upload(const kit *k) {
         CHECK_MSG(0, "%s: key upload: %s", k->name, st.msg);
         return NULL;
     }
-    printf("  %-44s key upload %.1f ms (%.1f MiB)\n", k->name, g16_now_ms() - t0,
-           (double)groth16_gpu_key_bytes(k->key) / 1048576.0);
+    printf("  %-44s key upload %.1f ms (%.1f MiB, %.1f MiB on the device)\n", k->name, g16_now_ms() - t0,
+           (double)groth16_gpu_key_bytes(k->key) / 1048576.0, (double)groth16_gpu_key_device_bytes(gk) / 1048576.0);
+    /* The points at infinity of A, B1, B2, C went when they were 1/16 of
+     * the set or more (the proofs compared below then gathered scalars). */
+    const g16_zkey *zk = groth16_key_zkey(k->key);
+    for (int i = 0; i < 4; i++) {
+        long inf = key_infinities(k->key, i);
+        size_t n = i == 3 ? (size_t)zk->nVars - zk->nPublic - 1 : zk->nVars, kept = groth16_gpu_key_kept(gk, i);
+        size_t want = inf < 0 ? kept : (size_t)inf >= n / 16 && inf > 0 ? n - (size_t)inf : n;
+        CHECK_MSG(kept == want, "%s: set %d keeps %zu of %zu points (%ld at infinity), expected %zu", k->name, i,
+                  kept, n, inf, want);
+        if (i == 2)
+            printf("  %-44s B2 keeps %zu of %zu points\n", k->name, kept, n);
+    }
+    CHECK(groth16_gpu_key_device_bytes(gk) <= groth16_gpu_key_bytes(k->key));
     return gk;
 }
 
@@ -679,6 +716,8 @@ static int listed(const char *env, const char *dflt, const char *item) {
 
 /* Without a GPU: the API fails cleanly with G16_ERR_NO_DEVICE, and a
  * pinned working area falls back to malloc and proves as before. */
+static int synth_wtns_checks(g16_ctx *c, groth16_work *w, const g16_key *key, const char *wt, const g16_result *want);
+
 static int no_gpu_checks(void) {
     int fails = 0;
     g16_status st = {0};
@@ -769,6 +808,7 @@ static int no_gpu_checks(void) {
         }
         g16_result_free(res2);
         g16_witness_free(ws);
+        fails += synth_wtns_checks(ctx, w, key, wt, res);
     } else {
         fails++;
     }
@@ -781,6 +821,80 @@ static int no_gpu_checks(void) {
     g16_key_free(key);
     g16_ctx_destroy(ctx);
     ctx = NULL;
+    return fails;
+}
+
+/* groth16_stage_synth_wtns (the engine's GPU-synthesis read): from the file
+ * and from its bytes, completed on the CPU, the proof `want` bit for bit;
+ * truncated, oversized, short or non-canonical bytes give their errors and
+ * leave the area unsynthesized. Returns the failures. */
+static int synth_wtns_checks(g16_ctx *c, groth16_work *w, const g16_key *key, const char *wt, const g16_result *want) {
+    int fails = 0;
+    size_t len = 0;
+    uint8_t *bytes = (uint8_t *)t_read_file(wt, &len);
+    uint8_t *big = bytes ? malloc(len + 32) : NULL;
+    if (!bytes || !big || len < 76 + 64) {
+        fprintf(stderr, "no-GPU checks: cannot read %s\n", wt);
+        free(bytes), free(big);
+        return 1;
+    }
+    for (int from_mem = 0; from_mem < 2; from_mem++) {
+        groth16_msms m;
+        groth16_timings tm = {0};
+        g16_status st = {0};
+        g16_result *r = NULL;
+        memset(&m, 0, sizeof m);
+        g16_err e = groth16_stage_synth_wtns(c, w, key, from_mem ? NULL : wt, from_mem ? bytes : NULL, len, &tm, &st);
+        if (e || groth16_work_synth_complete(c, w, key, &st) || groth16_stage_heavy(c, &m, w, key, &tm, &st) ||
+            groth16_stage_finalize(c, &r, key, &m, R, S, &tm, &st)) {
+            fprintf(stderr, "no-GPU checks: synth_wtns (%s): %s\n", from_mem ? "bytes" : "file", st.msg);
+            fails++;
+        } else {
+            char *j1 = NULL, *j2 = NULL, *p1 = NULL, *p2 = NULL;
+            int same = want && g16_result_json(c, &j1, &p1, want) == G16_OK &&
+                       g16_result_json(c, &j2, &p2, r) == G16_OK && !strcmp(j1, j2) && !strcmp(p1, p2);
+            fails += !same;
+            if (!same)
+                fprintf(stderr, "no-GPU checks: synth_wtns (%s): another proof\n", from_mem ? "bytes" : "file");
+            g16_free(j1), g16_free(j2), g16_free(p1), g16_free(p2);
+        }
+        groth16_msms_clear(&m);
+        g16_result_free(r);
+    }
+    /* wtns v2 layout: n at 60, section 2's size at 68, values from 76 */
+    uint32_t n;
+    memcpy(&n, bytes + 60, 4);
+    struct {
+        const char *what;
+        size_t len;
+        g16_err code;
+    } bad[4] = {{"truncated", len - 7, G16_ERR_TRUNCATED},
+                {"one value more", len + 32, G16_ERR_SIZE_MISMATCH},
+                {"one value less", len - 32, G16_ERR_SIZE_MISMATCH},
+                {"value 3 = r", len, G16_ERR_NOT_CANONICAL}};
+    for (int i = 0; i < 4; i++) {
+        memcpy(big, bytes, len);
+        memset(big + len, 0, 32);
+        uint32_t n2 = i == 1 ? n + 1 : i == 2 ? n - 1 : n;
+        uint64_t s2 = (uint64_t)n2 * 32;
+        memcpy(big + 60, &n2, 4);
+        memcpy(big + 68, &s2, 8);
+        if (i == 3) { /* BN254's r, little-endian */
+            static const limb_t r[4] = BN254_FR_P;
+            memcpy(big + 76 + 3 * 32, r, 32);
+        }
+        g16_status st = {0};
+        groth16_timings tm = {0};
+        g16_err e = groth16_stage_synth_wtns(c, w, key, NULL, big, bad[i].len, &tm, &st);
+        g16_status st2 = {0};
+        g16_err e2 = groth16_work_synth_complete(c, w, key, &st2); /* refused: not synthesized */
+        if (e != bad[i].code || e2 != G16_ERR_INTERNAL) {
+            fprintf(stderr, "no-GPU checks: synth_wtns %s: got %d (%s), want %d; then completion %d\n", bad[i].what, e,
+                    st.msg, bad[i].code, e2);
+            fails++;
+        }
+    }
+    free(bytes), free(big);
     return fails;
 }
 

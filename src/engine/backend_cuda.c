@@ -35,6 +35,7 @@
 #define _GNU_SOURCE /* sched_getaffinity, pthread_setaffinity_np, CPU_* */
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,7 @@ typedef struct cdev {
     pthread_mutex_t lock;
     int failed;      /* a GPU stage failed here (lock held to read/write) */
     pthread_mutex_t kern; /* kernel exclusivity among the device's workers */
+    atomic_int unfitted; /* workers here that made no context yet */
 } cdev;
 
 typedef struct ckey {
@@ -85,6 +87,7 @@ typedef struct cworker {
     size_t fail_points;
     uint32_t fail_n, fail_nv;
     int pin_tried; /* G16_ENGINE_PIN: done at the first partition */
+    int fitted;    /* made a context once (dev->unfitted counts the others) */
     char fit_note[200]; /* why worker_fit last made the context smaller ("" if never) */
 } cworker;
 
@@ -336,6 +339,24 @@ static g16_err cuda_key_prepare(void *self, const g16_key *key, int to_device, i
     return G16_OK;
 }
 
+static size_t cuda_key_device_used(void *self, const g16_key *key) {
+    cuda_be *b = self;
+    /* Called while the key is loading, as cuda_key_rows: its device copies
+     * are not released meanwhile. */
+    pthread_mutex_lock(&b->lock);
+    ckey *c = ckey_find(b, key);
+    groth16_gpu_key **gk = c ? c->gk : NULL;
+    pthread_mutex_unlock(&b->lock);
+    size_t most = 0;
+    for (int d = 0; gk && d < b->ndev; d++) {
+        pthread_mutex_lock(&b->dev[d].lock);
+        size_t u = groth16_gpu_key_device_bytes(gk[d]);
+        pthread_mutex_unlock(&b->dev[d].lock);
+        most = u > most ? u : most;
+    }
+    return most;
+}
+
 static int cuda_key_tables(void *self, const g16_key *key) {
     cuda_be *b = self;
     pthread_mutex_lock(&b->lock);
@@ -395,7 +416,13 @@ static groth16_gpu_work *worker_fit(cworker *w, const g16_key *key, g16_status *
              * ordinal" (session 9) and the worker settled at 2^24. */
             size_t free_b = 0, total_b = 0, area = groth16_gpu_work_bytes(key);
             g16_status mst = {0};
-            if (g16_gpu_mem_info(w->be->dev[w->dev].device, &free_b, &total_b, &mst) == G16_OK) {
+            cdev *dv = &w->be->dev[w->dev];
+            int left = atomic_load(&dv->unfitted), share = !w->fitted && left > 1 ? left : 1;
+            if (g16_gpu_mem_info(dv->device, &free_b, &total_b, &mst) == G16_OK) {
+                /* A first context takes its share of the free memory among
+                 * the device's workers still to make theirs (so that the
+                 * first does not leave the others too little for an area). */
+                free_b /= (size_t)share;
                 size_t asked = want;
                 while (want > MIN_CTX_POINTS && g16_gpu_ctx_bytes(want, 1) + area + ((size_t)1 << 30) > free_b) {
                     want /= 2;
@@ -404,8 +431,8 @@ static groth16_gpu_work *worker_fit(cworker *w, const g16_key *key, g16_status *
                 if (want < asked)
                     snprintf(w->fit_note, sizeof w->fit_note,
                              "context of %zu points (not %zu): %.1f GB of device memory free for it and a %.1f GB "
-                             "working area",
-                             want, asked, free_b / 1e9, area / 1e9);
+                             "working area%s",
+                             want, asked, free_b / 1e9, area / 1e9, share > 1 ? " (its share)" : "");
             }
             while (g16_gpu_create(&w->g, w->be->dev[w->dev].device, want, 1, st) != G16_OK) {
                 w->g = NULL;
@@ -416,6 +443,10 @@ static groth16_gpu_work *worker_fit(cworker *w, const g16_key *key, g16_status *
                 }
                 want /= 2;
                 w->g_max = want;
+            }
+            if (!w->fitted) {
+                w->fitted = 1;
+                atomic_fetch_sub(&dv->unfitted, 1);
             }
             w->g_points = want;
         }
@@ -633,6 +664,7 @@ g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_dev
     pthread_mutex_init(&b->lock, NULL);
     for (int d = 0; d < n; d++) {
         dv[d].device = d;
+        atomic_init(&dv[d].unfitted, b->wpd);
         pthread_mutex_init(&dv[d].lock, NULL);
         pthread_mutex_init(&dv[d].kern, NULL);
         b->ndev = d + 1;
@@ -655,6 +687,7 @@ g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_dev
     be->key_device_bytes = cuda_key_device_bytes;
     be->work_device_bytes = cuda_work_device_bytes;
     be->ctx_device_bytes = cuda_ctx_device_bytes;
+    be->key_device_used = cuda_key_device_used;
     be->work_cache = GW_CACHE;
     be->key_prepare = cuda_key_prepare;
     be->key_release = cuda_key_release;

@@ -526,6 +526,21 @@ static int dev_reserve_key(g16_engine *e, ekey *k, const g16_key *key, uint64_t 
     return to;
 }
 
+/* After an upload (lock not held): the key's reservation of *kdev device
+ * bytes settles to what its device copies take when that is less (the
+ * points at infinity a GPU backend dropped); never more. */
+static void dev_settle_key(g16_engine *e, const g16_key *key, int on_device, uint64_t *kdev) {
+    if (!on_device || !e->be.key_device_used)
+        return;
+    uint64_t used = e->be.key_device_used(e->be.self, key);
+    pthread_mutex_lock(&e->lock);
+    if (used && used < *kdev) {
+        e->dev_keys -= *kdev - used;
+        *kdev = used;
+    }
+    pthread_mutex_unlock(&e->lock);
+}
+
 static uint64_t file_size(const char *path) {
     struct stat sb;
     return stat(path, &sb) == 0 && sb.st_size > 0 ? (uint64_t)sb.st_size : 0;
@@ -586,6 +601,8 @@ static g16_err key_ensure(g16_engine *e, ekey *k, int *wait, g16_status *st) {
         if (e->be.key_device_bytes)
             to_device = dev_reserve_key(e, k, key, &kdev);
         err = e->be.key_prepare(e->be.self, key, to_device, &on_device, st);
+        if (!err)
+            dev_settle_key(e, key, on_device, &kdev);
     }
     size_t wb = key ? groth16_work_bytes(e->ctx, key) : 0;
     pthread_mutex_lock(&e->lock);
@@ -671,6 +688,18 @@ static void part_free_input(part *p) {
     }
     if (p->data)
         g16_wipe(p->data, p->len);
+    free(p->data);
+    p->data = NULL;
+}
+
+/* The synthesis thread's early release of a partition's witness bytes,
+ * outside the lock (the only other user of p->data is part_free_input,
+ * later on that same thread or after the job ended): a daemon's witness of
+ * gigabytes was wiped under the engine lock before. */
+static void part_wipe_input(part *p, int threads) {
+    if (p->borrowed || !p->data)
+        return;
+    g16_wipe_threads(p->data, p->len, threads);
     free(p->data);
     p->data = NULL;
 }
@@ -881,15 +910,20 @@ static void *synth_main(void *arg) {
         tl(e, "synthesis", 'B', p, "synth", me);
         double t0 = now_ms();
         g16_witness *wit = NULL;
-        /* GPU synthesis: the witness stays in standard form (the scalars it needs) */
+        groth16_timings tm = {0};
+        /* GPU synthesis: the witness's values are the scalars it needs, read
+         * straight into the working area; else a witness, then the CPU's. */
         unsigned sf = e->be.synth_flags ? e->be.synth_flags(e->be.self, k->key) : 0;
-        g16_err werr = groth16_witness_load_ex(&wit, p->path, p->data, p->len,
-                                               sf & GROTH16_SYNTH_WS_ONLY ? G16_WTNS_STANDARD : 0, &st);
-        if (!werr) {
-            groth16_timings tm = {0};
-            werr = groth16_stage_synth_ex(e->ctx, p->work, k->key, wit, sf, &tm, &st);
+        g16_err werr;
+        if (sf & GROTH16_SYNTH_WS_ONLY) {
+            werr = groth16_stage_synth_wtns(e->ctx, p->work, k->key, p->path, p->data, p->len, &tm, &st);
+        } else {
+            werr = groth16_witness_load_ctx(e->ctx, &wit, p->path, p->data, p->len, 0, &st);
+            if (!werr)
+                werr = groth16_stage_synth_ex(e->ctx, p->work, k->key, wit, sf, &tm, &st);
         }
-        g16_witness_free(wit);
+        groth16_witness_free_threads(wit, g16_ctx_threads(e->ctx));
+        part_wipe_input(p, g16_ctx_threads(e->ctx));
         p->stats.synth_ms = now_ms() - t0;
         tl(e, "synthesis", 'E', p, "synth", me);
 
@@ -1440,6 +1474,8 @@ g16_err engine_key_add_loaded(g16_engine *e, uint64_t *key_id, g16_key *key, con
         if (e->be.key_device_bytes)
             to_device = dev_reserve_key(e, k, key, &kdev);
         err = e->be.key_prepare(e->be.self, key, to_device, &on_device, &st);
+        if (!err)
+            dev_settle_key(e, key, on_device, &kdev);
     }
     /* Every device holds the bases (a GPU backend): their host pages can go,
      * and so can the coefficients once the rows are built. The key is then

@@ -87,6 +87,11 @@ typedef struct engine_backend {
      * many of its base sets have one now (the status's "gpu_tables"). */
     size_t (*key_table_bytes)(void *self, const g16_key *key);
     int (*key_tables)(void *self, const g16_key *key);
+    /* Optional (with key_device_bytes): the device bytes key's copies take
+     * after key_prepare, on the device where they take the most (0:
+     * unknown). The engine's reservation (key_device_bytes, and the tables'
+     * bytes) is an upper bound; it gives back what this says is unused. */
+    size_t (*key_device_used)(void *self, const g16_key *key);
     /* Optional: key's coefficient rows were built after key_prepare (a key
      * loaded with GROTH16_KEY_DEFER_PREP, prepared once its host bases were
      * released): uploads them beside the bases on every device when each

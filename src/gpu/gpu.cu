@@ -4,7 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <utility>
+
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
 
 #include "curve.cuh"
 #include "gpu_internal.cuh"
@@ -325,7 +329,7 @@ extern "C" g16_err g16_gpu_bases_upload(g16_gpu *g, g16_gpu_bases **out, g16_cur
         return g16_fail(st, G16_ERR_NOMEM, "gpu bases upload: out of memory");
     b->curve = curve;
     b->group = group;
-    b->n = n;
+    b->n = b->n_src = n;
     g16_err rc;
     try {
         rc = bases_upload(g, b, points, n, st);
@@ -351,10 +355,143 @@ extern "C" void g16_gpu_bases_free(g16_gpu *g, g16_gpu_bases *b) {
     }
     cudaFree(b->d_points);
     cudaFree(b->d_density);
+    cudaFree(b->d_kept);
     free(b);
 }
 
 extern "C" size_t g16_gpu_bases_count(const g16_gpu_bases *b) { return b ? b->n : 0; }
+
+extern "C" size_t g16_gpu_bases_source_count(const g16_gpu_bases *b) { return b ? b->n_src : 0; }
+
+/* ---- dropping the points at infinity ------------------------------------
+ * A point is (0, 0) when it is at infinity (snarkjs's encoding; (0, 0) is on
+ * neither curve). Points and scalars are moved as 16-byte words: every
+ * affine size (64, 96, 128, 192 bytes) and g16_scalar (32) is a multiple. */
+
+/* flag[i] = 1 unless point i (words 16-byte words) is all zero. */
+static __global__ void bases_flag_kernel(const uint4 *__restrict__ pts, size_t n, unsigned words,
+                                         uint8_t *__restrict__ flag) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const uint4 *p = pts + i * words;
+    uint32_t any = 0;
+    for (unsigned w = 0; w < words; w++) {
+        uint4 v = p[w];
+        any |= v.x | v.y | v.z | v.w;
+    }
+    flag[i] = any != 0;
+}
+
+/* dst item j = src item idx[j] for j < n, items of `words` 16-byte words;
+ * one thread per word. */
+static __global__ void gather_words_kernel(uint4 *__restrict__ dst, const uint4 *__restrict__ src,
+                                           const uint32_t *__restrict__ idx, size_t n, unsigned words) {
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= n * words)
+        return;
+    size_t j = t / words, w = t % words;
+    dst[t] = src[(size_t)idx[j] * words + w];
+}
+
+static unsigned grid_for(size_t threads, unsigned block) { return (unsigned)((threads + block - 1) / block); }
+
+/* Temporaries of one drop: freed on every path. */
+struct drop_tmp {
+    uint8_t *flag = NULL;
+    uint32_t *sel = NULL, *kept = NULL, *count = NULL;
+    void *cub = NULL, *points = NULL;
+    ~drop_tmp() {
+        cudaFree(flag);
+        cudaFree(sel);
+        cudaFree(kept);
+        cudaFree(count);
+        cudaFree(cub);
+        cudaFree(points);
+    }
+};
+
+static g16_err bases_drop(g16_gpu *g, g16_gpu_bases *b, size_t min_drop, size_t *dropped, g16_status *st) {
+    CU(cudaSetDevice(g->device));
+    cudaStream_t s = g->stream;
+    size_t n = b->n, pb = affine_bytes(b->curve, b->group);
+    unsigned words = (unsigned)(pb / 16);
+    drop_tmp t;
+    /* 1. the kept indices, in order (CUB's stable selection over 0..n-1) */
+    CU(cudaMalloc(&t.flag, n));
+    CU(cudaMalloc(&t.sel, n * sizeof(uint32_t)));
+    CU(cudaMalloc(&t.count, sizeof(uint32_t)));
+    bases_flag_kernel<<<grid_for(n, 256), 256, 0, s>>>((const uint4 *)b->d_points, n, words, t.flag);
+    CU_LAUNCH("bases_flag_kernel");
+    thrust::counting_iterator<uint32_t> idx(0);
+    size_t cub_bytes = 0;
+    CU(cub::DeviceSelect::Flagged(NULL, cub_bytes, idx, t.flag, t.sel, t.count, (int)n, s));
+    CU(cudaMalloc(&t.cub, cub_bytes ? cub_bytes : 16));
+    CU(cub::DeviceSelect::Flagged(t.cub, cub_bytes, idx, t.flag, t.sel, t.count, (int)n, s));
+    uint32_t m = 0;
+    CU(cudaMemcpyAsync(&m, t.count, sizeof m, cudaMemcpyDeviceToHost, s));
+    CU(cudaStreamSynchronize(s));
+    if (m > n || n - m < min_drop)
+        return G16_OK; /* not worth it: b unchanged */
+    /* 2. the kept points and indices in allocations of their size, swapped in */
+    CU(cudaMalloc(&t.points, m ? m * pb : 16));
+    CU(cudaMalloc(&t.kept, m ? m * sizeof(uint32_t) : 16));
+    if (m) {
+        gather_words_kernel<<<grid_for((size_t)m * words, 256), 256, 0, s>>>((uint4 *)t.points,
+                                                                             (const uint4 *)b->d_points, t.sel,
+                                                                             m, words);
+        CU_LAUNCH("gather_words_kernel");
+        CU(cudaMemcpyAsync(t.kept, t.sel, m * sizeof(uint32_t), cudaMemcpyDeviceToDevice, s));
+    }
+    CU(cudaStreamSynchronize(s));
+    std::swap(b->d_points, t.points); /* the full set is freed with the temporaries */
+    std::swap(b->d_kept, t.kept);
+    b->n = m;
+    *dropped = n - m;
+    return G16_OK;
+}
+
+extern "C" g16_err g16_gpu_bases_drop_infinity(g16_gpu *g, g16_gpu_bases *b, size_t min_drop, size_t *dropped,
+                                               g16_status *st) {
+    if (dropped)
+        *dropped = 0;
+    if (!g || !b || !dropped)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu drop infinity: NULL argument");
+    if (b->table_windows || b->d_kept)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu drop infinity: the bases have a table or were compacted already");
+    if (b->n == 0)
+        return G16_OK;
+    try {
+        return bases_drop(g, b, min_drop ? min_drop : 1, dropped, st);
+    } catch (...) {
+        return g16_fail(st, G16_ERR_INTERNAL, "gpu drop infinity: unexpected C++ exception");
+    }
+}
+
+extern "C" g16_err g16_gpu_bases_gather(g16_gpu *g, const g16_gpu_bases *b, g16_scalar *dst, const g16_scalar *src,
+                                        g16_status *st) {
+    if (!g || !b || !dst || !src)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu gather: NULL argument");
+    if (!b->d_kept)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu gather: the bases dropped no point (g16_gpu_bases_drop_infinity)");
+    if (b->n == 0)
+        return G16_OK;
+    CU(cudaSetDevice(g->device));
+    /* Pageable host memory is refused where the device cannot address it
+     * (without HMM the driver calls it unregistered; with HMM, as on the
+     * H200 machine, it reports it as managed and the kernel may read it). */
+    cudaPointerAttributes ad, as;
+    CU(cudaPointerGetAttributes(&ad, dst));
+    CU(cudaPointerGetAttributes(&as, src));
+    if ((ad.type != cudaMemoryTypeDevice && ad.type != cudaMemoryTypeManaged) ||
+        (as.type != cudaMemoryTypeDevice && as.type != cudaMemoryTypeManaged))
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu gather: scalars not in device memory");
+    const unsigned words = sizeof(g16_scalar) / 16;
+    gather_words_kernel<<<grid_for(b->n * words, 256), 256, 0, g->stream>>>((uint4 *)dst, (const uint4 *)src,
+                                                                          b->d_kept, b->n, words);
+    CU_LAUNCH("gather_words_kernel");
+    return G16_OK;
+}
 
 extern "C" g16_err g16_gpu_bases_precompute(g16_gpu *g, g16_gpu_bases *b, int c, g16_status *st) {
     if (!g || !b)
@@ -381,7 +518,7 @@ extern "C" size_t g16_gpu_bases_device_bytes(const g16_gpu_bases *b) {
     if (!b)
         return 0;
     size_t windows = b->table_windows ? (size_t)b->table_windows : 1;
-    return windows * b->n * affine_bytes(b->curve, b->group);
+    return windows * b->n * affine_bytes(b->curve, b->group) + (b->d_kept ? b->n * sizeof(uint32_t) : 0);
 }
 
 extern "C" size_t g16_gpu_table_bytes(g16_curve curve, g16_gpu_group group, size_t n) {

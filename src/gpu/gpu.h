@@ -57,6 +57,24 @@ g16_err g16_gpu_bases_upload(g16_gpu *g, g16_gpu_bases **out, g16_curve curve, g
                              const void *points, size_t n, g16_status *st);
 void g16_gpu_bases_free(g16_gpu *g, g16_gpu_bases *b);
 size_t g16_gpu_bases_count(const g16_gpu_bases *b);
+/* Drops b's points at infinity ((0, 0), as snarkjs stores them) when there
+ * are at least min_drop of them (0 counts as 1): b then holds the remaining
+ * points, in order, and their source indices, and every count of b (MSMs,
+ * g16_gpu_bases_count, density bitmaps, tables) is over the kept points; an
+ * MSM over the n_src source scalars is g16_gpu_bases_gather, then an MSM of
+ * count(b) points. Saves device memory and the additions of zero points
+ * (Groth16's B columns of wires in no B term: most of a filecoin circuit's).
+ * *dropped = the points removed (0: b unchanged). Allocates, frees and
+ * synchronizes: once, at key load, before any g16_gpu_bases_precompute. */
+g16_err g16_gpu_bases_drop_infinity(g16_gpu *g, g16_gpu_bases *b, size_t min_drop, size_t *dropped,
+                                    g16_status *st);
+/* The points b was uploaded with (= g16_gpu_bases_count unless some were dropped). */
+size_t g16_gpu_bases_source_count(const g16_gpu_bases *b);
+/* dst[j] = src[i_j] for the count(b) kept points' source indices i_j, queued
+ * on g's stream (dst and src in device memory, dst not overlapping src);
+ * G16_ERR_INVALID_ARG when b dropped nothing. */
+g16_err g16_gpu_bases_gather(g16_gpu *g, const g16_gpu_bases *b, g16_scalar *dst, const g16_scalar *src,
+                             g16_status *st);
 /* Memory for speed (msm.cuh, "precomputed window multiples"): replaces b's
  * device copy by a table of W = nbits/c + 1 windows, window w holding
  * 2^(cw) times every base, so that an MSM over b sorts all windows' digits

@@ -90,6 +90,11 @@ struct g16_gpu_bases {
     size_t n;
     void *d_points;
     uint32_t *d_density; /* n/32 + 1 words: the density form's bitmap */
+    /* After g16_gpu_bases_drop_infinity: the n kept points came from n_src,
+     * d_kept[j] = the source index of point j (NULL: nothing dropped,
+     * n_src = n). */
+    size_t n_src;
+    uint32_t *d_kept;
     /* After g16_gpu_bases_precompute, d_points holds table_windows windows of
      * table_stride points (window w = 2^(table_c w) times the bases, msm.cuh);
      * table_windows 0: plain bases. */

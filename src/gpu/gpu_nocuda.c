@@ -39,6 +39,25 @@ size_t g16_gpu_bases_count(const g16_gpu_bases *b) {
     return 0;
 }
 
+g16_err g16_gpu_bases_drop_infinity(g16_gpu *g, g16_gpu_bases *b, size_t min_drop, size_t *dropped,
+                                    g16_status *st) {
+    (void)g, (void)b, (void)min_drop;
+    if (dropped)
+        *dropped = 0;
+    return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");
+}
+
+size_t g16_gpu_bases_source_count(const g16_gpu_bases *b) {
+    (void)b;
+    return 0;
+}
+
+g16_err g16_gpu_bases_gather(g16_gpu *g, const g16_gpu_bases *b, g16_scalar *dst, const g16_scalar *src,
+                             g16_status *st) {
+    (void)g, (void)b, (void)dst, (void)src;
+    return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");
+}
+
 g16_err g16_gpu_msm(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, const g16_scalar *scalars, size_t n,
                     g16_gpu_timing *timing, g16_status *st) {
     (void)g, (void)out_jac, (void)b, (void)scalars, (void)n, (void)timing;

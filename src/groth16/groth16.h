@@ -211,11 +211,19 @@ g16_err g16_wtns_read(g16_frvec *w, const char *path, g16_status *st);
 g16_err g16_wtns_read_mem(g16_frvec *w, const char *name, const void *data, size_t len,
                           g16_status *st);
 /* The same with flags: G16_WTNS_STANDARD keeps the values in standard form
- * (w->standard = 1; a canonical check and a copy, no conversion). */
+ * (w->standard = 1; a canonical check and a copy, no conversion); and the
+ * values read in chunks on pool's threads (NULL: the caller's thread). */
 enum { G16_WTNS_STANDARD = 1 };
-g16_err g16_wtns_read_ex(g16_frvec *w, const char *path, unsigned flags, g16_status *st);
+g16_err g16_wtns_read_ex(g16_frvec *w, const char *path, unsigned flags, struct g16_pool *pool, g16_status *st);
 g16_err g16_wtns_read_mem_ex(g16_frvec *w, const char *name, const void *data, size_t len,
-                             unsigned flags, g16_status *st);
+                             unsigned flags, struct g16_pool *pool, g16_status *st);
+/* A .wtns (path, or data/len in memory when path is NULL) read straight
+ * into the caller's dst of cap values, in standard form (no copy of the
+ * witness in between): w->raw = dst (borrowed: not g16_frvec_free'd). More
+ * than cap values: G16_ERR_SIZE_MISMATCH before any is written; after
+ * another error dst may hold some values (the caller wipes it). */
+g16_err g16_wtns_read_into(g16_frvec *w, const char *path, const void *data, size_t len, g16_scalar *dst,
+                           size_t cap, struct g16_pool *pool, g16_status *st);
 /* Checks a witness against a key: same curve (WRONG_CURVE), nWitness ==
  * nVars (SIZE_MISMATCH), w[0] == 1 (FORMAT). */
 g16_err g16_wtns_check_key(const g16_frvec *w, const g16_zkey *key, g16_status *st);
@@ -457,6 +465,14 @@ g16_err groth16_stage_synth(g16_ctx *ctx, groth16_work *w, const g16_key *key, c
 enum { GROTH16_SYNTH_WS_ONLY = 1 };
 g16_err groth16_stage_synth_ex(g16_ctx *ctx, groth16_work *w, const g16_key *key, const g16_witness *wit,
                                unsigned flags, groth16_timings *tm, g16_status *st);
+/* A GROTH16_SYNTH_WS_ONLY synthesis straight from a .wtns (path, or data/len
+ * in memory when path is NULL): its values go into the area's scalars on
+ * ctx's threads, checked as g16_wtns_read and groth16_stage_synth check
+ * them (no witness object, no copy in between: at 2^27, 4.3 GB read and
+ * written once instead of five times). On an error the area's scalars are
+ * wiped and it is left unsynthesized. */
+g16_err groth16_stage_synth_wtns(g16_ctx *ctx, groth16_work *w, const g16_key *key, const char *path,
+                                 const void *data, size_t len, groth16_timings *tm, g16_status *st);
 /* Turns a ws-only synthesized work into a fully synthesized one (a, b, c
  * on the CPU from the scalars: the fallback when the device that was to
  * synthesize cannot run the stage), so that groth16_stage_heavy (or
@@ -484,7 +500,7 @@ g16_err groth16_stage_finalize(g16_ctx *ctx, g16_result **out, const g16_key *ke
 typedef struct groth16_gpu_key groth16_gpu_key;
 typedef struct groth16_gpu_work groth16_gpu_work;
 struct g16_gpu;
-/* Device bytes a key takes (what a budget reserves): its bases and its
+/* Device bytes a key takes at most (what a budget reserves): its bases and its
  * coefficient rows (GROTH16_GPU_KEY_SYNTH, (2(n+1) + nnz) x 4 + nnz x 32
  * bytes). groth16_gpu_key_upload / _bytes = the _ex forms with
  * GROTH16_GPU_KEY_SYNTH; flags 0 uploads the bases only. */
@@ -496,6 +512,14 @@ g16_err groth16_gpu_key_upload_ex(struct g16_gpu *g, groth16_gpu_key **out, cons
                                   g16_status *st);
 /* Nonzero when gk holds the key's coefficient rows (GPU synthesis possible). */
 int groth16_gpu_key_synth(const groth16_gpu_key *gk);
+/* The upload drops each of A, B1, B2, C's points at infinity (wires in no
+ * term of that column) when they are 1/16 of the set or more
+ * (g16_gpu_bases_drop_infinity; $G16_GPU_DROP_INF=0 keeps them), and each
+ * MSM gathers the kept points' scalars first: so groth16_gpu_key_bytes is
+ * an upper bound. Points kept of set 0..4 (A, B1, B2, C, H); what gk takes
+ * on its device (bases, indices, rows, tables). */
+size_t groth16_gpu_key_kept(const groth16_gpu_key *gk, int set);
+size_t groth16_gpu_key_device_bytes(const groth16_gpu_key *gk);
 /* Device bytes of key's coefficient rows alone (0 while a key loaded with
  * GROTH16_KEY_DEFER_PREP is not yet prepared). */
 size_t groth16_gpu_key_rows_bytes(const g16_key *key);
@@ -622,6 +646,13 @@ g16_err groth16_witness_load(g16_witness **w, const char *path, const void *data
  * that form, so the wires skip the round trip through Montgomery form. */
 g16_err groth16_witness_load_ex(g16_witness **w, const char *path, const void *data, size_t len, unsigned flags,
                                 g16_status *st);
+/* The same on ctx's threads (the values read in parallel); and the free that
+ * wipes them on `threads` threads (g16_wipe_threads). For the engine's large
+ * witnesses (4.3 GB at 2^27), whose serial read and wipe held up the first
+ * partition. */
+g16_err groth16_witness_load_ctx(g16_ctx *ctx, g16_witness **w, const char *path, const void *data, size_t len,
+                                 unsigned flags, g16_status *st);
+void groth16_witness_free_threads(g16_witness *w, int threads);
 
 /* Key internals the engine needs: bytes held in memory (copied sections,
  * prepared coefficients, a host-tier copy) and in the file mapping. */

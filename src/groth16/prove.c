@@ -397,11 +397,9 @@ g16_err groth16_stage_synth(g16_ctx *ctx, groth16_work *w, const g16_key *key, c
     return groth16_stage_synth_ex(ctx, w, key, wit, 0, tm, st);
 }
 
-g16_err groth16_stage_synth_ex(g16_ctx *ctx, groth16_work *w, const g16_key *key, const g16_witness *wit,
-                               unsigned flags, groth16_timings *tm, g16_status *st) {
-    g16_err err;
-    int ws_only = (flags & GROTH16_SYNTH_WS_ONLY) != 0;
-    double t0 = g16_now_ms();
+/* What every synthesis checks first: the area's shape, a prepared key, a
+ * ws-only area only for a ws-only synthesis. */
+static g16_err synth_precheck(const groth16_work *w, const g16_key *key, int ws_only, g16_status *st) {
     if (!groth16_work_fits(w, key))
         return g16_fail(st, G16_ERR_INTERNAL, "prove: working area sized for another key shape");
     if (!key->prep.row[0])
@@ -412,6 +410,56 @@ g16_err groth16_stage_synth_ex(g16_ctx *ctx, groth16_work *w, const g16_key *key
         return g16_fail(st, G16_ERR_INTERNAL,
                         "prove: this working area holds the witness scalars only (GROTH16_WORK_WS_ONLY): it needs "
                         "GROTH16_SYNTH_WS_ONLY");
+    return G16_OK;
+}
+
+/* The public inputs in Montgomery form from the canonical scalars ws. */
+static g16_err synth_pub(groth16_work *w, const g16_key *key, const g16_scalar *ws, g16_status *st) {
+    g16_frvec_free(&w->pub);
+    w->pub.curve = key->zk.curve;
+    w->pub.n = key->zk.nPublic;
+    w->pub.raw = malloc(((size_t)key->zk.nPublic + 1) * 32);
+    if (!w->pub.raw)
+        return g16_fail(st, G16_ERR_NOMEM, "prove: out of memory");
+    for (uint32_t i = 0; i < key->zk.nPublic; i++) {
+        if (key->zk.curve == G16_CURVE_BN254)
+            bn254_fr_to_mont(&w->pub.bn254[i], ws[1 + i].l);
+        else
+            bls381_fr_to_mont(&w->pub.bls381[i], ws[1 + i].l);
+    }
+    return G16_OK;
+}
+
+g16_err groth16_stage_synth_wtns(g16_ctx *ctx, groth16_work *w, const g16_key *key, const char *path,
+                                 const void *data, size_t len, groth16_timings *tm, g16_status *st) {
+    g16_err err;
+    double t0 = g16_now_ms();
+    if ((err = synth_precheck(w, key, 1, st)))
+        return err;
+    w->synthesized = 0;
+    g16_scalar *ws = w->scr.scalars[1];
+    g16_frvec view;
+    err = g16_wtns_read_into(&view, path, data, len, ws, key->zk.nVars, ctx ? ctx->pool : NULL, st);
+    if (!err)
+        err = g16_wtns_check_key(&view, &key->zk, st);
+    if (!err)
+        err = synth_pub(w, key, ws, st);
+    if (err) { /* the values read so far are the witness's: gone before the area is used again */
+        g16_wipe_threads(ws, (size_t)key->zk.nVars * sizeof *ws, g16_ctx_threads(ctx));
+        return err;
+    }
+    w->synthesized = 2;
+    tm->synth_ms += g16_now_ms() - t0;
+    return G16_OK;
+}
+
+g16_err groth16_stage_synth_ex(g16_ctx *ctx, groth16_work *w, const g16_key *key, const g16_witness *wit,
+                               unsigned flags, groth16_timings *tm, g16_status *st) {
+    g16_err err;
+    int ws_only = (flags & GROTH16_SYNTH_WS_ONLY) != 0;
+    double t0 = g16_now_ms();
+    if ((err = synth_precheck(w, key, ws_only, st)))
+        return err;
     if (wit->w.standard && !ws_only)
         return g16_fail(st, G16_ERR_INTERNAL,
                         "prove: a witness in standard form (G16_WTNS_STANDARD) takes GROTH16_SYNTH_WS_ONLY only");
@@ -729,14 +777,14 @@ g16_err groth16_witness_load(g16_witness **out, const char *path, const void *da
     return groth16_witness_load_ex(out, path, data, len, 0, st);
 }
 
-g16_err groth16_witness_load_ex(g16_witness **out, const char *path, const void *data, size_t len, unsigned flags,
-                                g16_status *st) {
+static g16_err witness_load(g16_pool *pool, g16_witness **out, const char *path, const void *data, size_t len,
+                            unsigned flags, g16_status *st) {
     *out = NULL;
     g16_witness *w = calloc(1, sizeof *w);
     if (!w)
         return g16_fail(st, G16_ERR_NOMEM, "witness: out of memory");
-    g16_err err = path ? g16_wtns_read_ex(&w->w, path, flags, st)
-                       : g16_wtns_read_mem_ex(&w->w, "witness", data, len, flags, st);
+    g16_err err = path ? g16_wtns_read_ex(&w->w, path, flags, pool, st)
+                       : g16_wtns_read_mem_ex(&w->w, "witness", data, len, flags, pool, st);
     if (err) {
         free(w);
         return err;
@@ -745,14 +793,26 @@ g16_err groth16_witness_load_ex(g16_witness **out, const char *path, const void 
     return G16_OK;
 }
 
-void g16_witness_free(g16_witness *w) {
+g16_err groth16_witness_load_ex(g16_witness **out, const char *path, const void *data, size_t len, unsigned flags,
+                                g16_status *st) {
+    return witness_load(NULL, out, path, data, len, flags, st);
+}
+
+g16_err groth16_witness_load_ctx(g16_ctx *ctx, g16_witness **out, const char *path, const void *data, size_t len,
+                                 unsigned flags, g16_status *st) {
+    return witness_load(ctx ? ctx->pool : NULL, out, path, data, len, flags, st);
+}
+
+void groth16_witness_free_threads(g16_witness *w, int threads) {
     if (!w)
         return;
     if (w->w.raw)
-        g16_wipe(w->w.raw, w->w.n * 32);
+        g16_wipe_threads(w->w.raw, w->w.n * 32, threads);
     g16_frvec_free(&w->w);
     free(w);
 }
+
+void g16_witness_free(g16_witness *w) { groth16_witness_free_threads(w, 1); }
 
 void g16_result_free(g16_result *res) {
     if (!res)

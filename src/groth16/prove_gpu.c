@@ -47,6 +47,7 @@ struct groth16_gpu_key {
     size_t delta1_len;
     g16_gpu_bases *b[GK_COUNT];
     g16_gpu_synth *syn; /* the coefficient rows (GROTH16_GPU_KEY_SYNTH), else NULL */
+    size_t syn_bytes;   /* their device bytes */
 };
 
 struct groth16_gpu_work {
@@ -130,6 +131,7 @@ void groth16_gpu_key_drop_rows(struct g16_gpu *g, groth16_gpu_key *gk) {
         return;
     g16_gpu_synth_free(g, gk->syn);
     gk->syn = NULL;
+    gk->syn_bytes = 0;
 }
 
 g16_err groth16_gpu_key_add_rows(struct g16_gpu *g, groth16_gpu_key *gk, const g16_key *key, g16_status *st) {
@@ -151,7 +153,26 @@ g16_err groth16_gpu_key_add_rows(struct g16_gpu *g, groth16_gpu_key *gk, const g
         gk->syn = NULL;
         return g16_fail(st, err, "gpu key rows: coefficient rows (%u entries): %s", c.nnz, s2.msg);
     }
+    gk->syn_bytes = g16_gpu_synth_bytes(c.n, c.nnz);
     return G16_OK;
+}
+
+/* $G16_GPU_DROP_INF=0 keeps the points at infinity on the device (to
+ * measure what dropping them saves). */
+static int drop_infinity(void) {
+    const char *e = getenv("G16_GPU_DROP_INF");
+    return !(e && !strcmp(e, "0"));
+}
+
+size_t groth16_gpu_key_kept(const groth16_gpu_key *gk, int set) {
+    return gk && set >= 0 && set < GK_COUNT ? g16_gpu_bases_count(gk->b[set]) : 0;
+}
+
+size_t groth16_gpu_key_device_bytes(const groth16_gpu_key *gk) {
+    size_t t = 0;
+    for (int i = 0; gk && i < GK_COUNT; i++)
+        t += g16_gpu_bases_device_bytes(gk->b[i]);
+    return t + (gk && gk->syn ? gk->syn_bytes : 0);
 }
 
 unsigned groth16_gpu_synth_flags(const groth16_gpu_key *gk) {
@@ -184,6 +205,11 @@ g16_err groth16_gpu_key_upload_ex(struct g16_gpu *g, groth16_gpu_key **out, cons
     for (int i = 0; i < GK_COUNT; i++) {
         g16_err err = g16_gpu_bases_upload(g, &gk->b[i], zk->curve, base_group(i), base_points(zk, i),
                                            base_count(zk, i), st);
+        size_t dropped = 0;
+        /* A, B1, B2, C: the points at infinity go when they are 1/16 or more
+         * (wires in no term of that column; H has none) */
+        if (!err && i != GK_H && drop_infinity())
+            err = g16_gpu_bases_drop_infinity(g, gk->b[i], base_count(zk, i) / 16, &dropped, st);
         if (err) {
             char msg[sizeof st->msg];
             snprintf(msg, sizeof msg, "%s", st ? st->msg : "");
@@ -205,6 +231,7 @@ g16_err groth16_gpu_key_upload_ex(struct g16_gpu *g, groth16_gpu_key **out, cons
             groth16_gpu_key_free(g, gk);
             return g16_fail(st, err, "gpu key upload: coefficient rows (%u entries): %s", c.nnz, msg);
         }
+        gk->syn_bytes = g16_gpu_synth_bytes(c.n, c.nnz);
     }
     *out = gk;
     return G16_OK;
@@ -392,7 +419,16 @@ static g16_err run_msms(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key 
         size_t cnt = base_count(zk, i);
         g16_gpu_timing tmg = {0};
         double tm0 = g16_now_ms();
-        if (gkey)
+        if (gkey && g16_gpu_bases_count(gkey->b[i]) < cnt) {
+            /* points at infinity dropped: the kept points' scalars into d_wm
+             * (free after the GPU synthesis; nv >= kept), stream-ordered */
+            g16_scalar *kept = (g16_scalar *)gw->d_wm;
+            err = g16_gpu_bases_gather(g, gkey->b[i], kept, k, st);
+            k = kept;
+            cnt = g16_gpu_bases_count(gkey->b[i]);
+            if (!err)
+                err = g16_gpu_msm(g, res[i], gkey->b[i], k, cnt, &tmg, st);
+        } else if (gkey)
             /* above the context's max_points, in chunks (g16_gpu_msm) */
             err = g16_gpu_msm(g, res[i], gkey->b[i], k, cnt, &tmg, st);
         else
