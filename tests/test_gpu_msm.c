@@ -562,6 +562,15 @@ int main(void) {
                   "context of %zu points: %zu device bytes over the host bound %zu", mp, g16_gpu_device_bytes(gpu),
                   est);
     }
+    /* G16_GPU_TEST_ONLY_DROP=1: the dropped-infinity cases only (a short run
+     * of their kernels under compute-sanitizer). */
+    const char *only_drop = getenv("G16_GPU_TEST_ONLY_DROP");
+    if (only_drop && atoi(only_drop)) {
+        variant = "dropped";
+        drop_run();
+        g16_gpu_destroy(gpu);
+        return t_done("test_gpu_msm");
+    }
     /* G16_GPU_TEST_ONLY_G2=1: G2 MSMs only (short runs, e.g. under compute-sanitizer). */
     const char *only_g2 = getenv("G16_GPU_TEST_ONLY_G2");
     if (!only_g2 || atoi(only_g2) == 0) {
