@@ -248,7 +248,8 @@ static int use_drop;  /* g16_gpu_bases_drop_infinity after the upload, scalars g
         int ok = rc == G16_OK && memcmp(&ga, &ra, sizeof ga) == 0 &&                           \
                  G##_jac_is_inf(&out) == G##_jac_is_inf(ref);                                   \
         CHECK_MSG(ok, "%s msm n=%zu %s%s%s: GPU result differs from the CPU (%s)", #G, n, what, \
-                  use_streamed ? " streamed" : "", use_table ? " table" : use_drop ? " dropped" : "", variant);         \
+                  use_streamed ? " streamed" : "", use_table ? " table" : use_drop ? " dropped" : "",    \
+                  variant);                                                                     \
         printf("  %-9s n=%-8zu %-22s %s%s%s (gpu %.3f ms, kernels %.3f ms)\n", #G, n, what,     \
                use_streamed ? "streamed " : "", use_table ? "table " : "", ok ? "ok" : "MISMATCH", \
                tm.total_ms, tm.kernel_ms);                                                      \

@@ -458,7 +458,8 @@ extern "C" g16_err g16_gpu_bases_drop_infinity(g16_gpu *g, g16_gpu_bases *b, siz
     if (!g || !b || !dropped)
         return g16_fail(st, G16_ERR_INVALID_ARG, "gpu drop infinity: NULL argument");
     if (b->table_windows || b->d_kept)
-        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu drop infinity: the bases have a table or were compacted already");
+        return g16_fail(st, G16_ERR_INVALID_ARG,
+                        "gpu drop infinity: the bases have a table or were compacted already");
     if (b->n == 0)
         return G16_OK;
     try {
@@ -473,7 +474,8 @@ extern "C" g16_err g16_gpu_bases_gather(g16_gpu *g, const g16_gpu_bases *b, g16_
     if (!g || !b || !dst || !src)
         return g16_fail(st, G16_ERR_INVALID_ARG, "gpu gather: NULL argument");
     if (!b->d_kept)
-        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu gather: the bases dropped no point (g16_gpu_bases_drop_infinity)");
+        return g16_fail(st, G16_ERR_INVALID_ARG,
+                        "gpu gather: the bases dropped no point (g16_gpu_bases_drop_infinity)");
     if (b->n == 0)
         return G16_OK;
     CU(cudaSetDevice(g->device));
