@@ -635,11 +635,13 @@ static void test_device_budget(g16_ctx *ctx, circuit *ca, circuit *cb) {
     engine_backend be;
 
     /* 1. Key a with its workers' contexts and areas just fitting: on the
-     * devices, proofs verify, the ledger within the budget. */
-    {
-        sim m = {.mu = PTHREAD_MUTEX_INITIALIZER};
+     * devices, proofs verify, the ledger within the budget. Then with a
+     * backend whose copies take a third of the bound (points at infinity
+     * dropped): the key's reservation settles to them. */
+    for (int div = 0; div <= 3; div += 3) {
+        sim m = {.mu = PTHREAD_MUTEX_INITIALIZER, .used_div = div};
         sim_backend(&be, &m);
-        size_t budget = ka + SIM_WPD * (xa + wa);
+        size_t budget = ka + SIM_WPD * (xa + wa), kused = div ? ka / (size_t)div : ka;
         g16_engine_opts o = {.workers_per_device = SIM_WPD, .synth_threads = 2, .device_budget_bytes = budget};
         CHECK(engine_create_with_backend(ctx, &e, &o, &be) == G16_OK);
         if (!e)
@@ -647,31 +649,17 @@ static void test_device_budget(g16_ctx *ctx, circuit *ca, circuit *cb) {
         CHECK(g16_engine_key_add(e, &ida, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
         key_tier(e, ida, tier, sizeof tier, &streamed);
         CHECK_MSG(!strcmp(tier, "device") && streamed == 0, "fits: tier %s streamed %d", tier, streamed);
+        CHECK_MSG(dev_field(e, "\"keys\":") == (double)kused, "fits (used 1/%d): keys %.0f, expected %zu", div,
+                  dev_field(e, "\"keys\":"), kused);
         CHECK(sim_prove(ctx, e, ca, ida, NW));
         CHECK_MSG(dev_field(e, "\"work\":") == (double)(SIM_WPD * (xa + wa)) &&
                       dev_field(e, "\"peak\":") <= (double)budget,
                   "fits: work %.0f peak %.0f budget %zu", dev_field(e, "\"work\":"), dev_field(e, "\"peak\":"), budget);
+        CHECK(g16_engine_key_evict(e, ida) == G16_OK);
+        CHECK_MSG(dev_field(e, "\"keys\":") == 0, "fits, evicted: keys %.0f", dev_field(e, "\"keys\":"));
         g16_engine_destroy(e, 1);
         CHECK_MSG(m.heavies == NW && m.uploads == 1 && m.peak <= budget, "fits: %d stages, %d uploads, ledger %zu of %zu",
                   m.heavies, m.uploads, m.peak, budget);
-    }
-    /* 1b. A backend whose copies take less than the bound (points at
-     * infinity dropped): the key's reservation settles to them. */
-    {
-        sim m = {.mu = PTHREAD_MUTEX_INITIALIZER, .used_div = 3};
-        sim_backend(&be, &m);
-        size_t budget = ka + SIM_WPD * (xa + wa);
-        g16_engine_opts o = {.workers_per_device = SIM_WPD, .synth_threads = 2, .device_budget_bytes = budget};
-        CHECK(engine_create_with_backend(ctx, &e, &o, &be) == G16_OK);
-        if (!e)
-            return;
-        CHECK(g16_engine_key_add(e, &ida, ca->zkey, 0, G16_TIER_MMAP) == G16_OK);
-        CHECK_MSG(dev_field(e, "\"keys\":") == (double)(ka / 3), "settled: keys %.0f, expected %zu",
-                  dev_field(e, "\"keys\":"), ka / 3);
-        CHECK(sim_prove(ctx, e, ca, ida, 2));
-        CHECK(g16_engine_key_evict(e, ida) == G16_OK);
-        CHECK_MSG(dev_field(e, "\"keys\":") == 0, "settled, evicted: keys %.0f", dev_field(e, "\"keys\":"));
-        g16_engine_destroy(e, 1);
     }
     /* 2. A budget that holds the key and one area per worker but not their
      * MSM contexts (enough before the contexts were counted): the key must
