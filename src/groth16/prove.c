@@ -749,7 +749,7 @@ g16_err g16_witness_load(g16_ctx *ctx, g16_witness **out, const char *wtns_path)
     if (!w)
         return g16_ctx_fail(ctx, G16_ERR_NOMEM, "g16_witness_load: out of memory");
     g16_status st = {0};
-    if (g16_wtns_read(&w->w, wtns_path, &st) != G16_OK) {
+    if (g16_wtns_read_ex(&w->w, wtns_path, 0, ctx->pool, &st) != G16_OK) { /* on ctx's threads */
         free(w);
         return g16_ctx_report(ctx, &st);
     }
@@ -765,7 +765,7 @@ g16_err g16_witness_from_wtns_bytes(g16_ctx *ctx, g16_witness **out, const void 
     if (!w)
         return g16_ctx_fail(ctx, G16_ERR_NOMEM, "g16_witness_from_wtns_bytes: out of memory");
     g16_status st = {0};
-    if (g16_wtns_read_mem(&w->w, "witness", data, len, &st) != G16_OK) {
+    if (g16_wtns_read_mem_ex(&w->w, "witness", data, len, 0, ctx->pool, &st) != G16_OK) {
         free(w);
         return g16_ctx_report(ctx, &st);
     }
