@@ -299,8 +299,6 @@ int cmd_prove(int argc, char **argv) {
     if (groth16_key_load_ex(ctx, &key, pos[0], trusted ? G16_KEY_TRUSTED : 0, 0, &st) != G16_OK)
         goto fail_st;
     double t_key = g16_cli_now_ms();
-    if (g16_witness_load(ctx, &w, pos[1]) != G16_OK)
-        goto fail;
     g16_key_info info;
     (void)g16_key_get_info(ctx, &info, key);
     /* Progress lines on large circuits (or with --verbose), one per stage. */
@@ -333,8 +331,18 @@ again:
                                                        : GROTH16_WORK_PINNED | GROTH16_WORK_NO_CPU_HEAVY;
     if (groth16_work_create_ex(ctx, &work, key, wflags, &st) != G16_OK)
         goto fail_st;
-    if (groth16_stage_synth_ex(ctx, work, key, w, sflags, &tm, &st) != G16_OK)
-        goto fail_st;
+    /* GPU synthesis needs the witness scalars only: read straight from the
+     * file into the pinned working area (no witness object, no copy). The
+     * CPU path (or auto's retry) loads the witness. */
+    if (sflags & GROTH16_SYNTH_WS_ONLY) {
+        if (groth16_stage_synth_wtns(ctx, work, key, pos[1], NULL, 0, &tm, &st) != G16_OK)
+            goto fail_st;
+    } else {
+        if (!w && g16_witness_load(ctx, &w, pos[1]) != G16_OK)
+            goto fail;
+        if (groth16_stage_synth_ex(ctx, work, key, w, sflags, &tm, &st) != G16_OK)
+            goto fail_st;
+    }
     if (progress)
         fprintf(stderr, "g16 prove: [1/3] synthesis done (%.0f ms%s)\n", tm.synth_ms,
                 sflags & GROTH16_SYNTH_WS_ONLY ? ", witness scalars; A.w, B.w on the GPU" : "");

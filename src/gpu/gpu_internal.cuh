@@ -157,6 +157,8 @@ struct g16_gpu_domain {
     int radix4;                     /* radix-4 pass kernel variant (ntt.cuh) */
     int fastmul;                    /* pass kernel variant with ntt_mul_fast */
     int bitrev_tile;                /* tiled bit reversal (ntt.cuh) */
+    int minb4;                      /* pass kernel bounded to 64 registers */
+    int fuse;                       /* odd coset's middle passes fused */
     void *d_full, *tfull[2];        /* optional full inter-pass twiddles, n/2 per direction */
 };
 

@@ -94,6 +94,11 @@ template <class F> struct ntt_pass_args {
     int tw;  /* apply the inter-pass twiddle (m > B) */
     int dit; /* DIT (twiddle on load) or DIF (twiddle on store) */
     ntt_scale<F> pre, post;
+    /* Fused pass (odd coset): after the B DIF levels, scale by mid and run
+     * B DIT levels with roots2 on the same tile (m == B, t == 0). */
+    int fuse;
+    const F *roots2;
+    ntt_scale<F> mid;
 };
 
 template <class F> __device__ __forceinline__ F ntt_gload(const F *p) {
@@ -232,13 +237,96 @@ __device__ __forceinline__ F ntt_twiddle(const ntt_pass_args<F> &p, uint32_t j, 
     return ntt_mul<FM>(ntt_gload(p.tl + (E & ((1u << p.cbits) - 1))), ntt_gload(p.th + (E >> p.cbits)));
 }
 
+/* The B butterfly levels of a pass on the tile in shared memory (layout in
+ * the top comment): DIF from the top level down, DIT from the bottom up;
+ * roots[x] = w_{2^L}^x. Starts with a barrier (the tile's loads). */
+template <bool FM, bool R4, class F>
+__device__ __forceinline__ void ntt_levels(uint32_t *S, unsigned tile, unsigned B, unsigned t, int dit,
+                                           const F *roots, unsigned L) {
+    const uint32_t tmask = (1u << t) - 1;
+    const unsigned half = tile >> 1, quarter = tile >> 2;
+    for (unsigned s = 0; s < B;) {
+        __syncthreads();
+        if (R4 && B - s >= 2) {
+            /* Two levels at once (radix 4): rows r0 + {0, h, 2h, 3h}, r0 =
+             * a multiple of 4h plus u < h; levels of half distance 2h (pairs
+             * r0/r2 and r1/r3, twiddles w_4h^u and w_4h^(u+h)) and h (pairs
+             * r0/r1 and r2/r3, twiddle w_2h^u): DIF does 2h then h, DIT h
+             * then 2h. Half the barriers and shared-memory traffic. */
+            const unsigned ll = dit ? s : B - 2 - s;
+            const uint32_t h = 1u << ll;
+            for (unsigned q = threadIdx.x; q < quarter; q += blockDim.x) {
+                uint32_t col = q & tmask, i = q >> t;
+                uint32_t u = i & (h - 1);
+                uint32_t e0 = ((((i >> ll) << (ll + 2)) + u) << t) + col, sd = h << t;
+                F x0 = ntt_sget<F>(S, e0, tile), x1 = ntt_sget<F>(S, e0 + sd, tile);
+                F x2 = ntt_sget<F>(S, e0 + 2 * sd, tile), x3 = ntt_sget<F>(S, e0 + 3 * sd, tile);
+                F wa = ntt_gload(roots + (u << (L - 2 - ll)));
+                F wb = ntt_gload(roots + ((u + h) << (L - 2 - ll)));
+                if (dit) {
+                    if (ll) {
+                        F wc = ntt_gload(roots + (u << (L - 1 - ll)));
+                        x1 = ntt_mul<FM>(x1, wc);
+                        x3 = ntt_mul<FM>(x3, wc);
+                    }
+                    F y0 = x0 + x1, y1 = x0 - x1, y2 = ntt_mul<FM>(x2 + x3, wa), y3 = ntt_mul<FM>(x2 - x3, wb);
+                    x0 = y0 + y2;
+                    x2 = y0 - y2;
+                    x1 = y1 + y3;
+                    x3 = y1 - y3;
+                } else {
+                    F y0 = x0 + x2, y2 = ntt_mul<FM>(x0 - x2, wa), y1 = x1 + x3, y3 = ntt_mul<FM>(x1 - x3, wb);
+                    x0 = y0 + y1;
+                    x2 = y2 + y3;
+                    x1 = y0 - y1;
+                    x3 = y2 - y3;
+                    if (ll) {
+                        F wc = ntt_gload(roots + (u << (L - 1 - ll)));
+                        x1 = ntt_mul<FM>(x1, wc);
+                        x3 = ntt_mul<FM>(x3, wc);
+                    }
+                }
+                ntt_sput(S, e0, tile, x0);
+                ntt_sput(S, e0 + sd, tile, x1);
+                ntt_sput(S, e0 + 2 * sd, tile, x2);
+                ntt_sput(S, e0 + 3 * sd, tile, x3);
+            }
+            s += 2;
+            continue;
+        }
+        const unsigned lh = dit ? s : B - 1 - s; /* half distance h = 2^lh (in rows) */
+        const uint32_t h = 1u << lh;
+        for (unsigned b = threadIdx.x; b < half; b += blockDim.x) {
+            uint32_t col = b & tmask, i = b >> t;
+            uint32_t u = i & (h - 1);
+            uint32_t jx = ((i >> lh) << (lh + 1)) + u;
+            uint32_t ex = (jx << t) + col, ey = ex + (h << t);
+            F x = ntt_sget<F>(S, ex, tile), y = ntt_sget<F>(S, ey, tile);
+            if (dit) {
+                if (lh)
+                    y = ntt_mul<FM>(y, ntt_gload(roots + (u << (L - 1 - lh))));
+                ntt_sput(S, ex, tile, x + y);
+                ntt_sput(S, ey, tile, x - y);
+            } else {
+                F d = x - y;
+                if (lh)
+                    d = ntt_mul<FM>(d, ntt_gload(roots + (u << (L - 1 - lh))));
+                ntt_sput(S, ex, tile, x + y);
+                ntt_sput(S, ey, tile, d);
+            }
+        }
+        s += 1;
+    }
+}
+
 /* One pass (see the top comment). Grid: n / 2^(B+t) blocks; dynamic shared
  * memory 2^(B+t) elements. */
-/* Instances (ntt_core): <1, false, false> the default (run 2's kernel:
- * radix 2, fp_t's product; 72 registers, so the 64 KiB tiles limit it to 3
- * blocks of 256 per SM), and the measurement variants <2, false, true>
- * (radix 4: 126 registers, 2 blocks; 144 and 1 block unbounded, run 5's
- * regression) and <3, true, false> (ntt_mul_fast). */
+/* Instances (ntt_pass_launch): <4, false, false> the default (radix 2,
+ * fp_t's product, 64 registers: 4 blocks of 256 per SM), and the
+ * measurement variants <1, false, false> (the same unbounded: 72-78
+ * registers, 3 blocks), <2, false, true> (radix 4: 126 registers, 2 blocks;
+ * 144 and 1 block unbounded, run 5's regression) and <3, true, false>
+ * (ntt_mul_fast). */
 template <class F, int MINB, bool FM, bool R4>
 __global__ void __launch_bounds__(NTT_THREADS, MINB) ntt_pass_kernel(ntt_pass_args<F> p) {
     extern __shared__ uint32_t S[];
@@ -260,78 +348,17 @@ __global__ void __launch_bounds__(NTT_THREADS, MINB) ntt_pass_kernel(ntt_pass_ar
             x = ntt_mul<FM>(x, ntt_factor<FM>(p.pre, P));
         ntt_sput(S, e, tile, x);
     }
-    const unsigned half = tile >> 1, quarter = tile >> 2;
-    for (unsigned s = 0; s < p.B;) {
-        __syncthreads();
-        if (R4 && p.B - s >= 2) {
-            /* Two levels at once (radix 4): rows r0 + {0, h, 2h, 3h}, r0 =
-             * a multiple of 4h plus u < h; levels of half distance 2h (pairs
-             * r0/r2 and r1/r3, twiddles w_4h^u and w_4h^(u+h)) and h (pairs
-             * r0/r1 and r2/r3, twiddle w_2h^u): DIF does 2h then h, DIT h
-             * then 2h. Half the barriers and shared-memory traffic. */
-            const unsigned ll = p.dit ? s : p.B - 2 - s;
-            const uint32_t h = 1u << ll;
-            for (unsigned q = threadIdx.x; q < quarter; q += blockDim.x) {
-                uint32_t col = q & tmask, i = q >> p.t;
-                uint32_t u = i & (h - 1);
-                uint32_t e0 = ((((i >> ll) << (ll + 2)) + u) << p.t) + col, sd = h << p.t;
-                F x0 = ntt_sget<F>(S, e0, tile), x1 = ntt_sget<F>(S, e0 + sd, tile);
-                F x2 = ntt_sget<F>(S, e0 + 2 * sd, tile), x3 = ntt_sget<F>(S, e0 + 3 * sd, tile);
-                F wa = ntt_gload(p.roots + (u << (p.L - 2 - ll)));
-                F wb = ntt_gload(p.roots + ((u + h) << (p.L - 2 - ll)));
-                if (p.dit) {
-                    if (ll) {
-                        F wc = ntt_gload(p.roots + (u << (p.L - 1 - ll)));
-                        x1 = ntt_mul<FM>(x1, wc);
-                        x3 = ntt_mul<FM>(x3, wc);
-                    }
-                    F y0 = x0 + x1, y1 = x0 - x1, y2 = ntt_mul<FM>(x2 + x3, wa), y3 = ntt_mul<FM>(x2 - x3, wb);
-                    x0 = y0 + y2;
-                    x2 = y0 - y2;
-                    x1 = y1 + y3;
-                    x3 = y1 - y3;
-                } else {
-                    F y0 = x0 + x2, y2 = ntt_mul<FM>(x0 - x2, wa), y1 = x1 + x3, y3 = ntt_mul<FM>(x1 - x3, wb);
-                    x0 = y0 + y1;
-                    x2 = y2 + y3;
-                    x1 = y0 - y1;
-                    x3 = y2 - y3;
-                    if (ll) {
-                        F wc = ntt_gload(p.roots + (u << (p.L - 1 - ll)));
-                        x1 = ntt_mul<FM>(x1, wc);
-                        x3 = ntt_mul<FM>(x3, wc);
-                    }
-                }
-                ntt_sput(S, e0, tile, x0);
-                ntt_sput(S, e0 + sd, tile, x1);
-                ntt_sput(S, e0 + 2 * sd, tile, x2);
-                ntt_sput(S, e0 + 3 * sd, tile, x3);
-            }
-            s += 2;
-            continue;
-        }
-        const unsigned lh = p.dit ? s : p.B - 1 - s; /* half distance h = 2^lh (in rows) */
-        const uint32_t h = 1u << lh;
-        for (unsigned b = threadIdx.x; b < half; b += blockDim.x) {
-            uint32_t col = b & tmask, i = b >> p.t;
-            uint32_t u = i & (h - 1);
-            uint32_t jx = ((i >> lh) << (lh + 1)) + u;
-            uint32_t ex = (jx << p.t) + col, ey = ex + (h << p.t);
-            F x = ntt_sget<F>(S, ex, tile), y = ntt_sget<F>(S, ey, tile);
-            if (p.dit) {
-                if (lh)
-                    y = ntt_mul<FM>(y, ntt_gload(p.roots + (u << (p.L - 1 - lh))));
-                ntt_sput(S, ex, tile, x + y);
-                ntt_sput(S, ey, tile, x - y);
-            } else {
-                F d = x - y;
-                if (lh)
-                    d = ntt_mul<FM>(d, ntt_gload(p.roots + (u << (p.L - 1 - lh))));
-                ntt_sput(S, ex, tile, x + y);
-                ntt_sput(S, ey, tile, d);
+    ntt_levels<FM, R4, F>(S, tile, p.B, p.t, p.dit, p.roots, p.L);
+    if (p.fuse) {
+        if (p.mid.mode) {
+            __syncthreads();
+            for (unsigned e = threadIdx.x; e < tile; e += blockDim.x) {
+                uint32_t j = e >> p.t, lo = lo0 + (e & tmask);
+                uint32_t P = base + (j << lo_bits) + lo;
+                ntt_sput(S, e, tile, ntt_mul<FM>(ntt_sget<F>(S, e, tile), ntt_factor<FM>(p.mid, P)));
             }
         }
-        s += 1;
+        ntt_levels<FM, R4, F>(S, tile, p.B, p.t, 1, p.roots2, p.L);
     }
     __syncthreads();
     for (unsigned e = threadIdx.x; e < tile; e += blockDim.x) {
@@ -508,6 +535,15 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
      * (carry-chain CIOS) instead of fp_t's operator*; for measurements. */
     const char *fm = getenv("G16_GPU_NTT_FASTMUL");
     d->fastmul = fm && atoi(fm) == 1;
+    /* The pass kernel bounded to 64 registers: 4 blocks of 256 per SM
+     * instead of 3, no spills on sm_90; 1-2% faster (session 11).
+     * $G16_GPU_NTT_MINB=1: the unbounded kernel (72-78 registers). */
+    const char *mb = getenv("G16_GPU_NTT_MINB");
+    d->minb4 = !(mb && atoi(mb) == 1);
+    /* The odd coset's middle passes fused (ntt_odd_coset);
+     * $G16_GPU_NTT_FUSE=0: two passes. */
+    const char *fu = getenv("G16_GPU_NTT_FUSE");
+    d->fuse = !(fu && atoi(fu) == 0);
     /* Inter-pass twiddles from a full table of n/2 elements per direction
      * (one multiplication per element instead of two, 32 more bytes read),
      * for multi-pass sizes: 10% faster at 2^24 (session 3), for n x 32
@@ -552,11 +588,46 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
         d->odd_s2 = os2;
     }
     void (*kerns[])(ntt_pass_args<F>) = {ntt_pass_kernel<F, 1, false, false>, ntt_pass_kernel<F, 2, false, true>,
-                                         ntt_pass_kernel<F, 3, true, false>};
+                                         ntt_pass_kernel<F, 3, true, false>, ntt_pass_kernel<F, 4, false, false>};
     for (auto kern : kerns)
         CU(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 (int)(((size_t)1 << NTT_TILE_LOG) * sizeof(F))));
     CU(cudaStreamSynchronize(g->stream));
+    return G16_OK;
+}
+
+/* Arguments of pass i (DIF order) of the network in direction dir. */
+template <class F>
+static ntt_pass_args<F> ntt_pass_make(const g16_gpu_domain *d, F *a, const ntt_plan &pl, int i, int dir, int dit) {
+    ntt_dom_sizes z = ntt_dom_layout(d->log_n);
+    ntt_pass_args<F> p;
+    memset(&p, 0, sizeof p);
+    p.a = a;
+    p.k = d->log_n;
+    p.m = pl.m[i];
+    p.B = pl.B[i];
+    p.t = pl.t[i];
+    p.roots = (const F *)d->roots[dir];
+    p.L = z.L;
+    p.tl = (const F *)d->tl[dir];
+    p.th = (const F *)d->th[dir];
+    p.cbits = z.cb;
+    p.tfull = (const F *)d->tfull[dir];
+    p.tw = p.m > p.B;
+    p.dit = dit;
+    return p;
+}
+
+template <class F> static g16_err ntt_pass_launch(g16_gpu *g, const g16_gpu_domain *d, const ntt_pass_args<F> &p,
+                                                  g16_status *st) {
+    unsigned tile = 1u << (p.B + p.t);
+    unsigned threads = tile / 2 < NTT_THREADS ? (tile / 2 ? tile / 2 : 1) : NTT_THREADS;
+    unsigned blocks = (unsigned)(((size_t)1 << p.k) >> (p.B + p.t));
+    void (*kern)(ntt_pass_args<F>) = d->fastmul  ? ntt_pass_kernel<F, 3, true, false>
+                                     : d->radix4 ? ntt_pass_kernel<F, 2, false, true>
+                                     : d->minb4  ? ntt_pass_kernel<F, 4, false, false>
+                                                 : ntt_pass_kernel<F, 1, false, false>;
+    NTT_LAUNCH_SYNC(kern, blocks, threads, tile * sizeof(F), p);
     return G16_OK;
 }
 
@@ -566,36 +637,16 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
 template <class F>
 static g16_err ntt_core(g16_gpu *g, const g16_gpu_domain *d, F *a, int dir, int dit, const ntt_scale<F> &pre,
                         const ntt_scale<F> &post, g16_status *st) {
-    unsigned k = d->log_n;
-    ntt_plan pl = ntt_make_plan(k, d->cols_log);
-    ntt_dom_sizes z = ntt_dom_layout(k);
-    ntt_scale<F> none;
-    memset(&none, 0, sizeof none);
+    ntt_plan pl = ntt_make_plan(d->log_n, d->cols_log);
     for (int s = 0; s < pl.np; s++) {
-        int i = dit ? pl.np - 1 - s : s;
-        ntt_pass_args<F> p;
-        p.a = a;
-        p.k = k;
-        p.m = pl.m[i];
-        p.B = pl.B[i];
-        p.t = pl.t[i];
-        p.roots = (const F *)d->roots[dir];
-        p.L = z.L;
-        p.tl = (const F *)d->tl[dir];
-        p.th = (const F *)d->th[dir];
-        p.cbits = z.cb;
-        p.tfull = (const F *)d->tfull[dir];
-        p.tw = p.m > p.B;
-        p.dit = dit;
-        p.pre = s == 0 ? pre : none;
-        p.post = s == pl.np - 1 ? post : none;
-        unsigned tile = 1u << (p.B + p.t);
-        unsigned threads = tile / 2 < NTT_THREADS ? (tile / 2 ? tile / 2 : 1) : NTT_THREADS;
-        unsigned blocks = (unsigned)(((size_t)1 << k) >> (p.B + p.t));
-        void (*kern)(ntt_pass_args<F>) = d->fastmul  ? ntt_pass_kernel<F, 3, true, false>
-                                         : d->radix4 ? ntt_pass_kernel<F, 2, false, true>
-                                                     : ntt_pass_kernel<F, 1, false, false>;
-        NTT_LAUNCH_SYNC(kern, blocks, threads, tile * sizeof(F), p);
+        ntt_pass_args<F> p = ntt_pass_make<F>(d, a, pl, dit ? pl.np - 1 - s : s, dir, dit);
+        if (s == 0)
+            p.pre = pre;
+        if (s == pl.np - 1)
+            p.post = post;
+        g16_err rc = ntt_pass_launch<F>(g, d, p, st);
+        if (rc)
+            return rc;
     }
     return G16_OK;
 }
@@ -613,18 +664,43 @@ template <class F> static g16_err ntt_bitrev(g16_gpu *g, const g16_gpu_domain *d
     return G16_OK;
 }
 
+/* Values on the domain -> values on the odd coset g*omega^i (g = w_2n):
+ * the inverse DIF network with the scale n^-1 g^rev_k(P) on its last store
+ * (coefficients times g^j, bit-reversed), then the forward DIT network.
+ * Both networks' passes over the contiguous blocks of 2^B (the DIF's last,
+ * the DIT's first) run as one fused pass (d->fuse): one read and write of
+ * the array fewer. */
 template <class F> static g16_err ntt_odd_coset(g16_gpu *g, const g16_gpu_domain *d, F *a, g16_status *st) {
-    ntt_scale<F> none, post;
-    memset(&none, 0, sizeof none);
-    post = none;
-    post.mode = 2;
-    post.s1 = (const F *)d->odd_s1;
-    post.s2 = (const F *)d->odd_s2;
-    post.bits = ntt_dom_layout(d->log_n).cb;
-    g16_err rc = ntt_core<F>(g, d, a, 1, 0, none, post, st); /* values -> n^-1 g^j coeffs, bit-reversed */
-    if (rc)
-        return rc;
-    return ntt_core<F>(g, d, a, 0, 1, none, none, st); /* -> values on g*omega^i, natural */
+    ntt_scale<F> odd;
+    memset(&odd, 0, sizeof odd);
+    odd.mode = 2;
+    odd.s1 = (const F *)d->odd_s1;
+    odd.s2 = (const F *)d->odd_s2;
+    odd.bits = ntt_dom_layout(d->log_n).cb;
+    ntt_plan pl = ntt_make_plan(d->log_n, d->cols_log);
+    if (!d->fuse || d->radix4) {
+        ntt_scale<F> none;
+        memset(&none, 0, sizeof none);
+        g16_err rc = ntt_core<F>(g, d, a, 1, 0, none, odd, st);
+        return rc ? rc : ntt_core<F>(g, d, a, 0, 1, none, none, st);
+    }
+    for (int i = 0; i < pl.np; i++) { /* the inverse DIF, its last pass fused */
+        ntt_pass_args<F> p = ntt_pass_make<F>(d, a, pl, i, 1, 0);
+        if (i == pl.np - 1) {
+            p.fuse = 1;
+            p.roots2 = (const F *)d->roots[0];
+            p.mid = odd;
+        }
+        g16_err rc = ntt_pass_launch<F>(g, d, p, st);
+        if (rc)
+            return rc;
+    }
+    for (int i = pl.np - 2; i >= 0; i--) { /* the rest of the forward DIT */
+        g16_err rc = ntt_pass_launch<F>(g, d, ntt_pass_make<F>(d, a, pl, i, 0, 1), st);
+        if (rc)
+            return rc;
+    }
+    return G16_OK;
 }
 
 /* g16_gpu_ntt_dev, arguments checked by the caller (ntt.cu). */

@@ -52,6 +52,8 @@ struct g16_gpu_domain {
     int radix4;
     int fastmul;
     int bitrev_tile;
+    int minb4;
+    int fuse;
     void *d_full, *tfull[2];
 };
 

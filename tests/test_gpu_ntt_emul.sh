@@ -1,0 +1,9 @@
+#!/bin/bash
+# The GPU NTT's kernels and pass plans (src/gpu/ntt.cuh) on the host, without
+# a GPU, against the CPU's NTT: every kind and order and the H step, both
+# curves, with small tiles so that small sizes take many passes
+# (tests/gpu/ntt_emul_small.cpp, built and run by tests/gpu/run_emul.sh), once
+# with the odd coset's fused middle pass and once without.
+set -e
+G16_GPU_NTT_FUSE=1 bash "$(dirname "$0")/gpu/run_emul.sh" ntt_emul_small
+G16_GPU_NTT_FUSE=0 bash "$(dirname "$0")/gpu/run_emul.sh" ntt_emul_small
