@@ -3,7 +3,10 @@
 # a GPU, against the CPU's NTT: every kind and order and the H step, both
 # curves, with small tiles so that small sizes take many passes
 # (tests/gpu/ntt_emul_small.cpp, built and run by tests/gpu/run_emul.sh), once
-# with the odd coset's fused middle pass and once without.
+# with the odd coset's fused middle pass and once without; then with the real
+# tiles and the u-major levels (tests/gpu/ntt_emul.cpp to 2^16: 4-column
+# passes of 2^9..2^10 elements; and the layout's bank-conflict checks).
 set -e
 G16_GPU_NTT_FUSE=1 bash "$(dirname "$0")/gpu/run_emul.sh" ntt_emul_small
 G16_GPU_NTT_FUSE=0 bash "$(dirname "$0")/gpu/run_emul.sh" ntt_emul_small
+G16_GPU_NTT_UMAJOR=1 bash "$(dirname "$0")/gpu/run_emul.sh" ntt_emul

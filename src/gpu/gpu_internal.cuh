@@ -159,6 +159,7 @@ struct g16_gpu_domain {
     int bitrev_tile;                /* tiled bit reversal (ntt.cuh) */
     int minb4;                      /* pass kernel bounded to 64 registers */
     int fuse;                       /* odd coset's middle passes fused */
+    int umajor;                     /* pass kernel variant: u-major levels */
     void *d_full, *tfull[2];        /* optional full inter-pass twiddles, n/2 per direction */
 };
 

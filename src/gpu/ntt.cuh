@@ -142,6 +142,16 @@ G16_UNROLL
         S[i * tile + e] = x.l[i];
 }
 
+/* Tile position of element e: e itself, or (sw) e with bits 2-4 XORed by
+ * f(e) = ((e >> 5) ^ (e >> 8)) & 7, a permutation inside each run of 32
+ * elements. With 4-column tiles of 2^9..2^11 elements it keeps every warp
+ * access of the u-major levels (ntt_butterfly) on 32 distinct banks, and
+ * the loads and stores (32 consecutive elements) too (checked on the host:
+ * tests/gpu/ntt_emul.cpp, layout_checks). */
+__device__ __forceinline__ unsigned ntt_sx(unsigned e, bool sw) {
+    return sw ? e ^ ((((e >> 5) ^ (e >> 8)) & 7u) << 2) : e;
+}
+
 /* a * b * R^-1 mod p for 8-limb fields: CIOS (Koc, Acar, Kaliski 1996)
  * with PTX carry chains, per word b_i: t += a * b_i (a chain of the low
  * halves, then one of the high halves shifted by a word), m = t_0 * n0,
@@ -237,13 +247,44 @@ __device__ __forceinline__ F ntt_twiddle(const ntt_pass_args<F> &p, uint32_t j, 
     return ntt_mul<FM>(ntt_gload(p.tl + (E & ((1u << p.cbits) - 1))), ntt_gload(p.th + (E >> p.cbits)));
 }
 
+/* Butterfly b (< 2^lq) of a level of half distance h = 2^lh on a tile of
+ * 2^t columns: its elements ex, ey = ex + h 2^t and twiddle index u (the
+ * product by w_2h^u). The plain map puts consecutive b in consecutive
+ * columns, then rows; the u-major one (umaj, for 2^(lq - lh) >= 32: a
+ * warp's 32 butterflies share u) takes u from b's top bits, so that a warp
+ * skips the product by w^0 = 1 together (a fraction 1/h of the level) and
+ * loads one twiddle. */
+struct ntt_bfly {
+    uint32_t ex, ey, u;
+};
+__device__ __forceinline__ ntt_bfly ntt_butterfly(uint32_t b, unsigned lh, unsigned lq, unsigned t, bool umaj) {
+    uint32_t col, g, u;
+    if (umaj) {
+        uint32_t r = b & ((1u << (lq - lh)) - 1);
+        u = b >> (lq - lh);
+        col = r & ((1u << t) - 1);
+        g = r >> t;
+    } else {
+        uint32_t i = b >> t;
+        col = b & ((1u << t) - 1);
+        u = i & ((1u << lh) - 1);
+        g = i >> lh;
+    }
+    ntt_bfly f;
+    f.ex = (((g << (lh + 1)) + u) << t) + col;
+    f.ey = f.ex + (1u << (lh + t));
+    f.u = u;
+    return f;
+}
+
 /* The B butterfly levels of a pass on the tile in shared memory (layout in
  * the top comment): DIF from the top level down, DIT from the bottom up;
  * roots[x] = w_{2^L}^x. Starts with a barrier (the tile's loads). */
 template <bool FM, bool R4, class F>
 __device__ __forceinline__ void ntt_levels(uint32_t *S, unsigned tile, unsigned B, unsigned t, int dit,
-                                           const F *roots, unsigned L) {
+                                           const F *roots, unsigned L, bool um) {
     const uint32_t tmask = (1u << t) - 1;
+    const unsigned lq = B + t - 1; /* log2 of the butterflies per level */
     const unsigned half = tile >> 1, quarter = tile >> 2;
     for (unsigned s = 0; s < B;) {
         __syncthreads();
@@ -295,24 +336,22 @@ __device__ __forceinline__ void ntt_levels(uint32_t *S, unsigned tile, unsigned 
             continue;
         }
         const unsigned lh = dit ? s : B - 1 - s; /* half distance h = 2^lh (in rows) */
-        const uint32_t h = 1u << lh;
+        const bool umaj = um && lq - lh >= 5;
         for (unsigned b = threadIdx.x; b < half; b += blockDim.x) {
-            uint32_t col = b & tmask, i = b >> t;
-            uint32_t u = i & (h - 1);
-            uint32_t jx = ((i >> lh) << (lh + 1)) + u;
-            uint32_t ex = (jx << t) + col, ey = ex + (h << t);
-            F x = ntt_sget<F>(S, ex, tile), y = ntt_sget<F>(S, ey, tile);
+            ntt_bfly f = ntt_butterfly(b, lh, lq, t, umaj);
+            uint32_t u = f.u, sx = ntt_sx(f.ex, um), sy = ntt_sx(f.ey, um);
+            F x = ntt_sget<F>(S, sx, tile), y = ntt_sget<F>(S, sy, tile);
             if (dit) {
-                if (lh)
+                if (um ? u != 0 : lh != 0) /* w^0 = 1 (u = 0 at lh = 0) */
                     y = ntt_mul<FM>(y, ntt_gload(roots + (u << (L - 1 - lh))));
-                ntt_sput(S, ex, tile, x + y);
-                ntt_sput(S, ey, tile, x - y);
+                ntt_sput(S, sx, tile, x + y);
+                ntt_sput(S, sy, tile, x - y);
             } else {
                 F d = x - y;
-                if (lh)
+                if (um ? u != 0 : lh != 0)
                     d = ntt_mul<FM>(d, ntt_gload(roots + (u << (L - 1 - lh))));
-                ntt_sput(S, ex, tile, x + y);
-                ntt_sput(S, ey, tile, d);
+                ntt_sput(S, sx, tile, x + y);
+                ntt_sput(S, sy, tile, d);
             }
         }
         s += 1;
@@ -323,13 +362,15 @@ __device__ __forceinline__ void ntt_levels(uint32_t *S, unsigned tile, unsigned 
  * memory 2^(B+t) elements. */
 /* Instances (ntt_pass_launch): <4, false, false> the default (radix 2,
  * fp_t's product, 64 registers: 4 blocks of 256 per SM), and the
- * measurement variants <1, false, false> (the same unbounded: 72-78
- * registers, 3 blocks), <2, false, true> (radix 4: 126 registers, 2 blocks;
- * 144 and 1 block unbounded, run 5's regression) and <3, true, false>
- * (ntt_mul_fast). */
-template <class F, int MINB, bool FM, bool R4>
+ * measurement variants <1, false, false> (the same unbounded: 72-80
+ * registers, 3 blocks), <4 or 1, false, false, true> (u-major levels),
+ * <2, false, true> (radix 4: 126 registers, 2 blocks; 144 and 1 block
+ * unbounded, run 5's regression) and <3, true, false> (ntt_mul_fast). */
+template <class F, int MINB, bool FM, bool R4, bool UM = false>
 __global__ void __launch_bounds__(NTT_THREADS, MINB) ntt_pass_kernel(ntt_pass_args<F> p) {
     extern __shared__ uint32_t S[];
+    /* u-major levels and the swizzled tile (ntt_sx): 4-column tiles only */
+    const bool um = UM && p.t == 2;
     const unsigned tile = 1u << (p.B + p.t);
     const unsigned lo_bits = p.m - p.B;
     const unsigned chunks_log = lo_bits - p.t;
@@ -346,25 +387,26 @@ __global__ void __launch_bounds__(NTT_THREADS, MINB) ntt_pass_kernel(ntt_pass_ar
             x = ntt_mul<FM>(x, ntt_twiddle<FM>(p, j, lo));
         if (p.pre.mode)
             x = ntt_mul<FM>(x, ntt_factor<FM>(p.pre, P));
-        ntt_sput(S, e, tile, x);
+        ntt_sput(S, ntt_sx(e, um), tile, x);
     }
-    ntt_levels<FM, R4, F>(S, tile, p.B, p.t, p.dit, p.roots, p.L);
+    ntt_levels<FM, R4, F>(S, tile, p.B, p.t, p.dit, p.roots, p.L, um);
     if (p.fuse) {
         if (p.mid.mode) {
             __syncthreads();
             for (unsigned e = threadIdx.x; e < tile; e += blockDim.x) {
                 uint32_t j = e >> p.t, lo = lo0 + (e & tmask);
                 uint32_t P = base + (j << lo_bits) + lo;
-                ntt_sput(S, e, tile, ntt_mul<FM>(ntt_sget<F>(S, e, tile), ntt_factor<FM>(p.mid, P)));
+                unsigned se = ntt_sx(e, um);
+                ntt_sput(S, se, tile, ntt_mul<FM>(ntt_sget<F>(S, se, tile), ntt_factor<FM>(p.mid, P)));
             }
         }
-        ntt_levels<FM, R4, F>(S, tile, p.B, p.t, 1, p.roots2, p.L);
+        ntt_levels<FM, R4, F>(S, tile, p.B, p.t, 1, p.roots2, p.L, um);
     }
     __syncthreads();
     for (unsigned e = threadIdx.x; e < tile; e += blockDim.x) {
         uint32_t j = e >> p.t, lo = lo0 + (e & tmask);
         uint32_t P = base + (j << lo_bits) + lo;
-        F x = ntt_sget<F>(S, e, tile);
+        F x = ntt_sget<F>(S, ntt_sx(e, um), tile);
         if (!p.dit && p.tw)
             x = ntt_mul<FM>(x, ntt_twiddle<FM>(p, j, lo));
         if (p.post.mode)
@@ -544,6 +586,11 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
      * $G16_GPU_NTT_FUSE=0: two passes. */
     const char *fu = getenv("G16_GPU_NTT_FUSE");
     d->fuse = !(fu && atoi(fu) == 0);
+    /* $G16_GPU_NTT_UMAJOR=1: the 64-register kernel with u-major levels and
+     * the swizzled tile (ntt_butterfly, ntt_sx) in the 4-column passes;
+     * built in session 11, not yet measured on a GPU. */
+    const char *uj = getenv("G16_GPU_NTT_UMAJOR");
+    d->umajor = uj && atoi(uj) == 1;
     /* Inter-pass twiddles from a full table of n/2 elements per direction
      * (one multiplication per element instead of two, 32 more bytes read),
      * for multi-pass sizes: 10% faster at 2^24 (session 3), for n x 32
@@ -588,7 +635,9 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
         d->odd_s2 = os2;
     }
     void (*kerns[])(ntt_pass_args<F>) = {ntt_pass_kernel<F, 1, false, false>, ntt_pass_kernel<F, 2, false, true>,
-                                         ntt_pass_kernel<F, 3, true, false>, ntt_pass_kernel<F, 4, false, false>};
+                                         ntt_pass_kernel<F, 3, true, false>, ntt_pass_kernel<F, 4, false, false>,
+                                         ntt_pass_kernel<F, 4, false, false, true>,
+                                         ntt_pass_kernel<F, 1, false, false, true>};
     for (auto kern : kerns)
         CU(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 (int)(((size_t)1 << NTT_TILE_LOG) * sizeof(F))));
@@ -625,6 +674,8 @@ template <class F> static g16_err ntt_pass_launch(g16_gpu *g, const g16_gpu_doma
     unsigned blocks = (unsigned)(((size_t)1 << p.k) >> (p.B + p.t));
     void (*kern)(ntt_pass_args<F>) = d->fastmul  ? ntt_pass_kernel<F, 3, true, false>
                                      : d->radix4 ? ntt_pass_kernel<F, 2, false, true>
+                                     : d->umajor ? (d->minb4 ? ntt_pass_kernel<F, 4, false, false, true>
+                                                             : ntt_pass_kernel<F, 1, false, false, true>)
                                      : d->minb4  ? ntt_pass_kernel<F, 4, false, false>
                                                  : ntt_pass_kernel<F, 1, false, false>;
     NTT_LAUNCH_SYNC(kern, blocks, threads, tile * sizeof(F), p);

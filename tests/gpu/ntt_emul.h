@@ -54,6 +54,7 @@ struct g16_gpu_domain {
     int bitrev_tile;
     int minb4;
     int fuse;
+    int umajor;
     void *d_full, *tfull[2];
 };
 
