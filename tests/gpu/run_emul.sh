@@ -1,10 +1,11 @@
 #!/bin/bash
-# run_emul.sh NAME: compiles tests/gpu/NAME.cpp (host emulation of GPU
+# run_emul.sh NAME [ARGS]: compiles tests/gpu/NAME.cpp (host emulation of GPU
 # templates) with g++ against $G16_BUILD_DIR's libg16_core.a, with the
-# sanitizers when that build has them, and runs it. Exit 77 (skipped)
+# sanitizers when that build has them, and runs it with ARGS. Exit 77 (skipped)
 # without g++, or when a CUDA build's static library cannot be linked here.
 set -eu
-name=${1:?usage: run_emul.sh NAME}
+name=${1:?usage: run_emul.sh NAME [ARGS]}
+shift
 dir=${G16_BUILD_DIR:?G16_BUILD_DIR not set}
 lib="$dir/libg16_core.a"
 [ -f "$lib" ] || { echo "missing $lib"; exit 1; }
@@ -29,4 +30,4 @@ if ! g++ "${flags[@]}" "tests/gpu/$name.cpp" "$lib" "${libs[@]}" -o "$out"; then
     echo "$name: compile failed"
     exit 1
 fi
-"$out"
+"$out" "$@"
