@@ -142,14 +142,22 @@ G16_UNROLL
         S[i * tile + e] = x.l[i];
 }
 
-/* Tile position of element e: e itself, or (sw) e with bits 2-4 XORed by
- * f(e) = ((e >> 5) ^ (e >> 8)) & 7, a permutation inside each run of 32
- * elements. With 4-column tiles of 2^9..2^11 elements it keeps every warp
- * access of the u-major levels (ntt_butterfly) on 32 distinct banks, and
- * the loads and stores (32 consecutive elements) too (checked on the host:
- * tests/gpu/ntt_emul.cpp, layout_checks). */
-__device__ __forceinline__ unsigned ntt_sx(unsigned e, bool sw) {
-    return sw ? e ^ ((((e >> 5) ^ (e >> 8)) & 7u) << 2) : e;
+/* Tile position of element e: e itself, or (sw) a permutation inside each
+ * run of 32 elements, XOR-linear in e's bits: for 4-column tiles (t = 2)
+ * bits 2-4 XORed by ((e >> 5) ^ (e >> 8)) & 7; for 1-column tiles (t = 0),
+ * with x = e >> 5, bits 1-4 XORed by x's bits 1-4, bits 0, 3, 4 by x's bit
+ * 0 and bit 0 by x's bit 5. With tiles of 2^8..2^11 elements each keeps
+ * every warp access of the levels (u-major where ntt_levels uses it, plain
+ * elsewhere) on 32 distinct banks, and the loads and stores (32 consecutive
+ * elements) too (checked on the host: tests/gpu/ntt_emul.cpp,
+ * layout_checks). */
+__device__ __forceinline__ unsigned ntt_sx(unsigned e, bool sw, unsigned t) {
+    if (!sw)
+        return e;
+    unsigned x = e >> 5;
+    if (t)
+        return e ^ (((x ^ (e >> 8)) & 7u) << 2);
+    return e ^ ((x & 0x1eu) ^ ((x & 1u) * 0x19u) ^ ((x >> 5) & 1u));
 }
 
 /* a * b * R^-1 mod p for 8-limb fields: CIOS (Koc, Acar, Kaliski 1996)
@@ -339,7 +347,7 @@ __device__ __forceinline__ void ntt_levels(uint32_t *S, unsigned tile, unsigned 
         const bool umaj = um && lq - lh >= 5;
         for (unsigned b = threadIdx.x; b < half; b += blockDim.x) {
             ntt_bfly f = ntt_butterfly(b, lh, lq, t, umaj);
-            uint32_t u = f.u, sx = ntt_sx(f.ex, um), sy = ntt_sx(f.ey, um);
+            uint32_t u = f.u, sx = ntt_sx(f.ex, um, t), sy = ntt_sx(f.ey, um, t);
             F x = ntt_sget<F>(S, sx, tile), y = ntt_sget<F>(S, sy, tile);
             if (dit) {
                 if (um ? u != 0 : lh != 0) /* w^0 = 1 (u = 0 at lh = 0) */
@@ -369,8 +377,8 @@ __device__ __forceinline__ void ntt_levels(uint32_t *S, unsigned tile, unsigned 
 template <class F, int MINB, bool FM, bool R4, bool UM = false>
 __global__ void __launch_bounds__(NTT_THREADS, MINB) ntt_pass_kernel(ntt_pass_args<F> p) {
     extern __shared__ uint32_t S[];
-    /* u-major levels and the swizzled tile (ntt_sx): 4-column tiles only */
-    const bool um = UM && p.t == 2;
+    /* u-major levels and the swizzled tile (ntt_sx): 4- and 1-column tiles */
+    const bool um = UM && (p.t == 2 || p.t == 0);
     const unsigned tile = 1u << (p.B + p.t);
     const unsigned lo_bits = p.m - p.B;
     const unsigned chunks_log = lo_bits - p.t;
@@ -387,7 +395,7 @@ __global__ void __launch_bounds__(NTT_THREADS, MINB) ntt_pass_kernel(ntt_pass_ar
             x = ntt_mul<FM>(x, ntt_twiddle<FM>(p, j, lo));
         if (p.pre.mode)
             x = ntt_mul<FM>(x, ntt_factor<FM>(p.pre, P));
-        ntt_sput(S, ntt_sx(e, um), tile, x);
+        ntt_sput(S, ntt_sx(e, um, p.t), tile, x);
     }
     ntt_levels<FM, R4, F>(S, tile, p.B, p.t, p.dit, p.roots, p.L, um);
     if (p.fuse) {
@@ -396,7 +404,7 @@ __global__ void __launch_bounds__(NTT_THREADS, MINB) ntt_pass_kernel(ntt_pass_ar
             for (unsigned e = threadIdx.x; e < tile; e += blockDim.x) {
                 uint32_t j = e >> p.t, lo = lo0 + (e & tmask);
                 uint32_t P = base + (j << lo_bits) + lo;
-                unsigned se = ntt_sx(e, um);
+                unsigned se = ntt_sx(e, um, p.t);
                 ntt_sput(S, se, tile, ntt_mul<FM>(ntt_sget<F>(S, se, tile), ntt_factor<FM>(p.mid, P)));
             }
         }
@@ -406,7 +414,7 @@ __global__ void __launch_bounds__(NTT_THREADS, MINB) ntt_pass_kernel(ntt_pass_ar
     for (unsigned e = threadIdx.x; e < tile; e += blockDim.x) {
         uint32_t j = e >> p.t, lo = lo0 + (e & tmask);
         uint32_t P = base + (j << lo_bits) + lo;
-        F x = ntt_sget<F>(S, ntt_sx(e, um), tile);
+        F x = ntt_sget<F>(S, ntt_sx(e, um, p.t), tile);
         if (!p.dit && p.tw)
             x = ntt_mul<FM>(x, ntt_twiddle<FM>(p, j, lo));
         if (p.post.mode)
@@ -587,7 +595,7 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
     const char *fu = getenv("G16_GPU_NTT_FUSE");
     d->fuse = !(fu && atoi(fu) == 0);
     /* $G16_GPU_NTT_UMAJOR=1: the 64-register kernel with u-major levels and
-     * the swizzled tile (ntt_butterfly, ntt_sx) in the 4-column passes;
+     * the swizzled tile (ntt_butterfly, ntt_sx) in the 4- and 1-column passes;
      * built in session 11, not yet measured on a GPU. */
     const char *uj = getenv("G16_GPU_NTT_UMAJOR");
     d->umajor = uj && atoi(uj) == 1;

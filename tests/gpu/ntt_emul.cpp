@@ -102,13 +102,15 @@ static void run(const char *name, g16_curve curve, const uint64_t (*R)[4], const
 }
 
 /* The u-major levels' layout claims (ntt.cuh: ntt_butterfly, ntt_sx): in
- * the passes with 4-column tiles of 2^9..2^11 elements, every warp (32
- * consecutive butterflies or elements) touches 32 distinct shared-memory
- * banks at every level and in the loads and stores, and a u-major warp
- * shares one twiddle index. Prints the plain map's worst multiplicity. */
+ * the passes with 4-column tiles of 2^9..2^11 elements and 1-column tiles
+ * of 2^8..2^11, every warp (32 consecutive butterflies or elements) touches
+ * 32 distinct shared-memory banks at every level and in the loads and
+ * stores, and a u-major warp shares one twiddle index. Prints the plain
+ * map's worst multiplicity without the swizzle. */
 static void layout_checks(void) {
-    for (unsigned B = 7; B <= 9; B++) {
-        const unsigned t = 2, lq = B + t - 1;
+    static const unsigned shapes[][2] = {{7, 2}, {8, 2}, {9, 2}, {8, 0}, {9, 0}, {10, 0}, {11, 0}}; /* B, t */
+    for (const auto &sh : shapes) {
+        const unsigned B = sh[0], t = sh[1], lq = B + t - 1;
         int plain_worst = 1;
         for (unsigned lh = 0; lh < B; lh++)
             for (int um = 0; um < 2; um++) {
@@ -120,7 +122,7 @@ static void layout_checks(void) {
                         uint32_t u0 = g16gpu::ntt_butterfly(32 * w, lh, lq, t, umaj).u;
                         for (uint32_t b = 32 * w; b < 32 * w + 32; b++) {
                             g16gpu::ntt_bfly f = g16gpu::ntt_butterfly(b, lh, lq, t, umaj);
-                            uint32_t e = g16gpu::ntt_sx(side ? f.ey : f.ex, um);
+                            uint32_t e = g16gpu::ntt_sx(side ? f.ey : f.ex, um, t);
                             if (++cnt[e & 31] > worst)
                                 worst = cnt[e & 31];
                             shared_u &= f.u == u0;
@@ -133,23 +135,23 @@ static void layout_checks(void) {
                 checks++;
                 if (worst != 1 || (umaj && !shared_u)) {
                     fails++;
-                    printf("FAIL layout: tile 2^%u level %u: %d-way bank conflict%s\n", B + t, lh, worst,
+                    printf("FAIL layout: tile 2^%u (t %u) level %u: %d-way bank conflict%s\n", B + t, t, lh, worst,
                            umaj && !shared_u ? ", u not shared" : "");
                 }
             }
         for (uint32_t w = 0; w < (1u << (B + t)) / 32; w++) { /* loads and stores */
             int cnt[32] = {0}, worst = 1;
             for (uint32_t e = 32 * w; e < 32 * w + 32; e++)
-                if (++cnt[g16gpu::ntt_sx(e, true) & 31] > worst)
-                    worst = cnt[g16gpu::ntt_sx(e, true) & 31];
+                if (++cnt[g16gpu::ntt_sx(e, true, t) & 31] > worst)
+                    worst = cnt[g16gpu::ntt_sx(e, true, t) & 31];
             checks++;
             if (worst != 1) {
                 fails++;
-                printf("FAIL layout: tile 2^%u loads: %d-way bank conflict\n", B + t, worst);
+                printf("FAIL layout: tile 2^%u (t %u) loads: %d-way bank conflict\n", B + t, t, worst);
                 break;
             }
         }
-        printf("layout: tile 2^%u u-major checked; plain map worst %d-way\n", B + t, plain_worst);
+        printf("layout: tile 2^%u (t %u) u-major checked; plain map worst %d-way\n", B + t, t, plain_worst);
     }
 }
 
