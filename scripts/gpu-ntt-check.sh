@@ -27,25 +27,14 @@ say "test_gpu_ntt: rc=$rc ($(( $(date +%s) - t0 )) s)"
 grep -E "mismatch|gpu =|cpu =|differ|CHECK failed|checks|skipped|device:|FAILED| h 2\^" "$out/test_gpu_ntt.log" | head -60 |
     tee -a "$summary"
 
-# The radix-4 pass kernel and the tiled bit reversal (G16_GPU_NTT_RADIX=4,
-# G16_GPU_NTT_BITREV=tile) up to 2^16.
+# The fallbacks: the swap bit reversal, the O(sqrt n) twiddle tables and the
+# odd coset unfused (G16_GPU_NTT_BITREV=swap, G16_GPU_NTT_FULLTW=0,
+# G16_GPU_NTT_FUSE=0) up to 2^22.
 t0=$(date +%s)
-G16_GPU_NTT_RADIX=4 G16_GPU_NTT_BITREV=tile G16_GPU_TEST_MAX_LOG=16 timeout 100 "$bin/test_gpu_ntt" \
-    >"$out/test_gpu_ntt_radix4.log" 2>&1
-say "test_gpu_ntt radix 4 + tiled bit reversal (max 2^16): rc=$? ($(( $(date +%s) - t0 )) s)"
-grep -E "mismatch|CHECK failed|checks" "$out/test_gpu_ntt_radix4.log" | head -10 | tee -a "$summary"
-
-# The full-table inter-pass twiddles (G16_GPU_NTT_FULLTW=1) up to 2^22.
-t0=$(date +%s)
-G16_GPU_NTT_FULLTW=1 G16_GPU_TEST_MAX_LOG=22 timeout 100 "$bin/test_gpu_ntt" >"$out/test_gpu_ntt_fulltw.log" 2>&1
-say "test_gpu_ntt full twiddles (max 2^22): rc=$? ($(( $(date +%s) - t0 )) s)"
-grep -E "mismatch|CHECK failed|checks" "$out/test_gpu_ntt_fulltw.log" | head -10 | tee -a "$summary"
-
-# The carry-chain multiplication (G16_GPU_NTT_FASTMUL=1) up to 2^22.
-t0=$(date +%s)
-G16_GPU_NTT_FASTMUL=1 G16_GPU_TEST_MAX_LOG=22 timeout 100 "$bin/test_gpu_ntt" >"$out/test_gpu_ntt_fastmul.log" 2>&1
-say "test_gpu_ntt fast mul (max 2^22): rc=$? ($(( $(date +%s) - t0 )) s)"
-grep -E "mismatch|gpu =|cpu =|CHECK failed|checks" "$out/test_gpu_ntt_fastmul.log" | head -10 | tee -a "$summary"
+G16_GPU_NTT_BITREV=swap G16_GPU_NTT_FULLTW=0 G16_GPU_NTT_FUSE=0 G16_GPU_TEST_MAX_LOG=22 timeout 100 \
+    "$bin/test_gpu_ntt" >"$out/test_gpu_ntt_fallbacks.log" 2>&1
+say "test_gpu_ntt fallbacks (max 2^22): rc=$? ($(( $(date +%s) - t0 )) s)"
+grep -E "mismatch|CHECK failed|checks" "$out/test_gpu_ntt_fallbacks.log" | head -10 | tee -a "$summary"
 
 # Shared-memory races (the kernels' barriers) on small sizes first.
 SAN_TOOLS=racecheck
@@ -73,24 +62,11 @@ for curve in bn254 bls12-381; do
     done
 done
 for lg in 22 24; do
-    in_budget || break
-    G16_GPU_NTT_RADIX=4 timeout 90 "$bin/g16" bench ntt --backend cuda --curve bn254 --log-n $lg \
-        --reps 7 --json | sed "s/^{/{\"radix\":4,/" >>"$out/bench_cols.jsonl" 2>>"$out/bench.err"
-    G16_GPU_NTT_BITREV=tile timeout 90 "$bin/g16" bench ntt --backend cuda --curve bn254 --log-n $lg \
-        --reps 7 --json | sed "s/^{/{\"bitrev\":\"tile\",/" >>"$out/bench_cols.jsonl" 2>>"$out/bench.err"
-done
-for lg in 22 24; do
-    in_budget || break
-    G16_GPU_NTT_FASTMUL=1 timeout 90 "$bin/g16" bench ntt --backend cuda --curve bn254 --log-n $lg \
-        --reps 7 --json | sed "s/^{/{\"fastmul\":1,/" >>"$out/bench_cols.jsonl" 2>>"$out/bench.err"
-    G16_GPU_NTT_FASTMUL=1 G16_GPU_NTT_FULLTW=1 timeout 90 "$bin/g16" bench ntt --backend cuda --curve bn254 \
-        --log-n $lg --reps 7 --json | sed "s/^{/{\"fastmul\":1,\"fulltw\":1,/" >>"$out/bench_cols.jsonl" \
-        2>>"$out/bench.err"
-done
-for lg in 22 24; do
-    in_budget || break
-    G16_GPU_NTT_FULLTW=1 timeout 90 "$bin/g16" bench ntt --backend cuda --curve bn254 --log-n $lg \
-        --reps 7 --json | sed "s/^{/{\"fulltw\":1,/" >>"$out/bench_cols.jsonl" 2>>"$out/bench.err"
+    for v in G16_GPU_NTT_BITREV=swap G16_GPU_NTT_FULLTW=0 G16_GPU_NTT_FUSE=0; do
+        in_budget || break
+        env $v timeout 90 "$bin/g16" bench ntt --backend cuda --curve bn254 --log-n $lg --reps 7 --json |
+            sed "s/^{/{\"variant\":\"$v\",/" >>"$out/bench_cols.jsonl" 2>>"$out/bench.err"
+    done
 done
 for cols in 1 3; do
     for lg in 22 24; do
@@ -101,7 +77,7 @@ for cols in 1 3; do
 done
 grep '"kernels"' "$out/bench.jsonl" | tee -a "$summary"
 grep '"total"' "$out/bench.jsonl" | grep '"ntt"' | tee -a "$summary"
-echo "variants (radix 4, tiled bit reversal, fast mul, full twiddles, columns; kernels):" | tee -a "$summary"
+echo "variants (fallbacks, columns; kernels):" | tee -a "$summary"
 grep '"kernels"' "$out/bench_cols.jsonl" 2>/dev/null | tee -a "$summary"
 tail -5 "$out/bench.err" 2>/dev/null | tee -a "$summary"
 

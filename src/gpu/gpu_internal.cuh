@@ -154,12 +154,9 @@ struct g16_gpu_domain {
     void *odd_s1, *odd_s2;          /* odd-coset scale tables; NULL if log_n = s */
     uint32_t ninv[8];               /* 2^-log_n, Montgomery */
     unsigned cols_log;              /* tile columns of the first passes (ntt_make_plan) */
-    int radix4;                     /* radix-4 pass kernel variant (ntt.cuh) */
-    int fastmul;                    /* pass kernel variant with ntt_mul_fast */
     int bitrev_tile;                /* tiled bit reversal (ntt.cuh) */
-    int minb4;                      /* pass kernel bounded to 64 registers */
     int fuse;                       /* odd coset's middle passes fused */
-    int umajor;                     /* pass kernel variant: u-major levels */
+    unsigned threads;               /* pass kernel threads per block, at most (<= NTT_THREADS) */
     void *d_full, *tfull[2];        /* optional full inter-pass twiddles, n/2 per direction */
 };
 

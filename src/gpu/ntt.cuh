@@ -72,7 +72,8 @@ enum { NTT_NN_ = 0, NTT_NR_ = 1, NTT_RN_ = 2, NTT_RR_ = 3 }; /* ntt_order (src/n
 static const unsigned NTT_TILE_LOG = G16_NTT_TILE_LOG;     /* elements per tile, at most: 64 KiB of shared memory */
 static const unsigned NTT_PASS_MAX_B = G16_NTT_PASS_MAX_B; /* levels of a pass that is not the last (DIF order) */
 static const unsigned NTT_COLS_LOG = G16_NTT_COLS_LOG;     /* columns of such a pass's tile */
-static const unsigned NTT_THREADS = 256;
+static const unsigned NTT_THREADS = 256;       /* pass blocks: at most (the kernel's bound), and above 2^10 */
+static const unsigned NTT_THREADS_SMALL = 128; /* pass blocks of tiles up to 2^10 elements */
 
 /* factor(P): mode 0 none, 1 the constant c, 2 s1[P & (2^bits-1)] * s2[P >> bits]. */
 template <class F> struct ntt_scale {
@@ -142,109 +143,14 @@ G16_UNROLL
         S[i * tile + e] = x.l[i];
 }
 
-/* Tile position of element e: e itself, or (sw) a permutation inside each
- * run of 32 elements, XOR-linear in e's bits: for 4-column tiles (t = 2)
- * bits 2-4 XORed by ((e >> 5) ^ (e >> 8)) & 7; for 1-column tiles (t = 0),
- * with x = e >> 5, bits 1-4 XORed by x's bits 1-4, bits 0, 3, 4 by x's bit
- * 0 and bit 0 by x's bit 5. With tiles of 2^8..2^11 elements each keeps
- * every warp access of the levels (u-major where ntt_levels uses it, plain
- * elsewhere) on 32 distinct banks, and the loads and stores (32 consecutive
- * elements) too (checked on the host: tests/gpu/ntt_emul.cpp,
- * layout_checks). */
-__device__ __forceinline__ unsigned ntt_sx(unsigned e, bool sw, unsigned t) {
-    if (!sw)
-        return e;
-    unsigned x = e >> 5;
-    if (t)
-        return e ^ (((x ^ (e >> 8)) & 7u) << 2);
-    return e ^ ((x & 0x1eu) ^ ((x & 1u) * 0x19u) ^ ((x >> 5) & 1u));
-}
-
-/* a * b * R^-1 mod p for 8-limb fields: CIOS (Koc, Acar, Kaliski 1996)
- * with PTX carry chains, per word b_i: t += a * b_i (a chain of the low
- * halves, then one of the high halves shifted by a word), m = t_0 * n0,
- * t += m * p (same two chains), t >>= 32. t stays below 2p (< 2^255) between
- * rows and below 2^289 within one (10 words), so the chains end in t_8, t_9.
- * Same result as fp_t's operator* (both fully reduced); the host and the
- * emulation use operator*. */
-template <class T> struct ntt_cfg_of;
-template <class C> struct ntt_cfg_of<fp_t<C>> {
-    typedef C type;
-};
-#define NTT_ROW_ASM                                                                                      \
-    "{\n\t"                                                                                              \
-    "mad.lo.cc.u32 %0, %10, %18, %0;\n\t"                                                                \
-    "madc.lo.cc.u32 %1, %11, %18, %1;\n\t"                                                               \
-    "madc.lo.cc.u32 %2, %12, %18, %2;\n\t"                                                               \
-    "madc.lo.cc.u32 %3, %13, %18, %3;\n\t"                                                               \
-    "madc.lo.cc.u32 %4, %14, %18, %4;\n\t"                                                               \
-    "madc.lo.cc.u32 %5, %15, %18, %5;\n\t"                                                               \
-    "madc.lo.cc.u32 %6, %16, %18, %6;\n\t"                                                               \
-    "madc.lo.cc.u32 %7, %17, %18, %7;\n\t"                                                               \
-    "addc.cc.u32 %8, %8, 0;\n\t"                                                                         \
-    "addc.u32 %9, %9, 0;\n\t"                                                                            \
-    "mad.hi.cc.u32 %1, %10, %18, %1;\n\t"                                                                \
-    "madc.hi.cc.u32 %2, %11, %18, %2;\n\t"                                                               \
-    "madc.hi.cc.u32 %3, %12, %18, %3;\n\t"                                                               \
-    "madc.hi.cc.u32 %4, %13, %18, %4;\n\t"                                                               \
-    "madc.hi.cc.u32 %5, %14, %18, %5;\n\t"                                                               \
-    "madc.hi.cc.u32 %6, %15, %18, %6;\n\t"                                                               \
-    "madc.hi.cc.u32 %7, %16, %18, %7;\n\t"                                                               \
-    "madc.hi.cc.u32 %8, %17, %18, %8;\n\t"                                                               \
-    "addc.u32 %9, %9, 0;\n\t"                                                                            \
-    "}"
-template <class F> __device__ __forceinline__ F ntt_mul_fast(const F &a, const F &b) {
-#if defined(__CUDA_ARCH__)
-    static_assert(F::N == 8, "ntt_mul_fast: 8 limbs");
-    typedef typename ntt_cfg_of<F>::type C;
-    uint32_t t[10];
-G16_UNROLL
-    for (int i = 0; i < 10; i++)
-        t[i] = 0;
-G16_UNROLL
-    for (int i = 0; i < 8; i++) {
-        asm(NTT_ROW_ASM
-            : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]), "+r"(t[7]),
-              "+r"(t[8]), "+r"(t[9])
-            : "r"(a.l[0]), "r"(a.l[1]), "r"(a.l[2]), "r"(a.l[3]), "r"(a.l[4]), "r"(a.l[5]), "r"(a.l[6]),
-              "r"(a.l[7]), "r"(b.l[i]));
-        uint32_t m = t[0] * C::n0;
-        asm(NTT_ROW_ASM
-            : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]), "+r"(t[7]),
-              "+r"(t[8]), "+r"(t[9])
-            : "r"(C::p(0)), "r"(C::p(1)), "r"(C::p(2)), "r"(C::p(3)), "r"(C::p(4)), "r"(C::p(5)), "r"(C::p(6)),
-              "r"(C::p(7)), "r"(m));
-        /* t_0 is now 0: shift down one word */
-G16_UNROLL
-        for (int j = 0; j < 9; j++)
-            t[j] = t[j + 1];
-        t[9] = 0;
-    }
-    F r;
-G16_UNROLL
-    for (int i = 0; i < 8; i++)
-        r.l[i] = t[i];
-    F::reduce_once(r.l);
-    return r;
-#else
-    return a * b;
-#endif
-}
-template <bool FM, class F> __device__ __forceinline__ F ntt_mul(const F &a, const F &b) {
-    if constexpr (FM)
-        return ntt_mul_fast(a, b);
-    else
-        return a * b;
-}
-
-template <bool FM, class F> __device__ __forceinline__ F ntt_factor(const ntt_scale<F> &s, uint32_t P) {
+template <class F> __device__ __forceinline__ F ntt_factor(const ntt_scale<F> &s, uint32_t P) {
     if (s.mode == 1)
         return s.c;
-    return ntt_mul<FM>(ntt_gload(s.s1 + (P & ((1u << s.bits) - 1))), ntt_gload(s.s2 + (P >> s.bits)));
+    return ntt_gload(s.s1 + (P & ((1u << s.bits) - 1))) * ntt_gload(s.s2 + (P >> s.bits));
 }
 
 /* w_M^(lo * rev_B(j)) as w_n^E, E = (lo * rev_B(j)) << (k - m) < n. */
-template <bool FM, class F>
+template <class F>
 __device__ __forceinline__ F ntt_twiddle(const ntt_pass_args<F> &p, uint32_t j, uint32_t lo) {
     uint32_t E = (lo * (__brev(j) >> (32 - p.B))) << (p.k - p.m);
     if (p.tfull) { /* w_n^(n/2) = -1 */
@@ -252,133 +158,52 @@ __device__ __forceinline__ F ntt_twiddle(const ntt_pass_args<F> &p, uint32_t j, 
         F w = ntt_gload(p.tfull + (E & (hn - 1)));
         return (E & hn) ? w.neg() : w;
     }
-    return ntt_mul<FM>(ntt_gload(p.tl + (E & ((1u << p.cbits) - 1))), ntt_gload(p.th + (E >> p.cbits)));
-}
-
-/* Butterfly b (< 2^lq) of a level of half distance h = 2^lh on a tile of
- * 2^t columns: its elements ex, ey = ex + h 2^t and twiddle index u (the
- * product by w_2h^u). The plain map puts consecutive b in consecutive
- * columns, then rows; the u-major one (umaj, for 2^(lq - lh) >= 32: a
- * warp's 32 butterflies share u) takes u from b's top bits, so that a warp
- * skips the product by w^0 = 1 together (a fraction 1/h of the level) and
- * loads one twiddle. */
-struct ntt_bfly {
-    uint32_t ex, ey, u;
-};
-__device__ __forceinline__ ntt_bfly ntt_butterfly(uint32_t b, unsigned lh, unsigned lq, unsigned t, bool umaj) {
-    uint32_t col, g, u;
-    if (umaj) {
-        uint32_t r = b & ((1u << (lq - lh)) - 1);
-        u = b >> (lq - lh);
-        col = r & ((1u << t) - 1);
-        g = r >> t;
-    } else {
-        uint32_t i = b >> t;
-        col = b & ((1u << t) - 1);
-        u = i & ((1u << lh) - 1);
-        g = i >> lh;
-    }
-    ntt_bfly f;
-    f.ex = (((g << (lh + 1)) + u) << t) + col;
-    f.ey = f.ex + (1u << (lh + t));
-    f.u = u;
-    return f;
+    return ntt_gload(p.tl + (E & ((1u << p.cbits) - 1))) * ntt_gload(p.th + (E >> p.cbits));
 }
 
 /* The B butterfly levels of a pass on the tile in shared memory (layout in
  * the top comment): DIF from the top level down, DIT from the bottom up;
- * roots[x] = w_{2^L}^x. Starts with a barrier (the tile's loads). */
-template <bool FM, bool R4, class F>
+ * roots[x] = w_{2^L}^x. Butterfly b of a level of half distance h = 2^lh
+ * takes column b mod 2^t of the rows jx = (i >> lh) 2^(lh+1) + u and jx + h,
+ * i = b >> t, u = i mod h, and twiddle w_2h^u (none at lh = 0, where u = 0).
+ * Starts with a barrier (the tile's loads). */
+template <class F>
 __device__ __forceinline__ void ntt_levels(uint32_t *S, unsigned tile, unsigned B, unsigned t, int dit,
-                                           const F *roots, unsigned L, bool um) {
+                                           const F *roots, unsigned L) {
     const uint32_t tmask = (1u << t) - 1;
-    const unsigned lq = B + t - 1; /* log2 of the butterflies per level */
-    const unsigned half = tile >> 1, quarter = tile >> 2;
-    for (unsigned s = 0; s < B;) {
+    const unsigned half = tile >> 1;
+    for (unsigned s = 0; s < B; s++) {
         __syncthreads();
-        if (R4 && B - s >= 2) {
-            /* Two levels at once (radix 4): rows r0 + {0, h, 2h, 3h}, r0 =
-             * a multiple of 4h plus u < h; levels of half distance 2h (pairs
-             * r0/r2 and r1/r3, twiddles w_4h^u and w_4h^(u+h)) and h (pairs
-             * r0/r1 and r2/r3, twiddle w_2h^u): DIF does 2h then h, DIT h
-             * then 2h. Half the barriers and shared-memory traffic. */
-            const unsigned ll = dit ? s : B - 2 - s;
-            const uint32_t h = 1u << ll;
-            for (unsigned q = threadIdx.x; q < quarter; q += blockDim.x) {
-                uint32_t col = q & tmask, i = q >> t;
-                uint32_t u = i & (h - 1);
-                uint32_t e0 = ((((i >> ll) << (ll + 2)) + u) << t) + col, sd = h << t;
-                F x0 = ntt_sget<F>(S, e0, tile), x1 = ntt_sget<F>(S, e0 + sd, tile);
-                F x2 = ntt_sget<F>(S, e0 + 2 * sd, tile), x3 = ntt_sget<F>(S, e0 + 3 * sd, tile);
-                F wa = ntt_gload(roots + (u << (L - 2 - ll)));
-                F wb = ntt_gload(roots + ((u + h) << (L - 2 - ll)));
-                if (dit) {
-                    if (ll) {
-                        F wc = ntt_gload(roots + (u << (L - 1 - ll)));
-                        x1 = ntt_mul<FM>(x1, wc);
-                        x3 = ntt_mul<FM>(x3, wc);
-                    }
-                    F y0 = x0 + x1, y1 = x0 - x1, y2 = ntt_mul<FM>(x2 + x3, wa), y3 = ntt_mul<FM>(x2 - x3, wb);
-                    x0 = y0 + y2;
-                    x2 = y0 - y2;
-                    x1 = y1 + y3;
-                    x3 = y1 - y3;
-                } else {
-                    F y0 = x0 + x2, y2 = ntt_mul<FM>(x0 - x2, wa), y1 = x1 + x3, y3 = ntt_mul<FM>(x1 - x3, wb);
-                    x0 = y0 + y1;
-                    x2 = y2 + y3;
-                    x1 = y0 - y1;
-                    x3 = y2 - y3;
-                    if (ll) {
-                        F wc = ntt_gload(roots + (u << (L - 1 - ll)));
-                        x1 = ntt_mul<FM>(x1, wc);
-                        x3 = ntt_mul<FM>(x3, wc);
-                    }
-                }
-                ntt_sput(S, e0, tile, x0);
-                ntt_sput(S, e0 + sd, tile, x1);
-                ntt_sput(S, e0 + 2 * sd, tile, x2);
-                ntt_sput(S, e0 + 3 * sd, tile, x3);
-            }
-            s += 2;
-            continue;
-        }
-        const unsigned lh = dit ? s : B - 1 - s; /* half distance h = 2^lh (in rows) */
-        const bool umaj = um && lq - lh >= 5;
+        const unsigned lh = dit ? s : B - 1 - s;
+        const uint32_t h = 1u << lh;
         for (unsigned b = threadIdx.x; b < half; b += blockDim.x) {
-            ntt_bfly f = ntt_butterfly(b, lh, lq, t, umaj);
-            uint32_t u = f.u, sx = ntt_sx(f.ex, um, t), sy = ntt_sx(f.ey, um, t);
-            F x = ntt_sget<F>(S, sx, tile), y = ntt_sget<F>(S, sy, tile);
+            uint32_t col = b & tmask, i = b >> t;
+            uint32_t u = i & (h - 1);
+            uint32_t jx = ((i >> lh) << (lh + 1)) + u;
+            uint32_t ex = (jx << t) + col, ey = ex + (h << t);
+            F x = ntt_sget<F>(S, ex, tile), y = ntt_sget<F>(S, ey, tile);
             if (dit) {
-                if (um ? u != 0 : lh != 0) /* w^0 = 1 (u = 0 at lh = 0) */
-                    y = ntt_mul<FM>(y, ntt_gload(roots + (u << (L - 1 - lh))));
-                ntt_sput(S, sx, tile, x + y);
-                ntt_sput(S, sy, tile, x - y);
+                if (lh)
+                    y = y * ntt_gload(roots + (u << (L - 1 - lh)));
+                ntt_sput(S, ex, tile, x + y);
+                ntt_sput(S, ey, tile, x - y);
             } else {
                 F d = x - y;
-                if (um ? u != 0 : lh != 0)
-                    d = ntt_mul<FM>(d, ntt_gload(roots + (u << (L - 1 - lh))));
-                ntt_sput(S, sx, tile, x + y);
-                ntt_sput(S, sy, tile, d);
+                if (lh)
+                    d = d * ntt_gload(roots + (u << (L - 1 - lh)));
+                ntt_sput(S, ex, tile, x + y);
+                ntt_sput(S, ey, tile, d);
             }
         }
-        s += 1;
     }
 }
 
-/* One pass (see the top comment). Grid: n / 2^(B+t) blocks; dynamic shared
- * memory 2^(B+t) elements. */
-/* Instances (ntt_pass_launch): <4, false, false> the default (radix 2,
- * fp_t's product, 64 registers: 4 blocks of 256 per SM), and the
- * measurement variants <1, false, false> (the same unbounded: 72-80
- * registers, 3 blocks), <4 or 1, false, false, true> (u-major levels),
- * <2, false, true> (radix 4: 126 registers, 2 blocks; 144 and 1 block
- * unbounded, run 5's regression) and <3, true, false> (ntt_mul_fast). */
-template <class F, int MINB, bool FM, bool R4, bool UM = false>
-__global__ void __launch_bounds__(NTT_THREADS, MINB) ntt_pass_kernel(ntt_pass_args<F> p) {
+/* One pass (see the top comment). Grid: n / 2^(B+t) blocks of at most
+ * g16_gpu_domain.threads threads; dynamic shared memory 2^(B+t) elements.
+ * Bounded to 64 registers (256 x 4 per SM's 65536), no spills on sm_90: 1-2%
+ * faster than 72-80 registers (session 11). */
+template <class F> __global__ void __launch_bounds__(NTT_THREADS, 4) ntt_pass_kernel(ntt_pass_args<F> p) {
     extern __shared__ uint32_t S[];
-    /* u-major levels and the swizzled tile (ntt_sx): 4- and 1-column tiles */
-    const bool um = UM && (p.t == 2 || p.t == 0);
     const unsigned tile = 1u << (p.B + p.t);
     const unsigned lo_bits = p.m - p.B;
     const unsigned chunks_log = lo_bits - p.t;
@@ -392,33 +217,32 @@ __global__ void __launch_bounds__(NTT_THREADS, MINB) ntt_pass_kernel(ntt_pass_ar
         uint32_t P = base + (j << lo_bits) + lo;
         F x = ntt_load(p.a + P);
         if (p.dit && p.tw)
-            x = ntt_mul<FM>(x, ntt_twiddle<FM>(p, j, lo));
+            x = x * ntt_twiddle(p, j, lo);
         if (p.pre.mode)
-            x = ntt_mul<FM>(x, ntt_factor<FM>(p.pre, P));
-        ntt_sput(S, ntt_sx(e, um, p.t), tile, x);
+            x = x * ntt_factor(p.pre, P);
+        ntt_sput(S, e, tile, x);
     }
-    ntt_levels<FM, R4, F>(S, tile, p.B, p.t, p.dit, p.roots, p.L, um);
+    ntt_levels<F>(S, tile, p.B, p.t, p.dit, p.roots, p.L);
     if (p.fuse) {
         if (p.mid.mode) {
             __syncthreads();
             for (unsigned e = threadIdx.x; e < tile; e += blockDim.x) {
                 uint32_t j = e >> p.t, lo = lo0 + (e & tmask);
                 uint32_t P = base + (j << lo_bits) + lo;
-                unsigned se = ntt_sx(e, um, p.t);
-                ntt_sput(S, se, tile, ntt_mul<FM>(ntt_sget<F>(S, se, tile), ntt_factor<FM>(p.mid, P)));
+                ntt_sput(S, e, tile, ntt_sget<F>(S, e, tile) * ntt_factor(p.mid, P));
             }
         }
-        ntt_levels<FM, R4, F>(S, tile, p.B, p.t, 1, p.roots2, p.L, um);
+        ntt_levels<F>(S, tile, p.B, p.t, 1, p.roots2, p.L);
     }
     __syncthreads();
     for (unsigned e = threadIdx.x; e < tile; e += blockDim.x) {
         uint32_t j = e >> p.t, lo = lo0 + (e & tmask);
         uint32_t P = base + (j << lo_bits) + lo;
-        F x = ntt_sget<F>(S, ntt_sx(e, um, p.t), tile);
+        F x = ntt_sget<F>(S, e, tile);
         if (!p.dit && p.tw)
-            x = ntt_mul<FM>(x, ntt_twiddle<FM>(p, j, lo));
+            x = x * ntt_twiddle(p, j, lo);
         if (p.post.mode)
-            x = ntt_mul<FM>(x, ntt_factor<FM>(p.post, P));
+            x = x * ntt_factor(p.post, P);
         ntt_store(p.a + P, x);
     }
 }
@@ -573,32 +397,20 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
     const char *cols = getenv("G16_GPU_NTT_COLS");
     if (cols && atoi(cols) >= 1 && atoi(cols) <= 4 && (unsigned)atoi(cols) < NTT_TILE_LOG)
         d->cols_log = (unsigned)atoi(cols);
-    /* Variants (docs/gpu-notes.md, runs 2 and 5, session 3): levels two per
-     * barrier ($G16_GPU_NTT_RADIX=4; off: 8-33% slower); the tiled bit
-     * reversal (on: NN 2^24 6% faster; $G16_GPU_NTT_BITREV=swap for the
-     * swap kernel). */
-    const char *radix = getenv("G16_GPU_NTT_RADIX");
-    d->radix4 = radix && atoi(radix) == 4;
+    /* The tiled bit reversal (NN 2^24 6% faster, session 3);
+     * $G16_GPU_NTT_BITREV=swap for the swap kernel. */
     const char *brt = getenv("G16_GPU_NTT_BITREV");
     d->bitrev_tile = !(brt && !strcmp(brt, "swap"));
-    /* $G16_GPU_NTT_FASTMUL=1: the pass kernel multiplies with ntt_mul_fast
-     * (carry-chain CIOS) instead of fp_t's operator*; for measurements. */
-    const char *fm = getenv("G16_GPU_NTT_FASTMUL");
-    d->fastmul = fm && atoi(fm) == 1;
-    /* The pass kernel bounded to 64 registers: 4 blocks of 256 per SM
-     * instead of 3, no spills on sm_90; 1-2% faster (session 11).
-     * $G16_GPU_NTT_MINB=1: the unbounded kernel (72-78 registers). */
-    const char *mb = getenv("G16_GPU_NTT_MINB");
-    d->minb4 = !(mb && atoi(mb) == 1);
+    /* Threads per pass block (ntt_pass_launch): by tile size, or all
+     * $G16_GPU_NTT_THREADS (32..256, a power of two), for measurements. */
+    d->threads = 0;
+    const char *th = getenv("G16_GPU_NTT_THREADS");
+    if (th && atoi(th) >= 32 && atoi(th) <= (int)NTT_THREADS && !(atoi(th) & (atoi(th) - 1)))
+        d->threads = (unsigned)atoi(th);
     /* The odd coset's middle passes fused (ntt_odd_coset);
      * $G16_GPU_NTT_FUSE=0: two passes. */
     const char *fu = getenv("G16_GPU_NTT_FUSE");
     d->fuse = !(fu && atoi(fu) == 0);
-    /* $G16_GPU_NTT_UMAJOR=1: the 64-register kernel with u-major levels and
-     * the swizzled tile (ntt_butterfly, ntt_sx) in the 4- and 1-column passes;
-     * built in session 11, not yet measured on a GPU. */
-    const char *uj = getenv("G16_GPU_NTT_UMAJOR");
-    d->umajor = uj && atoi(uj) == 1;
     /* Inter-pass twiddles from a full table of n/2 elements per direction
      * (one multiplication per element instead of two, 32 more bytes read),
      * for multi-pass sizes: 10% faster at 2^24 (session 3), for n x 32
@@ -642,13 +454,8 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
         d->odd_s1 = os1;
         d->odd_s2 = os2;
     }
-    void (*kerns[])(ntt_pass_args<F>) = {ntt_pass_kernel<F, 1, false, false>, ntt_pass_kernel<F, 2, false, true>,
-                                         ntt_pass_kernel<F, 3, true, false>, ntt_pass_kernel<F, 4, false, false>,
-                                         ntt_pass_kernel<F, 4, false, false, true>,
-                                         ntt_pass_kernel<F, 1, false, false, true>};
-    for (auto kern : kerns)
-        CU(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                (int)(((size_t)1 << NTT_TILE_LOG) * sizeof(F))));
+    CU(cudaFuncSetAttribute(ntt_pass_kernel<F>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                            (int)(((size_t)1 << NTT_TILE_LOG) * sizeof(F))));
     CU(cudaStreamSynchronize(g->stream));
     return G16_OK;
 }
@@ -678,15 +485,17 @@ static ntt_pass_args<F> ntt_pass_make(const g16_gpu_domain *d, F *a, const ntt_p
 template <class F> static g16_err ntt_pass_launch(g16_gpu *g, const g16_gpu_domain *d, const ntt_pass_args<F> &p,
                                                   g16_status *st) {
     unsigned tile = 1u << (p.B + p.t);
-    unsigned threads = tile / 2 < NTT_THREADS ? (tile / 2 ? tile / 2 : 1) : NTT_THREADS;
+    /* 128 threads for tiles of up to 2^10 elements, 256 above (at most one
+     * per butterfly). Session 12, H200: 128 beat 256 by 1.5-2% at 2^24
+     * (tiles of 2^10 and 2^8), where a barrier then waits for fewer warps
+     * and six blocks (32 KiB of tile each) still fill an SM; with 2^11 tiles
+     * (64 KiB: three blocks per SM) 128 threads lost 5-20% (2^20, 2^26,
+     * 2^27), too few warps per SM. 64 threads lost 11% at 2^24. */
+    unsigned threads = d->threads ? d->threads : tile <= 1024 ? NTT_THREADS_SMALL : NTT_THREADS;
+    if (threads > tile / 2)
+        threads = tile / 2 ? tile / 2 : 1;
     unsigned blocks = (unsigned)(((size_t)1 << p.k) >> (p.B + p.t));
-    void (*kern)(ntt_pass_args<F>) = d->fastmul  ? ntt_pass_kernel<F, 3, true, false>
-                                     : d->radix4 ? ntt_pass_kernel<F, 2, false, true>
-                                     : d->umajor ? (d->minb4 ? ntt_pass_kernel<F, 4, false, false, true>
-                                                             : ntt_pass_kernel<F, 1, false, false, true>)
-                                     : d->minb4  ? ntt_pass_kernel<F, 4, false, false>
-                                                 : ntt_pass_kernel<F, 1, false, false>;
-    NTT_LAUNCH_SYNC(kern, blocks, threads, tile * sizeof(F), p);
+    NTT_LAUNCH_SYNC(ntt_pass_kernel<F>, blocks, threads, tile * sizeof(F), p);
     return G16_OK;
 }
 
@@ -737,7 +546,7 @@ template <class F> static g16_err ntt_odd_coset(g16_gpu *g, const g16_gpu_domain
     odd.s2 = (const F *)d->odd_s2;
     odd.bits = ntt_dom_layout(d->log_n).cb;
     ntt_plan pl = ntt_make_plan(d->log_n, d->cols_log);
-    if (!d->fuse || d->radix4) {
+    if (!d->fuse) {
         ntt_scale<F> none;
         memset(&none, 0, sizeof none);
         g16_err rc = ntt_core<F>(g, d, a, 1, 0, none, odd, st);

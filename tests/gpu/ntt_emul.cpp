@@ -101,60 +101,6 @@ static void run(const char *name, g16_curve curve, const uint64_t (*R)[4], const
     free(g->d_ntt_scratch);
 }
 
-/* The u-major levels' layout claims (ntt.cuh: ntt_butterfly, ntt_sx): in
- * the passes with 4-column tiles of 2^9..2^11 elements and 1-column tiles
- * of 2^8..2^11, every warp (32 consecutive butterflies or elements) touches
- * 32 distinct shared-memory banks at every level and in the loads and
- * stores, and a u-major warp shares one twiddle index. Prints the plain
- * map's worst multiplicity without the swizzle. */
-static void layout_checks(void) {
-    static const unsigned shapes[][2] = {{7, 2}, {8, 2}, {9, 2}, {8, 0}, {9, 0}, {10, 0}, {11, 0}}; /* B, t */
-    for (const auto &sh : shapes) {
-        const unsigned B = sh[0], t = sh[1], lq = B + t - 1;
-        int plain_worst = 1;
-        for (unsigned lh = 0; lh < B; lh++)
-            for (int um = 0; um < 2; um++) {
-                bool umaj = um && lq - lh >= 5;
-                int worst = 1, shared_u = 1;
-                for (uint32_t w = 0; w < (1u << lq) / 32; w++)
-                    for (int side = 0; side < 2; side++) {
-                        int cnt[32] = {0};
-                        uint32_t u0 = g16gpu::ntt_butterfly(32 * w, lh, lq, t, umaj).u;
-                        for (uint32_t b = 32 * w; b < 32 * w + 32; b++) {
-                            g16gpu::ntt_bfly f = g16gpu::ntt_butterfly(b, lh, lq, t, umaj);
-                            uint32_t e = g16gpu::ntt_sx(side ? f.ey : f.ex, um, t);
-                            if (++cnt[e & 31] > worst)
-                                worst = cnt[e & 31];
-                            shared_u &= f.u == u0;
-                        }
-                    }
-                if (!um) {
-                    plain_worst = worst > plain_worst ? worst : plain_worst;
-                    continue;
-                }
-                checks++;
-                if (worst != 1 || (umaj && !shared_u)) {
-                    fails++;
-                    printf("FAIL layout: tile 2^%u (t %u) level %u: %d-way bank conflict%s\n", B + t, t, lh, worst,
-                           umaj && !shared_u ? ", u not shared" : "");
-                }
-            }
-        for (uint32_t w = 0; w < (1u << (B + t)) / 32; w++) { /* loads and stores */
-            int cnt[32] = {0}, worst = 1;
-            for (uint32_t e = 32 * w; e < 32 * w + 32; e++)
-                if (++cnt[g16gpu::ntt_sx(e, true, t) & 31] > worst)
-                    worst = cnt[g16gpu::ntt_sx(e, true, t) & 31];
-            checks++;
-            if (worst != 1) {
-                fails++;
-                printf("FAIL layout: tile 2^%u (t %u) loads: %d-way bank conflict\n", B + t, t, worst);
-                break;
-            }
-        }
-        printf("layout: tile 2^%u (t %u) u-major checked; plain map worst %d-way\n", B + t, t, plain_worst);
-    }
-}
-
 static g16_ctx *gctx;
 
 #define CPU_FN(F)                                                                                   \
@@ -195,7 +141,6 @@ int main(int argc, char **argv) {
     gctx = g16_ctx_create(&opts);
     g16_rng rng;
     g16_rng_seed(&rng, 12345);
-    layout_checks();
     for (unsigned k = 12; k <= 28; k++) {
         g16gpu::ntt_plan pl = g16gpu::ntt_make_plan(k, g16gpu::NTT_COLS_LOG);
         printf("plan 2^%u:", k);

@@ -49,12 +49,9 @@ struct g16_gpu_domain {
     void *odd_s1, *odd_s2;
     uint32_t ninv[8];
     unsigned cols_log;
-    int radix4;
-    int fastmul;
     int bitrev_tile;
-    int minb4;
     int fuse;
-    int umajor;
+    unsigned threads;
     void *d_full, *tfull[2];
 };
 
