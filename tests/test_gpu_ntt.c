@@ -10,7 +10,9 @@
  *   - argument errors.
  * The first mismatching index and both values are printed.
  * Without a usable GPU it prints "skipped: no GPU" and exits 77.
- * G16_GPU_TEST_MAX_LOG (default 24) caps the largest size. */
+ * G16_GPU_TEST_MAX_LOG (default 24) caps the largest size;
+ * G16_GPU_TEST_NTT_FULL=1 runs every kind and order at every size;
+ * G16_GPU_TEST_CURVES ("bn254,bls12-381" by default) picks the curves. */
 #include <string.h>
 
 #include "gpu/gpu.h"
@@ -292,8 +294,11 @@ int main(void) {
     CHECK(ctx != NULL);
     if (ctx) {
         api_errors();
-        bn254_fr_tests(max_log, full);
-        bls381_fr_tests(max_log, full);
+        const char *curves = getenv("G16_GPU_TEST_CURVES");
+        if (!curves || strstr(curves, "bn254"))
+            bn254_fr_tests(max_log, full);
+        if (!curves || strstr(curves, "bls12-381"))
+            bls381_fr_tests(max_log, full);
         g16_ctx_destroy(ctx);
     }
     g16_gpu_destroy(gpu);
