@@ -156,7 +156,7 @@ struct g16_gpu_domain {
     unsigned cols_log;              /* tile columns of the first passes (ntt_make_plan) */
     int bitrev_tile;                /* tiled bit reversal (ntt.cuh) */
     int fuse;                       /* odd coset's middle passes fused */
-    unsigned threads;               /* pass kernel threads per block, at most (<= NTT_THREADS) */
+    unsigned threads;               /* pass block size: 0 by tile (ntt_pass_launch), else forced */
     void *d_full, *tfull[2];        /* optional full inter-pass twiddles, n/2 per direction */
 };
 
