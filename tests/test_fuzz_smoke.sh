@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer decoder target (tests/fuzz/fuzz_decode.c) with clang-14
-# and -fsanitize=fuzzer,address,undefined, linking the util, field and curve
-# sources directly, then runs it for about 20 s from a seed corpus made of
-# valid encodings (tests/vectors). Fails with a clear message if clang-14 or
-# its libFuzzer runtime (Debian package libclang-rt-14-dev) is missing.
+# Builds the libFuzzer targets with clang-14 and
+# -fsanitize=fuzzer,address,undefined, linking the library's sources directly,
+# and runs each for about 20 s: the point and field decoders
+# (tests/fuzz/fuzz_decode.c) from valid encodings (tests/vectors), and the
+# file readers (tests/fuzz/fuzz_formats.c: .zkey, .wtns, .r1cs, proof.json,
+# public.json, verification_key.json) from small valid files of both curves
+# made with $G16_BIN (synth, setup, prove). Fails with a clear message if
+# clang-14 or its libFuzzer runtime (Debian package libclang-rt-14-dev) is
+# missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CC=${G16_FUZZ_CC:-clang-14}
@@ -58,4 +62,31 @@ PY
 
 "$out/fuzz_decode" -max_total_time="$SECONDS_TOTAL" -max_len=400 -timeout=10 \
     -print_final_stats=1 "$work/corpus" 2>&1 | tail -n 15
-echo "test_fuzz_smoke.sh: no crash in ${SECONDS_TOTAL} s"
+echo "test_fuzz_smoke.sh: fuzz_decode: no crash in ${SECONDS_TOTAL} s"
+
+# The file readers, seeded with a 2^3 circuit's files of each curve.
+"$CC" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+    -Wall -Wextra -Werror -std=gnu11 -Iinclude -Isrc \
+    src/util/*.c src/field/*.c src/curve/*.c src/pairing/*.c src/groth16/binfile.c src/groth16/zkey.c \
+    src/groth16/wtns_r1cs.c src/groth16/json.c tests/fuzz/fuzz_formats.c \
+    -ljansson -lpthread -lm -o "$out/fuzz_formats"
+G16=${G16_BIN:-${G16_BUILD_DIR:-build}/g16}
+mkdir -p "$work/fcorpus"
+i=0
+seed() { # seed SELECTOR FILE
+    { printf "\\$(printf %03o "$1")"; cat "$2"; } >"$work/fcorpus/seed$i"
+    i=$((i + 1))
+}
+for curve in bn254 bls12-381; do
+    d="$work/$curve"
+    mkdir -p "$d"
+    "$G16" synth --curve $curve --log-n 3 --profile dense --out "$d/c.r1cs" --witness "$d/w.wtns" >/dev/null
+    "$G16" setup --insecure-test-setup --curve $curve "$d/c.r1cs" "$d/c.zkey" --vk "$d/vk.json" >/dev/null
+    "$G16" prove "$d/c.zkey" "$d/w.wtns" "$d/proof.json" "$d/public.json" >/dev/null
+    pub=6; [ $curve = bn254 ] || pub=7
+    seed 0 "$d/c.zkey"; seed 1 "$d/w.wtns"; seed 2 "$d/c.r1cs"
+    seed 3 "$d/proof.json"; seed $pub "$d/public.json"; seed 8 "$d/vk.json"
+done
+"$out/fuzz_formats" -max_total_time="$SECONDS_TOTAL" -max_len=8000 -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 "$work/fcorpus" 2>&1 | tail -n 8
+echo "test_fuzz_smoke.sh: fuzz_formats: no crash in ${SECONDS_TOTAL} s"
