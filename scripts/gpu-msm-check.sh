@@ -46,16 +46,14 @@ bench() {
     done <<<"$res"
 }
 
-# Default (v2) against the first version, G1, both curves.
+# The defaults, G1 and G2, both curves.
 for lg in 20 22 24; do
     for curve in bn254 bls12-381; do
-        bench v2 -- --curve $curve --log-n $lg --reps 7
-        bench v1 G16_GPU_MSM_V=1 -- --curve $curve --log-n $lg --reps 5
+        bench default -- --curve $curve --log-n $lg --reps 7
     done
 done
 for curve in bn254 bls12-381; do
-    bench v2 -- --curve $curve --log-n 20 --group g2 --reps 5
-    bench v1 G16_GPU_MSM_V=1 -- --curve $curve --log-n 20 --group g2 --reps 3
+    bench default -- --curve $curve --log-n 20 --group g2 --reps 5
 done
 # Window widths and segment lengths at 2^24 (the model picks c = 20).
 for c in 16 18 19 21 22; do
@@ -65,21 +63,15 @@ bench c=16 G16_GPU_MSM_C=16 -- --curve bn254 --log-n 24 --reps 5
 for seg in 64 128; do
     bench seg=$seg G16_GPU_MSM_SEG=$seg -- --curve bls12-381 --log-n 24 --reps 5
 done
-for lg in 20 24; do
-    for curve in bn254 bls12-381; do
-        bench mul2 G16_GPU_MSM_MUL=2 -- --curve $curve --log-n $lg --reps 5
-    done
-done
 bench minb1 G16_GPU_ACC_MINB=1 -- --curve bls12-381 --log-n 24 --reps 5
 bench minb1 G16_GPU_ACC_MINB=1 -- --curve bls12-381 --log-n 20 --group g2 --reps 3
 # 0/1-heavy scalars, streamed bases, G2 at 2^22.
 for lg in 20 24; do
     bench filecoin -- --curve bls12-381 --log-n $lg --profile filecoin --reps 5
-    bench filecoin-v1 G16_GPU_MSM_V=1 -- --curve bls12-381 --log-n $lg --profile filecoin --reps 3
 done
 bench streamed -- --curve bls12-381 --log-n 22 --streamed --reps 5
 bench streamed -- --curve bn254 --log-n 24 --streamed --reps 3
-bench v2 -- --curve bls12-381 --log-n 22 --group g2 --reps 3
-bench v2 -- --curve bn254 --log-n 22 --group g2 --reps 3
+bench default -- --curve bls12-381 --log-n 22 --group g2 --reps 3
+bench default -- --curve bn254 --log-n 22 --group g2 --reps 3
 tail -5 "$out/bench.err" 2>/dev/null | tee -a "$summary"
 exit 0

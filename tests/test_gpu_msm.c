@@ -659,19 +659,14 @@ int main(void) {
     variant_run("chunks of 1024", NULL, NULL, NULL, NULL, 1024, 0, 1);
     variant_run("chunks of 1024, no pipelining", "G16_GPU_MSM_PIPE", "0", NULL, NULL, 1024, 0, 1);
     /* Variants (G16_GPU_TEST_VARIANTS=0 skips them): a forced wide window with
-     * longer segments, a narrow one, the first version's kernels, MINB 1, the
-     * carry-chain products, and the streamed path in chunks of 4096
-     * points (17 chunks at 2^16 + 17). */
+     * shorter segments, a narrow one, MINB 1, and the streamed path in chunks
+     * of 4096 points (17 chunks at 2^16 + 17). */
     const char *vars = getenv("G16_GPU_TEST_VARIANTS");
     if (!vars || atoi(vars) != 0) {
         size_t vmax = ((size_t)1 << 16) + 64;
         variant_run("c=20 seg=64", "G16_GPU_MSM_C", "20", "G16_GPU_MSM_SEG", "64", vmax, 0, 0);
         variant_run("c=9", "G16_GPU_MSM_C", "9", NULL, NULL, vmax, 0, 0);
-        variant_run("v1", "G16_GPU_MSM_V", "1", NULL, NULL, vmax, 0, 0);
         variant_run("minb1", "G16_GPU_ACC_MINB", "1", NULL, NULL, vmax, 0, 0);
-        variant_run("mul2", "G16_GPU_MSM_MUL", "2", NULL, NULL, vmax, 0, 0);
-        variant_run("mul1 cold0 (unrolled products)", "G16_GPU_MSM_MUL", "1", "G16_GPU_MSM_COLD", "0", vmax, 0, 0);
-        variant_run("mul3 (rolled accumulation)", "G16_GPU_MSM_MUL", "3", NULL, NULL, vmax, 0, 0);
         variant_run("streamed 4096", NULL, NULL, NULL, NULL, 4096, 1, 1);
     }
     /* Precomputed window tables (g16_gpu_bases_precompute) on the main

@@ -123,19 +123,19 @@ static void ctx_bytes_tests(void) {
     /* The environment rules (as gpu_create read them before). */
     int pol;
     uint32_t seg;
-    unsetenv("G16_GPU_MSM_V"), unsetenv("G16_GPU_MSM_C"), unsetenv("G16_GPU_MSM_SEG");
+    unsetenv("G16_GPU_MSM_C"), unsetenv("G16_GPU_MSM_SEG");
     g16gpu_env_plan(&pol, &seg);
     CHECK(pol == 0 && seg == 128);
-    setenv("G16_GPU_MSM_V", "1", 1), setenv("G16_GPU_MSM_SEG", "32", 1);
+    setenv("G16_GPU_MSM_SEG", "32", 1);
     g16gpu_env_plan(&pol, &seg);
-    CHECK(pol == 1 && seg == 32);
+    CHECK(pol == 0 && seg == 32);
     setenv("G16_GPU_MSM_C", "9", 1), setenv("G16_GPU_MSM_SEG", "1000", 1);
     g16gpu_env_plan(&pol, &seg);
     CHECK_MSG(pol == 9 && seg == 128, "policy %d seg %u", pol, seg);
     setenv("G16_GPU_MSM_C", "3", 1); /* out of range: ignored */
     g16gpu_env_plan(&pol, &seg);
-    CHECK(pol == 1);
-    unsetenv("G16_GPU_MSM_V"), unsetenv("G16_GPU_MSM_C"), unsetenv("G16_GPU_MSM_SEG");
+    CHECK(pol == 0);
+    unsetenv("G16_GPU_MSM_C"), unsetenv("G16_GPU_MSM_SEG");
 }
 
 /* g16gpu_table_c: by hand, 255 bits at n = 2^24: c = 22 (12 windows,
@@ -159,7 +159,7 @@ static void table_c_tests(void) {
         CHECK_MSG(c == want[i].c, "table_c(n %zu, nbits %d) = %d, want %d", want[i].n, want[i].nbits, c,
                   want[i].c);
     }
-    static const int policies[] = {0, 1, 9, 20};
+    static const int policies[] = {0, 4, 9, 20};
     static const uint32_t segs[] = {G16GPU_MIN_SEG, 64, G16GPU_MAX_SEG};
     size_t cases = 0;
     for (int r = 0; r < 300; r++) {
@@ -190,7 +190,7 @@ int main(void) {
     /* The sizing invariant. */
     static const size_t maxes[] = {1, 2, 3, 5, 100, 1000, 1025, 4096, 65536 + 64, 131073, ((size_t)1 << 20) + 64,
                                    (size_t)1 << 22, ((size_t)1 << 22) + 1, (size_t)1 << 24, (size_t)1 << 26};
-    static const int policies[] = {0, 1, 4, 9, 16, 20, 22};
+    static const int policies[] = {0, 4, 9, 16, 20, 22};
     static const uint32_t segs[] = {G16GPU_MIN_SEG, 64, G16GPU_MAX_SEG};
     for (size_t i = 0; i < sizeof maxes / sizeof maxes[0]; i++)
         for (size_t j = 0; j < sizeof policies / sizeof policies[0]; j++)
@@ -216,8 +216,7 @@ int main(void) {
         {(size_t)1 << 22, 255, 0, 16, 16},
         {(size_t)1 << 24, 255, 0, 20, 13},
         {(size_t)1 << 24, 254, 0, 20, 13},
-        {(size_t)1 << 24, 255, 1, 16, 16}, /* the first version's rule */
-        {(size_t)1 << 16, 255, 1, 13, 20},
+        {(size_t)1 << 16, 255, 4, 4, 64},   /* forced */
         {1000, 254, 9, 9, 29},              /* forced */
         {(size_t)1 << 26, 255, 30, 22, 12}, /* forced, clamped to G16GPU_MAX_C */
     };
@@ -231,8 +230,8 @@ int main(void) {
     }
     printf("  window choices: %zu cases\n", sizeof want / sizeof want[0]);
 
-    /* The failing case of the H200 run, and the first version's sizing (n =
-     * min(2^lg, max_points), 255-bit scalars only), which it exceeded. */
+    /* The failing case of an H200 run: a sizing over 255-bit scalars only
+     * (n = min(2^lg, max_points)) missed BN254's wider window at 2^22. */
     size_t mp = (size_t)1 << 22;
     g16gpu_msm_scratch sc = g16gpu_scratch(mp, 0, 32, NULL, NULL);
     g16gpu_msm_plan bn = g16gpu_plan(mp, 254, 0), bls = g16gpu_plan(mp, 255, 0);

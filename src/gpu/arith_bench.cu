@@ -1,23 +1,22 @@
 /* Arithmetic throughput probes (`g16 bench arith --backend cuda`): how fast
  * the device runs one field product or one mixed point addition when
- * nothing else (memory, sorting, divergence) is in the way, per product
- * variant and per number of independent chains per thread (ILP), each at
- * the occupancy its registers allow (reported). The MSM's accumulation runs ~10 products per mixed addition
- * with 3 blocks of 128 threads per SM (12 warps); comparing its time with
- * these rates says whether it is bound by the arithmetic's issue rate, by
- * latency (few warps, serial carry chains) or by something else.
+ * nothing else (memory, sorting, divergence) is in the way, per number of
+ * independent chains per thread (ILP), each at the occupancy its registers
+ * allow (reported). The MSM's accumulation runs ~10 products per mixed
+ * addition with 3 blocks of 128 threads per SM (12 warps); comparing its
+ * time with these rates says whether it is bound by the arithmetic's issue
+ * rate, by latency (few warps, serial carry chains) or by something else.
  *
  * Each thread holds ILP independent values x_j and one multiplier y and
  * runs x_j = x_j * y (or x_j = x_j + P for points) `iters` times. Results
- * are written back and compared across variants that compute the same
- * values (every 32-bit product variant, and r30_t converted back), so a
- * figure always belongs to a correct product. */
+ * are written back and compared across cases that compute the same values
+ * (fp_t::mul_cios against the default product, the squaring against x * x),
+ * so a figure always belongs to a correct result. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "curve.cuh"
-#include "field_r30.cuh"
 #include "gpu_internal.cuh"
 
 namespace g16gpu {
@@ -28,10 +27,20 @@ template <class F> struct op_mul {
     typedef F Y;
     static __device__ __forceinline__ T step(const T &x, const Y &y) { return x * y; }
 };
+template <class F> struct op_mul_cios {
+    typedef F T;
+    typedef F Y;
+    static __device__ __forceinline__ T step(const T &x, const Y &y) { return F::mul_cios(x, y); }
+};
 template <class F> struct op_sqr {
     typedef F T;
     typedef F Y;
     static __device__ __forceinline__ T step(const T &x, const Y &) { return x.sqr(); }
+};
+template <class F> struct op_mul_self { /* x * x: the squaring's reference */
+    typedef F T;
+    typedef F Y;
+    static __device__ __forceinline__ T step(const T &x, const Y &) { return x * x; }
 };
 /* x + P (XYZZ plus affine, madd-2008-s): the accumulation's step. */
 template <class F> struct op_madd {
@@ -63,104 +72,36 @@ G16_UNROLL
         xs[(size_t)t * ILP + j] = x[j];
 }
 
-/* r30_t products (squares for SQ) on fp_t data: converted in, multiplied,
- * converted out. */
-template <class C, int ILP, bool SQ>
-__global__ void __launch_bounds__(128)
-    arith_r30_kernel(fp_t<C> *xs, const fp_t<C> *ys, int iters, r30_consts<C> k) {
-    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    r30_t<C> x[ILP];
-G16_UNROLL
-    for (int j = 0; j < ILP; j++)
-        x[j] = r30_from_fp(xs[(size_t)t * ILP + j], k);
-    r30_t<C> y = r30_from_fp(ys[t], k);
-#pragma unroll 1
-    for (int i = 0; i < iters; i++) {
-G16_UNROLL
-        for (int j = 0; j < ILP; j++)
-            x[j] = SQ ? x[j].sqr() : x[j] * y;
-    }
-G16_UNROLL
-    for (int j = 0; j < ILP; j++)
-        xs[(size_t)t * ILP + j] = r30_to_fp(x[j], k);
-}
-
-/* r30_xyzz mixed additions on xyzz_t<fp_t> / affine_t<fp_t> data. */
-template <class C, int ILP>
-__global__ void __launch_bounds__(128)
-    arith_r30_madd_kernel(xyzz_t<fp_t<C>> *xs, const affine_t<fp_t<C>> *ys, int iters, r30_consts<C> k) {
-    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    r30_xyzz<C> x[ILP];
-G16_UNROLL
-    for (int j = 0; j < ILP; j++) {
-        const xyzz_t<fp_t<C>> &v = xs[(size_t)t * ILP + j];
-        x[j] = r30_xyzz<C>{r30_from_fp(v.x, k), r30_from_fp(v.y, k), r30_from_fp(v.zz, k), r30_from_fp(v.zzz, k)};
-    }
-    r30_t<C> yx = r30_from_fp(ys[t].x, k), yy = r30_from_fp(ys[t].y, k);
-#pragma unroll 1
-    for (int i = 0; i < iters; i++) {
-G16_UNROLL
-        for (int j = 0; j < ILP; j++)
-            x[j].add_affine(yx, yy, k.one);
-    }
-G16_UNROLL
-    for (int j = 0; j < ILP; j++)
-        xs[(size_t)t * ILP + j] = xyzz_t<fp_t<C>>{r30_to_fp(x[j].x, k), r30_to_fp(x[j].y, k),
-                                                   r30_to_fp(x[j].zz, k), r30_to_fp(x[j].zzz, k)};
-}
-
 /* One measured configuration. */
 struct arith_case {
     const char *name;
     int ilp;
     size_t t_bytes, y_bytes; /* per value, per multiplier */
     const void *kernel;
-    int r30; /* 1: arith_r30_kernel's signature (the constants argument) */
     int group; /* cases of one group compute the same values: compared */
 };
 
 template <class OP, int ILP> static arith_case mk(const char *name, int group) {
     return arith_case{name, ILP, sizeof(typename OP::T), sizeof(typename OP::Y),
-                      (const void *)arith_kernel<OP, ILP>, 0, group};
+                      (const void *)arith_kernel<OP, ILP>, group};
 }
-template <class C, int ILP, bool SQ = false> static arith_case mk_r30(const char *name, int group) {
-    return arith_case{name, ILP, sizeof(fp_t<C>), sizeof(fp_t<C>), (const void *)arith_r30_kernel<C, ILP, SQ>, 1,
-                      group};
-}
-template <class C, int ILP> static arith_case mk_r30_madd(const char *name, int group) {
-    return arith_case{name, ILP, sizeof(xyzz_t<fp_t<C>>), sizeof(affine_t<fp_t<C>>),
-                      (const void *)arith_r30_madd_kernel<C, ILP>, 1, group};
-}
-
 /* The measured cases of one curve (C: its Fp constants), in groups of
  * cases that compute the same values: 1 Fp products, 2 squares, 3 G1 mixed
- * additions, 4 Fp2 products. The rolled product with 2 words per pass only
- * for 12-limb fields (the BLS12-381 G2 accumulation's). Returns the count. */
+ * additions, 4 Fp2 products. Returns the count. */
 template <class C> static int arith_cases(arith_case *cases) {
     typedef fp_t<C> F;
     int nc = 0;
     cases[nc++] = mk<op_mul<F>, 1>("fp_mul", 1);
     cases[nc++] = mk<op_mul<F>, 2>("fp_mul", 1);
     cases[nc++] = mk<op_mul<F>, 4>("fp_mul", 1);
-    cases[nc++] = mk<op_mul<roll_t<F, 1>>, 2>("fp_mul_rolled1", 1);
-    if constexpr (F::N >= 12)
-        cases[nc++] = mk<op_mul<roll_t<F, 2>>, 2>("fp_mul_rolled2", 1);
-    cases[nc++] = mk<op_mul<chain_t<F>>, 2>("fp_mul_chain", 1);
-    cases[nc++] = mk<op_mul<cios_t<F>>, 1>("fp_mul_cios", 1);
-    cases[nc++] = mk<op_mul<cios_t<F>>, 2>("fp_mul_cios", 1);
-    cases[nc++] = mk_r30<C, 1>("fp_mul_r30", 1);
-    cases[nc++] = mk_r30<C, 2>("fp_mul_r30", 1);
-    cases[nc++] = mk_r30<C, 4>("fp_mul_r30", 1);
+    cases[nc++] = mk<op_mul_cios<F>, 2>("fp_mul_cios", 1);
+    cases[nc++] = mk<op_sqr<F>, 1>("fp_sqr", 2);
     cases[nc++] = mk<op_sqr<F>, 2>("fp_sqr", 2);
-    cases[nc++] = mk_r30<C, 2, true>("fp_sqr_r30", 2);
+    cases[nc++] = mk<op_mul_self<F>, 2>("fp_mul_self", 2);
     cases[nc++] = mk<op_madd<F>, 1>("g1_madd", 3);
     cases[nc++] = mk<op_madd<F>, 2>("g1_madd", 3);
-    cases[nc++] = mk<op_madd<cios_t<F>>, 1>("g1_madd_cios", 3);
-    cases[nc++] = mk_r30_madd<C, 1>("g1_madd_r30", 3);
-    cases[nc++] = mk_r30_madd<C, 2>("g1_madd_r30", 3);
     cases[nc++] = mk<op_mul<fp2_t<F>>, 1>("fp2_mul", 4);
     cases[nc++] = mk<op_mul<fp2_t<F>>, 2>("fp2_mul", 4);
-    cases[nc++] = mk<op_mul<fp2_t<cios_t<F>>>, 2>("fp2_mul_cios", 4);
     return nc;
 }
 
@@ -251,20 +192,8 @@ extern "C" g16_err g16_gpu_arith_bench(g16_gpu *g, g16_curve curve, const g16_gp
                 break;
             if ((e = cudaEventRecord(e0, 0)) != cudaSuccess)
                 break;
-            if (k.r30) {
-                if (bls) {
-                    auto kc = g16gpu::r30_make_consts<g16gpu::bls381_fp_cfg>();
-                    void *args[] = {&d_x, &d_y, &it, &kc};
-                    e = cudaLaunchKernel(k.kernel, blocks, threads, args, 0, 0);
-                } else {
-                    auto kc = g16gpu::r30_make_consts<g16gpu::bn254_fp_cfg>();
-                    void *args[] = {&d_x, &d_y, &it, &kc};
-                    e = cudaLaunchKernel(k.kernel, blocks, threads, args, 0, 0);
-                }
-            } else {
-                void *args[] = {&d_x, &d_y, &it};
-                e = cudaLaunchKernel(k.kernel, blocks, threads, args, 0, 0);
-            }
+            void *args[] = {&d_x, &d_y, &it};
+            e = cudaLaunchKernel(k.kernel, blocks, threads, args, 0, 0);
             if (e != cudaSuccess || (e = cudaEventRecord(e1, 0)) != cudaSuccess ||
                 (e = cudaEventSynchronize(e1)) != cudaSuccess || (e = cudaEventElapsedTime(&ms, e0, e1)) != cudaSuccess)
                 break;

@@ -63,9 +63,6 @@ namespace g16gpu {
             return (i & 1) ? (uint32_t)(v[i >> 1] >> 32) : (uint32_t)v[i >> 1];      \
         }                                                                            \
         static constexpr uint32_t n0 = (uint32_t)(UP##_N0 & 0xffffffffu);            \
-        static constexpr int chain = 0; /* 1: mul_chain on the device */             \
-        static constexpr int roll = 0;  /* K > 0: mul_rolled<K> on the device */     \
-        static constexpr int wide = 1;  /* 0: mul_cios instead of mul_wide */        \
     };
 
 G16_FIELD_CFG(bn254_fp, BN254_FP, 8)
@@ -248,23 +245,18 @@ G16_UNROLL
     G16_HD fp_t dbl() const { return *this + *this; }
     G16_HD fp_t neg() const { return zero() - *this; }
 
-    /* a * b * R^-1 mod p: CIOS (Koc, Acar, Kaliski 1996), no-carry variant,
-     * with 32x32+64 -> 64 multiply-adds. Each inner step computes
-     * a_j*b_i + t_j + A and m*p_j + lo + C, both < 2^64. */
+    /* a * b * R^-1 mod p: mul_wide on the device, mul_cios on the host (the
+     * two are equal bit for bit; tests/gpu/host_emul.cpp checks it). */
     friend G16_HD fp_t operator*(const fp_t &a, const fp_t &b) {
 #if defined(__CUDA_ARCH__)
-        if constexpr (C::chain == 1)
-            return mul_chain(a, b);
-        else if constexpr (C::roll > 0)
-            return mul_rolled<C::roll>(a, b);
-        else if constexpr (C::wide == 0)
-            return mul_cios(a, b);
-        else
-            return mul_wide(a, b);
+        return mul_wide(a, b);
 #else
         return mul_cios(a, b);
 #endif
     }
+    /* CIOS (Koc, Acar, Kaliski 1996), no-carry variant, with 32x32+64 -> 64
+     * multiply-adds. Each inner step computes a_j*b_i + t_j + A and
+     * m*p_j + lo + C, both < 2^64. */
     static G16_HD fp_t mul_cios(const fp_t &a, const fp_t &b) {
         uint32_t t[N];
 G16_UNROLL
@@ -297,109 +289,6 @@ G16_UNROLL
     }
     G16_HD fp_t &operator*=(const fp_t &b) { return *this = *this * b; }
     G16_HD fp_t sqr() const { return *this * *this; }
-
-#if defined(__CUDA_ARCH__)
-    /* mul_cios with the loop over the words b_i rolled, K words per pass
-     * (K divides N): the b words rotate down K places per pass, so every
-     * index stays a compile-time constant and b stays in registers. About
-     * N/K times less code than the unrolled product, for a few moves and a
-     * branch per pass. A 12-limb unrolled product is ~14 KB of SASS, so the
-     * MSM kernels built from it are 300-800 KB (cubin section sizes), more
-     * than an SM's instruction cache; rolled, 60-150 KB. Kernels that run
-     * few threads, and the BLS12-381 G2 accumulation, are faster with it
-     * (H200, docs/gpu-notes.md). Same result as mul_cios, bit for bit. */
-    template <int K> static __device__ __forceinline__ fp_t mul_rolled(const fp_t &a, const fp_t &b) {
-        static_assert(K > 0 && N % K == 0, "K must divide N");
-        uint32_t t[N], bw[N];
-G16_UNROLL
-        for (int i = 0; i < N; i++)
-            t[i] = 0, bw[i] = b.l[i];
-#pragma unroll 1
-        for (int pass = 0; pass < N / K; pass++) {
-G16_UNROLL
-            for (int q = 0; q < K; q++) {
-                uint32_t bi = bw[q];
-                uint64_t ab = (uint64_t)a.l[0] * bi + t[0];
-                uint32_t A = (uint32_t)(ab >> 32);
-                uint32_t lo = (uint32_t)ab;
-                uint32_t m = lo * C::n0;
-                uint64_t mp = (uint64_t)m * C::p(0) + lo;
-                uint32_t Cc = (uint32_t)(mp >> 32);
-G16_UNROLL
-                for (int j = 1; j < N; j++) {
-                    ab = (uint64_t)a.l[j] * bi + t[j] + A;
-                    A = (uint32_t)(ab >> 32);
-                    mp = (uint64_t)m * C::p(j) + (uint32_t)ab + Cc;
-                    Cc = (uint32_t)(mp >> 32);
-                    t[j - 1] = (uint32_t)mp;
-                }
-                t[N - 1] = Cc + A;
-            }
-G16_UNROLL
-            for (int i = 0; i + K < N; i++)
-                bw[i] = bw[i + K];
-        }
-        reduce_once(t);
-        fp_t r;
-G16_UNROLL
-        for (int i = 0; i < N; i++)
-            r.l[i] = t[i];
-        return r;
-    }
-#endif
-
-#if defined(__CUDA_ARCH__)
-    /* The same CIOS product with PTX carry chains (mad.lo.cc / madc.hi.cc,
-     * as in most GPU MSM codes): per word b_i, t += a*b_i in two passes (low
-     * halves at j, high halves at j+1), then t += m*p the same way, then a
-     * one-word shift. t keeps N+2 words (t < 2p < 2^(32N) between steps, so
-     * t + a*b_i + m*p < 2^(32(N+2))). Selected per field by C::chain (an
-     * MSM variant, msm.cuh); results equal operator*'s. */
-    static __device__ __forceinline__ fp_t mul_chain(const fp_t &a, const fp_t &b) {
-        uint32_t t[N + 2];
-G16_UNROLL
-        for (int j = 0; j < N + 2; j++)
-            t[j] = 0;
-G16_UNROLL
-        for (int i = 0; i < N; i++) {
-            uint32_t bi = b.l[i];
-            asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(a.l[0]), "r"(bi));
-G16_UNROLL
-            for (int j = 1; j < N; j++)
-                asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(a.l[j]), "r"(bi));
-            asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
-            asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-            asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(a.l[0]), "r"(bi));
-G16_UNROLL
-            for (int j = 1; j < N; j++)
-                asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(a.l[j]), "r"(bi));
-            asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-            uint32_t m = t[0] * C::n0;
-            asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(m), "r"(C::p(0)));
-G16_UNROLL
-            for (int j = 1; j < N; j++)
-                asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(m), "r"(C::p(j)));
-            asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
-            asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-            asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(m), "r"(C::p(0)));
-G16_UNROLL
-            for (int j = 1; j < N; j++)
-                asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(m), "r"(C::p(j)));
-            asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-            /* t[0] is 0 now (m was chosen for that): shift one word down. */
-G16_UNROLL
-            for (int j = 0; j <= N; j++)
-                t[j] = t[j + 1];
-            t[N + 1] = 0;
-        }
-        reduce_once(t); /* t < 2p, t[N] == 0 */
-        fp_t r;
-G16_UNROLL
-        for (int i = 0; i < N; i++)
-            r.l[i] = t[i];
-        return r;
-    }
-#endif
 
     /* The CIOS product again, laid out for the hardware's wide multiply-add
      * with carry in and out (IMAD.WIDE.U32.X on sm_90). The running sum is
@@ -620,61 +509,6 @@ template <class F> struct fp2_t {
         return fp2_t{c0 * d, (c1 * d).neg()};
     }
 };
-
-/* The carry-chain product variant of a field (fp_t::mul_chain): the same
- * layout and values, another multiplication; chain_t<E> maps a type to it
- * (fp2_t<F> to fp2_t<chain_t<F>>; unknown types map to themselves). */
-template <class C> struct chain_cfg : C {
-    static constexpr int chain = 1;
-};
-template <class E> struct chain_of {
-    typedef E type;
-};
-template <class C> struct chain_of<fp_t<C>> {
-    typedef fp_t<chain_cfg<C>> type;
-};
-template <class F> struct chain_of<fp2_t<F>> {
-    typedef fp2_t<typename chain_of<F>::type> type;
-};
-template <class E> using chain_t = typename chain_of<E>::type;
-
-/* The earlier default product (fp_t::mul_cios on the device too), mapped
- * the same way: cios_t<E>. For comparisons (bench arith, $G16_GPU_MSM_MUL=4). */
-template <class C> struct cios_cfg : C {
-    static constexpr int wide = 0;
-};
-template <class E> struct cios_of {
-    typedef E type;
-};
-template <class C> struct cios_of<fp_t<C>> {
-    typedef fp_t<cios_cfg<C>> type;
-};
-template <class F> struct cios_of<fp2_t<F>> {
-    typedef fp2_t<typename cios_of<F>::type> type;
-};
-template <class E> using cios_t = typename cios_of<E>::type;
-
-/* The rolled-product variant (fp_t::mul_rolled<K>), mapped the same way:
- * roll_t<E, K>; K = 0 is E itself. */
-template <class C, int K> struct roll_cfg : C {
-    static constexpr int roll = K;
-};
-template <class E, int K> struct roll_of {
-    typedef E type;
-};
-template <class C, int K> struct roll_of<fp_t<C>, K> {
-    typedef fp_t<roll_cfg<C, K>> type;
-};
-template <class F, int K> struct roll_of<fp2_t<F>, K> {
-    typedef fp2_t<typename roll_of<F, K>::type> type;
-};
-template <class C> struct roll_of<fp_t<C>, 0> {
-    typedef fp_t<C> type;
-};
-template <class F> struct roll_of<fp2_t<F>, 0> {
-    typedef fp2_t<F> type;
-};
-template <class E, int K> using roll_t = typename roll_of<E, K>::type;
 
 /* Device types, named like the CPU ones (src/field/field.h). */
 typedef fp_t<bn254_fp_cfg> bn254_fp;

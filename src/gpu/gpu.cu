@@ -160,31 +160,13 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
      * BLS12-381 G1 (session 6). 0 = that rule; $G16_GPU_ACC_MINB=1|3 forces. */
     const char *minb = getenv("G16_GPU_ACC_MINB");
     g->acc_minb = minb && (atoi(minb) == 1 || atoi(minb) == 3) ? atoi(minb) : 0;
-    /* MSM variants (msm.cuh), for comparisons on the device:
-     * $G16_GPU_MSM_V=1 the first version (no 0/1 split, accumulation loop
-     * per run, window rule lg n - 3 <= 16); $G16_GPU_MSM_C=c forces the
-     * window width; $G16_GPU_MSM_SEG=L entries per accumulating thread;
-     * $G16_GPU_MSM_MUL and $G16_GPU_MSM_COLD the products (below). */
-    const char *v = getenv("G16_GPU_MSM_V");
-    g->msm_v = v && atoi(v) == 1 ? 1 : 2;
-    /* Plan policy and segment length (below) as the host's sizing sees them
-     * (msm_plan.h, g16gpu_env_plan; g16_gpu_ctx_bytes). */
+    /* $G16_GPU_MSM_C=c forces the window width and $G16_GPU_MSM_SEG=L the
+     * entries per accumulating thread (msm_plan.h, g16gpu_env_plan, which
+     * the host's sizing uses too: g16_gpu_ctx_bytes). The product is
+     * fp_t::mul_wide everywhere (session 8: 1.6x the CIOS product with
+     * 64-bit additions; the carry-chain, rolled and CIOS variants that lost
+     * were removed in session 13, their figures are in BENCHMARKS.md). */
     g16gpu_env_plan(&g->plan_policy, &g->seg_len);
-    /* The accumulation's product. Session 4 (with mul_cios): the rolled
-     * product, 2 words per pass, was 21% faster for BLS12-381 G2, whose
-     * unrolled kernel was 300+ KB of code. Session 8: mul_wide, unrolled,
-     * is 1.6x faster than either and less than half the code, so it is
-     * used for every group. $G16_GPU_MSM_MUL=1 (unrolled mul_wide, the
-     * default), 2 (carry chains), 3 (rolled mul_cios, 2 words per pass) or
-     * 4 (unrolled mul_cios, the default before session 8) forces one. */
-    const char *mul = getenv("G16_GPU_MSM_MUL");
-    g->msm_mul = mul && atoi(mul) >= 1 && atoi(mul) <= 4 ? atoi(mul) : 0;
-    /* The bucket reduction's product: unrolled mul_wide by default (session
-     * 8, BLS12-381 G1 2^24: reduction 15.4 ms against 28.9 with the rolled
-     * mul_cios, which had been 5-7% better than the unrolled mul_cios);
-     * $G16_GPU_MSM_COLD=1 the rolled mul_cios, one word per pass. */
-    const char *cold = getenv("G16_GPU_MSM_COLD");
-    g->msm_cold = cold && atoi(cold) == 1 ? 1 : 0;
     /* seg_len: G16GPU_SEG_DEFAULT = 128 entries per accumulating thread
      * (g16gpu_env_plan): 64 was 11% faster than 32 for BLS12-381 G1 at 2^24
      * (session 3); 128 beat 64 by 0-7% in every MSM measured in session 6

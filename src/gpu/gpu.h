@@ -291,10 +291,9 @@ g16_err g16_gpu_field_op(g16_gpu *g, g16_gpu_field f, g16_gpu_op op, void *out, 
                          const void *b, size_t n, g16_status *st);
 
 /* ---- arithmetic throughput probes (arith_bench.cu) ----
- * `g16 bench arith --backend cuda`: products and mixed additions in
- * registers, per variant (the unrolled, rolled and carry-chain 32-bit
- * products, the experimental radix-2^30 product of field_r30.cuh), per
- * number of independent chains per thread (ilp). pts: n G1 points of the
+ * `g16 bench arith --backend cuda`: products, squares and mixed additions
+ * in registers (the device's product, and fp_t::mul_cios for comparison),
+ * per number of independent chains per thread (ilp). pts: n G1 points of the
  * curve as the device lays them out (xyzz: x, y, zz, zzz; affine: x, y;
  * Montgomery form), the madd inputs. Cases that compute the same values are
  * compared: match 1 equal, 0 different, -1 the reference. iters products

@@ -51,13 +51,9 @@ struct g16_gpu {
     g16_gpu_timing last;
     int acc_minb; /* accumulation blocks/SM for 12+ limb fields, 0 = per-field rule (msm.cuh) */
     void *d_ntt_scratch; /* coset shift tables of one NTT (ntt.cuh): G16GPU_NTT_SCRATCH Fr */
-    /* MSM variants, from the environment at create (msm.cuh): */
-    int msm_v;           /* 2 (default): 0/1 split + flat accumulation; 1: first version */
+    /* MSM settings, from the environment at create (msm.cuh, gpu.cu): */
     int plan_policy;     /* g16gpu_plan's policy ($G16_GPU_MSM_C forces c) */
     uint32_t seg_len;    /* entries per accumulating thread ($G16_GPU_MSM_SEG) */
-    int msm_mul;         /* accumulation product ($G16_GPU_MSM_MUL): 0 the rule (gpu.cu), 1 unrolled
-                            (mul_wide), 2 mul_chain, 3 mul_rolled<2>, 4 mul_cios */
-    int msm_cold;        /* product of steps 3b-4 ($G16_GPU_MSM_COLD): 0 unrolled (default), 1 mul_rolled<1> */
     /* 0/1 split: scalar classes per block, index lists, the two counts. */
     uint32_t *d_cls;     /* 2 per block of max_points */
     uint32_t *d_big;     /* indices of scalars > 1 */

@@ -3,7 +3,7 @@
  *
  * Pipeline for n points and window width c (plan in msm_plan.h), all on the
  * context's stream:
- *  0. the 0/1 split (msm_v 2, the default): scalars are classified as 0, 1
+ *  0. the 0/1 split: scalars are classified as 0, 1
  *     or larger, and the indices of the last two classes are compacted in
  *     order (block counts, one-block scan, scatter); the host reads the two
  *     counts (one synchronization). Zeros cost nothing more; each 1 becomes
@@ -21,10 +21,11 @@
  *     each bucket's points are now one run of the sorted array.
  *  3. accumulate with perfect load balance: thread t takes the L sorted
  *     entries [tL, tL+L) and sums each run it sees with mixed additions
- *     (madd-2008-s). msm_v 2 runs one flat loop of exactly L mixed additions
- *     per thread and flushes a finished run from inside it, so the threads of
- *     a warp stay converged (the first version's loop per run made a warp
- *     wait for the longest run of each round: up to ~2x the additions). A run wholly inside the segment is a finished bucket.
+ *     (madd-2008-s), in one flat loop of exactly L mixed additions per
+ *     thread that flushes a finished run from inside it, so the threads of
+ *     a warp stay converged (a loop per run made a warp wait for the
+ *     longest run of each round: up to ~2x the additions). A run wholly
+ *     inside the segment is a finished bucket.
  *     A run that began in an earlier segment gives a head partial H[t]; one
  *     that begins here and continues past the segment gives a tail partial
  *     T[t]. A bucket spread over segments s0..s1 is then
@@ -304,54 +305,12 @@ static __global__ void msm_bucket_end_kernel(const uint32_t *__restrict__ keys, 
  * BLS12-381 G2 (session 3, this flat kernel), so the context picks 1 for
  * 24-limb Fp2 and 3 otherwise unless $G16_GPU_ACC_MINB says (g16_gpu.acc_minb).
  * 8-limb fields use 4 (128 registers, no spills). */
+/* One flat loop of (at most) L mixed additions per thread; a run is flushed
+ * (bucket, head or tail) at the entry that ends it, inside the loop, so
+ * warps stay converged. */
 template <class E, int MINB>
 __global__ void __launch_bounds__(MSM_THREADS, MINB)
     msm_accumulate_kernel(const uint32_t *__restrict__ keys, const uint32_t *__restrict__ vals, uint32_t m,
-                          uint32_t seg_len, uint32_t segs, uint32_t zero_key,
-                          const affine_t<E> *__restrict__ bases, xyzz_t<E> *__restrict__ buckets,
-                          xyzz_t<E> *__restrict__ head, xyzz_t<E> *__restrict__ tail,
-                          uint32_t *__restrict__ tkey) {
-    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= segs)
-        return;
-    uint32_t start = t * seg_len, end = min(start + seg_len, m);
-    head[t] = xyzz_t<E>::inf();
-    tkey[t] = NO_KEY;
-    uint32_t k0 = keys[start];
-    bool cross_start = start > 0 && keys[start - 1] == k0;
-    uint32_t j = start;
-    while (j < end) {
-        uint32_t k = keys[j];
-        if (k == zero_key)
-            break;
-        uint32_t run_start = j;
-        xyzz_t<E> acc = xyzz_t<E>::inf();
-        do {
-            uint32_t v = vals[j];
-            affine_t<E> p = bases[v >> 1];
-            if (v & 1)
-                p.y = p.y.neg();
-            acc.add_affine(p.x, p.y);
-            j++;
-        } while (j < end && keys[j] == k);
-        bool cross_end = j == end && end < m && keys[end] == k;
-        if (run_start == start && cross_start) {
-            head[t] = acc;
-        } else if (cross_end) {
-            tail[t] = acc;
-            tkey[t] = k;
-        } else {
-            buckets[k] = acc;
-        }
-    }
-}
-
-/* 3'. msm_v 2: the same partials, from one flat loop of (at most) L mixed
- * additions per thread; a run is flushed (bucket, head or tail) at the
- * entry that ends it, inside the loop, so warps stay converged. */
-template <class E, int MINB>
-__global__ void __launch_bounds__(MSM_THREADS, MINB)
-    msm_accumulate2_kernel(const uint32_t *__restrict__ keys, const uint32_t *__restrict__ vals, uint32_t m,
                            uint32_t seg_len, uint32_t segs, uint32_t zero_key,
                            const affine_t<E> *__restrict__ bases, xyzz_t<E> *__restrict__ buckets,
                            xyzz_t<E> *__restrict__ head, xyzz_t<E> *__restrict__ tail,
@@ -530,36 +489,28 @@ static inline int ilog2_u32(uint32_t x) {
     return l;
 }
 
-/* Arguments of the accumulation (msm_accumulate2_kernel), any product variant. */
-struct msm_acc_args {
-    const uint32_t *keys, *vals;
-    uint32_t m, seg_len, segs, zero_key;
-    const void *bases;
-    void *buckets, *head, *tail;
-    uint32_t *tkey;
-};
-
-/* Launches the flat accumulation over field type EV (E or a product
- * variant of it: same layout), with the context's blocks/SM rule. */
-template <class EV> void msm_accumulate_launch(g16_gpu *g, const msm_acc_args &a, unsigned blocks, cudaStream_t s) {
-    const affine_t<EV> *bases = (const affine_t<EV> *)a.bases;
-    xyzz_t<EV> *bk = (xyzz_t<EV> *)a.buckets, *hd = (xyzz_t<EV> *)a.head, *tl = (xyzz_t<EV> *)a.tail;
-    if constexpr (EV::N < 12)
-        msm_accumulate2_kernel<EV, 4><<<blocks, MSM_THREADS, 0, s>>>(a.keys, a.vals, a.m, a.seg_len, a.segs,
-                                                                     a.zero_key, bases, bk, hd, tl, a.tkey);
-    else if ((g->acc_minb ? g->acc_minb : EV::N >= 24 ? 1 : 3) == 3)
-        msm_accumulate2_kernel<EV, 3><<<blocks, MSM_THREADS, 0, s>>>(a.keys, a.vals, a.m, a.seg_len, a.segs,
-                                                                     a.zero_key, bases, bk, hd, tl, a.tkey);
+/* Launches the flat accumulation with the context's blocks/SM rule. */
+template <class E>
+void msm_accumulate_launch(const g16_gpu *g, unsigned blocks, cudaStream_t s, const uint32_t *keys,
+                           const uint32_t *vals, uint32_t m, uint32_t L, uint32_t S, uint32_t zero_key,
+                           const affine_t<E> *bases, xyzz_t<E> *buckets, xyzz_t<E> *head, xyzz_t<E> *tail,
+                           uint32_t *tkey) {
+    if constexpr (E::N < 12)
+        msm_accumulate_kernel<E, 4>
+            <<<blocks, MSM_THREADS, 0, s>>>(keys, vals, m, L, S, zero_key, bases, buckets, head, tail, tkey);
+    else if ((g->acc_minb ? g->acc_minb : E::N >= 24 ? 1 : 3) == 3)
+        msm_accumulate_kernel<E, 3>
+            <<<blocks, MSM_THREADS, 0, s>>>(keys, vals, m, L, S, zero_key, bases, buckets, head, tail, tkey);
     else
-        msm_accumulate2_kernel<EV, 1><<<blocks, MSM_THREADS, 0, s>>>(a.keys, a.vals, a.m, a.seg_len, a.segs,
-                                                                     a.zero_key, bases, bk, hd, tl, a.tkey);
+        msm_accumulate_kernel<E, 1>
+            <<<blocks, MSM_THREADS, 0, s>>>(keys, vals, m, L, S, zero_key, bases, buckets, head, tail, tkey);
 }
 
-/* Step 3b after the accumulation, over field type EV (E or its compact
- * product variant): the sum tree over the head partials and the fix-up of
- * buckets spread over segments, into buckets. Queued on g's stream. */
-template <class EV> g16_err msm_fixup(g16_gpu *g, uint32_t S, uint32_t L, void *bucket_mem, g16_status *st) {
-    typedef xyzz_t<EV> P;
+/* Step 3b after the accumulation: the sum tree over the head partials and
+ * the fix-up of buckets spread over segments, into buckets. Queued on g's
+ * stream. */
+template <class E> g16_err msm_fixup(g16_gpu *g, uint32_t S, uint32_t L, void *bucket_mem, g16_status *st) {
+    typedef xyzz_t<E> P;
     cudaStream_t s = g->stream;
     P *buckets = (P *)bucket_mem, *tree = (P *)g->d_tree, *tail = (P *)g->d_tail;
     tree_levels lv;
@@ -568,47 +519,46 @@ template <class EV> g16_err msm_fixup(g16_gpu *g, uint32_t S, uint32_t L, void *
     uint32_t size = S, off = 0;
     while (size > 1 && lv.count < 40) {
         uint32_t next = (size + 1) / 2;
-        msm_tree_kernel<EV><<<blocks_for(next, MSM_THREADS), MSM_THREADS, 0, s>>>(tree, off, size, off + size,
-                                                                                  next);
+        msm_tree_kernel<E><<<blocks_for(next, MSM_THREADS), MSM_THREADS, 0, s>>>(tree, off, size, off + size, next);
         CU_LAUNCH("msm_tree_kernel");
         off += size;
         size = next;
         lv.off[lv.count++] = off;
     }
-    msm_fixup_kernel<EV><<<blocks_for(S, MSM_THREADS), MSM_THREADS, 0, s>>>(tree, tail, g->d_tkey,
-                                                                          g->d_bucket_end, S, L, lv, buckets);
+    msm_fixup_kernel<E><<<blocks_for(S, MSM_THREADS), MSM_THREADS, 0, s>>>(tree, tail, g->d_tkey, g->d_bucket_end, S,
+                                                                         L, lv, buckets);
     CU_LAUNCH("msm_fixup_kernel");
     return G16_OK;
 }
 
 /* Step 4: the chunked bucket reduction of buckets (overwritten) and its
  * merge tree in red, the window sums into win; queued on stream s. */
-template <class EV>
+template <class E>
 g16_err msm_reduce_windows(const g16gpu_msm_plan &pl, void *bucket_mem, void *red_mem, void *win, cudaStream_t s,
                            g16_status *st) {
-    typedef xyzz_t<EV> P;
+    typedef xyzz_t<E> P;
     P *buckets = (P *)bucket_mem, *red = (P *)red_mem;
     uint32_t cpw = pl.nb / pl.chunk, total_chunks = (uint32_t)pl.windows * cpw;
-    msm_chunk_kernel<EV><<<blocks_for(total_chunks, MSM_THREADS), MSM_THREADS, 0, s>>>(buckets, total_chunks,
-                                                                                     pl.chunk, red);
+    msm_chunk_kernel<E><<<blocks_for(total_chunks, MSM_THREADS), MSM_THREADS, 0, s>>>(buckets, total_chunks, pl.chunk,
+                                                                                    red);
     CU_LAUNCH("msm_chunk_kernel");
     int lg_chunk = ilog2_u32(pl.chunk);
     for (uint32_t half = 1, lvl = 0; half < cpw; half *= 2, lvl++) {
         uint32_t threads = (uint32_t)pl.windows * (cpw / (2 * half));
-        msm_merge_kernel<EV><<<blocks_for(threads, MSM_THREADS), MSM_THREADS, 0, s>>>(
+        msm_merge_kernel<E><<<blocks_for(threads, MSM_THREADS), MSM_THREADS, 0, s>>>(
             red, (uint32_t)pl.windows, cpw, half, lg_chunk + (int)lvl);
         CU_LAUNCH("msm_merge_kernel");
     }
-    msm_gather_kernel<EV><<<1, 64, 0, s>>>(red, (uint32_t)pl.windows, cpw, (P *)win);
+    msm_gather_kernel<E><<<1, 64, 0, s>>>(red, (uint32_t)pl.windows, cpw, (P *)win);
     CU_LAUNCH("msm_gather_kernel");
     return G16_OK;
 }
 
 /* Steps 3b-4 over the context's whole scratch, on g's stream. */
-template <class EV>
+template <class E>
 g16_err msm_reduce(g16_gpu *g, const g16gpu_msm_plan &pl, uint32_t S, uint32_t L, g16_status *st) {
-    g16_err rc = msm_fixup<EV>(g, S, L, g->d_buckets, st);
-    return rc != G16_OK ? rc : msm_reduce_windows<EV>(pl, g->d_buckets, g->d_red, g->d_win, g->stream, st);
+    g16_err rc = msm_fixup<E>(g, S, L, g->d_buckets, st);
+    return rc != G16_OK ? rc : msm_reduce_windows<E>(pl, g->d_buckets, g->d_red, g->d_win, g->stream, st);
 }
 
 /* A precomputed table over the bases (see the top): windows multiples per
@@ -799,7 +749,7 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
         pos = g->d_pos;
     }
 
-    /* 0. The 0/1 split (msm_v 2; always for the density form). */
+    /* 0. The 0/1 split. */
     size_t nbig = n, n1 = 0;
     const uint32_t *idx = NULL;
     if (n == 0) { /* density form with no scalars: only the bit count matters */
@@ -809,7 +759,7 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
             return g16_fail(st, G16_ERR_SIZE_MISMATCH, "gpu msm density: %u bits set, 0 scalars", g->h_count[2]);
         return G16_OK;
     }
-    if (g->msm_v >= 2 || dn) {
+    {
         unsigned cb = blocks_for(n, CLS_THREADS);
         msm_class_count_kernel<<<cb, CLS_THREADS, 0, s>>>(sc, (uint32_t)n, g->d_cls);
         CU_LAUNCH("msm_class_count_kernel");
@@ -907,44 +857,23 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
         msm_bucket_end_kernel<<<blocks_for(m, 256), 256, 0, s>>>(keys, m, plr.zero_key, g->d_bucket_end);
         CU_LAUNCH("msm_bucket_end_kernel");
 
-        unsigned acc_blocks = blocks_for(S, MSM_THREADS);
-        msm_acc_args a = {keys, vals, m, L, S, plr.zero_key, bases, buckets, tree, tail, g->d_tkey};
-        if (g->msm_v < 2) {
-            if constexpr (E::N < 12)
-                msm_accumulate_kernel<E, 4><<<acc_blocks, MSM_THREADS, 0, s>>>(
-                    keys, vals, m, L, S, plr.zero_key, bases, buckets, tree, tail, g->d_tkey);
-            else
-                msm_accumulate_kernel<E, 3><<<acc_blocks, MSM_THREADS, 0, s>>>(
-                    keys, vals, m, L, S, plr.zero_key, bases, buckets, tree, tail, g->d_tkey);
-        } else if (g->msm_mul == 2) {
-            msm_accumulate_launch<chain_t<E>>(g, a, acc_blocks, s);
-        } else if (g->msm_mul == 3) {
-            msm_accumulate_launch<roll_t<E, 2>>(g, a, acc_blocks, s);
-        } else if (g->msm_mul == 4) {
-            msm_accumulate_launch<cios_t<E>>(g, a, acc_blocks, s);
-        } else {
-            msm_accumulate_launch<E>(g, a, acc_blocks, s);
-        }
+        msm_accumulate_launch<E>(g, blocks_for(S, MSM_THREADS), s, keys, vals, m, L, S, plr.zero_key, bases,
+                                 buckets, tree, tail, g->d_tkey);
         CU_LAUNCH("msm_accumulate_kernel");
         CU(cudaEventRecord(g->ev[5], s));
 
-        /* Steps 3b-4 run few threads each (latency bound); the rolled
-         * product (g->msm_cold) kept their code small, which paid with
-         * mul_cios and no longer does with mul_wide (gpu.cu). */
         if (half >= 0) {
             /* Step 3b here, step 4 and the windows' copy on red_stream. */
             size_t wbytes = (size_t)plr.windows * sizeof(P);
             void *red = pipe_half(g->d_red, g->max_red * g->pt_bytes, half);
             void *win = pipe_half(g->d_win, 64 * g->pt_bytes, half);
             void *hwin = pipe_half(g->h_win, 64 * g->pt_bytes, half);
-            g16_err rerr = g->msm_cold ? msm_fixup<roll_t<E, 1>>(g, S, L, buckets, st)
-                                       : msm_fixup<E>(g, S, L, buckets, st);
+            g16_err rerr = msm_fixup<E>(g, S, L, buckets, st);
             if (rerr != G16_OK)
                 return rerr;
             CU(cudaEventRecord(g->ev_acc[half], s));
             CU(cudaStreamWaitEvent(g->red_stream, g->ev_acc[half], 0));
-            rerr = g->msm_cold ? msm_reduce_windows<roll_t<E, 1>>(plr, buckets, red, win, g->red_stream, st)
-                               : msm_reduce_windows<E>(plr, buckets, red, win, g->red_stream, st);
+            rerr = msm_reduce_windows<E>(plr, buckets, red, win, g->red_stream, st);
             if (rerr != G16_OK)
                 return rerr;
             CU(cudaMemcpyAsync(hwin, win, wbytes, cudaMemcpyDeviceToHost, g->red_stream));
@@ -957,7 +886,7 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
             g->last.table = use_table;
             return G16_OK;
         }
-        g16_err rerr = g->msm_cold ? msm_reduce<roll_t<E, 1>>(g, plr, S, L, st) : msm_reduce<E>(g, plr, S, L, st);
+        g16_err rerr = msm_reduce<E>(g, plr, S, L, st);
         if (rerr != G16_OK)
             return rerr;
     }

@@ -38,9 +38,8 @@ static inline int g16gpu_ceil_log2(size_t n) {
     return lg;
 }
 
-/* Window width c: policy 1 is the first version's rule, lg - 3, at least 4
- * and at most 16; policy 0 (the default) takes, among c in [4, min(lg - 3,
- * 22)], the one minimizing the number of point additions at n = 2^lg,
+/* Window width c: policy 0 (the default) takes c = 4 for lg <= 7 and
+ * otherwise, among c in [4, min(lg - 3, 22)], the one minimizing the number of point additions at n = 2^lg,
  * windows(c) * (2^lg + 3 * 2^(c-1)) (accumulation plus the bucket
  * reduction's two full additions per bucket, weighted 1.5 mixed ones);
  * policy >= 4 forces that width (at most G16GPU_MAX_C). n >= 1. */
@@ -49,10 +48,8 @@ static inline g16gpu_msm_plan g16gpu_plan(size_t n, int nbits, int policy) {
     int lg = g16gpu_ceil_log2(n);
     if (policy >= 4) {
         p.c = policy > G16GPU_MAX_C ? G16GPU_MAX_C : policy;
-    } else if (policy == 1 || lg <= 7) {
-        p.c = lg <= 7 ? 4 : lg - 3;
-        if (p.c > 16)
-            p.c = 16;
+    } else if (lg <= 7) {
+        p.c = 4;
     } else {
         int hi = lg - 3 < G16GPU_MAX_C ? lg - 3 : G16GPU_MAX_C;
         double best = 0, pts = (double)((size_t)1 << lg);
@@ -166,11 +163,10 @@ static inline int g16gpu_table_c(size_t n, int nbits, int policy, uint32_t seg_l
 
 /* The plan policy and segment length a context created now uses: policy 0
  * (cost model) and G16GPU_SEG_DEFAULT entries per accumulating thread, unless
- * $G16_GPU_MSM_V=1 (policy 1), $G16_GPU_MSM_C=c (4..G16GPU_MAX_C: forced
- * width) or $G16_GPU_MSM_SEG=L (G16GPU_MIN_SEG..G16GPU_MAX_SEG). */
+ * $G16_GPU_MSM_C=c (4..G16GPU_MAX_C: forced width) or $G16_GPU_MSM_SEG=L
+ * (G16GPU_MIN_SEG..G16GPU_MAX_SEG). */
 static inline void g16gpu_env_plan(int *policy, uint32_t *seg_len) {
-    const char *v = getenv("G16_GPU_MSM_V");
-    *policy = v && atoi(v) == 1 ? 1 : 0;
+    *policy = 0;
     const char *cw = getenv("G16_GPU_MSM_C");
     if (cw && atoi(cw) >= 4 && atoi(cw) <= G16GPU_MAX_C)
         *policy = atoi(cw);
