@@ -28,10 +28,17 @@ template <class F> struct op_mul {
     typedef F Y;
     static __device__ __forceinline__ T step(const T &x, const Y &y) { return x * y; }
 };
+/* x^2 (fp_t::sqr_wide on the device) */
 template <class F> struct op_sqr {
     typedef F T;
     typedef F Y;
     static __device__ __forceinline__ T step(const T &x, const Y &) { return x.sqr(); }
+};
+/* x^2 by the product x * x: the squares' reference */
+template <class F> struct op_sqr_by_mul {
+    typedef F T;
+    typedef F Y;
+    static __device__ __forceinline__ T step(const T &x, const Y &) { return x * x; }
 };
 /* x + P (XYZZ plus affine, madd-2008-s): the accumulation's step. */
 template <class F> struct op_madd {
@@ -133,7 +140,8 @@ template <class C, int ILP> static arith_case mk_r30_madd(const char *name, int 
 }
 
 /* The measured cases of one curve (C: its Fp constants), in groups of
- * cases that compute the same values: 1 Fp products, 2 squares, 3 G1 mixed
+ * cases that compute the same values: 1 Fp products, 2 squares (the
+ * reference x * x, then sqr_wide and the radix-2^30 square), 3 G1 mixed
  * additions, 4 Fp2 products. The rolled product with 2 words per pass only
  * for 12-limb fields (the BLS12-381 G2 accumulation's). Returns the count. */
 template <class C> static int arith_cases(arith_case *cases) {
@@ -151,7 +159,12 @@ template <class C> static int arith_cases(arith_case *cases) {
     cases[nc++] = mk_r30<C, 1>("fp_mul_r30", 1);
     cases[nc++] = mk_r30<C, 2>("fp_mul_r30", 1);
     cases[nc++] = mk_r30<C, 4>("fp_mul_r30", 1);
+    cases[nc++] = mk<op_sqr_by_mul<F>, 1>("fp_sqr_by_mul", 2);
+    cases[nc++] = mk<op_sqr_by_mul<F>, 2>("fp_sqr_by_mul", 2);
+    cases[nc++] = mk<op_sqr_by_mul<F>, 4>("fp_sqr_by_mul", 2);
+    cases[nc++] = mk<op_sqr<F>, 1>("fp_sqr", 2);
     cases[nc++] = mk<op_sqr<F>, 2>("fp_sqr", 2);
+    cases[nc++] = mk<op_sqr<F>, 4>("fp_sqr", 2);
     cases[nc++] = mk_r30<C, 2, true>("fp_sqr_r30", 2);
     cases[nc++] = mk<op_madd<F>, 1>("g1_madd", 3);
     cases[nc++] = mk<op_madd<F>, 2>("g1_madd", 3);
