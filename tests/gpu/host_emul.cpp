@@ -40,15 +40,10 @@ static void field_test(const char *name, void (*rnd)(C *, g16_rng *), void (*mul
     printf("%s ok\n", name);
 }
 
-/* fp_t::mul_wide (the device's product, PTX carry chains there; the same
- * chain steps with an explicit carry here) against mul_cios, on random
- * values and on carry-heavy ones: 0, 1, p - 1, p - 2, words of all ones
- * or all zeros below p, and single bits. */
-template <class G, class C>
-static void wide_test(const char *name, void (*rnd)(C *, g16_rng *), g16_rng *rng) {
-    static_assert(sizeof(G) == sizeof(C), "layout");
+/* Carry-heavy values: 0, 1, -1, -2, words of all ones or all zeros below
+ * p, and single bits; up to 4 + 2N of them. */
+template <class G> static int edge_values(G *edge) {
     const int N = G::N;
-    G edge[4 + 2 * N];
     int ne = 0;
     edge[ne++] = G::zero();
     edge[ne++] = G::one();
@@ -67,6 +62,17 @@ static void wide_test(const char *name, void (*rnd)(C *, g16_rng *), g16_rng *rn
         }
         edge[ne++] = y;
     }
+    return ne;
+}
+
+/* fp_t::mul_wide (the device's product, PTX carry chains there; the same
+ * chain steps with an explicit carry here) against mul_cios, on random
+ * values and on the carry-heavy ones. */
+template <class G, class C>
+static void wide_test(const char *name, void (*rnd)(C *, g16_rng *), g16_rng *rng) {
+    static_assert(sizeof(G) == sizeof(C), "layout");
+    G edge[4 + 2 * G::N];
+    int ne = edge_values(edge);
     long bad = 0, n = 0;
     for (int i = 0; i < ne; i++)
         for (int j = 0; j < ne; j++, n++)
@@ -84,6 +90,51 @@ static void wide_test(const char *name, void (*rnd)(C *, g16_rng *), g16_rng *rn
     }
     EXPECT(bad == 0);
     printf("%s mul_wide: %ld products, %ld differ\n", name, n, bad);
+}
+
+/* p - k as raw words (k < p's low word), and p's top word */
+template <class C> static g16gpu::fp_t<C> p_minus(g16gpu::fp_t<C> *, uint32_t k) {
+    g16gpu::fp_t<C> r;
+    for (int i = 0; i < C::N; i++)
+        r.l[i] = C::p(i) - (i == 0 ? k : 0);
+    return r;
+}
+template <class C> static uint32_t p_top(g16gpu::fp_t<C> *) { return C::p(C::N - 1); }
+
+/* fp_t::sqr_wide (the device's squaring) against mul_cios(x, x): the edge
+ * values above, p - 1 and p - 2, words alternating all ones and all zeros
+ * (in runs of 1, 2 and 3 words, both phases; the top word kept below p's),
+ * and random values. */
+template <class G, class C>
+static void sqr_test(const char *name, void (*rnd)(C *, g16_rng *), g16_rng *rng) {
+    static_assert(sizeof(G) == sizeof(C), "layout");
+    const int N = G::N;
+    G vals[4 + 2 * N + 8];
+    int nv = edge_values(vals);
+    vals[nv++] = p_minus((G *)nullptr, 1);
+    vals[nv++] = p_minus((G *)nullptr, 2);
+    uint32_t ptop = p_top((G *)nullptr);
+    for (int run = 1; run <= 3; run++)
+        for (int ph = 0; ph < 2; ph++) {
+            G x;
+            for (int k = 0; k < N; k++)
+                x.l[k] = ((k / run + ph) & 1) ? 0xffffffffu : 0;
+            if (x.l[N - 1] >= ptop)
+                x.l[N - 1] = ptop - 1;
+            vals[nv++] = x;
+        }
+    long bad = 0, n = 0;
+    for (int i = 0; i < nv; i++, n++)
+        bad += !(G::sqr_wide(vals[i]) == G::mul_cios(vals[i], vals[i]));
+    for (int it = 0; it < 100000; it++, n++) {
+        C a;
+        rnd(&a, rng);
+        G ga;
+        memcpy(&ga, &a, sizeof a);
+        bad += !(G::sqr_wide(ga) == G::mul_cios(ga, ga));
+    }
+    EXPECT(bad == 0);
+    printf("%s sqr_wide: %ld squares, %ld differ\n", name, n, bad);
 }
 
 static void fp2r_bn(bn254_fp2 *r, g16_rng *g) { bn254_fp_random(&r->c0, g); bn254_fp_random(&r->c1, g); }
@@ -182,9 +233,13 @@ int main() {
     field_test<g16gpu::bls381_fp, bls381_fp>("bls381_fp", bls381_fp_random, bls381_fp_mul, bls381_fp_add, bls381_fp_sub, &rng);
     field_test<g16gpu::bls381_fr, bls381_fr>("bls381_fr", bls381_fr_random, bls381_fr_mul, bls381_fr_add, bls381_fr_sub, &rng);
     wide_test<g16gpu::bn254_fp, bn254_fp>("bn254_fp", bn254_fp_random, &rng);
+    sqr_test<g16gpu::bn254_fp, bn254_fp>("bn254_fp", bn254_fp_random, &rng);
     wide_test<g16gpu::bn254_fr, bn254_fr>("bn254_fr", bn254_fr_random, &rng);
+    sqr_test<g16gpu::bn254_fr, bn254_fr>("bn254_fr", bn254_fr_random, &rng);
     wide_test<g16gpu::bls381_fp, bls381_fp>("bls381_fp", bls381_fp_random, &rng);
+    sqr_test<g16gpu::bls381_fp, bls381_fp>("bls381_fp", bls381_fp_random, &rng);
     wide_test<g16gpu::bls381_fr, bls381_fr>("bls381_fr", bls381_fr_random, &rng);
+    sqr_test<g16gpu::bls381_fr, bls381_fr>("bls381_fr", bls381_fr_random, &rng);
     field_test<g16gpu::bn254_fp2, bn254_fp2>("bn254_fp2", fp2r_bn, bn254_fp2_mul, bn254_fp2_add, bn254_fp2_sub, &rng);
     field_test<g16gpu::bls381_fp2, bls381_fp2>("bls381_fp2", fp2r_bls, bls381_fp2_mul, bls381_fp2_add, bls381_fp2_sub, &rng);
     /* BN254 G1 generator (1, 2), b = 3 */
