@@ -510,6 +510,9 @@ static int use_drop;  /* g16_gpu_bases_drop_infinity after the upload, scalars g
         G##_naive(1500, SC_FILECOIN, 0, 0);                                                     \
         G##_naive(10, SC_ZERO, 0, 0);                                                           \
         if (big) {                                                                              \
+            /* chunked contexts: 2 and 64 dense chunks, each at least half full (merged) */     \
+            G##_progression_test(2048, SC_RANDOM);                                              \
+            G##_progression_test(((size_t)1 << 16) - 300, SC_RANDOM);                           \
             G##_progression_test(((size_t)1 << 16) + 17, SC_RANDOM);                            \
             G##_progression_test((size_t)1 << 16, SC_FILECOIN);                                 \
             G##_progression_test((size_t)1 << 16, SC_EQUAL);                                    \
@@ -652,12 +655,15 @@ int main(void) {
     variant = "dropped";
     drop_run();
     variant = "default";
-    /* Chunked MSMs (more points than the context holds): the reductions
-     * pipelined over two halves of the scratch (G2 chunks whose plan fills
-     * the context fall back to the whole, filecoin ones fit a half), then
-     * one chunk after the other ($G16_GPU_MSM_PIPE=0). Up to 65 chunks. */
+    /* Chunked MSMs (more points than the context holds): dense chunks merged
+     * into one set of buckets, other chunks' reductions pipelined over two
+     * halves of the scratch (G2 chunks whose plan fills the context fall back
+     * to the whole, filecoin ones fit a half); then one chunk after the other
+     * ($G16_GPU_MSM_PIPE=0), and no merging ($G16_GPU_MSM_MERGE=0). Up to 65
+     * chunks. */
     variant_run("chunks of 1024", NULL, NULL, NULL, NULL, 1024, 0, 1);
     variant_run("chunks of 1024, no pipelining", "G16_GPU_MSM_PIPE", "0", NULL, NULL, 1024, 0, 1);
+    variant_run("chunks of 1024, no merging", "G16_GPU_MSM_MERGE", "0", NULL, NULL, 1024, 0, 1);
     /* Variants (G16_GPU_TEST_VARIANTS=0 skips them): a forced wide window with
      * shorter segments, a narrow one, MINB 1, and the streamed path in chunks
      * of 4096 points (17 chunks at 2^16 + 17). */

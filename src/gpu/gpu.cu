@@ -152,6 +152,8 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
     }
     const char *pipe = getenv("G16_GPU_MSM_PIPE");
     g->msm_pipe = pipe && atoi(pipe) == 0 ? 0 : 1;
+    const char *merge = getenv("G16_GPU_MSM_MERGE");
+    g->msm_merge = merge && atoi(merge) == 0 ? 0 : 1;
 
     /* Accumulation occupancy for fields of 12+ limbs (msm.cuh), measured on
      * the H200 (docs/gpu-notes.md): 3 blocks per SM beat 1 by 19-25% for

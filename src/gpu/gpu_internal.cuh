@@ -76,6 +76,7 @@ struct g16_gpu {
      * the host; ev_pipe = the chunked MSM's start and end. msm_pipe = 0
      * ($G16_GPU_MSM_PIPE=0): the chunks one after the other. */
     int msm_pipe;
+    int msm_merge; /* chunked dense MSMs add each chunk's buckets into the first's ($G16_GPU_MSM_MERGE=0: off) */
     cudaStream_t red_stream;
     cudaEvent_t ev_acc[2], ev_red[2], ev_pipe[2];
 };
