@@ -39,10 +39,11 @@ static inline int g16gpu_ceil_log2(size_t n) {
 }
 
 /* Window width c: policy 0 (the default) takes c = 4 for lg <= 7 and
- * otherwise, among c in [4, min(lg - 3, 22)], the one minimizing the number of point additions at n = 2^lg,
- * windows(c) * (2^lg + 3 * 2^(c-1)) (accumulation plus the bucket
- * reduction's two full additions per bucket, weighted 1.5 mixed ones);
- * policy >= 4 forces that width (at most G16GPU_MAX_C). n >= 1. */
+ * otherwise, among c in [4, min(lg - 3, 22)], the one minimizing the number
+ * of point additions at n = 2^lg, windows(c) * (2^lg + 3 * 2^(c-1))
+ * (accumulation plus the bucket reduction's two full additions per bucket,
+ * weighted 1.5 mixed ones); policy >= 4 forces that width (at most
+ * G16GPU_MAX_C). n >= 1. */
 static inline g16gpu_msm_plan g16gpu_plan(size_t n, int nbits, int policy) {
     g16gpu_msm_plan p;
     int lg = g16gpu_ceil_log2(n);
