@@ -4,7 +4,7 @@
 #   bash scripts/gpu-check.sh OUTDIR [BINDIR]
 # BINDIR (default .device) holds test_gpu_msm and g16, built on the
 # development machine with -DG16_CUDA=ON -DG16_STATIC_GMP=ON (see
-# docs/gpu-notes.md). Env: GPU_CHECK_BENCH_LOGS (default "20 22 24"),
+# docs/gpu.md). Env: GPU_CHECK_BENCH_LOGS (default "20 22 24"),
 # GPU_CHECK_G2_LOGS (default "20"), G16_GPU_TEST_MAX_LOG (default 20),
 # GPU_CHECK_BUDGET_S (default 300: no bench starts after that many seconds),
 # GPU_CHECK_MINB_LOGS (default "20 22 24"), GPU_CHECK_BIG_LOGS (default none).

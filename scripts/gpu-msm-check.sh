@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Runs ON the GPU machine: test_gpu_msm and the MSM benches that compare the
-# variants of src/gpu/msm.cuh (docs/gpu-notes.md, "MSM version 2"), logs
+# variants of src/gpu/msm.cuh (docs/gpu.md, "MSM"), logs
 # under OUTDIR.
 #   bash scripts/gpu-msm-check.sh OUTDIR [BINDIR]
 # BINDIR (default .device, absolute or relative to the current folder) holds
-# test_gpu_msm and g16 (see docs/gpu-notes.md for the build).
+# test_gpu_msm and g16 (see docs/gpu.md for the build).
 # Env: GPU_CHECK_BUDGET_S (default 400: no bench starts after that many
 # seconds), GPU_MSM_SKIP_TEST=1 (benches only).
 set -u

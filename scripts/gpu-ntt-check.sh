@@ -3,7 +3,7 @@
 # logs under OUTDIR.
 #   bash scripts/gpu-ntt-check.sh OUTDIR [BINDIR]
 # BINDIR (default .device) holds test_gpu_ntt and g16 (built as for
-# gpu-check.sh, docs/gpu-notes.md). Env: GPU_NTT_BENCH_LOGS (default
+# gpu-check.sh, docs/gpu.md). Env: GPU_NTT_BENCH_LOGS (default
 # "16 20 22 24"), GPU_NTT_BIG_LOGS (default "26"), GPU_CHECK_BUDGET_S
 # (default 420: nothing starts after that), GPU_NTT_SANITIZE (default 1:
 # compute-sanitizer racecheck, then memcheck after the benches, on the test

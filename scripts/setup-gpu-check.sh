@@ -3,7 +3,7 @@
 # timings (CPU vs CUDA fixed-base), logs under OUTDIR.
 #   bash scripts/setup-gpu-check.sh OUTDIR [BINDIR]
 # BINDIR (default .device) holds test_gpu_fixed_base and g16 built with
-# -DG16_CUDA=ON -DG16_STATIC_GMP=ON (docs/gpu-notes.md); g16 may need
+# -DG16_CUDA=ON -DG16_STATIC_GMP=ON (docs/gpu.md); g16 may need
 # LD_LIBRARY_PATH=BINDIR for libjansson. Env:
 #   SETUP_CHECK_LOGS   setup timings to file, both backends (default "20 22 24")
 #   SETUP_CHECK_MEM    in-memory `bench prove --synthetic` sizes (default "24")

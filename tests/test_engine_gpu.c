@@ -726,7 +726,7 @@ static void test_cancel(g16_ctx *ctx, const circuit *c) {
     g16_engine_budget b;
     /* A synthesis thread may still be making a working area it started
      * before the cancellation (it pins the key meanwhile, seen once on the
-     * H200 in session 7): that area is the key's, not the job's; wait for it. */
+     * H200 on 2026-11-30): that area is the key's, not the job's; wait for it. */
     double until = g16_now_ms() + 10000;
     while (g16_engine_key_get_info(e, &ki, key) == G16_OK && ki.active != 0 && g16_now_ms() < until)
         usleep(1000);

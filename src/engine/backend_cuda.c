@@ -20,7 +20,7 @@
  * Kernel exclusivity: each worker queues on its own stream and waits on it
  * only, so one worker's copies and CPU work overlap another's kernels. By
  * default the kernels of a device's workers run concurrently too: measured
- * on the H200 in session 7, two workers with concurrent kernels proved
+ * on the H200 (2026-11-30), two workers with concurrent kernels proved
  * 1.27x (BN254 2^22) and 1.95x (2^17) as fast as with the kernels of a
  * partition (H and the five MSMs) under a per-device mutex
  * (groth16_gpu_work_set_exclusive; docs/engine.md "Kernel exclusivity").
@@ -413,7 +413,7 @@ static groth16_gpu_work *worker_fit(cworker *w, const g16_key *key, g16_status *
              * per partition), rather than from failed allocations: at 2^27
              * after 2^27 and 2^26 attempts had run out of memory, the 2^25
              * context's first CUB query failed with "invalid device
-             * ordinal" (session 9) and the worker settled at 2^24. */
+             * ordinal" (H200, 2026-11-30) and the worker settled at 2^24. */
             size_t free_b = 0, total_b = 0, area = groth16_gpu_work_bytes(key);
             g16_status mst = {0};
             cdev *dv = &w->be->dev[w->dev];

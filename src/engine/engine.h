@@ -25,7 +25,7 @@ typedef struct engine_heavy_info {
                         * wait for the kernel mutex (0 on the CPU) */
     /* Host clock (g16_now_ms) of the upload (copies queued .. seen done) and
      * of the kernel section (H queued, under the device's kernel mutex
-     * unless G16_ENGINE_GPU_SHARED=1, .. last MSM sum on the host); all 0 on
+     * when kernel exclusivity is on, off by default, .. last MSM sum on the host); all 0 on
      * the CPU and when the stage failed before reaching them. */
     double upload_begin, upload_end, kernels_begin, kernels_end;
     double lock_wait_ms; /* waiting for the device's kernel mutex */

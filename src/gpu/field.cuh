@@ -333,7 +333,7 @@ G16_UNROLL
      * needs more than N+1 words and no chain carries out of its top word.
      * 2N + 6
      * instructions per word of b against ~8N for mul_cios
-     * (docs/gpu-notes.md). wide_chain (above) runs the same steps on the
+     * (docs/gpu.md, "MSM"). wide_chain (above) runs the same steps on the
      * host, for the emulation tests. Equal to mul_cios, bit for bit. */
     static G16_HD fp_t mul_wide(const fp_t &a, const fp_t &b) {
         static_assert(N % 2 == 0, "mul_wide: even limb count");

@@ -156,22 +156,22 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
     g->msm_merge = merge && atoi(merge) == 0 ? 0 : 1;
 
     /* Accumulation occupancy for fields of 12+ limbs (msm.cuh), measured on
-     * the H200 (docs/gpu-notes.md): 3 blocks per SM beat 1 by 19-25% for
+     * the H200 (docs/gpu.md, "Tuning knobs"): 3 blocks per SM beat 1 by 19-25% for
      * BLS12-381 G1 (run 2) and by 16% for BN254 G2, 1 beat 3 by 22% for
-     * BLS12-381 G2 (session 3); 4 blocks (128 registers) lost 6% to 3 for
-     * BLS12-381 G1 (session 6). 0 = that rule; $G16_GPU_ACC_MINB=1|3 forces. */
+     * BLS12-381 G2 (2026-11-30); 4 blocks (128 registers) lost 6% to 3 for
+     * BLS12-381 G1 (2026-11-30). 0 = that rule; $G16_GPU_ACC_MINB=1|3 forces. */
     const char *minb = getenv("G16_GPU_ACC_MINB");
     g->acc_minb = minb && (atoi(minb) == 1 || atoi(minb) == 3) ? atoi(minb) : 0;
     /* $G16_GPU_MSM_C=c forces the window width and $G16_GPU_MSM_SEG=L the
      * entries per accumulating thread (msm_plan.h, g16gpu_env_plan, which
      * the host's sizing uses too: g16_gpu_ctx_bytes). The product is
-     * fp_t::mul_wide everywhere (session 8: 1.6x the CIOS product with
+     * fp_t::mul_wide everywhere (H200, 2026-11-30: 1.6x the CIOS product with
      * 64-bit additions; the carry-chain, rolled and CIOS variants that lost
-     * were removed in session 13, their figures are in BENCHMARKS.md). */
+     * were removed on 2026-12-01, their figures are in BENCHMARKS.md). */
     g16gpu_env_plan(&g->plan_policy, &g->seg_len);
     /* seg_len: G16GPU_SEG_DEFAULT = 128 entries per accumulating thread
      * (g16gpu_env_plan): 64 was 11% faster than 32 for BLS12-381 G1 at 2^24
-     * (session 3); 128 beat 64 by 0-7% in every MSM measured in session 6
+     * (2026-11-30); 128 beat 64 by 0-7% in every MSM measured later that day
      * (the segment sum tree halves), 256 gained nothing more. */
 
     g->max_points = max_points ? max_points : 1;
@@ -261,7 +261,7 @@ extern "C" g16_err g16_gpu_create(g16_gpu **out, int device, size_t max_points, 
         free(g);
         /* Clear the failed call's error: on the H200 the next, smaller
          * create's first CUB query returned "invalid device ordinal" after
-         * an out-of-memory create (session 4). */
+         * an out-of-memory create (2026-11-30). */
         (void)cudaGetLastError();
         return rc;
     }

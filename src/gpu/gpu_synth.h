@@ -1,5 +1,5 @@
 /* GPU synthesis: a = A.w, b = B.w, c = a*b over the key's coefficient rows
- * on the device (synth.cuh, synth.cu; docs/gpu-notes.md "GPU synthesis").
+ * on the device (synth.cuh, synth.cu; docs/gpu.md "A proof on the device").
  * Plain C, separate from gpu.h (which every MSM unit includes). Without CUDA
  * (synth_nocuda.c) every call fails with G16_ERR_NO_DEVICE.
  *

@@ -86,8 +86,8 @@ static const int MSM_THREADS = 128;
 template <class E> G16_HD void red_add(xyzz_t<E> &a, const xyzz_t<E> &b) { a.add(b); }
 /* Whether the reduction reads its operands from memory where they are used
  * (xyzz_t::add_mem, and the two-pass msm_chunk_kernel): for BLS12-381's Fp2
- * (24 words), whose kernels spilled 1-7 KB per thread otherwise (session
- * 8); its G2 reduction at 2^24 went from 87.7 to 74.4 ms (session 9), while
+ * (24 words), whose kernels spilled 1-7 KB per thread otherwise (H200,
+ * 2026-11-30); its G2 reduction at 2^24 went from 87.7 to 74.4 ms, while
  * BN254's G2 (16 words) was 1-2% slower with it and keeps the plain add. */
 template <class E> constexpr bool red_from_mem = E::N >= 24;
 /* a += *b with b in device memory. */
@@ -302,7 +302,7 @@ static __global__ void msm_bucket_end_kernel(const uint32_t *__restrict__ keys, 
  * registers (2 blocks/SM, no spills) and MINB 3 caps them at 168 (3 blocks,
  * 72 bytes of spills). Measured on the H200: MINB 3 is 19-25% faster for
  * BLS12-381 G1 (run 2) and 16% for BN254 G2, MINB 1 22% faster for
- * BLS12-381 G2 (session 3, this flat kernel), so the context picks 1 for
+ * BLS12-381 G2 (2026-11-30, this flat kernel), so the context picks 1 for
  * 24-limb Fp2 and 3 otherwise unless $G16_GPU_ACC_MINB says (g16_gpu.acc_minb).
  * 8-limb fields use 4 (128 registers, no spills). */
 /* One flat loop of (at most) L mixed additions per thread; a run is flushed
@@ -405,7 +405,7 @@ __global__ void __launch_bounds__(MSM_THREADS)
  * running sums R_i = B_i + R_(i+1) from the top down and W = sum R_i. With
  * red_from_mem in two passes, the R_i written over the buckets (scratch,
  * not read again) and summed back from memory, so that one point and the operand's
- * coordinates are live, not R and W and B (session 8: 1152 bytes of stack
+ * coordinates are live, not R and W and B (one pass took 1152 bytes of stack
  * and 7 KB of spill loads per thread for BLS12-381 G2 in one pass). */
 template <class E>
 __global__ void __launch_bounds__(MSM_THREADS)
@@ -579,7 +579,7 @@ static inline bool table_fits(const g16_gpu *g, const g16gpu_msm_plan &pt, size_
 /* The table kernel's inverse: the binary one (fp_t::inv_vartime; the bases
  * are public) over Fp, where it made the BLS12-381 G1 2^24 table 2.3x
  * faster to build than Fermat's inverse; Fermat's over Fp2, where the
- * binary one made the BN254 G2 2^22 table 1.9x slower (H200, session 7). */
+ * binary one made the BN254 G2 2^22 table 1.9x slower (H200, 2026-11-30). */
 template <class F> G16_HD F table_inv(const F &x) { return x.inv_vartime(); }
 template <class F> G16_HD fp2_t<F> table_inv(const fp2_t<F> &x) { return x.inv(); }
 
@@ -671,7 +671,7 @@ template <class E> xyzz_t<E> msm_horner(const xyzz_t<E> *win, int windows, int c
 /* Chunked MSMs (more points than the context's max_points; msm_chunked):
  * chunk k's bucket reduction (step 4) runs on g->red_stream in one half of
  * the bucket, reduction and window scratch while chunk k+1's split, sort
- * and accumulation run on g->stream in the other half (H200, session 9:
+ * and accumulation run on g->stream in the other half (H200, 2026-11-30:
  * 15-20% off 0/1-heavy MSMs of 4 chunks, nothing off dense ones, whose
  * reductions fill the device anyway). A chunk whose
  * plan does not fit a half (G2 near the context's size) waits for the

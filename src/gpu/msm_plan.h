@@ -19,7 +19,7 @@
 #define G16GPU_MAX_C 22  /* widest window of any policy */
 #define G16GPU_MIN_SEG 32 /* entries per accumulating thread: allowed range */
 #define G16GPU_MAX_SEG 256
-#define G16GPU_SEG_DEFAULT 128 /* entries per accumulating thread (H200, session 6: docs/gpu-notes.md) */
+#define G16GPU_SEG_DEFAULT 128 /* entries per accumulating thread (H200: docs/gpu.md, "Tuning knobs") */
 
 typedef struct g16gpu_msm_plan {
     int c;             /* window bits */

@@ -201,7 +201,7 @@ __device__ __forceinline__ void ntt_levels(uint32_t *S, unsigned tile, unsigned 
 /* One pass (see the top comment). Grid: n / 2^(B+t) blocks of at most
  * g16_gpu_domain.threads threads; dynamic shared memory 2^(B+t) elements.
  * Bounded to 64 registers (256 x 4 per SM's 65536), no spills on sm_90: 1-2%
- * faster than 72-80 registers (session 11). */
+ * faster than 72-80 registers (H200, 2026-12-01). */
 template <class F> __global__ void __launch_bounds__(NTT_THREADS, 4) ntt_pass_kernel(ntt_pass_args<F> p) {
     extern __shared__ uint32_t S[];
     const unsigned tile = 1u << (p.B + p.t);
@@ -397,7 +397,7 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
     const char *cols = getenv("G16_GPU_NTT_COLS");
     if (cols && atoi(cols) >= 1 && atoi(cols) <= 4 && (unsigned)atoi(cols) < NTT_TILE_LOG)
         d->cols_log = (unsigned)atoi(cols);
-    /* The tiled bit reversal (NN 2^24 6% faster, session 3);
+    /* The tiled bit reversal (NN 2^24 6% faster, H200 2026-11-30);
      * $G16_GPU_NTT_BITREV=swap for the swap kernel. */
     const char *brt = getenv("G16_GPU_NTT_BITREV");
     d->bitrev_tile = !(brt && !strcmp(brt, "swap"));
@@ -413,7 +413,7 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
     d->fuse = !(fu && atoi(fu) == 0);
     /* Inter-pass twiddles from a full table of n/2 elements per direction
      * (one multiplication per element instead of two, 32 more bytes read),
-     * for multi-pass sizes: 10% faster at 2^24 (session 3), for n x 32
+     * for multi-pass sizes: 10% faster at 2^24 (2026-11-30), for n x 32
      * bytes (counted in groth16_gpu_work_bytes). $G16_GPU_NTT_FULLTW=0: the
      * O(sqrt n) tables. */
     const char *full = getenv("G16_GPU_NTT_FULLTW");
@@ -486,7 +486,7 @@ template <class F> static g16_err ntt_pass_launch(g16_gpu *g, const g16_gpu_doma
                                                   g16_status *st) {
     unsigned tile = 1u << (p.B + p.t);
     /* 128 threads for tiles of up to 2^10 elements, 256 above (at most one
-     * per butterfly). Session 12, H200: 128 beat 256 by 1.5-2% at 2^24
+     * per butterfly). H200, 2026-12-01: 128 beat 256 by 1.5-2% at 2^24
      * (tiles of 2^10 and 2^8), where a barrier then waits for fewer warps
      * and six blocks (32 KiB of tile each) still fill an SM; with 2^11 tiles
      * (64 KiB: three blocks per SM) 128 threads lost 5-20% (2^20, 2^26,

@@ -393,7 +393,7 @@ static g16_err queue_h(g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key *
 /* Waits for the copies (their event only), then wipes the host's w scalars
  * (the MSMs read the device copy) on wipe_threads threads: with H already
  * queued the wipe overlaps it and leaves the serial path (4.3 GB at 2^27,
- * whose wipe on one thread outlasted H by about 100 ms: session 9). */
+ * whose wipe on one thread outlasted H by about 100 ms). */
 static g16_err copies_done(groth16_gpu_work *gw, const groth16_work_bufs *b, groth16_gpu_timings *gt,
                            int *ws_wiped, int wipe_threads, g16_status *st) {
     float up = 0;
