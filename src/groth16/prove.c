@@ -1020,7 +1020,8 @@ g16_err g16_key_export_vk(g16_ctx *ctx, const g16_key *key, const char *vk_path)
         return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_key_export_vk: NULL argument");
     g16_status st = {0};
     g16_vk vk = {0};
-    g16_err err = g16_vk_from_zkey(&vk, &key->zk, &st);
+    /* IC comes from the key's file: not from one that changed under the read */
+    g16_err err = groth16_key_settle(key, g16_vk_from_zkey(&vk, &key->zk, &st), &st);
     if (!err)
         err = g16_vk_json_write(vk_path, &vk, &st);
     g16_vk_free(&vk);
