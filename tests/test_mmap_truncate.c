@@ -11,6 +11,7 @@
  *    loading the key again after the restore proves and verifies;
  *  - a key rewritten in place with another key of the same size: CHANGED,
  *    proofs refused (IO), not a confusing verification failure;
+ *  - a .wtns container truncated under its reader: IO, not its zeros' verdict;
  *  - the engine: a job on a truncated key fails every partition with
  *    G16_ERR_IO and the file's name, g16_engine_key_check says so, and an
  *    evict + preload after the restore proves again.
@@ -155,6 +156,38 @@ static void fmap_tests(void) {
     }
     free(buf);
     printf("  fmap: truncation -> zeros + poisoned; in-place rewrite CHANGED; rename STALE; foreign faults chained\n");
+}
+
+/* A .wtns container truncated under its reader: the reader's own verdict
+ * on the zeros (here: "FORMAT") gives way to IO naming the file. */
+static void binfile_tests(const g16_frvec *wv) {
+    char path[320];
+    snprintf(path, sizeof path, "%s/w.wtns", g_dir);
+    g16_status st = {0};
+    g16_binfile bf;
+    CHECK(g16_wtns_write(path, wv, &st) == G16_OK);
+    CHECK_MSG(g16_binfile_open(&bf, path, "wtns", 2, &st) == G16_OK, "%s", st.msg);
+    const g16_binfile_section *s2 = NULL;
+    CHECK(g16_binfile_find(&bf, 2, &s2, &st) == G16_OK && s2 && s2->size >= 64);
+    if (s2) {
+        CHECK(g16_binfile_check(&bf, NULL, NULL, &st) == G16_OK);
+        CHECK(g16_binfile_settle(&bf, G16_ERR_FORMAT, NULL, &st) == G16_ERR_FORMAT);
+        CHECK(truncate(path, 0) == 0);
+        const volatile uint8_t *v = s2->data + s2->size - 32;
+        CHECK(v[0] == 0 && v[31] == 0);
+        int state = -1;
+        CHECK(g16_binfile_check(&bf, NULL, &state, &st) == G16_ERR_IO && state == G16_FMAP_TRUNCATED);
+        st.msg[0] = 0;
+        CHECK(g16_binfile_settle(&bf, G16_ERR_FORMAT, NULL, &st) == G16_ERR_IO);
+        CHECK_MSG(strstr(st.msg, "w.wtns changed while in use (truncated") != NULL, "wtns message: %s", st.msg);
+    }
+    g16_binfile_close(&bf);
+    /* An in-memory container is never "changed". */
+    uint8_t hdr[12] = {'w', 't', 'n', 's', 2, 0, 0, 0, 0, 0, 0, 0};
+    CHECK(g16_binfile_open_mem(&bf, "mem", hdr, sizeof hdr, "wtns", 2, &st) == G16_OK);
+    CHECK(g16_binfile_check(&bf, NULL, NULL, &st) == G16_OK);
+    g16_binfile_close(&bf);
+    printf("  binfile: a .wtns truncated under its reader reports IO, not its zeros\n");
 }
 
 /* ---- keys ------------------------------------------------------------------ */
@@ -316,6 +349,8 @@ static void key_test(g16_ctx *ctx, g16_curve curve, int align, uint64_t seed) {
     if (!img || !img2 || len != len2)
         goto out;
     set_mtime(kpath, 2000000);
+    if (align && curve == G16_CURVE_BN254)
+        binfile_tests(&wv);
 
     /* Truncated by another thread while this one proves in a loop. */
     CHECK_MSG(g16_key_load(ctx, &key, kpath, 0) == G16_OK, "%s: load", tag);
