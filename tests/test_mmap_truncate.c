@@ -14,7 +14,8 @@
  *  - a .wtns container truncated under its reader: IO, not its zeros' verdict;
  *  - the engine: a job on a truncated key fails every partition with
  *    G16_ERR_IO and the file's name, g16_engine_key_check says so, and an
- *    evict + preload after the restore proves again.
+ *    evict + preload after the restore proves again (with a GPU present,
+ *    on the CUDA backend too: the key resident on the device).
  * Both key layouts run: aligned (the bases are read from the mapping by
  * every proof: the SIGBUS path) and snarkjs's misaligned one (the bases are
  * copied at load: only the fstat check can see the change). */
@@ -30,6 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gpu/gpu.h"
 #include "groth16/groth16.h"
 #include "groth16/synth.h"
 #include "testutil.h"
@@ -259,10 +261,12 @@ static void wait_done(prover_loop *pl, int n) {
 }
 
 static void engine_test(g16_ctx *ctx, const char *kpath, const void *img, size_t len, const g16_frvec *wv,
-                        const char *tag) {
+                        const char *tag0, g16_engine_backend backend) {
     g16_status st = {0};
     g16_engine *eng = NULL;
-    g16_engine_opts o = {.backend = G16_ENGINE_BACKEND_CPU, .workers = 2, .synth_threads = 2};
+    g16_engine_opts o = {.backend = backend, .workers = 2, .synth_threads = 2};
+    char tag[96];
+    snprintf(tag, sizeof tag, "%s, %s backend", tag0, backend == G16_ENGINE_BACKEND_CUDA ? "CUDA" : "CPU");
     void *wb = NULL;
     size_t wl = 0;
     CHECK(g16_wtns_encode(&wb, &wl, wv, &st) == G16_OK);
@@ -433,8 +437,11 @@ static void key_test(g16_ctx *ctx, g16_curve curve, int align, uint64_t seed) {
         key = NULL;
     }
     CHECK(write_file(kpath, img, len, 1) == 0);
-    if (align && curve == G16_CURVE_BN254)
-        engine_test(ctx, kpath, img, len, &wv, tag);
+    if (align && curve == G16_CURVE_BN254) {
+        engine_test(ctx, kpath, img, len, &wv, tag, G16_ENGINE_BACKEND_CPU);
+        if (g16_gpu_count() > 0) /* the key on the device: uploads from a changed file refused */
+            engine_test(ctx, kpath, img, len, &wv, tag, G16_ENGINE_BACKEND_CUDA);
+    }
     printf("  %s: %d proofs OK then %d IO under a truncation; reload proves; in-place rewrite and rename told apart\n",
            tag, pl.ok, pl.io);
 out:
