@@ -129,6 +129,36 @@ G16_API g16_err g16_key_get_info(g16_ctx *ctx, g16_key_info *info, const g16_key
 /* Writes snarkjs's verification_key.json for the key. */
 G16_API g16_err g16_key_export_vk(g16_ctx *ctx, const g16_key *key, const char *vk_path);
 
+/* What became of a loaded key's file (docs/formats.md "Mapped files that
+ * change"). A key is memory-mapped: a file truncated or rewritten in place
+ * under it (snarkjs and `g16 setup` rewrite keys in place, so does `cp`)
+ * does not crash the process; the key is then damaged for good, and every
+ * proof on it fails with G16_ERR_IO until it is loaded again. */
+typedef enum g16_key_state {
+    G16_KEY_FILE_INTACT = 0,   /* the file is as it was when loaded */
+    G16_KEY_FILE_STALE = 1,    /* the path names other contents now (renamed over, deleted, or
+                                * changed under a host-memory copy), but the loaded key does not
+                                * depend on them: it stays usable; load again to pick them up */
+    G16_KEY_FILE_CHANGED = 2,  /* the mapped file was rewritten in place (size or mtime differ):
+                                * the key may hold a mix of old and new bytes */
+    G16_KEY_FILE_TRUNCATED = 3 /* the mapped file is shorter than the key, or a read of it faulted
+                                * (its pages read as zeros now) */
+} g16_key_state;
+
+/* Checks whether key is still intact: an atomic flag and one fstat(2) of the
+ * mapped file, then one stat(2) of its path (for STALE); cheap enough to call
+ * before every job. The same check runs inside the library before a proof is
+ * returned (and after a key load and a GPU upload), so a damaged key never
+ * yields a proof.
+ * Returns: G16_OK for INTACT and STALE; G16_ERR_IO for CHANGED and TRUNCATED,
+ *          with a message through ctx such as "circuit.zkey changed while in
+ *          use (truncated: 1048576 bytes mapped, 0 now; its pages read as
+ *          zeros); reload the key"; G16_ERR_INVALID_ARG for a NULL key.
+ * Args:    ctx:   a context (errors are reported through it).
+ * Out:     state: (may be NULL) the g16_key_state.
+ * In:      key:   a key from g16_key_load. */
+G16_API g16_err g16_key_check(g16_ctx *ctx, g16_key_state *state, const g16_key *key);
+
 /* Loads a circom .wtns file, or the same bytes from memory. */
 G16_API g16_err g16_witness_load(g16_ctx *ctx, g16_witness **w, const char *wtns_path)
     G16_WARN_UNUSED_RESULT;
@@ -254,6 +284,16 @@ typedef struct g16_engine_key_info {
     uint32_t loads, evictions;
 } g16_engine_key_info;
 G16_API g16_err g16_engine_key_get_info(g16_engine *eng, g16_engine_key_info *info, uint64_t key_id);
+/* g16_key_check on an engine key. A key that is not resident is INTACT (the
+ * next load reads the file as it is then). A damaged key (CHANGED,
+ * TRUNCATED) stays resident and fails each partition that uses it with
+ * G16_ERR_IO and the same message; reload it with g16_engine_key_evict
+ * (once no partition uses it) and g16_engine_key_preload (or the next job).
+ * Returns: G16_OK (INTACT, STALE), G16_ERR_IO (CHANGED, TRUNCATED),
+ *          G16_ERR_INVALID_ARG (unknown key_id).
+ * Out:     state: (may be NULL) the g16_key_state.
+ * In:      key_id: from g16_engine_key_add. */
+G16_API g16_err g16_engine_key_check(g16_engine *eng, g16_key_state *state, uint64_t key_id);
 
 /* One partition's witness: a .wtns path, or .wtns bytes (copied). */
 typedef struct g16_engine_witness {

@@ -372,6 +372,8 @@ again:
     /* A witness of another circuit with the right length proves "fine" but
      * yields an invalid proof: one multi-pairing catches it. */
     if (check && groth16_result_verify(key, res, &st) != G16_OK) {
+        if (st.code != G16_ERR_INVALID_PROOF) /* e.g. the key's file changed while in use */
+            goto fail_st;
         if (use_gpu && is_auto) {
             fprintf(stderr, "g16 prove: the GPU proof does not verify; proving again on the CPU\n");
             goto retry_cpu;

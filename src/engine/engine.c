@@ -914,10 +914,12 @@ static void *synth_main(void *arg) {
         /* GPU synthesis: the witness's values are the scalars it needs, read
          * straight into the working area; else a witness, then the CPU's. */
         unsigned sf = e->be.synth_flags ? e->be.synth_flags(e->be.self, k->key) : 0;
-        g16_err werr;
-        if (sf & GROTH16_SYNTH_WS_ONLY) {
+        /* A key whose file changed under it fails the partition before any
+         * work (G16_ERR_IO naming the file); finalize checks it again. */
+        g16_err werr = groth16_key_check(k->key, NULL, &st);
+        if (!werr && (sf & GROTH16_SYNTH_WS_ONLY)) {
             werr = groth16_stage_synth_wtns(e->ctx, p->work, k->key, p->path, p->data, p->len, &tm, &st);
-        } else {
+        } else if (!werr) {
             werr = groth16_witness_load_ctx(e->ctx, &wit, p->path, p->data, p->len, 0, &st);
             if (!werr)
                 werr = groth16_stage_synth_ex(e->ctx, p->work, k->key, wit, sf, &tm, &st);
@@ -1699,6 +1701,23 @@ g16_err g16_engine_key_get_info(g16_engine *e, g16_engine_key_info *info, uint64
     if (!k)
         return g16_ctx_fail(e->ctx, G16_ERR_INVALID_ARG, "engine: no key %llu", (unsigned long long)key_id);
     return G16_OK;
+}
+
+g16_err g16_engine_key_check(g16_engine *e, g16_key_state *state, uint64_t key_id) {
+    if (state)
+        *state = G16_KEY_FILE_INTACT;
+    if (!e)
+        return G16_ERR_INVALID_ARG;
+    g16_status st = {0};
+    g16_err err = G16_OK;
+    pthread_mutex_lock(&e->lock); /* held: the check is an atomic load, an fstat and a stat */
+    ekey *k = key_find(e, key_id);
+    if (!k)
+        err = g16_fail(&st, G16_ERR_INVALID_ARG, "engine: no key %llu", (unsigned long long)key_id);
+    else if (k->key) /* not resident: INTACT (the next load reads the file as it is then) */
+        err = groth16_key_check(k->key, state, &st);
+    pthread_mutex_unlock(&e->lock);
+    return err ? g16_ctx_report(e->ctx, &st) : G16_OK;
 }
 
 g16_err g16_engine_submit(g16_engine *e, uint64_t *job_id, uint64_t key_id, const g16_engine_witness *w, size_t n,

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -93,6 +92,7 @@ static g16_err index_sections(g16_binfile *bf, const char *magic, uint32_t max_v
 g16_err g16_binfile_open_mem(g16_binfile *bf, const char *name, const void *data, size_t len,
                              const char *magic, uint32_t max_version, g16_status *st) {
     memset(bf, 0, sizeof *bf);
+    g16_fmap_init(&bf->map);
     set_name(bf, name);
     if ((!data && len) || !magic)
         return g16_fail(st, G16_ERR_INVALID_ARG, "%s: NULL buffer or magic", bf->name);
@@ -107,6 +107,7 @@ g16_err g16_binfile_open_mem(g16_binfile *bf, const char *name, const void *data
 g16_err g16_binfile_open(g16_binfile *bf, const char *path, const char *magic, uint32_t max_version,
                          g16_status *st) {
     memset(bf, 0, sizeof *bf);
+    g16_fmap_init(&bf->map);
     set_name(bf, path);
     if (!path || !magic)
         return g16_fail(st, G16_ERR_INVALID_ARG, "binfile: NULL path or magic");
@@ -125,17 +126,15 @@ g16_err g16_binfile_open(g16_binfile *bf, const char *path, const char *magic, u
     }
     size_t len = (size_t)sb.st_size;
     if (len >= 12) {
-        void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (m == MAP_FAILED) {
-            int err = errno;
-            close(fd);
-            return g16_fail(st, G16_ERR_IO, "%s: mmap of %zu bytes failed: %s", bf->name, len,
-                            strerror(err));
-        }
-        bf->base = m;
+        /* A guarded mapping; it keeps fd for the change check. */
+        g16_err e = g16_fmap_map(&bf->map, fd, &sb, path, bf->name, st);
+        if (e)
+            return e;
+        bf->base = bf->map.base;
         bf->mapped = 1;
+    } else {
+        close(fd);
     }
-    close(fd); /* the mapping keeps the file */
     bf->len = len;
     g16_err e = index_sections(bf, magic, max_version, st);
     if (e)
@@ -146,8 +145,7 @@ g16_err g16_binfile_open(g16_binfile *bf, const char *path, const char *magic, u
 void g16_binfile_close(g16_binfile *bf) {
     if (!bf)
         return;
-    if (bf->mapped && bf->base)
-        munmap((void *)bf->base, bf->len);
+    g16_fmap_close(&bf->map); /* the mapping, if any (and a copy's origin) */
     free(bf->sec);
     bf->sec = NULL;
     bf->base = NULL;
@@ -172,4 +170,35 @@ g16_err g16_binfile_find(const g16_binfile *bf, uint32_t id, const g16_binfile_s
         }
     *sec = NULL;
     return g16_fail(st, G16_ERR_FORMAT, "%s: missing section %u", bf->name, id);
+}
+
+g16_err g16_binfile_check(const g16_binfile *bf, const char *advice, int *state, g16_status *st) {
+    uint64_t now = 0;
+    int s = bf && bf->mapped ? g16_fmap_state(&bf->map, &now) : G16_FMAP_INTACT;
+    if (state)
+        *state = s;
+    if (s == G16_FMAP_INTACT)
+        return G16_OK;
+    if (!advice)
+        advice = "";
+    if (s == G16_FMAP_TRUNCATED) {
+        if (g16_fmap_poisoned(&bf->map))
+            return g16_fail(st, G16_ERR_IO,
+                            "%s changed while in use (truncated: %zu bytes mapped, %llu now; its pages read "
+                            "as zeros)%s",
+                            bf->name, bf->len, (unsigned long long)now, advice);
+        return g16_fail(st, G16_ERR_IO, "%s changed while in use (truncated: %zu bytes mapped, %llu now)%s",
+                        bf->name, bf->len, (unsigned long long)now, advice);
+    }
+    return g16_fail(st, G16_ERR_IO, "%s changed while in use (rewritten in place: its size or mtime differ)%s",
+                    bf->name, advice);
+}
+
+g16_err g16_binfile_settle(const g16_binfile *bf, g16_err err, const char *advice, g16_status *st) {
+    g16_status cs = {0};
+    if (g16_binfile_check(bf, advice, NULL, &cs) == G16_OK)
+        return err;
+    if (st)
+        *st = cs;
+    return cs.code;
 }

@@ -20,6 +20,7 @@
 
 #include "../curve/curve.h"
 #include "../pairing/pairing.h"
+#include "../util/fmap.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "g16's file formats assume a little-endian host (zero-copy key points)"
@@ -32,10 +33,13 @@
 /* ---- the binary container ----------------------------------------------
  *   char magic[4]; u32 version; u32 nSections;
  *   nSections x { u32 id; u64 size; u8 data[size] }      (little-endian)
- * The file is mapped read-only (mmap); section data are pointers into the
- * mapping and stay valid until g16_binfile_close. Sections may come in any
- * order; a repeated id is rejected; the sections must cover the file
- * exactly (no trailing bytes). */
+ * The file is mapped read-only (mmap, a guarded mapping: src/util/fmap.h);
+ * section data are pointers into the mapping and stay valid until
+ * g16_binfile_close. Sections may come in any order; a repeated id is
+ * rejected; the sections must cover the file exactly (no trailing bytes).
+ * A file truncated while mapped does not kill the process: its pages read
+ * as zeros from then on and g16_binfile_check reports it (docs/formats.md
+ * "Mapped files that change"). */
 typedef struct g16_binfile_section {
     uint32_t id;
     uint64_t size;
@@ -51,6 +55,7 @@ typedef struct g16_binfile {
     uint32_t version;
     uint32_t nsections;
     g16_binfile_section *sec; /* nsections entries, file order */
+    g16_fmap map;            /* the guarded mapping (when mapped), or the origin of a copy */
 } g16_binfile;
 
 /* Maps path and indexes its sections. magic is the expected 4-char type,
@@ -68,6 +73,16 @@ void g16_binfile_close(g16_binfile *bf);
 g16_err g16_binfile_find(const g16_binfile *bf, uint32_t id, const g16_binfile_section **sec,
                             g16_status *st);
 int g16_binfile_has(const g16_binfile *bf, uint32_t id);
+/* Whether the mapped file is still what was mapped (g16_fmap_state):
+ * G16_OK, or G16_ERR_IO with "<name> changed while in use (truncated ... |
+ * rewritten in place ...)<advice>" (advice: e.g. "; reload the key", may be
+ * NULL). A buffer (open_mem) is always G16_OK. *state (may be NULL) gets the
+ * G16_FMAP_* state. Cheap: an atomic load and one fstat. */
+g16_err g16_binfile_check(const g16_binfile *bf, const char *advice, int *state, g16_status *st);
+/* err after reading bf: the check's G16_ERR_IO when the file changed (the
+ * reads may have seen zeros or new bytes, so err's own diagnosis would
+ * mislead), else err unchanged. */
+g16_err g16_binfile_settle(const g16_binfile *bf, g16_err err, const char *advice, g16_status *st);
 
 /* Little-endian loads from possibly unaligned bytes. */
 static inline uint32_t g16_le32(const uint8_t *p) {
@@ -192,6 +207,13 @@ g16_err g16_zkey_open(g16_zkey *key, const char *path, unsigned flags, g16_pool 
 g16_err g16_zkey_open_mem(g16_zkey *key, const char *name, const void *data, size_t len,
                           unsigned flags, g16_pool *pool, g16_status *st);
 void g16_zkey_close(g16_zkey *key);
+/* Whether the key's file is still what was loaded: G16_OK, or G16_ERR_IO
+ * ("<file> changed while in use (...); reload the key") once a mapped key's
+ * file was truncated or rewritten in place (g16_binfile_check). *state (may
+ * be NULL) gets a g16_key_state (include/g16.h): G16_KEY_FILE_STALE (with
+ * G16_OK) when the path names other contents now but the loaded bytes do
+ * not depend on them (renamed over, or a copy: g16_fmap_stale). */
+g16_err g16_zkey_check(const g16_zkey *key, int *state, g16_status *st);
 
 static inline void g16_zkey_coef_get(const g16_zkey *key, size_t i, g16_zkey_coef *c) {
     const uint8_t *p = key->coefs + i * G16_ZKEY_COEF_SIZE;
@@ -633,6 +655,18 @@ enum { GROTH16_DROP_BASES = 1, GROTH16_DROP_COEFS = 2 };
 g16_err groth16_key_drop_host(g16_key *key, unsigned what, size_t *released, g16_status *st);
 /* The GROTH16_DROP_* bits dropped so far (0: the key is whole). */
 unsigned groth16_key_dropped(const g16_key *key);
+
+/* g16_key_check with the error in st (key_check.c): G16_OK (INTACT, STALE)
+ * or G16_ERR_IO naming the file. Every path that returns a proof calls it
+ * after the key's bytes were read: groth16_stage_finalize (before the
+ * proof is assembled), groth16_result_verify, the loaders after their
+ * checks, groth16_gpu_key_upload after copying the bases, and the engine
+ * before each partition. */
+g16_err groth16_key_check(const g16_key *key, g16_key_state *state, g16_status *st);
+/* err after reading key's bytes: the check's G16_ERR_IO (in st) when the
+ * key is damaged (err's own diagnosis, e.g. "invalid proof", would
+ * mislead), else err unchanged. */
+g16_err groth16_key_settle(const g16_key *key, g16_err err, g16_status *st);
 
 /* Verifies res against key (verification key cached in the key). */
 g16_err groth16_result_verify(const g16_key *key, const g16_result *res, g16_status *st);

@@ -545,6 +545,12 @@ g16_err groth16_stage_finalize(g16_ctx *ctx, g16_result **out, const g16_key *ke
         groth16_msms_clear(m);
         return g16_fail(st, G16_ERR_INTERNAL, "prove: finalize without the heavy stage's results");
     }
+    /* The heavy stage read the key's bases: from a file that changed under
+     * it (zeros after a truncation) the sums are garbage, and no proof. */
+    if ((err = groth16_key_check(key, NULL, st))) {
+        groth16_msms_clear(m);
+        return err;
+    }
     g16_result *res = calloc(1, sizeof *res);
     if (!res) {
         groth16_msms_clear(m);
@@ -604,13 +610,15 @@ void groth16_key_adopt_mem(g16_key *key, void *mem, size_t len) {
     key->own_len = len;
 }
 
-static g16_err read_whole_file(const char *path, void **buf, size_t *len, g16_status *st) {
+/* The whole file into a malloc'd buffer; *sbo: its fstat, which must be
+ * the same after the read (else it changed while being read: IO). */
+static g16_err read_whole_file(const char *path, void **buf, size_t *len, struct stat *sbo, g16_status *st) {
     *buf = NULL;
     *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
         return g16_fail(st, G16_ERR_IO, "%s: cannot open", path);
-    struct stat sb;
+    struct stat sb, sb2;
     if (fstat(fileno(f), &sb) != 0 || sb.st_size <= 0) {
         fclose(f);
         return g16_fail(st, G16_ERR_IO, "%s: cannot stat or empty", path);
@@ -626,9 +634,16 @@ static g16_err read_whole_file(const char *path, void **buf, size_t *len, g16_st
         fclose(f);
         return g16_fail(st, G16_ERR_IO, "%s: read failed", path);
     }
+    if (fstat(fileno(f), &sb2) != 0 || sb2.st_size != sb.st_size || sb2.st_mtim.tv_sec != sb.st_mtim.tv_sec ||
+        sb2.st_mtim.tv_nsec != sb.st_mtim.tv_nsec) {
+        free(p);
+        fclose(f);
+        return g16_fail(st, G16_ERR_IO, "%s changed while being read (truncated or rewritten); load it again", path);
+    }
     fclose(f);
     *buf = p;
     *len = n;
+    *sbo = sb;
     return G16_OK;
 }
 
@@ -642,14 +657,17 @@ g16_err groth16_key_load_ex(g16_ctx *ctx, g16_key **out, const char *zkey_path, 
                       (flags & G16_KEY_CHECK_SUBGROUP ? G16_ZKEY_CHECK_SUBGROUP : 0);
     g16_err err;
     if (host_copy) {
-        err = read_whole_file(zkey_path, &key->host_buf, &key->host_len, st);
+        struct stat sb;
+        err = read_whole_file(zkey_path, &key->host_buf, &key->host_len, &sb, st);
         if (!err)
             err = g16_zkey_open_mem(&key->zk, zkey_path, key->host_buf, key->host_len, zflags, ctx->pool, st);
+        if (!err && g16_fmap_set_origin(&key->zk.file.map, zkey_path, &sb)) /* for g16_key_check's STALE */
+            err = g16_fail(st, G16_ERR_NOMEM, "g16_key_load: out of memory");
     } else {
         err = g16_zkey_open(&key->zk, zkey_path, zflags, ctx->pool, st);
     }
-    if (!err)
-        err = prep_build(&key->prep, &key->zk, st);
+    if (!err) /* prep_build reads the coefficient section of the file */
+        err = groth16_key_settle(key, prep_build(&key->prep, &key->zk, st), st);
     if (err) {
         if (key->prep.row[0])
             prep_free(&key->prep);
@@ -983,9 +1001,9 @@ g16_err groth16_result_verify(const g16_key *key, const g16_result *res, g16_sta
         k->vk_ready = err == G16_OK;
     }
     pthread_mutex_unlock(&k->vk_lock);
-    if (err)
-        return err;
-    return verify_parsed(&k->vk, &res->pub, &res->proof, st);
+    if (!err)
+        err = verify_parsed(&k->vk, &res->pub, &res->proof, st);
+    return groth16_key_settle(key, err, st); /* IC from a file that changed: not "invalid proof" */
 }
 
 /* Verifies a result against its own key (the engine's verify-before-return). */
@@ -1002,7 +1020,8 @@ g16_err g16_key_export_vk(g16_ctx *ctx, const g16_key *key, const char *vk_path)
         return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_key_export_vk: NULL argument");
     g16_status st = {0};
     g16_vk vk = {0};
-    g16_err err = g16_vk_from_zkey(&vk, &key->zk, &st);
+    /* IC comes from the key's file: not from one that changed under the read */
+    g16_err err = groth16_key_settle(key, g16_vk_from_zkey(&vk, &key->zk, &st), &st);
     if (!err)
         err = g16_vk_json_write(vk_path, &vk, &st);
     g16_vk_free(&vk);

@@ -233,6 +233,13 @@ g16_err groth16_gpu_key_upload_ex(struct g16_gpu *g, groth16_gpu_key **out, cons
         }
         gk->syn_bytes = g16_gpu_synth_bytes(c.n, c.nnz);
     }
+    /* The bases were copied from the key's mapping: from a file that changed
+     * under the copy, the device would hold zeros (or a mix) for good. */
+    g16_err kerr = groth16_key_check(key, NULL, st);
+    if (kerr) {
+        groth16_gpu_key_free(g, gk);
+        return kerr;
+    }
     *out = gk;
     return G16_OK;
 }

@@ -116,7 +116,8 @@ g16_err g16_wtns_read_ex(g16_frvec *w, const char *path, unsigned flags, g16_poo
     g16_err e = g16_binfile_open(&bf, path, "wtns", 2, st);
     if (e)
         return e;
-    if ((e = wtns_load(w, &bf, flags, pool, NULL, 0, st)))
+    /* A file changed under the reads: that, not what its zeros look like. */
+    if ((e = g16_binfile_settle(&bf, wtns_load(w, &bf, flags, pool, NULL, 0, st), NULL, st)))
         g16_frvec_free(w);
     g16_binfile_close(&bf);
     return e;
@@ -130,7 +131,7 @@ g16_err g16_wtns_read_into(g16_frvec *w, const char *path, const void *data, siz
                      : g16_binfile_open_mem(&bf, "witness", data, len, "wtns", 2, st);
     if (e)
         return e;
-    e = wtns_load(w, &bf, G16_WTNS_STANDARD, pool, dst, cap, st);
+    e = g16_binfile_settle(&bf, wtns_load(w, &bf, G16_WTNS_STANDARD, pool, dst, cap, st), NULL, st);
     g16_binfile_close(&bf);
     if (e)
         memset(w, 0, sizeof *w); /* nothing to free: dst is the caller's */
@@ -384,7 +385,7 @@ g16_err g16_r1cs_read(g16_r1cs *r, const char *path, g16_status *st) {
     g16_err e = g16_binfile_open(&bf, path, "r1cs", 1, st);
     if (e)
         return e;
-    if ((e = r1cs_load(r, &bf, st)))
+    if ((e = g16_binfile_settle(&bf, r1cs_load(r, &bf, st), NULL, st)))
         g16_r1cs_free(r);
     g16_binfile_close(&bf);
     return e;

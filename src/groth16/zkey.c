@@ -420,12 +420,30 @@ static g16_err zkey_load(g16_zkey *key, unsigned flags, g16_pool *pool, g16_stat
     return G16_OK;
 }
 
+#define RELOAD_ADVICE "; reload the key"
+
 g16_err g16_zkey_open(g16_zkey *key, const char *path, unsigned flags, g16_pool *pool,
                       g16_status *st) {
     memset(key, 0, sizeof *key);
     g16_err e = g16_binfile_open(&key->file, path, "zkey", 2, st);
-    if (!e && (e = zkey_load(key, flags, pool, st)))
+    if (e)
+        return e;
+    /* The checks read the file: a change under them (zeros after a
+     * truncation) is reported as that, not as a bad point or section. */
+    e = g16_binfile_settle(&key->file, zkey_load(key, flags, pool, st), RELOAD_ADVICE, st);
+    if (e)
         g16_zkey_close(key);
+    return e;
+}
+
+g16_err g16_zkey_check(const g16_zkey *key, int *state, g16_status *st) {
+    int fs = G16_FMAP_INTACT;
+    g16_err e = g16_binfile_check(&key->file, RELOAD_ADVICE, &fs, st);
+    if (state)
+        *state = fs == G16_FMAP_TRUNCATED ? G16_KEY_FILE_TRUNCATED
+                 : fs == G16_FMAP_CHANGED ? G16_KEY_FILE_CHANGED
+                 : g16_fmap_stale(&key->file.map) ? G16_KEY_FILE_STALE
+                                                  : G16_KEY_FILE_INTACT;
     return e;
 }
 
