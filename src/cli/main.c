@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../bench/bench.h"
+#include "../../bench/bench_main.h"
 #include "cli.h"
 #include "g16.h"
 #include "util/util.h"
