@@ -5,9 +5,6 @@
 #include "../../bench/bench_main.h"
 #include "cli.h"
 #include "g16.h"
-#include "util/util.h"
-
-double g16_cli_now_ms(void) { return g16_now_ms(); }
 
 int main(int argc, char **argv) {
     if (argc < 2) {

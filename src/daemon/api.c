@@ -16,30 +16,6 @@
 
 static const char *const PRIO_NAMES[4] = {"low", "normal", "high", "critical"};
 
-const char *g16d_err_code(g16_err e) {
-    switch (e) {
-    case G16_OK: return "ok";
-    case G16_ERR_INVALID_ARG: return "invalid_arg";
-    case G16_ERR_NOMEM: return "nomem";
-    case G16_ERR_IO: return "io";
-    case G16_ERR_TRUNCATED: return "truncated";
-    case G16_ERR_FORMAT: return "format";
-    case G16_ERR_NOT_CANONICAL: return "not_canonical";
-    case G16_ERR_NOT_ON_CURVE: return "not_on_curve";
-    case G16_ERR_NOT_IN_SUBGROUP: return "not_in_subgroup";
-    case G16_ERR_WRONG_CURVE: return "wrong_curve";
-    case G16_ERR_SIZE_MISMATCH: return "size_mismatch";
-    case G16_ERR_UNSUPPORTED: return "unsupported";
-    case G16_ERR_INVALID_PROOF: return "invalid_proof";
-    case G16_ERR_DEVICE: return "device";
-    case G16_ERR_NO_DEVICE: return "no_device";
-    case G16_ERR_CANCELLED: return "cancelled";
-    case G16_ERR_TIMEOUT: return "timeout";
-    case G16_ERR_INTERNAL: return "internal";
-    }
-    return "internal";
-}
-
 static char *dump(json_t *o, int status, int *out_status) {
     *out_status = status;
     char *s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
