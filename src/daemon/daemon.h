@@ -4,7 +4,6 @@
  *               validation (exit code 2 on a bad option)
  *   log.c       one JSON line per event, to stderr or log_file (SIGHUP reopens)
  *   keys.c      the daemon's registry of proving keys (id -> engine key)
- *   wtns_peek.c reads only a .wtns header (curve, nWitness) for admission
  *   base.c      what they all share: clocks, error names, wake-ups
  *   dispatch.c  store <-> engine: runner threads claim partitions, submit
  *               them, record results; heartbeat/expiry thread; cancel; drain
@@ -22,7 +21,7 @@
 
 #include <jansson.h>
 
-#include "../engine/engine.h"
+#include "g16.h"
 #include "store.h"
 
 /* ---- config ------------------------------------------------------------- */
@@ -164,11 +163,6 @@ void g16d_keys_restore(g16d *d);
 /* Realpath of p if it lies under an allowed root: 0; else -1 with e set
  * (403 forbidden_path or 404 not_found). out has PATH_MAX bytes. */
 int g16d_path_check(const g16d *d, const char *p, char *out, g16d_api_err *e);
-
-/* wtns_peek.c: the curve and nWitness of a .wtns from its header only
- * (the container's section table is checked against the size). */
-g16_err g16d_wtns_peek(const char *path, const void *data, size_t len, g16_curve *curve,
-                       uint32_t *n_witness, g16_status *st);
 
 /* dispatch.c */
 int g16d_dispatch_start(g16d *d);

@@ -114,7 +114,12 @@ enum {
      * is reachable only through key->raw[] (bytes in the mapping), e.g. for
      * a GPU upload that does not care about host alignment. Keeps a big key
      * entirely in the (reclaimable, shareable) file mapping. */
-    G16_ZKEY_NO_COPY = 4
+    G16_ZKEY_NO_COPY = 4,
+    /* Stop after the header: container, protocol, section 2 (curve, counts,
+     * vk points) and the sizes of sections 3..9; IC, the coefficients and
+     * the big sections are neither read nor checked, and the point and
+     * coefficient pointers stay NULL (g16_key_peek). */
+    G16_ZKEY_HEADER_ONLY = 8
 };
 
 /* One entry of section 4: value = c * R^2 mod r with R = 2^256, i.e. the
@@ -212,8 +217,11 @@ g16_err g16_wtns_read_mem(g16_frvec *w, const char *name, const void *data, size
                           g16_status *st);
 /* The same with flags: G16_WTNS_STANDARD keeps the values in standard form
  * (w->standard = 1; a canonical check and a copy, no conversion); and the
- * values read in chunks on pool's threads (NULL: the caller's thread). */
-enum { G16_WTNS_STANDARD = 1 };
+ * values read in chunks on pool's threads (NULL: the caller's thread).
+ * G16_WTNS_HEADER_ONLY checks the container and the header (section 1, and
+ * section 2's size against nWitness) and sets w->curve and w->n only: no
+ * value is read (w->raw stays NULL; g16_witness_peek). */
+enum { G16_WTNS_STANDARD = 1, G16_WTNS_HEADER_ONLY = 2 };
 g16_err g16_wtns_read_ex(g16_frvec *w, const char *path, unsigned flags, struct g16_pool *pool, g16_status *st);
 g16_err g16_wtns_read_mem_ex(g16_frvec *w, const char *name, const void *data, size_t len,
                              unsigned flags, struct g16_pool *pool, g16_status *st);
