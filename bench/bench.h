@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bench_main.h"
 #include "g16.h"
 
 typedef struct bench_opts {
@@ -80,8 +81,5 @@ long bench_rss_kb(void);
 int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witness *w, bench_mem *mem,
                      int drop_bases);
 int bench_engine(const bench_opts *o);
-
-/* Entry from the CLI: argv[0] is "bench". */
-int bench_main(int argc, char **argv);
 
 #endif

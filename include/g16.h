@@ -159,6 +159,27 @@ typedef enum g16_key_state {
  * In:      key:   a key from g16_key_load. */
 G16_API g16_err g16_key_check(g16_ctx *ctx, g16_key_state *state, const g16_key *key);
 
+/* The header facts of a .zkey, read without loading the key. */
+typedef struct g16_key_header {
+    g16_curve curve;
+    uint32_t n_vars;      /* wires, w[0] = 1 included */
+    uint32_t n_public;    /* public signals (outputs, then inputs) */
+    uint32_t domain_size; /* power of two */
+} g16_key_header;
+
+/* Reads a .zkey's header without loading the key: the file is mapped and
+ * only the container's section table, section 1 (protocol) and section 2
+ * (curve, counts, the six vk points) are read; the sizes of sections 3..9
+ * are checked against the counts. The IC, coefficient and point sections are
+ * not read, so a key that peeks well may still fail g16_key_load.
+ * Returns: G16_OK, or the error g16_key_load gives for the same header
+ * (IO, TRUNCATED, FORMAT, WRONG_CURVE, UNSUPPORTED, NOT_ON_CURVE, ...), with
+ * a message through ctx; G16_ERR_INVALID_ARG for a NULL argument.
+ * Args: ctx:  a context (messages, error callback).
+ * Out:  hdr:  the header facts (unchanged on error).
+ * In:   zkey_path: the .zkey file. */
+G16_API g16_err g16_key_peek(g16_ctx *ctx, g16_key_header *hdr, const char *zkey_path) G16_WARN_UNUSED_RESULT;
+
 /* Loads a circom .wtns file, or the same bytes from memory. */
 G16_API g16_err g16_witness_load(g16_ctx *ctx, g16_witness **w, const char *wtns_path)
     G16_WARN_UNUSED_RESULT;
@@ -166,6 +187,29 @@ G16_API g16_err g16_witness_from_wtns_bytes(g16_ctx *ctx, g16_witness **w, const
     G16_WARN_UNUSED_RESULT;
 /* Wipes and frees. */
 G16_API void g16_witness_free(g16_witness *w);
+
+/* The header facts of a .wtns, read without loading its values. */
+typedef struct g16_witness_header {
+    g16_curve curve;   /* from the header's prime r */
+    uint32_t n_values; /* nWitness: values, w[0] = 1 included */
+} g16_witness_header;
+
+/* Reads a .wtns's header without reading its values: the container's
+ * section table must cover the input exactly, section 1 must name BN254's
+ * or BLS12-381's r with n8 = 32, and section 2 must hold n_values values of
+ * 32 bytes. The values themselves (canonical form, w[0] = 1) are checked
+ * only by g16_witness_load. g16_witness_peek_bytes reads the same from
+ * memory (not copied, not kept).
+ * Returns: G16_OK, or the error g16_witness_load gives for the same header
+ * (IO, TRUNCATED, FORMAT, WRONG_CURVE, UNSUPPORTED), with a message through
+ * ctx; G16_ERR_INVALID_ARG for a NULL argument.
+ * Args: ctx:  a context (messages, error callback).
+ * Out:  hdr:  the header facts (unchanged on error).
+ * In:   wtns_path: the .wtns file; data, len: its bytes. */
+G16_API g16_err g16_witness_peek(g16_ctx *ctx, g16_witness_header *hdr, const char *wtns_path)
+    G16_WARN_UNUSED_RESULT;
+G16_API g16_err g16_witness_peek_bytes(g16_ctx *ctx, g16_witness_header *hdr, const void *data, size_t len)
+    G16_WARN_UNUSED_RESULT;
 
 /* Proves w against key with fresh r, s from the OS CSPRNG (wiped after use).
  * The witness must belong to the key (curve, length, w[0] = 1). stats may be

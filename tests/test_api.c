@@ -1,9 +1,10 @@
-/* The public C API (include/g16.h only): load, prove (single, batch and
- * deterministic), verify, JSON, and error reporting through the context.
+/* The public C API (include/g16.h only): load, peek, prove (single, batch
+ * and deterministic), verify, JSON, and error reporting through the context.
  * Uses the bundled example keys in examples/poseidon. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "g16.h"
 #include "testutil.h"
@@ -122,10 +123,108 @@ static void run_curve(const char *dir, uint64_t seed) {
     g16_ctx_destroy(ctx);
 }
 
+static char *write_tmp(const void *data, size_t len) {
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/g16-test-api-XXXXXX");
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0) {
+        CHECK(write(fd, data, len) == (ssize_t)len);
+        close(fd);
+    }
+    return path;
+}
+
+/* g16_key_peek / g16_witness_peek(_bytes): the header facts match the
+ * loaded key's, bad headers give typed errors (through the context). */
+static void run_peek(const char *dir, g16_curve curve, uint64_t seed) {
+    char zkey[256], wtns[256];
+    snprintf(zkey, sizeof zkey, "examples/poseidon/%s/circuit.zkey", dir);
+    snprintf(wtns, sizeof wtns, "examples/poseidon/%s/witness.wtns", dir);
+    g16_ctx_opts o = {.threads = 1, .error_cb = on_error};
+    g16_ctx *ctx = g16_ctx_create(&o);
+    CHECK(ctx != NULL);
+    g16_key *key = NULL;
+    g16_key_info info;
+    g16_key_header kh;
+    CHECK(g16_key_load(ctx, &key, zkey, 0) == G16_OK);
+    CHECK(key && g16_key_get_info(ctx, &info, key) == G16_OK);
+    CHECK(g16_key_peek(ctx, &kh, zkey) == G16_OK);
+    CHECK(kh.curve == curve && kh.curve == info.curve && kh.n_vars == info.n_vars &&
+          kh.n_public == info.n_public && kh.domain_size == info.domain_size);
+    g16_witness_header wh, wb;
+    CHECK(g16_witness_peek(ctx, &wh, wtns) == G16_OK && wh.curve == curve && wh.n_values == info.n_vars);
+    size_t zlen = 0, wlen = 0;
+    uint8_t *zb = (uint8_t *)t_read_file(zkey, &zlen), *wbytes = (uint8_t *)t_read_file(wtns, &wlen);
+    CHECK(zb && wbytes && zlen > 200 && wlen > 100);
+    if (!zb || !wbytes || zlen <= 200 || wlen <= 100)
+        goto out;
+    CHECK(g16_witness_peek_bytes(ctx, &wb, wbytes, wlen) == G16_OK && wb.curve == wh.curve &&
+          wb.n_values == wh.n_values);
+
+    /* Truncated inputs: a prefix that ends inside a section is TRUNCATED;
+     * one that ends between sections misses one (FORMAT). Never OK, never
+     * a write to the output. */
+    g16_rng rng;
+    g16_rng_seed(&rng, seed);
+    for (int i = 0; i < 24; i++) {
+        size_t zl = (size_t)(g16_rng_next(&rng) % zlen), wl = (size_t)(g16_rng_next(&rng) % wlen);
+        if (i == 0)
+            zl = 100, wl = 100; /* inside section 2's header */
+        g16_key_header kh2 = {G16_CURVE_BN254, 7, 7, 7};
+        g16_witness_header wh2 = {G16_CURVE_BN254, 7};
+        cb_calls = 0;
+        char *tp = write_tmp(zb, zl);
+        g16_err ke = g16_key_peek(ctx, &kh2, tp);
+        unlink(tp);
+        CHECK_MSG(ke == G16_ERR_TRUNCATED || ke == G16_ERR_FORMAT, "key prefix %zu: %s", zl, g16_err_str(ke));
+        CHECK(kh2.n_vars == 7 && cb_calls == 1 && cb_last == ke);
+        g16_err we = g16_witness_peek_bytes(ctx, &wh2, wbytes, wl);
+        CHECK_MSG(we == G16_ERR_TRUNCATED || we == G16_ERR_FORMAT, "wtns prefix %zu: %s", wl, g16_err_str(we));
+        CHECK(wh2.n_values == 7);
+        if (i == 0)
+            CHECK(ke == G16_ERR_TRUNCATED && we == G16_ERR_TRUNCATED);
+    }
+
+    /* Garbage, the other file type, another prime, missing files, NULLs. */
+    uint8_t junk[256];
+    for (size_t i = 0; i < sizeof junk; i++)
+        junk[i] = (uint8_t)g16_rng_next(&rng);
+    char *tp = write_tmp(junk, sizeof junk);
+    CHECK(g16_key_peek(ctx, &kh, tp) == G16_ERR_FORMAT);
+    unlink(tp);
+    CHECK(g16_witness_peek_bytes(ctx, &wh, junk, sizeof junk) == G16_ERR_FORMAT);
+    CHECK(g16_key_peek(ctx, &kh, wtns) == G16_ERR_FORMAT);
+    CHECK(g16_witness_peek(ctx, &wh, zkey) == G16_ERR_FORMAT);
+    uint8_t *bad = malloc(wlen);
+    if (bad) {
+        memcpy(bad, wbytes, wlen);
+        bad[24 + 4] ^= 2; /* the header's prime r */
+        CHECK(g16_witness_peek_bytes(ctx, &wh, bad, wlen) == G16_ERR_WRONG_CURVE);
+        char msg[512] = "";
+        CHECK(g16_ctx_last_error(ctx, msg, sizeof msg) == G16_ERR_WRONG_CURVE && msg[0]);
+        free(bad);
+    }
+    CHECK(g16_key_peek(ctx, &kh, "no/such/file.zkey") == G16_ERR_IO);
+    CHECK(g16_witness_peek(ctx, &wh, "no/such/file.wtns") == G16_ERR_IO);
+    CHECK(g16_key_peek(ctx, NULL, zkey) == G16_ERR_INVALID_ARG);
+    CHECK(g16_key_peek(ctx, &kh, NULL) == G16_ERR_INVALID_ARG);
+    CHECK(g16_key_peek(NULL, &kh, zkey) == G16_ERR_INVALID_ARG);
+    CHECK(g16_witness_peek(ctx, NULL, wtns) == G16_ERR_INVALID_ARG);
+    CHECK(g16_witness_peek_bytes(ctx, &wh, NULL, 10) == G16_ERR_INVALID_ARG);
+out:
+    free(zb);
+    free(wbytes);
+    g16_key_free(key);
+    g16_ctx_destroy(ctx);
+}
+
 int main(void) {
     uint64_t seed = t_seed("test_api");
     run_curve("bn128", seed);
     run_curve("bls12381", seed);
+    run_peek("bn128", G16_CURVE_BN254, seed);
+    run_peek("bls12381", G16_CURVE_BLS12_381, seed);
     /* Witness of one curve against the other's key: WRONG_CURVE. */
     g16_ctx *ctx = g16_ctx_create(NULL);
     g16_key *key = NULL;

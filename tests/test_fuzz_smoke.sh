@@ -67,8 +67,8 @@ echo "test_fuzz_smoke.sh: fuzz_decode: no crash in ${SECONDS_TOTAL} s"
 # The file readers, seeded with a 2^3 circuit's files of each curve.
 "$CC" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -Wall -Wextra -Werror -std=gnu11 -Iinclude -Isrc \
-    src/util/*.c src/field/*.c src/curve/*.c src/pairing/*.c src/groth16/binfile.c src/groth16/zkey.c \
-    src/groth16/wtns_r1cs.c src/groth16/json.c tests/fuzz/fuzz_formats.c \
+    src/util/*.c src/field/*.c src/curve/*.c src/pairing/*.c src/formats/binfile.c src/formats/zkey.c \
+    src/formats/wtns_r1cs.c src/formats/json.c tests/fuzz/fuzz_formats.c \
     -ljansson -lpthread -lm -o "$out/fuzz_formats"
 G16=${G16_BIN:-${G16_BUILD_DIR:-build}/g16}
 mkdir -p "$work/fcorpus"

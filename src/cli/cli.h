@@ -18,7 +18,7 @@ int cmd_setup(int argc, char **argv);
 int cmd_client(int argc, char **argv);
 #endif
 
-/* Monotonic milliseconds (the CLI links the library's internals). */
+/* Monotonic milliseconds (clock.c; the clock of the library's g16_now_ms). */
 double g16_cli_now_ms(void);
 
 #endif

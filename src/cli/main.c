@@ -2,12 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../bench/bench.h"
+#include "../../bench/bench_main.h"
 #include "cli.h"
 #include "g16.h"
-#include "util/util.h"
-
-double g16_cli_now_ms(void) { return g16_now_ms(); }
 
 int main(int argc, char **argv) {
     if (argc < 2) {

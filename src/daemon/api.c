@@ -16,30 +16,6 @@
 
 static const char *const PRIO_NAMES[4] = {"low", "normal", "high", "critical"};
 
-const char *g16d_err_code(g16_err e) {
-    switch (e) {
-    case G16_OK: return "ok";
-    case G16_ERR_INVALID_ARG: return "invalid_arg";
-    case G16_ERR_NOMEM: return "nomem";
-    case G16_ERR_IO: return "io";
-    case G16_ERR_TRUNCATED: return "truncated";
-    case G16_ERR_FORMAT: return "format";
-    case G16_ERR_NOT_CANONICAL: return "not_canonical";
-    case G16_ERR_NOT_ON_CURVE: return "not_on_curve";
-    case G16_ERR_NOT_IN_SUBGROUP: return "not_in_subgroup";
-    case G16_ERR_WRONG_CURVE: return "wrong_curve";
-    case G16_ERR_SIZE_MISMATCH: return "size_mismatch";
-    case G16_ERR_UNSUPPORTED: return "unsupported";
-    case G16_ERR_INVALID_PROOF: return "invalid_proof";
-    case G16_ERR_DEVICE: return "device";
-    case G16_ERR_NO_DEVICE: return "no_device";
-    case G16_ERR_CANCELLED: return "cancelled";
-    case G16_ERR_TIMEOUT: return "timeout";
-    case G16_ERR_INTERNAL: return "internal";
-    }
-    return "internal";
-}
-
 static char *dump(json_t *o, int status, int *out_status) {
     *out_status = status;
     char *s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
@@ -305,9 +281,7 @@ static char *jobs_post(g16d *d, json_t *body, int *status) {
                          i);
             goto out;
         }
-        g16_curve curve = G16_CURVE_BN254;
-        uint32_t nw = 0;
-        g16_status st = {0};
+        g16_witness_header wh = {G16_CURVE_BN254, 0};
         g16_err err;
         if (p) {
             char rp[PATH_MAX];
@@ -321,7 +295,7 @@ static char *jobs_post(g16d *d, json_t *body, int *status) {
                 goto out;
             }
             sw[i].path = paths[i];
-            err = g16d_wtns_peek(rp, NULL, 0, &curve, &nw, &st);
+            err = g16_witness_peek(d->ctx, &wh, rp);
         } else {
             size_t len = 0;
             int rc = b64_decode(json_string_value(dj), json_string_length(dj), d->cfg->max_inline_bytes, &datas[i],
@@ -341,21 +315,21 @@ static char *jobs_post(g16d *d, json_t *body, int *status) {
             }
             sw[i].data = datas[i];
             sw[i].len = len;
-            err = g16d_wtns_peek(NULL, datas[i], len, &curve, &nw, &st);
+            err = g16_witness_peek_bytes(d->ctx, &wh, datas[i], len);
         }
         if (err) {
             int http = err == G16_ERR_IO ? 403 : err == G16_ERR_NOMEM ? 503 : 422;
-            reply = errf(status, http, g16d_err_code(err), "witness %zu: %s", i, st.msg);
+            reply = errf(status, http, g16d_err_code(err), "witness %zu: %s", i, g16d_last_engine_error());
             goto out;
         }
-        if (curve != key.curve) {
+        if (wh.curve != key.curve) {
             reply = errf(status, 422, "wrong_curve", "witness %zu is a %s witness; key '%s' is %s", i,
-                         curve_snarkjs(curve), key.id, curve_snarkjs(key.curve));
+                         curve_snarkjs(wh.curve), key.id, curve_snarkjs(key.curve));
             goto out;
         }
-        if (nw != key.n_vars) {
-            reply = errf(status, 422, "size_mismatch", "witness %zu has %u values; key '%s' has %u wires", i, nw,
-                         key.id, key.n_vars);
+        if (wh.n_values != key.n_vars) {
+            reply = errf(status, 422, "size_mismatch", "witness %zu has %u values; key '%s' has %u wires", i,
+                         wh.n_values, key.id, key.n_vars);
             goto out;
         }
     }

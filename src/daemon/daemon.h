@@ -4,7 +4,7 @@
  *               validation (exit code 2 on a bad option)
  *   log.c       one JSON line per event, to stderr or log_file (SIGHUP reopens)
  *   keys.c      the daemon's registry of proving keys (id -> engine key)
- *   wtns_peek.c reads only a .wtns header (curve, nWitness) for admission
+ *   base.c      what they all share: clocks, error names, wake-ups
  *   dispatch.c  store <-> engine: runner threads claim partitions, submit
  *               them, record results; heartbeat/expiry thread; cancel; drain
  *   api.c       the HTTP API's routes (api-spec v1) over jansson
@@ -21,7 +21,7 @@
 
 #include <jansson.h>
 
-#include "../engine/engine.h"
+#include "g16.h"
 #include "store.h"
 
 /* ---- config ------------------------------------------------------------- */
@@ -164,14 +164,8 @@ void g16d_keys_restore(g16d *d);
  * (403 forbidden_path or 404 not_found). out has PATH_MAX bytes. */
 int g16d_path_check(const g16d *d, const char *p, char *out, g16d_api_err *e);
 
-/* wtns_peek.c: the curve and nWitness of a .wtns from its header only
- * (the container's section table is checked against the size). */
-g16_err g16d_wtns_peek(const char *path, const void *data, size_t len, g16_curve *curve,
-                       uint32_t *n_witness, g16_status *st);
-
 /* dispatch.c */
 int g16d_dispatch_start(g16d *d);
-void g16d_dispatch_wake(g16d *d);
 /* Cancels the engine jobs of job_id's running partitions (after
  * store_job_cancel). */
 void g16d_dispatch_cancel(g16d *d, int64_t job_id);
@@ -179,7 +173,6 @@ void g16d_dispatch_cancel(g16d *d, int64_t job_id);
  * running ones finish within drain_timeout_s (then they are cancelled and
  * released too). Joins the threads. */
 void g16d_dispatch_stop(g16d *d);
-void g16d_notify_change(g16d *d);
 /* Records a store failure (counters, health, log). */
 void g16d_store_error(g16d *d, const char *op, const g16_status *st);
 void g16d_store_success(g16d *d);
@@ -190,17 +183,19 @@ typedef const char *(*g16d_query_fn)(void *conn, const char *name);
 char *g16d_api_handle(g16d *d, const char *method, const char *url, g16d_query_fn query, void *conn,
                       const char *body, size_t body_len, int *status, const char **ctype);
 char *g16d_api_error(int http, const char *code, const char *msg, int *status);
-const char *g16d_err_code(g16_err e); /* "wrong_curve", ... */
 
 /* http.c */
 int g16d_http_start(g16d *d, char *bound, size_t bound_len);
 void g16d_http_stop(g16d *d);
 
-/* The thread-local message of the last engine error reported on this thread
- * (the context's error callback). */
+/* base.c: shared by every part above (they call it, it calls none of them).
+ * g16d_last_engine_error: the thread-local message of the last engine error
+ * reported on this thread (g16d_error_cb, the context's error callback). */
 const char *g16d_last_engine_error(void);
 void g16d_error_cb(g16_err err, const char *msg, void *user);
-
-double g16d_unix_now(void);
+double g16d_unix_now(void);              /* wall clock, unix seconds */
+const char *g16d_err_code(g16_err e);    /* the API's name: "wrong_curve", ... */
+void g16d_notify_change(g16d *d);        /* a partition finished: wakes long-polls */
+void g16d_dispatch_wake(g16d *d);        /* new work or stop: wakes idle runners */
 
 #endif

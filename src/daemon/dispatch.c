@@ -39,19 +39,6 @@ static void abs_deadline(struct timespec *ts, double seconds) {
     }
 }
 
-void g16d_notify_change(g16d *d) {
-    pthread_mutex_lock(&d->mtx);
-    d->change_gen++;
-    pthread_cond_broadcast(&d->change);
-    pthread_mutex_unlock(&d->mtx);
-}
-
-void g16d_dispatch_wake(g16d *d) {
-    pthread_mutex_lock(&d->mtx);
-    pthread_cond_broadcast(&d->work);
-    pthread_mutex_unlock(&d->mtx);
-}
-
 /* Counts every store failure; logs a repeated one (same operation and
  * message) at most every 10 s, so that a full disk does not flood the log
  * from every idle runner's poll. */

@@ -13,21 +13,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static __thread char tls_err[512];
-
-void g16d_error_cb(g16_err err, const char *msg, void *user) {
-    (void)user;
-    snprintf(tls_err, sizeof tls_err, "%s", msg ? msg : g16_err_str(err));
-}
-
-const char *g16d_last_engine_error(void) { return tls_err[0] ? tls_err : "engine error"; }
-
-double g16d_unix_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int level_of(const char *s) {
     return !strcmp(s, "debug") ? G16D_DEBUG : !strcmp(s, "warn") ? G16D_WARN : !strcmp(s, "error") ? G16D_ERROR
                                                                                                    : G16D_INFO;

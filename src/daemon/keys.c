@@ -156,25 +156,23 @@ int g16d_key_register(g16d *d, const char *id, const char *path, g16_key_tier ti
     }
     pthread_mutex_unlock(&d->mtx);
 
-    /* The header (and the coefficient section) is checked here for a precise
-     * error; the engine then loads the key with the configured checks. */
-    g16_zkey zk;
-    g16_status st = {0};
-    g16_err err = g16_zkey_open(&zk, rp, G16_ZKEY_TRUSTED | G16_ZKEY_NO_COPY, NULL, &st);
+    /* The header is checked here (g16_key_peek) for a precise error; the
+     * engine then loads the key with the configured checks. */
+    g16_key_header kh;
+    g16_err err = g16_key_peek(d->ctx, &kh, rp);
     if (err) {
-        set_err(e, err == G16_ERR_IO ? 403 : 422, g16d_err_code(err), "%s", st.msg);
+        set_err(e, err == G16_ERR_IO ? 403 : 422, g16d_err_code(err), "%s", g16d_last_engine_error());
         return -1;
     }
     g16d_key nk;
     memset(&nk, 0, sizeof nk);
     snprintf(nk.id, sizeof nk.id, "%s", id);
     snprintf(nk.path, sizeof nk.path, "%s", rp);
-    nk.curve = zk.curve;
-    nk.n_vars = zk.nVars;
-    nk.n_public = zk.nPublic;
-    nk.domain = zk.domainSize;
+    nk.curve = kh.curve;
+    nk.n_vars = kh.n_vars;
+    nk.n_public = kh.n_public;
+    nk.domain = kh.domain_size;
     nk.tier = tier;
-    g16_zkey_close(&zk);
     err = g16_engine_key_add(d->eng, &nk.eng_id, rp, d->cfg->trusted_keys ? G16_KEY_TRUSTED : 0, tier);
     if (err) {
         set_err(e, err == G16_ERR_NOMEM ? 507 : 422, g16d_err_code(err), "%s", g16d_last_engine_error());

@@ -45,7 +45,7 @@
 
 #include "field.cuh"
 #ifdef G16_NTT_EMUL
-#include "../../tests/gpu/ntt_emul.h" /* host emulation of the kernels (tests/gpu/ntt_emul.cpp) */
+#include "ntt_emul.h" /* host emulation of the kernels (tests/gpu/ntt_emul.cpp) */
 #else
 #include "gpu_internal.cuh"
 /* Launch on g's stream; _SYNC marks kernels with __syncthreads (the host

@@ -31,7 +31,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "binwrite.h"
+#include "formats/binwrite.h"
 #include "gpu/gpu.h"
 #include "groth16.h"
 #include "ntt/ntt.h"

@@ -344,10 +344,148 @@ static void SP(toxic_bytes)(uint64_t seed, uint8_t out[5][32]) {
     g16_wipe(tw, sizeof tw);
 }
 
-static g16_err G16_CAT(G16_CAT(groth16_, CV), _setup)(setup_env *e, const g16_r1cs *cs, unsigned log_n,
-                                                       g16_status *st) {
+/* The verification key's points: alpha1, beta1, delta1 in G1 and beta2,
+ * gamma2, delta2 in G2, from the generators' tables. */
+typedef struct SP(vk) {
+    G1A alpha1, beta1, delta1;
+    G2A beta2, gamma2, delta2;
+} SP(vk);
+
+static void SP(vk_points)(SP(vk) *vk, const SPX(G16_CAT(G1, _table)) *t1, const SPX(G16_CAT(G2, _table)) *t2,
+                          const FR *alpha, const FR *beta, const FR *gamma, const FR *delta) {
+    g16_scalar ks[6];
+    G1A a1[3];
+    G2A a2[3];
+    FRN(from_mont)(ks[0].l, alpha);
+    FRN(from_mont)(ks[1].l, beta);
+    FRN(from_mont)(ks[2].l, delta);
+    FRN(from_mont)(ks[3].l, beta);
+    FRN(from_mont)(ks[4].l, gamma);
+    FRN(from_mont)(ks[5].l, delta);
+    for (int i = 0; i < 3; i++) {
+        G16_CAT(G1, _jac) j1;
+        G16_CAT(G2, _jac) j2;
+        SPX(G16_CAT(G1, _mul_vartime))(&j1, t1, &ks[i]);
+        SPX(G16_CAT(G2, _mul_vartime))(&j2, t2, &ks[3 + i]);
+        G1N(jac_to_affine)(&a1[i], &j1);
+        G2N(jac_to_affine)(&a2[i], &j2);
+    }
+    vk->alpha1 = a1[0], vk->beta1 = a1[1], vk->delta1 = a1[2];
+    vk->beta2 = a2[0], vk->gamma2 = a2[1], vk->delta2 = a2[2];
+}
+
+/* Sections 1 (protocol) and 2 (Groth16 header). */
+static void SP(write_header)(setup_env *e, const SP(vk) *vk, uint32_t nvars, uint32_t npub, uint32_t n) {
     static const limb_t q_limbs[] = G16_CAT(SETUP_FP_UP, _P);
     static const limb_t r_limbs[4] = G16_CAT(SETUP_FR_UP, _P);
+    uint8_t *const buf = e->buf;
+    put32(buf + e->L.off[1], 1);
+    uint8_t *p = buf + e->L.off[2];
+    put32(p, (uint32_t)sizeof q_limbs);
+    memcpy(p + 4, q_limbs, sizeof q_limbs);
+    p += 4 + sizeof q_limbs;
+    put32(p, 32);
+    memcpy(p + 4, r_limbs, 32);
+    p += 36;
+    put32(p, nvars);
+    put32(p + 4, npub);
+    put32(p + 8, n);
+    p += 12;
+    G1N(to_zkey)(p, &vk->alpha1), p += sizeof(G1A);
+    G1N(to_zkey)(p, &vk->beta1), p += sizeof(G1A);
+    G2N(to_zkey)(p, &vk->beta2), p += sizeof(G2A);
+    G2N(to_zkey)(p, &vk->gamma2), p += sizeof(G2A);
+    G1N(to_zkey)(p, &vk->delta1), p += sizeof(G1A);
+    G2N(to_zkey)(p, &vk->delta2), p += sizeof(G2A);
+}
+
+/* Section 4: A and B entries as c R^2 mod r (R = 2^256), snarkjs's order,
+ * then the extra rows A[ncons+s] = w_s (coefficient 1). */
+static void SP(write_coefs)(setup_env *e, const g16_r1cs *cs, uint32_t npub) {
+    const uint32_t ncons = cs->nConstraints;
+    FR one;
+    FRN(set_one)(&one);
+    uint8_t *p = e->buf + e->L.off[4];
+    put32(p, (uint32_t)(cs->nnz[0] + cs->nnz[1] + npub + 1));
+    SP(coef_job) cj = {cs, p + 4};
+    g16_pool_run(e->ctx->pool, ((size_t)ncons + FB_CHUNK - 1) / FB_CHUNK, SP(coef_task), &cj);
+    p += 4 + (cs->nnz[0] + cs->nnz[1]) * G16_ZKEY_COEF_SIZE;
+    for (uint32_t s = 0; s <= npub; s++) {
+        FR v;
+        FRN(to_mont)(&v, one.l);
+        put32(p, 0);
+        put32(p + 4, ncons + s);
+        put32(p + 8, s);
+        memcpy(p + 12, v.l, 32);
+        p += G16_ZKEY_COEF_SIZE;
+    }
+}
+
+/* Section 10's circuit hash, as snarkjs zkey new computes its csHash: the vk
+ * points, IC, the H points [tau^j (tau^n - 1)] G1 (made again here, in
+ * blocks), C, A, B1, B2, all in snarkjs's uncompressed encoding. Needs
+ * sections 3 and 5..8 written; tn = tau^n. */
+static g16_err SP(circuit_hash)(setup_env *e, const SPX(G16_CAT(G1, _table)) *t1, const SP(vk) *vk, const FR *tau,
+                                const FR *tn, uint32_t npub, uint32_t nvars, uint32_t n, uint8_t hash[64],
+                                g16_status *st) {
+    uint8_t *const buf = e->buf;
+    g16_err err = G16_OK;
+    FR one;
+    FRN(set_one)(&one);
+    double th = g16_now_ms();
+    g16_blake2b h;
+    g16_blake2b_init(&h, 64);
+    SP(hash_g1)(&h, (const uint8_t *)&vk->alpha1, 1);
+    SP(hash_g1)(&h, (const uint8_t *)&vk->beta1, 1);
+    SP(hash_g2)(&h, (const uint8_t *)&vk->beta2, 1);
+    SP(hash_g2)(&h, (const uint8_t *)&vk->gamma2, 1);
+    SP(hash_g1)(&h, (const uint8_t *)&vk->delta1, 1);
+    SP(hash_g2)(&h, (const uint8_t *)&vk->delta2, 1);
+    hash_u32be(&h, npub + 1);
+    SP(hash_g1)(&h, buf + e->L.off[3], npub + 1);
+    /* hashHPoints: u32 n-1, then [tau^j (tau^n - 1)] G1 in chunks of
+     * min(n-1, 2^14) points starting at multiples of 2^14 below n-1
+     * (so the last chunk may run past n-2, as snarkjs's does). */
+    hash_u32be(&h, n - 1);
+    const size_t hc = 1u << 14, per = (size_t)n - 1 < hc ? (size_t)n - 1 : hc;
+    size_t total = 0;
+    for (size_t i = 0; i < (size_t)n - 1; i += hc)
+        total += per;
+    SP(hh_job) hh = {.tau = *tau};
+    FRN(sub)(&hh.zn, tn, &one);
+    const size_t blk = (size_t)1 << 16;
+    uint8_t *tmp = malloc((total < blk ? total : blk) * sizeof(G1A) + 1);
+    if (!tmp)
+        return g16_fail(st, G16_ERR_NOMEM, "setup: out of memory");
+    for (size_t lo = 0; lo < total && !err; lo += blk) {
+        size_t m = total - lo < blk ? total - lo : blk;
+        hh.tau = *tau;
+        /* fill_hh counts from 0: shift by lo through tau^lo. */
+        SP(hh_job) sh = hh;
+        FR tl;
+        SP(pow_u64)(&tl, tau, lo);
+        FRN(mul)(&sh.zn, &hh.zn, &tl);
+        if (!(err = SPX(G16_CAT(G1, _emit))(e, t1, tmp, m, SP(fill_hh), &sh, st)))
+            SP(hash_g1)(&h, tmp, m);
+    }
+    free(tmp);
+    if (err)
+        return err;
+    hash_u32be(&h, nvars - npub - 1);
+    SP(hash_g1)(&h, buf + e->L.off[8], nvars - npub - 1);
+    hash_u32be(&h, nvars);
+    SP(hash_g1)(&h, buf + e->L.off[5], nvars);
+    hash_u32be(&h, nvars);
+    SP(hash_g1)(&h, buf + e->L.off[6], nvars);
+    hash_u32be(&h, nvars);
+    SP(hash_g2)(&h, buf + e->L.off[7], nvars);
+    g16_blake2b_final(&h, hash);
+    e->info->hash_ms = g16_now_ms() - th;
+    return G16_OK;
+}
+
+static g16_err G16_CAT(G16_CAT(groth16_, CV), _setup)(setup_env *e, const g16_r1cs *cs, unsigned log_n,
+                                                       g16_status *st) {
     const uint32_t npub = cs->nPubOut + cs->nPubIn, nvars = cs->nWires, ncons = cs->nConstraints;
     const uint32_t n = 1u << log_n;
     const int sj = e->o->snarkjs_init;
@@ -421,75 +559,18 @@ static g16_err G16_CAT(G16_CAT(groth16_, CV), _setup)(setup_env *e, const g16_r1
     e->info->lagrange_ms = g16_now_ms() - t0;
 
     /* Fixed-base tables for the generators, and the vk points. */
-    G1A gen1, alpha1, beta1, delta1;
-    G2A gen2, beta2, gamma2, delta2;
+    G1A gen1;
+    G2A gen2;
+    SP(vk) vk;
     G1N(generator)(&gen1);
     G2N(generator)(&gen2);
     if (SPX(G16_CAT(G1, _table_build))(&t1, &gen1) || SPX(G16_CAT(G2, _table_build))(&t2, &gen2)) {
         err = g16_fail(st, G16_ERR_NOMEM, "setup: out of memory for tables");
         goto done;
     }
-    {
-        g16_scalar ks[6];
-        G1A a1[3];
-        G2A a2[3];
-        FRN(from_mont)(ks[0].l, alpha);
-        FRN(from_mont)(ks[1].l, beta);
-        FRN(from_mont)(ks[2].l, delta);
-        FRN(from_mont)(ks[3].l, beta);
-        FRN(from_mont)(ks[4].l, gamma);
-        FRN(from_mont)(ks[5].l, delta);
-        for (int i = 0; i < 3; i++) {
-            G16_CAT(G1, _jac) j1;
-            G16_CAT(G2, _jac) j2;
-            SPX(G16_CAT(G1, _mul_vartime))(&j1, &t1, &ks[i]);
-            SPX(G16_CAT(G2, _mul_vartime))(&j2, &t2, &ks[3 + i]);
-            G1N(jac_to_affine)(&a1[i], &j1);
-            G2N(jac_to_affine)(&a2[i], &j2);
-        }
-        alpha1 = a1[0], beta1 = a1[1], delta1 = a1[2];
-        beta2 = a2[0], gamma2 = a2[1], delta2 = a2[2];
-    }
-
-    /* Sections 1 (protocol) and 2 (Groth16 header). */
-    put32(buf + e->L.off[1], 1);
-    {
-        uint8_t *p = buf + e->L.off[2];
-        put32(p, (uint32_t)sizeof q_limbs);
-        memcpy(p + 4, q_limbs, sizeof q_limbs);
-        p += 4 + sizeof q_limbs;
-        put32(p, 32);
-        memcpy(p + 4, r_limbs, 32);
-        p += 36;
-        put32(p, nvars);
-        put32(p + 4, npub);
-        put32(p + 8, n);
-        p += 12;
-        G1N(to_zkey)(p, &alpha1), p += sizeof(G1A);
-        G1N(to_zkey)(p, &beta1), p += sizeof(G1A);
-        G2N(to_zkey)(p, &beta2), p += sizeof(G2A);
-        G2N(to_zkey)(p, &gamma2), p += sizeof(G2A);
-        G1N(to_zkey)(p, &delta1), p += sizeof(G1A);
-        G2N(to_zkey)(p, &delta2), p += sizeof(G2A);
-    }
-
-    /* Section 4: A and B entries as c R^2 mod r (R = 2^256), snarkjs's order. */
-    {
-        uint8_t *p = buf + e->L.off[4];
-        put32(p, (uint32_t)(cs->nnz[0] + cs->nnz[1] + npub + 1));
-        SP(coef_job) cj = {cs, p + 4};
-        g16_pool_run(e->ctx->pool, ((size_t)ncons + FB_CHUNK - 1) / FB_CHUNK, SP(coef_task), &cj);
-        p += 4 + (cs->nnz[0] + cs->nnz[1]) * G16_ZKEY_COEF_SIZE;
-        for (uint32_t s = 0; s <= npub; s++) {
-            FR v;
-            FRN(to_mont)(&v, one.l);
-            put32(p, 0);
-            put32(p + 4, ncons + s);
-            put32(p + 8, s);
-            memcpy(p + 12, v.l, 32);
-            p += G16_ZKEY_COEF_SIZE;
-        }
-    }
+    SP(vk_points)(&vk, &t1, &t2, alpha, beta, gamma, delta);
+    SP(write_header)(e, &vk, nvars, npub, n);
+    SP(write_coefs)(e, cs, npub);
 
     if (e->o->cs_done) /* cs is not read below */
         e->o->cs_done(e->o->cs_done_user);
@@ -544,59 +625,8 @@ static g16_err G16_CAT(G16_CAT(groth16_, CV), _setup)(setup_env *e, const g16_r1
      * else zeros) and no contributions. */
     {
         uint8_t hash[64] = {0};
-        if (sj) {
-            double th = g16_now_ms();
-            g16_blake2b h;
-            g16_blake2b_init(&h, 64);
-            SP(hash_g1)(&h, (const uint8_t *)&alpha1, 1);
-            SP(hash_g1)(&h, (const uint8_t *)&beta1, 1);
-            SP(hash_g2)(&h, (const uint8_t *)&beta2, 1);
-            SP(hash_g2)(&h, (const uint8_t *)&gamma2, 1);
-            SP(hash_g1)(&h, (const uint8_t *)&delta1, 1);
-            SP(hash_g2)(&h, (const uint8_t *)&delta2, 1);
-            hash_u32be(&h, npub + 1);
-            SP(hash_g1)(&h, buf + e->L.off[3], npub + 1);
-            /* hashHPoints: u32 n-1, then [tau^j (tau^n - 1)] G1 in chunks of
-             * min(n-1, 2^14) points starting at multiples of 2^14 below n-1
-             * (so the last chunk may run past n-2, as snarkjs's does). */
-            hash_u32be(&h, n - 1);
-            const size_t hc = 1u << 14, per = (size_t)n - 1 < hc ? (size_t)n - 1 : hc;
-            size_t total = 0;
-            for (size_t i = 0; i < (size_t)n - 1; i += hc)
-                total += per;
-            SP(hh_job) hh = {.tau = *tau};
-            FRN(sub)(&hh.zn, &tn, &one);
-            const size_t blk = (size_t)1 << 16;
-            uint8_t *tmp = malloc((total < blk ? total : blk) * sizeof(G1A) + 1);
-            if (!tmp) {
-                err = g16_fail(st, G16_ERR_NOMEM, "setup: out of memory");
-                goto done;
-            }
-            for (size_t lo = 0; lo < total && !err; lo += blk) {
-                size_t m = total - lo < blk ? total - lo : blk;
-                hh.tau = *tau;
-                /* fill_hh counts from 0: shift by lo through tau^lo. */
-                SP(hh_job) sh = hh;
-                FR tl;
-                SP(pow_u64)(&tl, tau, lo);
-                FRN(mul)(&sh.zn, &hh.zn, &tl);
-                if (!(err = SPX(G16_CAT(G1, _emit))(e, &t1, tmp, m, SP(fill_hh), &sh, st)))
-                    SP(hash_g1)(&h, tmp, m);
-            }
-            free(tmp);
-            if (err)
-                goto done;
-            hash_u32be(&h, nvars - npub - 1);
-            SP(hash_g1)(&h, buf + e->L.off[8], nvars - npub - 1);
-            hash_u32be(&h, nvars);
-            SP(hash_g1)(&h, buf + e->L.off[5], nvars);
-            hash_u32be(&h, nvars);
-            SP(hash_g1)(&h, buf + e->L.off[6], nvars);
-            hash_u32be(&h, nvars);
-            SP(hash_g2)(&h, buf + e->L.off[7], nvars);
-            g16_blake2b_final(&h, hash);
-            e->info->hash_ms = g16_now_ms() - th;
-        }
+        if (sj && (err = SP(circuit_hash)(e, &t1, &vk, tau, &tn, npub, nvars, n, hash, st)))
+            goto done;
         memcpy(buf + e->L.off[10], hash, 64);
         put32(buf + e->L.off[10] + 64, 0);
     }

@@ -7,7 +7,7 @@
  * RNG per partition, so all partitions satisfy the same circuit. */
 #include "synth.h"
 
-#include "binwrite.h"
+#include "formats/binwrite.h"
 #include "groth16.h"
 
 #include <errno.h>

@@ -101,6 +101,90 @@ static g16_err SN(write_wtns)(const char *path, const FR *w, uint32_t n_wires, g
     return binw_close(&wr, st);
 }
 
+/* The linear combinations of one row whose output wire is v (rows 0 and
+ * m - 1 fixed, the others drawn by the profile from srng and the pools of
+ * bit and full-width wires): *fresh_bit says v is a new bit (v (v - 1) = 0,
+ * C empty), *is_bit that v is 0 or 1, *gamma_neg that C = Cpart - v. */
+static void SN(row_lcs)(const synth_opts *o, uint32_t row, uint32_t m, uint32_t v, g16_rng *srng, SN(pool) *bits,
+                        SN(pool) *bits_b, SN(pool) *full, SN(lc) *A, SN(lc) *B, SN(lc) *C, int *fresh_bit,
+                        int *is_bit, int *gamma_neg) {
+    const int last = row == m - 1;
+    FR one, minus_one, two;
+    FO(set_one)(&one);
+    FO(neg)(&minus_one, &one);
+    FO(add)(&two, &one, &one);
+    uint32_t r = (uint32_t)(g16_rng_next(srng) % 100);
+    FR k, k2;
+    if (last) {
+        SN(lc_add)(A, FIRST_FREE_WIRE + m - 2, &one);
+        SN(lc_add)(B, 0, &one);
+    } else if (row == 0) { /* uses the public input: (w2 + w3) * w4 = v */
+        SN(lc_add)(A, 2, &one);
+        SN(lc_add)(A, 3, &one);
+        SN(lc_add)(B, 4, &one);
+    } else if (o->profile == SYNTH_FILECOIN) {
+        if ((v % 4 == 0 && (bits->n < 2 || r < 40)) || bits->n < 2) {
+            *fresh_bit = *is_bit = 1; /* v (v - 1) = 0 */
+            SN(lc_add)(A, v, &one);
+            SN(lc_add)(B, v, &one);
+            SN(lc_add)(B, 0, &minus_one);
+        } else if (r < 94 || full->n < 2) {
+            uint32_t a = SN(take)(bits, srng, 1);
+            uint32_t b = bits_b->n ? SN(take)(bits_b, srng, 0) : SN(take)(bits, srng, 0);
+            *is_bit = 1;
+            if (r < 70) { /* XOR: 2a * b = a + b - v */
+                SN(lc_add)(A, a, &two);
+                SN(lc_add)(B, b, &one);
+                SN(lc_add)(C, a, &one);
+                SN(lc_add)(C, b, &one);
+                *gamma_neg = 1;
+            } else { /* AND: a * b = v */
+                SN(lc_add)(A, a, &one);
+                SN(lc_add)(B, b, &one);
+            }
+        } else if (r < 99) { /* pack 8 bits plus a full-width wire: (sum 2^j b_j + f) * 1 = v */
+            for (int j = 0; j < 8; j++) {
+                SN(small)(&k, 1ull << j);
+                SN(lc_add)(A, SN(take)(bits, srng, 1), &k);
+            }
+            SN(lc_add)(A, SN(take)(full, srng, 1), &one);
+            SN(lc_add)(B, 0, &one);
+        } else { /* full-width product */
+            SN(lc_add)(A, SN(take)(full, srng, 1), &one);
+            SN(lc_add)(B, SN(take)(full, srng, 0), &one);
+        }
+    } else if (o->profile == SYNTH_SPARSE_B) {
+        if (r < 95) { /* (a + k b) * k2 = v */
+            uint32_t a = SN(take)(full, srng, 1), b = SN(take)(full, srng, 0);
+            SN(small)(&k, 1 + g16_rng_next(srng) % 1000);
+            SN(small)(&k2, 1 + g16_rng_next(srng) % 1000);
+            SN(lc_add)(A, a, &one);
+            SN(lc_add)(A, b, &k);
+            SN(lc_add)(B, 0, &k2);
+        } else { /* a * w3 = v: B only ever touches wires 0, 3, 4 */
+            SN(lc_add)(A, SN(take)(full, srng, 1), &one);
+            SN(lc_add)(B, 3 + (uint32_t)(g16_rng_next(srng) & 1), &one);
+        }
+    } else { /* dense */
+        uint32_t a = SN(take)(full, srng, 1), b = SN(take)(full, srng, 0);
+        FO(random)(&k, srng);
+        FO(random)(&k2, srng);
+        if (r < 50) { /* a * b = v */
+            SN(lc_add)(A, a, &one);
+            SN(lc_add)(B, b, &one);
+        } else if (r < 80) { /* (a + k b + k2) * 1 = v */
+            SN(lc_add)(A, a, &one);
+            SN(lc_add)(A, b, &k);
+            SN(lc_add)(A, 0, &k2);
+            SN(lc_add)(B, 0, &one);
+        } else { /* k a * (b + k2) = v */
+            SN(lc_add)(A, a, &k);
+            SN(lc_add)(B, b, &one);
+            SN(lc_add)(B, 0, &k2);
+        }
+    }
+}
+
 /* wout non-NULL: in memory (no files): the circuit into cs (unless NULL:
  * witnesses only) and the witnesses of partitions p0 .. p0 + partitions - 1
  * into wout[0 ..]. */
@@ -169,85 +253,15 @@ static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, int p
         s2 = binw_section_begin(&wr, 2);
     }
 
-    FR one, minus_one, two;
+    FR one, minus_one;
     FO(set_one)(&one);
     FO(neg)(&minus_one, &one);
-    FO(add)(&two, &one, &one);
     for (uint32_t row = 0; row < m; row++) {
         const int last = row == m - 1;
         const uint32_t v = last ? 1 : FIRST_FREE_WIRE + row;
         SN(lc) A = {0}, B = {0}, C = {0};
         int fresh_bit = 0, is_bit = 0, gamma_neg = 0; /* C = Cpart + (gamma_neg ? -1 : 1) v */
-        uint32_t r = (uint32_t)(g16_rng_next(&srng) % 100);
-        FR k, k2;
-        if (last) {
-            SN(lc_add)(&A, FIRST_FREE_WIRE + m - 2, &one);
-            SN(lc_add)(&B, 0, &one);
-        } else if (row == 0) { /* uses the public input: (w2 + w3) * w4 = v */
-            SN(lc_add)(&A, 2, &one);
-            SN(lc_add)(&A, 3, &one);
-            SN(lc_add)(&B, 4, &one);
-        } else if (o->profile == SYNTH_FILECOIN) {
-            if ((v % 4 == 0 && (bits.n < 2 || r < 40)) || bits.n < 2) {
-                fresh_bit = is_bit = 1; /* v (v - 1) = 0 */
-                SN(lc_add)(&A, v, &one);
-                SN(lc_add)(&B, v, &one);
-                SN(lc_add)(&B, 0, &minus_one);
-            } else if (r < 94 || full.n < 2) {
-                uint32_t a = SN(take)(&bits, &srng, 1);
-                uint32_t b = bits_b.n ? SN(take)(&bits_b, &srng, 0) : SN(take)(&bits, &srng, 0);
-                is_bit = 1;
-                if (r < 70) { /* XOR: 2a * b = a + b - v */
-                    SN(lc_add)(&A, a, &two);
-                    SN(lc_add)(&B, b, &one);
-                    SN(lc_add)(&C, a, &one);
-                    SN(lc_add)(&C, b, &one);
-                    gamma_neg = 1;
-                } else { /* AND: a * b = v */
-                    SN(lc_add)(&A, a, &one);
-                    SN(lc_add)(&B, b, &one);
-                }
-            } else if (r < 99) { /* pack 8 bits plus a full-width wire: (sum 2^j b_j + f) * 1 = v */
-                for (int j = 0; j < 8; j++) {
-                    SN(small)(&k, 1ull << j);
-                    SN(lc_add)(&A, SN(take)(&bits, &srng, 1), &k);
-                }
-                SN(lc_add)(&A, SN(take)(&full, &srng, 1), &one);
-                SN(lc_add)(&B, 0, &one);
-            } else { /* full-width product */
-                SN(lc_add)(&A, SN(take)(&full, &srng, 1), &one);
-                SN(lc_add)(&B, SN(take)(&full, &srng, 0), &one);
-            }
-        } else if (o->profile == SYNTH_SPARSE_B) {
-            if (r < 95) { /* (a + k b) * k2 = v */
-                uint32_t a = SN(take)(&full, &srng, 1), b = SN(take)(&full, &srng, 0);
-                SN(small)(&k, 1 + g16_rng_next(&srng) % 1000);
-                SN(small)(&k2, 1 + g16_rng_next(&srng) % 1000);
-                SN(lc_add)(&A, a, &one);
-                SN(lc_add)(&A, b, &k);
-                SN(lc_add)(&B, 0, &k2);
-            } else { /* a * w3 = v: B only ever touches wires 0, 3, 4 */
-                SN(lc_add)(&A, SN(take)(&full, &srng, 1), &one);
-                SN(lc_add)(&B, 3 + (uint32_t)(g16_rng_next(&srng) & 1), &one);
-            }
-        } else { /* dense */
-            uint32_t a = SN(take)(&full, &srng, 1), b = SN(take)(&full, &srng, 0);
-            FO(random)(&k, &srng);
-            FO(random)(&k2, &srng);
-            if (r < 50) { /* a * b = v */
-                SN(lc_add)(&A, a, &one);
-                SN(lc_add)(&B, b, &one);
-            } else if (r < 80) { /* (a + k b + k2) * 1 = v */
-                SN(lc_add)(&A, a, &one);
-                SN(lc_add)(&A, b, &k);
-                SN(lc_add)(&A, 0, &k2);
-                SN(lc_add)(&B, 0, &one);
-            } else { /* k a * (b + k2) = v */
-                SN(lc_add)(&A, a, &k);
-                SN(lc_add)(&B, b, &one);
-                SN(lc_add)(&B, 0, &k2);
-            }
-        }
+        SN(row_lcs)(o, row, m, v, &srng, &bits, &bits_b, &full, &A, &B, &C, &fresh_bit, &is_bit, &gamma_neg);
         if (!fresh_bit)
             SN(lc_add)(&C, v, gamma_neg ? &minus_one : &one);
         /* Witness values: v from the row, then the row is checked. */

@@ -1,4 +1,5 @@
-/* g16d's pure parts: the .wtns header peek used for admission (checked
+/* g16d's pure parts: the .wtns header peek used for admission
+ * (g16_witness_peek_bytes, checked
  * against the full reader, g16_wtns_read_mem, on random valid and mutated
  * files: whatever the full reader accepts, the peek accepts with the same
  * curve and length, and whatever the peek rejects, the full reader
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "daemon/daemon.h"
+#include "groth16/groth16.h"
 #include "testutil.h"
 
 static const uint64_t R_BN[4] = BN254_FR_P, R_BLS[4] = BLS381_FR_P;
@@ -42,6 +44,24 @@ static uint8_t *make_wtns(g16_rng *rng, const uint64_t r[4], uint32_t n, size_t 
     }
     *len = sz;
     return b;
+}
+
+/* The daemon's admission peek: g16_witness_peek / _bytes (path NULL: bytes). */
+static g16_err g16d_wtns_peek(const char *path, const void *data, size_t len, g16_curve *curve, uint32_t *n,
+                              g16_status *st) {
+    g16_ctx *ctx = g16_ctx_create(NULL);
+    g16_witness_header h;
+    g16_err e = ctx ? (path ? g16_witness_peek(ctx, &h, path) : g16_witness_peek_bytes(ctx, &h, data, len))
+                    : G16_ERR_NOMEM;
+    if (!e) {
+        *curve = h.curve;
+        *n = h.n_values;
+    } else if (st) {
+        st->code = e;
+        (void)g16_ctx_last_error(ctx, st->msg, sizeof st->msg);
+    }
+    g16_ctx_destroy(ctx);
+    return e;
 }
 
 static void test_peek(g16_rng *rng) {

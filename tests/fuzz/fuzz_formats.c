@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "groth16/groth16.h"
+#include "formats/formats.h"
 
 #define REQUIRE(c)                 \
     do {                           \

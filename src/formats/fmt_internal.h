@@ -1,9 +1,9 @@
-/* Helpers shared by the format readers of the groth16 layer (not part of the
+/* Helpers shared by the format readers of the formats layer (not part of the
  * layer's interface). */
 #ifndef G16_GROTH16_FMT_INTERNAL_H
 #define G16_GROTH16_FMT_INTERNAL_H
 
-#include "groth16.h"
+#include "formats.h"
 
 /* b[0..n) read as a little-endian integer equals the integer p (plimbs limbs)? */
 static inline int g16_le_bytes_equal(const uint8_t *b, size_t n, const limb_t *p, size_t plimbs) {

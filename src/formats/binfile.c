@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "groth16.h"
+#include "formats.h"
 
 /* Real files have at most a few dozen sections; the cap keeps the duplicate
  * check (quadratic) cheap on hostile input. */

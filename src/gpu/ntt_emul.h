@@ -1,6 +1,6 @@
 /* Host emulation of the CUDA constructs used by src/gpu/ntt.cuh, so that its
  * kernels and host driver run on the CPU with plain g++ (G16_NTT_EMUL; see
- * ntt_emul.cpp). Kernels with __syncthreads run with one thread per block
+ * tests/gpu/ntt_emul.cpp). Kernels with __syncthreads run with one thread per block
  * (each level's loop then covers the whole tile before the next), the others
  * with every thread of every block, serially. Device memory is host memory. */
 #ifndef G16_NTT_EMUL_H
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 extern "C" {
-#include "gpu/gpu.h"
+#include "gpu.h"
 }
 
 struct uint4 {

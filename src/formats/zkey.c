@@ -390,6 +390,8 @@ static g16_err zkey_load(g16_zkey *key, unsigned flags, g16_pool *pool, g16_stat
         (e = check_size(key, G16_ZKEY_SEC_C, (nv - npub - 1) * cd->g1, st)) ||
         (e = check_size(key, G16_ZKEY_SEC_H, (uint64_t)key->domainSize * cd->g1, st)))
         return e;
+    if (flags & G16_ZKEY_HEADER_ONLY)
+        return G16_OK;
     const void *ic, *a, *b1, *b2, *c, *h;
     int nc = (flags & G16_ZKEY_NO_COPY) != 0;
     if ((e = load_points(key, G16_ZKEY_SEC_IC, 0, npub + 1, 0, 1, 1, 0, cd, pool, &ic, st)))
