@@ -895,9 +895,7 @@ g16_err g16_result_write(g16_ctx *ctx, const g16_result *res, const char *proof_
     if (!res)
         return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_result_write: NULL result");
     g16_status st = {0};
-    if (proof_path && g16_proof_json_write(proof_path, &res->proof, &st))
-        return g16_ctx_report(ctx, &st);
-    if (public_path && g16_public_json_write(public_path, &res->pub, 0, res->pub.n, &st))
+    if (g16_result_files_write(proof_path, &res->proof, public_path, &res->pub, &st))
         return g16_ctx_report(ctx, &st);
     return G16_OK;
 }
