@@ -5,9 +5,19 @@
 #include "../../bench/bench.h"
 #include "cli.h"
 #include "g16.h"
+#include "util/file.h"
 #include "util/util.h"
 
 double g16_cli_now_ms(void) { return g16_now_ms(); }
+
+int g16_cli_outputs_ok(const char *cmd, const char *const *inputs, size_t n_inputs, const char *const *outputs,
+                       size_t n_outputs) {
+    g16_status st = {0};
+    if (g16_check_outputs(inputs, n_inputs, outputs, n_outputs, &st) == G16_OK)
+        return 1;
+    fprintf(stderr, "g16 %s: %s; refusing to overwrite it\n", cmd, st.msg);
+    return 0;
+}
 
 int main(int argc, char **argv) {
     if (argc < 2) {

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "groth16.h"
+#include "util/file.h"
 
 /* Real files have at most a few dozen sections; the cap keeps the duplicate
  * check (quadratic) cheap on hostile input. */
@@ -110,20 +111,11 @@ g16_err g16_binfile_open(g16_binfile *bf, const char *path, const char *magic, u
     set_name(bf, path);
     if (!path || !magic)
         return g16_fail(st, G16_ERR_INVALID_ARG, "binfile: NULL path or magic");
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return g16_fail(st, G16_ERR_IO, "%s: cannot open: %s", bf->name, strerror(errno));
-    struct stat sb;
-    if (fstat(fd, &sb) != 0) {
-        int err = errno;
-        close(fd);
-        return g16_fail(st, G16_ERR_IO, "%s: cannot stat: %s", bf->name, strerror(err));
-    }
-    if (!S_ISREG(sb.st_mode)) {
-        close(fd);
-        return g16_fail(st, G16_ERR_IO, "%s: not a regular file", bf->name);
-    }
-    size_t len = (size_t)sb.st_size;
+    int fd;
+    size_t len;
+    g16_err oe = g16_file_open_read(path, &fd, &len, st); /* regular files only, never blocks */
+    if (oe)
+        return oe;
     if (len >= 12) {
         void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
         if (m == MAP_FAILED) {

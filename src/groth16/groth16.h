@@ -353,6 +353,11 @@ g16_err g16_proof_json_write(const char *path, const g16_proof *p, g16_status *s
 g16_err g16_public_json_write(const char *path, const g16_frvec *v, size_t first, size_t count,
                               g16_status *st);
 g16_err g16_vk_json_write(const char *path, const g16_vk *vk, g16_status *st);
+/* A, B and C on the curve and in the prime-order subgroup, else
+ * G16_ERR_NOT_IN_SUBGROUP naming the point: a proof made from a key whose
+ * bases carry a small-order component (a point of order 3 or 11 added to a
+ * BLS12-381 base) passes the pairing check but not this one. */
+g16_err g16_proof_check_subgroup(const g16_proof *p, g16_status *st);
 /* proof.json and public.json (all of pub) as a pair: both are written and
  * fsync'd before either is renamed into place (util/file.h); on an error
  * neither old file is touched. A NULL path skips that file. */

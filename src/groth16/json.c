@@ -269,6 +269,26 @@ g16_err g16_vk_json_str(char **out, const g16_vk *vk, g16_status *st) {
     return finish(out, vk->curve == G16_CURVE_BN254 ? vk_json_bn254(vk) : vk_json_bls381(vk), st);
 }
 
+g16_err g16_proof_check_subgroup(const g16_proof *p, g16_status *st) {
+    int ok_a, ok_b, ok_c;
+#define PROOF_SUB(C)                                                                                 \
+    do {                                                                                             \
+        ok_a = C##_g1_affine_is_on_curve(&p->C.a) && C##_g1_affine_in_subgroup(&p->C.a);             \
+        ok_b = C##_g2_affine_is_on_curve(&p->C.b) && C##_g2_affine_in_subgroup(&p->C.b);             \
+        ok_c = C##_g1_affine_is_on_curve(&p->C.c) && C##_g1_affine_in_subgroup(&p->C.c);             \
+    } while (0)
+    if (p->curve == G16_CURVE_BN254)
+        PROOF_SUB(bn254);
+    else
+        PROOF_SUB(bls381);
+#undef PROOF_SUB
+    if (!(ok_a && ok_b && ok_c))
+        return g16_fail(st, G16_ERR_NOT_IN_SUBGROUP,
+                        "proof: %s is not in the prime-order subgroup (the key's bases have a small-order "
+                        "component)", !ok_a ? "pi_a" : !ok_b ? "pi_b" : "pi_c");
+    return G16_OK;
+}
+
 g16_err g16_result_files_write(const char *proof_path, const g16_proof *p, const char *public_path,
                                const g16_frvec *pub, g16_status *st) {
     char *s[2] = {NULL, NULL};

@@ -13,6 +13,7 @@
 #include "ntt/ntt.h"
 #include "pairing/pairing.h"
 #include "util/ctx.h"
+#include "util/file.h"
 
 /* ---- per-key preparation ------------------------------------------------- */
 
@@ -607,9 +608,10 @@ void groth16_key_adopt_mem(g16_key *key, void *mem, size_t len) {
 static g16_err read_whole_file(const char *path, void **buf, size_t *len, g16_status *st) {
     *buf = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return g16_fail(st, G16_ERR_IO, "%s: cannot open", path);
+    FILE *f;
+    g16_err oe = g16_file_fopen_read(path, &f, st);
+    if (oe)
+        return oe;
     struct stat sb;
     if (fstat(fileno(f), &sb) != 0 || sb.st_size <= 0) {
         fclose(f);
@@ -982,6 +984,10 @@ g16_err groth16_result_verify(const g16_key *key, const g16_result *res, g16_sta
     }
     pthread_mutex_unlock(&k->vk_lock);
     if (err)
+        return err;
+    /* The pairing equation alone accepts a proof with a small-order
+     * component (from a key's torsion bases), which other verifiers reject. */
+    if ((err = g16_proof_check_subgroup(&res->proof, st)))
         return err;
     return verify_parsed(&k->vk, &res->pub, &res->proof, st);
 }
