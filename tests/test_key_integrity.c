@@ -74,18 +74,21 @@ static void torsion_test(g16_ctx *ctx, uint64_t seed) {
     if (!mem || !bad)
         goto out;
     uint64_t asz = 0;
-    bls381_g1_affine *A = (bls381_g1_affine *)section_rw(bad, blen, G16_ZKEY_SEC_A, &asz);
-    CHECK(A && asz >= sizeof *A);
+    uint8_t *A = section_rw(bad, blen, G16_ZKEY_SEC_A, &asz); /* may be misaligned: memcpy */
+    CHECK(A && asz >= sizeof(bls381_g1_affine));
     if (!A)
         goto out;
     g16_rng rng;
     g16_rng_seed(&rng, seed);
     bls381_g1_affine t;
     order3_point(&t, &rng);
+    bls381_g1_affine a0;
     bls381_g1_jac j;
-    bls381_g1_jac_from_affine(&j, &A[0]);
+    memcpy(&a0, A, sizeof a0); /* the file layout is the struct's */
+    bls381_g1_jac_from_affine(&j, &a0);
     bls381_g1_jac_add_affine(&j, &j, &t);
-    bls381_g1_jac_to_affine(&A[0], &j); /* memcpy-safe: the file layout is the struct's */
+    bls381_g1_jac_to_affine(&a0, &j);
+    memcpy(A, &a0, sizeof a0);
 
     g16_key *good = NULL, *tors = NULL;
     g16_witness *w = NULL, *w2 = NULL;
