@@ -48,7 +48,7 @@ int cmd_synth(int argc, char **argv) {
     {
         const char *outs[1 + 64] = {o.r1cs_path};
         char paths[64][4096];
-        int np = o.partitions > 0 && o.partitions <= 64 ? o.partitions : 1;
+        int np = o.partitions < 1 ? 1 : o.partitions > 64 ? 64 : o.partitions; /* the first 64 suffice: the names differ by index */
         for (int p = 0; p < np; p++) {
             synth_wtns_path(paths[p], sizeof paths[p], o.wtns_path, o.partitions, p);
             outs[1 + p] = paths[p];
