@@ -22,6 +22,8 @@ static int usage(void) {
     return 2;
 }
 
+#define BENCH_MAX_LOG_N 30
+
 int bench_main(int argc, char **argv) {
     if (argc < 2)
         return usage();
@@ -41,7 +43,15 @@ int bench_main(int argc, char **argv) {
             o.curve_set = 1;
             i++;
         } else if (!strcmp(a, "--log-n") && v) {
-            o.log_n = atoi(v);
+            /* 2^log_n points or rows: 1 .. BENCH_MAX_LOG_N (a shift of a
+             * wider exponent is undefined, and no bench fits 2^31 anyway). */
+            char *end;
+            long k = strtol(v, &end, 10);
+            if (end == v || *end || k < 1 || k > BENCH_MAX_LOG_N) {
+                fprintf(stderr, "g16 bench: --log-n takes an integer in 1..%d, not '%s'\n", BENCH_MAX_LOG_N, v);
+                return 2;
+            }
+            o.log_n = (int)k;
             i++;
         } else if (!strcmp(a, "--group") && v) {
             o.group = v;

@@ -126,7 +126,8 @@ G16_API g16_err g16_key_load(g16_ctx *ctx, g16_key **key, const char *zkey_path,
     G16_WARN_UNUSED_RESULT;
 G16_API void g16_key_free(g16_key *key);
 G16_API g16_err g16_key_get_info(g16_ctx *ctx, g16_key_info *info, const g16_key *key);
-/* Writes snarkjs's verification_key.json for the key. */
+/* Writes snarkjs's verification_key.json for the key (atomically, as
+ * g16_result_write). */
 G16_API g16_err g16_key_export_vk(g16_ctx *ctx, const g16_key *key, const char *vk_path);
 
 /* What became of a loaded key's file (docs/formats.md "Mapped files that
@@ -226,9 +227,13 @@ G16_API g16_err g16_prove_batch(g16_ctx *ctx, g16_result **out, g16_key *key, co
 G16_API g16_err g16_prove_with_rs_insecure(g16_ctx *ctx, g16_result **out, g16_key *key,
                                            const g16_witness *w, const uint8_t r_le[32],
                                            const uint8_t s_le[32]) G16_WARN_UNUSED_RESULT;
-/* Checks a result against the key it was proved with (one multi-pairing). */
+/* Checks a result against the key it was proved with: A, B and C in the
+ * prime-order subgroup (G16_ERR_NOT_IN_SUBGROUP for a key whose bases carry a
+ * small-order component), then one multi-pairing. */
 G16_API g16_err g16_result_verify(g16_ctx *ctx, const g16_key *key, const g16_result *res);
-/* Writes proof.json and public.json (either path may be NULL). */
+/* Writes proof.json and public.json (either path may be NULL), each to a
+ * temporary file renamed into place once both are complete and synced: on
+ * an error the old files are untouched. */
 G16_API g16_err g16_result_write(g16_ctx *ctx, const g16_result *res, const char *proof_path,
                                  const char *public_path);
 /* The same JSON texts, malloc'd (free with g16_free); either may be NULL. */

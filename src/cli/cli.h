@@ -3,6 +3,8 @@
 #ifndef G16_CLI_H
 #define G16_CLI_H
 
+#include <stddef.h>
+
 #include "g16.h"
 
 int cmd_synth(int argc, char **argv);
@@ -17,6 +19,12 @@ int cmd_setup(int argc, char **argv);
  * timed out. */
 int cmd_client(int argc, char **argv);
 #endif
+
+/* 1 when no output names the same file as an input or another output
+ * (util/file.h's g16_check_outputs); else prints "g16 <cmd>: <why>" and
+ * returns 0: the command then exits 2 before any work. */
+int g16_cli_outputs_ok(const char *cmd, const char *const *inputs, size_t n_inputs, const char *const *outputs,
+                       size_t n_outputs);
 
 /* Monotonic milliseconds (clock.c; the clock of the library's g16_now_ms). */
 double g16_cli_now_ms(void);

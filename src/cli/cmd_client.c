@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "util/file.h"
 
 enum { EXIT_OK = 0, EXIT_JOB = 1, EXIT_USAGE = 2, EXIT_SERVER = 3, EXIT_TIMEOUT = 4 };
 
@@ -237,9 +238,10 @@ static char *abs_path(const char *p) {
 
 static char *base64_file(const char *path, const char **err) {
     static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        *err = strerror(errno);
+    static _Thread_local g16_status ost;
+    FILE *f = NULL;
+    if (g16_file_fopen_read(path, &f, &ost) != G16_OK) { /* regular files only: a FIFO never blocks */
+        *err = ost.msg;
         return NULL;
     }
     buf raw = {0};

@@ -6,7 +6,17 @@
 #include "cli.h"
 #include "gpu/gpu.h"
 #include "groth16/groth16.h"
+#include "util/file.h"
 #include "util/util.h"
+
+int g16_cli_outputs_ok(const char *cmd, const char *const *inputs, size_t n_inputs, const char *const *outputs,
+                       size_t n_outputs) {
+    g16_status st = {0};
+    if (g16_check_outputs(inputs, n_inputs, outputs, n_outputs, &st) == G16_OK)
+        return 1;
+    fprintf(stderr, "g16 %s: %s; refusing to overwrite it\n", cmd, st.msg);
+    return 0;
+}
 
 static void print_ctx_error(g16_ctx *ctx, const char *cmd) {
     char msg[512];
@@ -111,6 +121,27 @@ static int cmd_prove_batch(int argc, char **argv) {
         free(wtns);
         return 2;
     }
+    /* Outputs proof-<i>.json, public-<i>.json in out_dir: none may be an input. */
+    const char **outs = calloc(2 * n, sizeof *outs);
+    char (*outp)[4096] = calloc(2 * n, sizeof *outp);
+    int paths_ok = outs && outp;
+    for (size_t i = 0; paths_ok && i < 2 * n; i++) {
+        snprintf(outp[i], sizeof outp[i], "%s/%s-%zu.json", out_dir, i % 2 ? "public" : "proof", i / 2);
+        outs[i] = outp[i];
+    }
+    const char **ins = calloc(n + 1, sizeof *ins);
+    if (paths_ok && ins) {
+        ins[0] = zkey;
+        memcpy(ins + 1, wtns, n * sizeof *ins);
+        paths_ok = g16_cli_outputs_ok("prove --batch", ins, n + 1, outs, 2 * n);
+    }
+    free(ins);
+    free(outs);
+    if (!paths_ok) {
+        free(outp);
+        free(wtns);
+        return 2;
+    }
     g16_ctx *ctx = g16_ctx_create(NULL);
     g16_engine *eng = NULL;
     g16_engine_witness *ws = calloc(n, sizeof *ws);
@@ -155,17 +186,29 @@ static int cmd_prove_batch(int argc, char **argv) {
             rc = 2;
             continue;
         }
-        char path[4096];
-        const char *texts[2] = {proof, pub}, *names[2] = {"proof", "public"};
-        for (int k = 0; k < 2; k++) {
-            snprintf(path, sizeof path, "%s/%s-%u.json", out_dir, names[k], i);
-            FILE *f = fopen(path, "wb");
-            if (!f || fputs(texts[k], f) < 0) {
-                fprintf(stderr, "g16 prove --batch: cannot write %s\n", path);
-                rc = 2;
-            }
-            if (f && fclose(f) != 0)
-                rc = 2;
+        /* The pair: both files complete on disk before either is renamed in. */
+        const char *texts[2] = {proof, pub};
+        g16_atomic_file af[2];
+        g16_status wst = {0};
+        int opened = 0;
+        g16_err werr = G16_OK;
+        for (int k = 0; k < 2 && !werr; k++) {
+            if ((werr = g16_atomic_begin(&af[k], outp[2 * i + k], &wst)))
+                break;
+            opened = k + 1;
+            FILE *f = g16_atomic_stream(&af[k]);
+            af[k].failed = !f || fputs(texts[k], f) < 0;
+            werr = g16_atomic_finish(&af[k], &wst);
+        }
+        for (int k = 0; k < opened; k++) {
+            if (!werr)
+                werr = g16_atomic_commit(&af[k], &wst);
+            else
+                g16_atomic_abort(&af[k]);
+        }
+        if (werr) {
+            fprintf(stderr, "g16 prove --batch: %s\n", wst.msg);
+            rc = 2;
         }
         if (verbose)
             fprintf(stderr,
@@ -186,6 +229,7 @@ done:
     g16_engine_destroy(eng, 0);
     g16_ctx_destroy(ctx);
     free(ws);
+    free(outp);
     free(wtns);
     return rc;
 }
@@ -274,6 +318,8 @@ int cmd_prove(int argc, char **argv) {
                         "<public.json>\n");
         return 2;
     }
+    if (!g16_cli_outputs_ok("prove", (const char *[]){pos[0], pos[1]}, 2, (const char *[]){pos[2], pos[3]}, 2))
+        return 2;
     g16_ctx *ctx = g16_ctx_create(NULL);
     if (!ctx) {
         fprintf(stderr, "g16 prove: cannot create a context\n");
@@ -450,6 +496,8 @@ int cmd_zkey(int argc, char **argv) {
         fprintf(stderr, "usage: g16 zkey export-vk <circuit.zkey> <verification_key.json>\n");
         return 2;
     }
+    if (!g16_cli_outputs_ok("zkey export-vk", (const char *[]){argv[2]}, 1, (const char *[]){argv[3]}, 1))
+        return 2;
     g16_ctx *ctx = g16_ctx_create(NULL);
     if (!ctx)
         return 2;
@@ -474,8 +522,12 @@ int cmd_info(int argc, char **argv) {
     g16_status st = {0};
     g16_binfile bf;
     char magic[5] = {0};
-    FILE *f = fopen(path, "rb");
-    if (!f || fread(magic, 1, 4, f) != 4) {
+    FILE *f = NULL;
+    if (g16_file_fopen_read(path, &f, &st) != G16_OK) {
+        fprintf(stderr, "g16 info: %s\n", st.msg);
+        return 2;
+    }
+    if (fread(magic, 1, 4, f) != 4) {
         if (f)
             fclose(f);
         fprintf(stderr, "g16 info: %s: cannot read the file's magic\n", path);
@@ -585,6 +637,8 @@ int cmd_setup(int argc, char **argv) {
                         "                 [--backend cpu|cuda|auto] [--snarkjs-init] [--print-toxic]\n");
         return 2;
     }
+    if (!g16_cli_outputs_ok("setup", (const char *[]){pos[0]}, 1, (const char *[]){pos[1], vk_path}, 2))
+        return 2;
     if (!insecure) {
         fprintf(stderr, "g16 setup: refusing to run without --insecure-test-setup: this setup draws its toxic\n"
                         "waste from a seed, so anyone who knows the seed can forge proofs. Use a real\n"

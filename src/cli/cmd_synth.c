@@ -45,6 +45,17 @@ int cmd_synth(int argc, char **argv) {
                         "                 --out circuit.r1cs --witness out.wtns [--partitions N] [--seed S]\n");
         return 2;
     }
+    {
+        const char *outs[1 + 64] = {o.r1cs_path};
+        char paths[64][4096];
+        int np = o.partitions < 1 ? 1 : o.partitions > 64 ? 64 : o.partitions; /* the first 64 suffice: the names differ by index */
+        for (int p = 0; p < np; p++) {
+            synth_wtns_path(paths[p], sizeof paths[p], o.wtns_path, o.partitions, p);
+            outs[1 + p] = paths[p];
+        }
+        if (!g16_cli_outputs_ok("synth", NULL, 0, outs, 1 + (size_t)np))
+            return 2;
+    }
     g16_status st = {0};
     synth_stats s;
     if (synth_generate(&o, &s, &st) != G16_OK) {

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "formats.h"
+#include "util/file.h"
 
 /* Real files have at most a few dozen sections; the cap keeps the duplicate
  * check (quadratic) cheap on hostile input. */
@@ -111,22 +112,18 @@ g16_err g16_binfile_open(g16_binfile *bf, const char *path, const char *magic, u
     set_name(bf, path);
     if (!path || !magic)
         return g16_fail(st, G16_ERR_INVALID_ARG, "binfile: NULL path or magic");
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return g16_fail(st, G16_ERR_IO, "%s: cannot open: %s", bf->name, strerror(errno));
-    struct stat sb;
-    if (fstat(fd, &sb) != 0) {
-        int err = errno;
-        close(fd);
-        return g16_fail(st, G16_ERR_IO, "%s: cannot stat: %s", bf->name, strerror(err));
-    }
-    if (!S_ISREG(sb.st_mode)) {
-        close(fd);
-        return g16_fail(st, G16_ERR_IO, "%s: not a regular file", bf->name);
-    }
-    size_t len = (size_t)sb.st_size;
+    int fd;
+    size_t len;
+    g16_err oe = g16_file_open_read(path, &fd, &len, st); /* regular files only, never blocks */
+    if (oe)
+        return oe;
     if (len >= 12) {
         /* A guarded mapping; it keeps fd for the change check. */
+        struct stat sb;
+        if (fstat(fd, &sb) != 0) {
+            close(fd);
+            return g16_fail(st, G16_ERR_IO, "%s: cannot stat", bf->name);
+        }
         g16_err e = g16_fmap_map(&bf->map, fd, &sb, path, bf->name, st);
         if (e)
             return e;

@@ -1,15 +1,20 @@
 #include "binwrite.h"
 
-#include <errno.h>
 #include <string.h>
 
 g16_err binw_open(binwriter *w, const char *path, const char *magic, uint32_t version, uint32_t nsections,
                   g16_status *st) {
     w->path = path;
     w->failed = 0;
-    w->f = fopen(path, "wb");
-    if (!w->f)
-        return g16_fail(st, G16_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    w->f = NULL;
+    g16_err e = g16_atomic_begin(&w->af, path, st);
+    if (e)
+        return e;
+    w->f = g16_atomic_stream(&w->af);
+    if (!w->f) {
+        g16_atomic_abort(&w->af);
+        return g16_fail(st, G16_ERR_NOMEM, "%s: cannot make a stream", path);
+    }
     binw_bytes(w, magic, 4);
     binw_u32(w, version);
     binw_u32(w, nsections);
@@ -50,11 +55,15 @@ void binw_section_end(binwriter *w, long size_pos) {
 }
 
 g16_err binw_close(binwriter *w, g16_status *st) {
-    int bad = w->failed;
-    if (w->f && fclose(w->f) != 0)
-        bad = 1;
+    if (!w->f)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "%s: not open", w->path ? w->path : "(binwriter)");
     w->f = NULL;
-    if (bad)
-        return g16_fail(st, G16_ERR_IO, "%s: write failed", w->path);
-    return G16_OK;
+    w->af.failed |= w->failed;
+    return g16_atomic_commit(&w->af, st);
+}
+
+void binw_abort(binwriter *w) {
+    if (w->f)
+        g16_atomic_abort(&w->af);
+    w->f = NULL;
 }

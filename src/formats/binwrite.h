@@ -6,9 +6,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../util/file.h"
 #include "../util/util.h"
 
+/* The file is written to a temporary file beside path and renamed into
+ * place by binw_close (util/file.h): a failed write leaves path as it was. */
 typedef struct binwriter {
+    g16_atomic_file af;
     FILE *f;
     const char *path;
     int failed;
@@ -23,7 +27,10 @@ void binw_u64(binwriter *w, uint64_t v);
 /* Starts section id; returns the offset of its size field for binw_section_end. */
 long binw_section_begin(binwriter *w, uint32_t id);
 void binw_section_end(binwriter *w, long size_pos);
-/* Closes the file; G16_ERR_IO if any write failed. */
+/* Completes the file and renames it into place; G16_ERR_IO (and path
+ * untouched) if any write failed. */
 g16_err binw_close(binwriter *w, g16_status *st);
+/* Drops the partial file (path untouched). Safe after close or on a zeroed w. */
+void binw_abort(binwriter *w);
 
 #endif

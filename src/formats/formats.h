@@ -351,7 +351,15 @@ void g16_vk_free(g16_vk *vk);
 g16_err g16_vk_from_zkey(g16_vk *vk, const g16_zkey *key, g16_status *st);
 
 /* curve: the expected curve, or -1 to take it from the file (proof.json and
- * verification_key.json carry it; public.json does not and needs a curve). */
+ * verification_key.json carry it; public.json does not and needs a curve).
+ * A file over its kind's size limit is refused (G16_ERR_FORMAT) before it
+ * is read; so is anything but a regular file (G16_ERR_IO). A verification
+ * key whose alpha, beta, gamma, delta or IC point is infinity is refused
+ * (G16_ERR_FORMAT): no real setup produces one, and with IC at infinity a
+ * proof verifies for any public input. */
+#define G16_PROOF_JSON_MAX ((size_t)1 << 20)   /* proof.json: 1 MiB */
+#define G16_VK_JSON_MAX ((size_t)64 << 20)     /* verification_key.json: 64 MiB */
+#define G16_PUBLIC_JSON_MAX ((size_t)64 << 20) /* public.json: 64 MiB */
 g16_err g16_proof_json_read(g16_proof *p, const char *path, int curve, g16_status *st);
 g16_err g16_proof_json_parse(g16_proof *p, const char *text, size_t len, int curve, g16_status *st);
 g16_err g16_public_json_read(g16_frvec *pub, const char *path, g16_curve curve, g16_status *st);
@@ -372,6 +380,16 @@ g16_err g16_proof_json_write(const char *path, const g16_proof *p, g16_status *s
 g16_err g16_public_json_write(const char *path, const g16_frvec *v, size_t first, size_t count,
                               g16_status *st);
 g16_err g16_vk_json_write(const char *path, const g16_vk *vk, g16_status *st);
+/* A, B and C on the curve and in the prime-order subgroup, else
+ * G16_ERR_NOT_IN_SUBGROUP naming the point: a proof made from a key whose
+ * bases carry a small-order component (a point of order 3 or 11 added to a
+ * BLS12-381 base) passes the pairing check but not this one. */
+g16_err g16_proof_check_subgroup(const g16_proof *p, g16_status *st);
+/* proof.json and public.json (all of pub) as a pair: both are written and
+ * fsync'd before either is renamed into place (util/file.h); on an error
+ * neither old file is touched. A NULL path skips that file. */
+g16_err g16_result_files_write(const char *proof_path, const g16_proof *p, const char *public_path,
+                               const g16_frvec *pub, g16_status *st);
 
 /* snarkjs's curve name: "bn128" / "bls12381". */
 const char *g16_snarkjs_curve_name(g16_curve curve);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "fmt_internal.h"
+#include "util/file.h"
 
 /* vk_alphabeta_12 is read and written as the 12 Fp coefficients of the
  * tower, in memory order (c0.c0.c0, c0.c0.c1, c0.c1.c0, ..., c1.c2.c1). */
@@ -132,16 +133,7 @@ static g16_err finish(char **out, json_t *root, g16_status *st) {
 }
 
 static g16_err write_text(const char *path, const char *text, g16_status *st) {
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return g16_fail(st, G16_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
-    size_t n = strlen(text);
-    int ok = fwrite(text, 1, n, f) == n;
-    if (fclose(f) != 0)
-        ok = 0;
-    if (!ok)
-        return g16_fail(st, G16_ERR_IO, "%s: write failed", path);
-    return G16_OK;
+    return g16_atomic_write(path, text, strlen(text), st);
 }
 
 /* ---- tree builders (NULL-safe: a failed allocation propagates NULL) ------ */
@@ -277,6 +269,62 @@ g16_err g16_vk_json_str(char **out, const g16_vk *vk, g16_status *st) {
     return finish(out, vk->curve == G16_CURVE_BN254 ? vk_json_bn254(vk) : vk_json_bls381(vk), st);
 }
 
+g16_err g16_proof_check_subgroup(const g16_proof *p, g16_status *st) {
+    int ok_a, ok_b, ok_c;
+#define PROOF_SUB(C)                                                                                 \
+    do {                                                                                             \
+        ok_a = C##_g1_affine_is_on_curve(&p->C.a) && C##_g1_affine_in_subgroup(&p->C.a);             \
+        ok_b = C##_g2_affine_is_on_curve(&p->C.b) && C##_g2_affine_in_subgroup(&p->C.b);             \
+        ok_c = C##_g1_affine_is_on_curve(&p->C.c) && C##_g1_affine_in_subgroup(&p->C.c);             \
+    } while (0)
+    if (p->curve == G16_CURVE_BN254)
+        PROOF_SUB(bn254);
+    else
+        PROOF_SUB(bls381);
+#undef PROOF_SUB
+    if (!(ok_a && ok_b && ok_c))
+        return g16_fail(st, G16_ERR_NOT_IN_SUBGROUP,
+                        "proof: %s is not in the prime-order subgroup (the key's bases have a small-order "
+                        "component)", !ok_a ? "pi_a" : !ok_b ? "pi_b" : "pi_c");
+    return G16_OK;
+}
+
+g16_err g16_result_files_write(const char *proof_path, const g16_proof *p, const char *public_path,
+                               const g16_frvec *pub, g16_status *st) {
+    char *s[2] = {NULL, NULL};
+    g16_atomic_file af[2];
+    const char *path[2] = {proof_path, public_path};
+    int open_n = 0;
+    g16_err e = G16_OK;
+    if (proof_path)
+        e = g16_proof_json_str(&s[0], p, st);
+    if (!e && public_path)
+        e = g16_public_json_str(&s[1], pub, 0, pub->n, st);
+    for (int k = 0; k < 2 && !e; k++) {
+        if (!path[k])
+            continue;
+        if ((e = g16_atomic_begin(&af[k], path[k], st)))
+            break;
+        open_n = k + 1;
+        FILE *f = g16_atomic_stream(&af[k]);
+        size_t n = strlen(s[k]);
+        af[k].failed = !f || fwrite(s[k], 1, n, f) != n;
+        e = g16_atomic_finish(&af[k], st);
+    }
+    /* Both complete on disk before either is renamed into place. */
+    for (int k = 0; k < open_n; k++) {
+        if (!path[k])
+            continue;
+        if (!e)
+            e = g16_atomic_commit(&af[k], st);
+        else
+            g16_atomic_abort(&af[k]);
+    }
+    free(s[0]);
+    free(s[1]);
+    return e;
+}
+
 g16_err g16_proof_json_write(const char *path, const g16_proof *p, g16_status *st) {
     char *s;
     g16_err e = g16_proof_json_str(&s, p, st);
@@ -340,36 +388,9 @@ g16_err g16_vk_from_zkey(g16_vk *vk, const g16_zkey *key, g16_status *st) {
 
 /* ---- readers ------------------------------------------------------------- */
 
-static g16_err read_text(const char *path, char **text, size_t *len, g16_status *st) {
-    *text = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return g16_fail(st, G16_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (!buf) {
-            fclose(f);
-            return g16_fail(st, G16_ERR_NOMEM, "%s: out of memory", path);
-        }
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        cap *= 2;
-        char *q = realloc(buf, cap);
-        if (!q)
-            free(buf);
-        buf = q;
-    }
-    int err = ferror(f);
-    fclose(f);
-    if (err) {
-        free(buf);
-        return g16_fail(st, G16_ERR_IO, "%s: read error", path);
-    }
-    *text = buf;
-    *len = n;
-    return G16_OK;
+static g16_err read_text(const char *path, size_t max, const char *what, char **text, size_t *len,
+                         g16_status *st) {
+    return g16_file_read_all(path, max, what, text, len, st);
 }
 
 static g16_err parse_root(json_t **root, const char *text, size_t len, const char *nm,
@@ -589,6 +610,14 @@ static g16_err public_from_json(g16_frvec *v, json_t *root, const char *nm, g16_
             (e = parse_##C##_g2(&vk->C.gamma2, ga, nm, "vk_gamma_2", st)) ||                   \
             (e = parse_##C##_g2(&vk->C.delta2, de, nm, "vk_delta_2", st)))                     \
             return e;                                                                          \
+        if (C##_g1_affine_is_inf(&vk->C.alpha1) || C##_g2_affine_is_inf(&vk->C.beta2) ||       \
+            C##_g2_affine_is_inf(&vk->C.gamma2) || C##_g2_affine_is_inf(&vk->C.delta2))        \
+            return g16_fail(st, G16_ERR_FORMAT, "%s: vk_%s is the point at infinity (no setup makes one)", \
+                            nm,                                                                \
+                            C##_g1_affine_is_inf(&vk->C.alpha1)   ? "alpha_1"                  \
+                            : C##_g2_affine_is_inf(&vk->C.beta2)  ? "beta_2"                   \
+                            : C##_g2_affine_is_inf(&vk->C.gamma2) ? "gamma_2"                  \
+                                                                  : "delta_2");                \
         json_t *ab = json_object_get(root, "vk_alphabeta_12");                                 \
         if (ab) {                                                                              \
             if (!is_arr(ab, 2))                                                                \
@@ -618,6 +647,10 @@ static g16_err public_from_json(g16_frvec *v, json_t *root, const char *nm, g16_
             snprintf(path, sizeof path, "IC[%zu]", i);                                         \
             if ((e = parse_##C##_g1(&vk->C.IC[i], json_array_get(ic, i), nm, path, st)))       \
                 return e;                                                                      \
+            if (C##_g1_affine_is_inf(&vk->C.IC[i]))                                            \
+                return g16_fail(st, G16_ERR_FORMAT,                                            \
+                                "%s: %s is the point at infinity (no setup makes one; any public " \
+                                "input would verify)", nm, path);                              \
         }                                                                                      \
         return G16_OK;                                                                         \
     }
@@ -645,7 +678,7 @@ static g16_err vk_from_json(g16_vk *vk, json_t *root, const char *nm, int want, 
 }
 
 /* Parse text (named nm) with the reader fn; frees the tree. */
-#define READER(NAME, T, ARG, FROM, CLEANUP)                                                     \
+#define READER(NAME, T, ARG, FROM, CLEANUP, MAXLEN)                                                     \
     g16_err g16_##NAME##_json_parse(T *out, const char *text, size_t len, ARG, g16_status *st) { \
         json_t *root;                                                                           \
         g16_err e = parse_root(&root, text, len, "(json)", st);                                 \
@@ -663,7 +696,7 @@ static g16_err vk_from_json(g16_vk *vk, json_t *root, const char *nm, int want, 
         char *text;                                                                             \
         size_t len;                                                                             \
         memset(out, 0, sizeof *out);                                                            \
-        g16_err e = read_text(path, &text, &len, st);                                           \
+        g16_err e = read_text(path, MAXLEN, #NAME, &text, &len, st);                                           \
         if (e)                                                                                  \
             return e;                                                                           \
         json_t *root;                                                                           \
@@ -677,6 +710,6 @@ static g16_err vk_from_json(g16_vk *vk, json_t *root, const char *nm, int want, 
             CLEANUP;                                                                            \
         return e;                                                                               \
     }
-READER(proof, g16_proof, int curve, proof_from_json, (void)0)
-READER(public, g16_frvec, g16_curve curve, public_from_json, g16_frvec_free(out))
-READER(vk, g16_vk, int curve, vk_from_json, g16_vk_free(out))
+READER(proof, g16_proof, int curve, proof_from_json, (void)0, G16_PROOF_JSON_MAX)
+READER(public, g16_frvec, g16_curve curve, public_from_json, g16_frvec_free(out), G16_PUBLIC_JSON_MAX)
+READER(vk, g16_vk, int curve, vk_from_json, g16_vk_free(out), G16_VK_JSON_MAX)

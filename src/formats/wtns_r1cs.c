@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "fmt_internal.h"
+#include "util/file.h"
 
 void g16_frvec_free(g16_frvec *v) {
     if (!v)
@@ -203,9 +204,15 @@ static void wtns_value(uint8_t b[32], const g16_frvec *w, size_t i) {
 }
 
 g16_err g16_wtns_write(const char *path, const g16_frvec *w, g16_status *st) {
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return g16_fail(st, G16_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    g16_atomic_file af;
+    g16_err e = g16_atomic_begin(&af, path, st);
+    if (e)
+        return e;
+    FILE *f = g16_atomic_stream(&af);
+    if (!f) {
+        g16_atomic_abort(&af);
+        return g16_fail(st, G16_ERR_NOMEM, "%s: cannot make a stream", path);
+    }
     uint8_t hdr[WTNS_HDR];
     wtns_header(hdr, w);
     int ok = fwrite(hdr, 1, sizeof hdr, f) == sizeof hdr;
@@ -214,11 +221,8 @@ g16_err g16_wtns_write(const char *path, const g16_frvec *w, g16_status *st) {
         wtns_value(b, w, i);
         ok = fwrite(b, 1, 32, f) == 32;
     }
-    if (fclose(f) != 0)
-        ok = 0;
-    if (!ok)
-        return g16_fail(st, G16_ERR_IO, "%s: write failed", path);
-    return G16_OK;
+    af.failed |= !ok;
+    return g16_atomic_commit(&af, st);
 }
 
 g16_err g16_wtns_encode(void **out, size_t *len, const g16_frvec *w, g16_status *st) {

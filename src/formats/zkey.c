@@ -248,11 +248,25 @@ static g16_err load_coefs(g16_zkey *key, const curve_desc *cd, g16_pool *pool, g
 }
 
 /* Decodes one vk point of section 2 (always with the subgroup check). */
-static g16_err vk_point(g16_zkey *key, pt_dec_fn dec, void *out, const uint8_t *buf,
+/* Infinity is (0, 0), all-zero limbs in memory as in the file. */
+static int pt_is_zero(const void *p, size_t size) {
+    const uint8_t *b = p;
+    uint8_t acc = 0;
+    for (size_t i = 0; i < size; i++)
+        acc |= b[i];
+    return acc == 0;
+}
+
+static g16_err vk_point(g16_zkey *key, pt_dec_fn dec, void *out, size_t size, const uint8_t *buf,
                         const char *what, g16_status *st) {
     g16_err e = dec(out, buf, 1);
     if (e)
         return g16_fail(st, e, "%s: section 2: %s: %s", key->file.name, what, g16_err_str(e));
+    /* The file's infinity is all-zero bytes (as snarkjs writes it). No setup
+     * makes a vk point at infinity; a key cut short by a full disk does. */
+    if (pt_is_zero(out, size))
+        return g16_fail(st, G16_ERR_FORMAT, "%s: section 2: %s is the point at infinity (no setup makes one)",
+                        key->file.name, what);
     return G16_OK;
 }
 
@@ -332,12 +346,12 @@ static g16_err parse_groth_header(g16_zkey *key, const curve_desc **cdp, g16_sta
     size_t g1 = cd->g1, g2 = cd->g2;
 #define VK_POINTS(CV)                                                                        \
     do {                                                                                     \
-        if ((e = vk_point(key, cd->dec1, &key->CV.alpha1, p, "alpha1", st)) ||               \
-            (e = vk_point(key, cd->dec1, &key->CV.beta1, p + g1, "beta1", st)) ||            \
-            (e = vk_point(key, cd->dec2, &key->CV.beta2, p + 2 * g1, "beta2", st)) ||        \
-            (e = vk_point(key, cd->dec2, &key->CV.gamma2, p + 2 * g1 + g2, "gamma2", st)) || \
-            (e = vk_point(key, cd->dec1, &key->CV.delta1, p + 2 * g1 + 2 * g2, "delta1", st)) || \
-            (e = vk_point(key, cd->dec2, &key->CV.delta2, p + 3 * g1 + 2 * g2, "delta2", st)))  \
+        if ((e = vk_point(key, cd->dec1, &key->CV.alpha1, g1, p, "alpha1", st)) ||               \
+            (e = vk_point(key, cd->dec1, &key->CV.beta1, g1, p + g1, "beta1", st)) ||            \
+            (e = vk_point(key, cd->dec2, &key->CV.beta2, g2, p + 2 * g1, "beta2", st)) ||        \
+            (e = vk_point(key, cd->dec2, &key->CV.gamma2, g2, p + 2 * g1 + g2, "gamma2", st)) || \
+            (e = vk_point(key, cd->dec1, &key->CV.delta1, g1, p + 2 * g1 + 2 * g2, "delta1", st)) || \
+            (e = vk_point(key, cd->dec2, &key->CV.delta2, g2, p + 3 * g1 + 2 * g2, "delta2", st)))  \
             return e;                                                                        \
     } while (0)
     if (cd->curve == G16_CURVE_BN254)
@@ -396,6 +410,10 @@ static g16_err zkey_load(g16_zkey *key, unsigned flags, g16_pool *pool, g16_stat
     int nc = (flags & G16_ZKEY_NO_COPY) != 0;
     if ((e = load_points(key, G16_ZKEY_SEC_IC, 0, npub + 1, 0, 1, 1, 0, cd, pool, &ic, st)))
         return e;
+    for (uint64_t i = 0; i <= npub; i++) /* see vk_point: with IC at infinity any input verifies */
+        if (pt_is_zero((const uint8_t *)ic + i * cd->g1, cd->g1))
+            return g16_fail(st, G16_ERR_FORMAT, "%s: section 3: IC[%llu] is the point at infinity (no setup makes one)",
+                            nm, (unsigned long long)i);
     if ((e = load_coefs(key, cd, pool, st)))
         return e;
     int check = !(flags & G16_ZKEY_TRUSTED), sub = check && (flags & G16_ZKEY_CHECK_SUBGROUP);

@@ -13,6 +13,7 @@
 #include "ntt/ntt.h"
 #include "pairing/pairing.h"
 #include "util/ctx.h"
+#include "util/file.h"
 
 /* ---- per-key preparation ------------------------------------------------- */
 
@@ -615,9 +616,10 @@ void groth16_key_adopt_mem(g16_key *key, void *mem, size_t len) {
 static g16_err read_whole_file(const char *path, void **buf, size_t *len, struct stat *sbo, g16_status *st) {
     *buf = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return g16_fail(st, G16_ERR_IO, "%s: cannot open", path);
+    FILE *f;
+    g16_err oe = g16_file_fopen_read(path, &f, st);
+    if (oe)
+        return oe;
     struct stat sb, sb2;
     if (fstat(fileno(f), &sb) != 0 || sb.st_size <= 0) {
         fclose(f);
@@ -913,9 +915,7 @@ g16_err g16_result_write(g16_ctx *ctx, const g16_result *res, const char *proof_
     if (!res)
         return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_result_write: NULL result");
     g16_status st = {0};
-    if (proof_path && g16_proof_json_write(proof_path, &res->proof, &st))
-        return g16_ctx_report(ctx, &st);
-    if (public_path && g16_public_json_write(public_path, &res->pub, 0, res->pub.n, &st))
+    if (g16_result_files_write(proof_path, &res->proof, public_path, &res->pub, &st))
         return g16_ctx_report(ctx, &st);
     return G16_OK;
 }
@@ -1001,6 +1001,10 @@ g16_err groth16_result_verify(const g16_key *key, const g16_result *res, g16_sta
         k->vk_ready = err == G16_OK;
     }
     pthread_mutex_unlock(&k->vk_lock);
+    /* The pairing equation alone accepts a proof with a small-order
+     * component (from a key's torsion bases), which other verifiers reject. */
+    if (!err)
+        err = g16_proof_check_subgroup(&res->proof, st);
     if (!err)
         err = verify_parsed(&k->vk, &res->pub, &res->proof, st);
     return groth16_key_settle(key, err, st); /* IC from a file that changed: not "invalid proof" */

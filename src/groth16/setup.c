@@ -37,6 +37,7 @@
 #include "ntt/ntt.h"
 #include "util/blake2b.h"
 #include "util/ctx.h"
+#include "util/file.h"
 
 _Static_assert(sizeof(bn254_g1_affine) == 64 && sizeof(bn254_g2_affine) == 128, "zkey point layout");
 _Static_assert(sizeof(bls381_g1_affine) == 96 && sizeof(bls381_g2_affine) == 192, "zkey point layout");
@@ -206,20 +207,20 @@ g16_err groth16_setup_insecure_ex(g16_ctx *ctx, const g16_r1cs *cs, const groth1
     }
     info->used_gpu = e.gpu != NULL;
 
-    int fd = -1;
+    /* The key goes to a temporary file beside out_path, with its space
+     * reserved up front (a full disk is a clean error here, not a SIGBUS in
+     * the mapping), and is renamed over out_path only when complete and
+     * synced: a failed setup leaves the old file at out_path as it was. */
+    g16_atomic_file af = {.fd = -1};
+    int have_file = 0;
     void *map = MAP_FAILED;
     if (out_path) {
-        fd = open(out_path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-        if (fd < 0) {
-            err = g16_fail(st, G16_ERR_IO, "setup: cannot create %s: %s", out_path, strerror(errno));
+        if ((err = g16_atomic_begin(&af, out_path, st)))
             goto done;
-        }
-        if (ftruncate(fd, (off_t)e.L.total) != 0) {
-            err = g16_fail(st, G16_ERR_IO, "setup: cannot size %s to %zu bytes: %s", out_path, e.L.total,
-                           strerror(errno));
+        have_file = 1;
+        if ((err = g16_atomic_reserve(&af, e.L.total, st)))
             goto done;
-        }
-        map = mmap(NULL, e.L.total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        map = mmap(NULL, e.L.total, PROT_READ | PROT_WRITE, MAP_SHARED, af.fd, 0);
     } else {
         map = mmap(NULL, e.L.total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 #ifdef MADV_HUGEPAGE
@@ -238,9 +239,15 @@ g16_err groth16_setup_insecure_ex(g16_ctx *ctx, const g16_r1cs *cs, const groth1
     err = cs->curve == G16_CURVE_BN254 ? groth16_bn254_setup(&e, cs, log_n, st) : groth16_bls381_setup(&e, cs, log_n, st);
     info->total_ms = g16_now_ms() - t0;
     if (out_path) {
+        if (!err && msync(map, e.L.total, MS_SYNC) != 0)
+            err = g16_fail(st, G16_ERR_IO, "setup: writing %s: %s", out_path, strerror(errno));
         if (munmap(map, e.L.total) != 0 && !err)
             err = g16_fail(st, G16_ERR_IO, "setup: writing %s: %s", out_path, strerror(errno));
         map = MAP_FAILED;
+        if (!err) {
+            have_file = 0;
+            err = g16_atomic_commit(&af, st);
+        }
     } else if (!err) {
         *mem = map;
         *mem_len = e.L.total;
@@ -249,10 +256,8 @@ g16_err groth16_setup_insecure_ex(g16_ctx *ctx, const g16_r1cs *cs, const groth1
 done:
     if (map != MAP_FAILED)
         munmap(map, e.L.total);
-    if (fd >= 0 && close(fd) != 0 && !err)
-        err = g16_fail(st, G16_ERR_IO, "setup: closing %s: %s", out_path, strerror(errno));
-    if (err && out_path && fd >= 0)
-        unlink(out_path);
+    if (have_file)
+        g16_atomic_abort(&af);
     g16_gpu_destroy(e.gpu);
     return err;
 }

@@ -370,8 +370,7 @@ static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, int p
 done:
     if (err && keep_cs)
         g16_r1cs_free(cs);
-    if (wr.f)
-        fclose(wr.f);
+    binw_abort(&wr);
     if (w)
         for (int p = 0; p < np; p++)
             free(w[p]);
