@@ -25,6 +25,16 @@ extern "C" {
 #define G16_API
 #define G16_WARN_UNUSED_RESULT
 #endif
+/* G16_NONNULL(i, ...): the arguments at those (1-based) positions must not
+ * be NULL; the compiler warns where a caller passes NULL. The library itself
+ * is built with G16_NO_NONNULL, so that its own checks stay (a NULL that
+ * slips through still gets G16_ERR_INVALID_ARG, never a crash); a test that
+ * passes NULL on purpose defines it too. */
+#if defined(__GNUC__) && !defined(G16_NO_NONNULL)
+#define G16_NONNULL(...) __attribute__((nonnull(__VA_ARGS__)))
+#else
+#define G16_NONNULL(...)
+#endif
 
 /* ---- errors -------------------------------------------------------------- */
 
@@ -85,9 +95,20 @@ G16_API g16_ctx *g16_ctx_create(const g16_ctx_opts *opts);
 G16_API void g16_ctx_destroy(g16_ctx *ctx);
 G16_API int g16_ctx_threads(const g16_ctx *ctx);
 
-/* Copies the last error message reported through ctx into buf (always
- * NUL-terminated) and returns its code. Thread-safe. */
-G16_API g16_err g16_ctx_last_error(g16_ctx *ctx, char *buf, size_t buf_len);
+/* The last error reported through ctx, by any thread.
+ * Out: buf (may be NULL when buf_len is 0): its one-line message, always
+ *      NUL-terminated, truncated to buf_len - 1 bytes.
+ * Returns: its code (G16_OK when none yet); G16_ERR_INVALID_ARG for a NULL
+ * ctx. Thread-safe; with several threads on one context prefer
+ * g16_last_error, which is per thread. */
+G16_API g16_err g16_ctx_last_error(g16_ctx *ctx, char *buf, size_t buf_len) G16_NONNULL(1);
+
+/* The last error of a g16 call on the calling thread (whatever its context,
+ * also calls without one): its code and, in buf, its one-line message
+ * (always NUL-terminated when buf_len > 0; buf may be NULL when buf_len is
+ * 0). A successful call does not clear it. Returns G16_OK when this thread
+ * has had no error. Thread-safe (thread-local). */
+G16_API g16_err g16_last_error(char *buf, size_t buf_len);
 
 /* ---- Groth16: keys, witnesses, proofs --------------------------------------
  * Files are snarkjs/circom's: .zkey (proving key), .wtns (witness),
@@ -116,9 +137,45 @@ typedef struct g16_key_info {
     uint32_t n_coefficients;
 } g16_key_info;
 
-/* Per-proof stage timings in milliseconds. */
+/* Where a proof's heavy stage (NTTs, h, MSMs) runs. */
+typedef enum g16_backend {
+    G16_BACKEND_AUTO = 0, /* the GPU when the build has CUDA, a device is present and the
+                           * domain is at least G16_PROVE_AUTO_GPU_MIN_DOMAIN; else the CPU.
+                           * A GPU that fails (set-up, stage, or a proof that does not
+                           * verify) is replaced by the CPU for that call. */
+    G16_BACKEND_CPU = 1,
+    G16_BACKEND_CUDA = 2  /* the GPU or an error (G16_ERR_NO_DEVICE without one) */
+} g16_backend;
+
+/* G16_BACKEND_AUTO proves domains below this on the CPU. g16_prove makes a
+ * fresh GPU context per call: measured on the H200, a 2^13 circom circuit
+ * proved in ~50 ms on the CPU against ~250 ms on the GPU, mostly context
+ * creation and key upload. 2^16 is a first guess of the crossing point and
+ * is to be re-measured (both sides, several circuits and hosts). */
+#define G16_PROVE_AUTO_GPU_MIN_DOMAIN (1u << 16)
+
+/* Options of g16_prove / g16_prove_batch. Initialize with
+ * g16_prove_opts_init (it sets size, so that fields appended later get
+ * their defaults for a caller built against this version). */
+typedef struct g16_prove_opts {
+    size_t size;         /* sizeof(g16_prove_opts) */
+    g16_backend backend; /* default G16_BACKEND_AUTO */
+    int verify;          /* default 1: each proof is verified (one multi-pairing) before it
+                          * is returned; 0 skips that (benchmarks) */
+    int device;          /* the GPU to use; default 0 */
+    int stream_bases;    /* 1: stream the key's bases from host memory per MSM instead of
+                          * uploading the key (a key larger than the GPU); default 0 */
+} g16_prove_opts;
+
+/* Sets *opts to the defaults above. opts may not be NULL. */
+G16_API void g16_prove_opts_init(g16_prove_opts *opts) G16_NONNULL(1);
+
+/* One proof's account: stage timings in milliseconds, and where it ran. */
 typedef struct g16_prove_stats {
     double synth_ms, ntt_ms, msm_ms, finalize_ms, total_ms;
+    double verify_ms;        /* 0 when not verified */
+    g16_backend backend;     /* G16_BACKEND_CPU or G16_BACKEND_CUDA: what made the proof */
+    char backend_note[256];  /* why that backend, and any fallback ("" when as asked) */
 } g16_prove_stats;
 
 /* Loads a snarkjs Groth16 .zkey (memory-mapped). flags: G16_KEY_*. */
@@ -138,20 +195,31 @@ G16_API g16_err g16_witness_from_wtns_bytes(g16_ctx *ctx, g16_witness **w, const
 G16_API void g16_witness_free(g16_witness *w);
 
 /* Proves w against key with fresh r, s from the OS CSPRNG (wiped after use).
- * The witness must belong to the key (curve, length, w[0] = 1). stats may be
- * NULL. One key proves one witness at a time (calls are serialized per key). */
+ * Args: ctx: the context (threads, errors); key: a loaded key; w: a witness
+ *       of key's circuit (same curve, length, w[0] = 1); opts: NULL for the
+ *       defaults (backend auto, verify on, device 0), else initialized by
+ *       g16_prove_opts_init; stats: NULL, or receives the timings and the
+ *       backend that ran, with the reason.
+ * Out:  *out: the proof (free with g16_result_free), NULL on failure.
+ * Ownership: key and w stay the caller's; the result is the caller's.
+ * Thread safety: calls on one key are serialized on the CPU (one working
+ *       area per key); different keys prove in parallel. A GPU call makes
+ *       its own device context for the call.
+ * Returns: G16_OK; G16_ERR_INVALID_PROOF when the proof does not verify
+ *       (verify on: the witness does not satisfy the circuit);
+ *       G16_ERR_WRONG_CURVE / SIZE_MISMATCH / FORMAT for a witness of
+ *       another key shape; G16_ERR_NO_DEVICE / DEVICE under
+ *       G16_BACKEND_CUDA; G16_ERR_INVALID_ARG, G16_ERR_NOMEM. */
 G16_API g16_err g16_prove(g16_ctx *ctx, g16_result **out, g16_key *key, const g16_witness *w,
-                          g16_prove_stats *stats) G16_WARN_UNUSED_RESULT;
-/* Proves n witnesses (partitions) against one key, reusing its prepared data
- * and working memory. out and stats (optional) have n entries. On failure no
- * result is returned. */
+                          const g16_prove_opts *opts, g16_prove_stats *stats) G16_WARN_UNUSED_RESULT
+    G16_NONNULL(1, 2, 3, 4);
+/* Proves n witnesses (partitions) against one key with one set-up (on a GPU:
+ * one context and one key upload for all). out and stats (optional) have n
+ * entries; opts as g16_prove's. On failure no result is returned (every
+ * out[i] NULL). Thread safety and errors as g16_prove's. */
 G16_API g16_err g16_prove_batch(g16_ctx *ctx, g16_result **out, g16_key *key, const g16_witness *const *w,
-                                size_t n, g16_prove_stats *stats) G16_WARN_UNUSED_RESULT;
-/* TESTS ONLY: proves with the given r and s (32-byte little-endian, below the
- * group order). The proof is deterministic and NOT zero-knowledge. */
-G16_API g16_err g16_prove_with_rs_insecure(g16_ctx *ctx, g16_result **out, g16_key *key,
-                                           const g16_witness *w, const uint8_t r_le[32],
-                                           const uint8_t s_le[32]) G16_WARN_UNUSED_RESULT;
+                                size_t n, const g16_prove_opts *opts, g16_prove_stats *stats)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
 /* Checks a result against the key it was proved with (one multi-pairing). */
 G16_API g16_err g16_result_verify(g16_ctx *ctx, const g16_key *key, const g16_result *res);
 /* Writes proof.json and public.json (either path may be NULL). */
