@@ -65,13 +65,21 @@ void groth16_prover_opts_init(groth16_prover_opts *o) {
     o->verify = 1;
 }
 
+/* Appends one formatted sentence (fmt takes two strings) to note, after a
+ * "; "; cut at cap - 1 bytes. */
 static void note_add(char *note, size_t cap, const char *fmt, const char *a, const char *b) {
+    char line[512];
     size_t len = strlen(note);
-    if (len + 3 >= cap)
+    int n = snprintf(line, sizeof line, fmt, a, b);
+    if (n < 0 || len + 3 >= cap)
         return;
-    if (len)
-        len += (size_t)snprintf(note + len, cap - len, "; ");
-    snprintf(note + len, cap - len, fmt, a, b);
+    if (len) {
+        memcpy(note + len, "; ", 3);
+        len += 2;
+    }
+    size_t k = strlen(line) < cap - 1 - len ? strlen(line) : cap - 1 - len;
+    memcpy(note + len, line, k);
+    note[len + k] = 0;
 }
 
 /* Frees what the prover owns on the GPU and forgets what it borrowed:
@@ -272,7 +280,7 @@ static void emit(groth16_prover *p, int ev, const groth16_prove_report *r) {
 /* AUTO leaves the GPU: notes why, tells the caller, drops the GPU. */
 static void fall_back(groth16_prover *p, groth16_prove_report *r, const char *what, const char *msg) {
     note_add(r->note, sizeof r->note, "auto: %s%s; proving on the CPU", what, msg);
-    snprintf(p->info.note, sizeof p->info.note, "%s", r->note);
+    memcpy(p->info.note, r->note, sizeof p->info.note); /* same size, NUL-terminated */
     emit(p, GROTH16_PROVER_EV_FALLBACK, r);
     gpu_drop(p);
 }
