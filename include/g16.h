@@ -4,8 +4,15 @@
  * with g16_. Conventions (after libsecp256k1):
  *   - the context comes first, then outputs, then in/out, then inputs;
  *   - an array's length follows the array;
- *   - functions return g16_err; on failure the context's error callback is
- *     called and g16_ctx_last_error() holds a one-line message.
+ *   - functions return g16_err (G16_WARN_UNUSED_RESULT: check it, or say
+ *     that it is ignored on purpose with `(void)!call(...)`); on
+ *     failure the context's error callback is called, g16_ctx_last_error()
+ *     holds a one-line message, and g16_last_error() holds it for the
+ *     calling thread;
+ *   - G16_NONNULL marks the pointer arguments that may not be NULL;
+ *   - each function's block says what it does, its arguments, who owns what
+ *     it returns, whether it is thread-safe, and what it returns.
+ * Test-only functions are in g16_testing.h.
  * No function aborts the process or lets a C++ exception escape.
  */
 #ifndef G16_H
@@ -71,9 +78,11 @@ typedef enum g16_curve {
 
 /* "bn254" / "bls12-381". */
 G16_API const char *g16_curve_name(g16_curve curve);
-/* Accepts bn254, bn128, alt_bn128, bls12-381, bls12_381, bls12381.
- * Returns G16_OK or G16_ERR_INVALID_ARG. */
-G16_API g16_err g16_curve_from_name(g16_curve *curve, const char *name);
+/* The curve of a name: bn254, bn128, alt_bn128, bls12-381, bls12_381 or
+ * bls12381 (any case) into *curve. Thread-safe. Returns G16_OK, or
+ * G16_ERR_INVALID_ARG for another name (recorded for g16_last_error). */
+G16_API g16_err g16_curve_from_name(g16_curve *curve, const char *name)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
 
 /* ---- context ------------------------------------------------------------- */
 
@@ -89,10 +98,16 @@ typedef struct g16_ctx_opts {
     void *error_cb_user;
 } g16_ctx_opts;
 
-/* Creates a context. opts may be NULL for defaults. Returns NULL only when
- * memory or threads cannot be had. */
+/* Creates a context: a thread pool of opts->threads threads, the error
+ * callback, caches (NTT twiddles, GPU devices). opts may be NULL for the
+ * defaults (all online CPUs, no callback). Ownership: the caller's; free
+ * with g16_ctx_destroy after everything made with it (keys, engines).
+ * Thread safety: a context may be shared by threads; its functions are
+ * thread-safe. Returns NULL only when memory or threads cannot be had. */
 G16_API g16_ctx *g16_ctx_create(const g16_ctx_opts *opts);
+/* Frees ctx (NULL: no-op); nothing may use it any more. */
 G16_API void g16_ctx_destroy(g16_ctx *ctx);
+/* The context's thread count (0 for NULL). */
 G16_API int g16_ctx_threads(const g16_ctx *ctx);
 
 /* The last error reported through ctx, by any thread.
@@ -178,20 +193,39 @@ typedef struct g16_prove_stats {
     char backend_note[256];  /* why that backend, and any fallback ("" when as asked) */
 } g16_prove_stats;
 
-/* Loads a snarkjs Groth16 .zkey (memory-mapped). flags: G16_KEY_*. */
+/* Loads a snarkjs Groth16 .zkey (memory-mapped) and validates it.
+ * Args: flags: G16_KEY_* (0: every check). Out: *key (free with
+ * g16_key_free), NULL on failure. Ownership: the key is the caller's; it
+ * keeps the file mapped until freed. Thread safety: a key may be used by
+ * several threads (g16_prove serializes the CPU proofs of one key).
+ * Returns: G16_OK; G16_ERR_IO, TRUNCATED, FORMAT, NOT_CANONICAL,
+ * NOT_ON_CURVE, NOT_IN_SUBGROUP, WRONG_CURVE, UNSUPPORTED (message names the
+ * file and the fault); INVALID_ARG, NOMEM. */
 G16_API g16_err g16_key_load(g16_ctx *ctx, g16_key **key, const char *zkey_path, unsigned flags)
-    G16_WARN_UNUSED_RESULT;
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
+/* Frees a key (NULL: no-op). No proof may be using it. */
 G16_API void g16_key_free(g16_key *key);
-G16_API g16_err g16_key_get_info(g16_ctx *ctx, g16_key_info *info, const g16_key *key);
-/* Writes snarkjs's verification_key.json for the key. */
-G16_API g16_err g16_key_export_vk(g16_ctx *ctx, const g16_key *key, const char *vk_path);
+/* The key's curve and sizes into *info. ctx may be NULL (then no error is
+ * recorded in a context). Thread-safe. Returns G16_OK, or INVALID_ARG. */
+G16_API g16_err g16_key_get_info(g16_ctx *ctx, g16_key_info *info, const g16_key *key)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(2, 3);
+/* Writes snarkjs's verification_key.json for the key at vk_path.
+ * Thread-safe. Returns G16_OK, G16_ERR_IO, NOMEM, INVALID_ARG. */
+G16_API g16_err g16_key_export_vk(g16_ctx *ctx, const g16_key *key, const char *vk_path)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
 
-/* Loads a circom .wtns file, or the same bytes from memory. */
+/* Loads a circom .wtns file (g16_witness_load), or the same bytes from
+ * memory (copied: data may be freed afterwards), and validates it (known
+ * prime, 32-byte values, each below the group order).
+ * Out: *w (free with g16_witness_free, which wipes it), NULL on failure.
+ * Thread-safe (a witness is read-only once loaded).
+ * Returns: G16_OK; G16_ERR_IO, TRUNCATED, FORMAT, WRONG_CURVE,
+ * NOT_CANONICAL; INVALID_ARG, NOMEM. */
 G16_API g16_err g16_witness_load(g16_ctx *ctx, g16_witness **w, const char *wtns_path)
-    G16_WARN_UNUSED_RESULT;
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
 G16_API g16_err g16_witness_from_wtns_bytes(g16_ctx *ctx, g16_witness **w, const void *data, size_t len)
-    G16_WARN_UNUSED_RESULT;
-/* Wipes and frees. */
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
+/* Wipes and frees a witness (NULL: no-op). */
 G16_API void g16_witness_free(g16_witness *w);
 
 /* Proves w against key with fresh r, s from the OS CSPRNG (wiped after use).
@@ -220,24 +254,40 @@ G16_API g16_err g16_prove(g16_ctx *ctx, g16_result **out, g16_key *key, const g1
 G16_API g16_err g16_prove_batch(g16_ctx *ctx, g16_result **out, g16_key *key, const g16_witness *const *w,
                                 size_t n, const g16_prove_opts *opts, g16_prove_stats *stats)
     G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
-/* Checks a result against the key it was proved with (one multi-pairing). */
-G16_API g16_err g16_result_verify(g16_ctx *ctx, const g16_key *key, const g16_result *res);
-/* Writes proof.json and public.json (either path may be NULL). */
+/* Checks a result against the key it was proved with (one multi-pairing;
+ * the verification key is derived once and cached in the key).
+ * Thread-safe. Returns: G16_OK for a valid proof, G16_ERR_INVALID_PROOF
+ * for an invalid one; WRONG_CURVE / SIZE_MISMATCH for a result of another
+ * key; INVALID_ARG. */
+G16_API g16_err g16_result_verify(g16_ctx *ctx, const g16_key *key, const g16_result *res)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
+/* Writes snarkjs's proof.json and public.json of res (either path may be
+ * NULL: not written). Thread-safe. Returns G16_OK, G16_ERR_IO, NOMEM,
+ * INVALID_ARG. */
 G16_API g16_err g16_result_write(g16_ctx *ctx, const g16_result *res, const char *proof_path,
-                                 const char *public_path);
-/* The same JSON texts, malloc'd (free with g16_free); either may be NULL. */
-G16_API g16_err g16_result_json(g16_ctx *ctx, char **proof_json, char **public_json, const g16_result *res);
+                                 const char *public_path) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
+/* The same JSON texts in memory. Out: *proof_json, *public_json (either
+ * pointer may be NULL: not made): NUL-terminated, malloc'd, the caller frees
+ * them with g16_free; both NULL on failure. Thread-safe. Returns G16_OK,
+ * NOMEM, INVALID_ARG. */
+G16_API g16_err g16_result_json(g16_ctx *ctx, char **proof_json, char **public_json, const g16_result *res)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 4);
+/* Frees a result (NULL: no-op). */
 G16_API void g16_result_free(g16_result *res);
+/* Frees memory the library returned (JSON texts, metrics, status). */
 G16_API void g16_free(void *p);
 
-/* Verifies snarkjs JSON files/texts. Returns G16_OK for a valid proof,
- * G16_ERR_INVALID_PROOF for an invalid one, and other codes for bad input
- * (public inputs must be canonical field elements, points on the curve and
- * in the subgroup). */
+/* Verifies snarkjs JSON: files (g16_verify_files) or NUL-terminated texts
+ * (g16_verify_json) of verification_key.json, public.json and proof.json.
+ * Thread-safe. Returns G16_OK for a valid proof, G16_ERR_INVALID_PROOF for
+ * an invalid one, and other codes for bad input: IO, FORMAT, NOT_CANONICAL
+ * (public inputs must be canonical field elements), NOT_ON_CURVE,
+ * NOT_IN_SUBGROUP (points), WRONG_CURVE, SIZE_MISMATCH (count of public
+ * inputs), INVALID_ARG. */
 G16_API g16_err g16_verify_files(g16_ctx *ctx, const char *vk_path, const char *public_path,
-                                 const char *proof_path);
+                                 const char *proof_path) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3, 4);
 G16_API g16_err g16_verify_json(g16_ctx *ctx, const char *vk_json, const char *public_json,
-                                const char *proof_json);
+                                const char *proof_json) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3, 4);
 
 /* ---- engine --------------------------------------------------------------
  * A proving engine (docs/engine.md): keys loaded once and kept resident
@@ -296,7 +346,7 @@ typedef struct g16_engine_opts {
 
 /* Creates an engine on ctx (which must outlive it). opts may be NULL. */
 G16_API g16_err g16_engine_create(g16_ctx *ctx, g16_engine **eng, const g16_engine_opts *opts)
-    G16_WARN_UNUSED_RESULT;
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
 /* Shuts down: drain = 1 finishes every accepted job first, drain = 0 cancels
  * them (running partitions stop at their next stage boundary). Frees all. */
 G16_API void g16_engine_destroy(g16_engine *eng, int drain);
@@ -305,13 +355,13 @@ G16_API void g16_engine_destroy(g16_engine *eng, int drain);
  * the same path again returns the same id with one more reference.
  * flags: G16_KEY_*. */
 G16_API g16_err g16_engine_key_add(g16_engine *eng, uint64_t *key_id, const char *zkey_path, unsigned flags,
-                                   g16_key_tier tier) G16_WARN_UNUSED_RESULT;
+                                   g16_key_tier tier) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
 /* Drops one reference; the last one unloads the key once no job uses it. */
-G16_API g16_err g16_engine_key_remove(g16_engine *eng, uint64_t key_id);
+G16_API g16_err g16_engine_key_remove(g16_engine *eng, uint64_t key_id) G16_WARN_UNUSED_RESULT G16_NONNULL(1);
 /* Makes the key resident now (evicting idle keys if the budget needs it). */
-G16_API g16_err g16_engine_key_preload(g16_engine *eng, uint64_t key_id);
+G16_API g16_err g16_engine_key_preload(g16_engine *eng, uint64_t key_id) G16_WARN_UNUSED_RESULT G16_NONNULL(1);
 /* Unloads a resident key; G16_ERR_INVALID_ARG while a partition uses it. */
-G16_API g16_err g16_engine_key_evict(g16_engine *eng, uint64_t key_id);
+G16_API g16_err g16_engine_key_evict(g16_engine *eng, uint64_t key_id) G16_WARN_UNUSED_RESULT G16_NONNULL(1);
 
 typedef struct g16_engine_key_info {
     g16_key_tier tier;    /* G16_TIER_NONE when not resident */
@@ -321,7 +371,8 @@ typedef struct g16_engine_key_info {
     uint32_t active;      /* partitions using it now */
     uint32_t loads, evictions;
 } g16_engine_key_info;
-G16_API g16_err g16_engine_key_get_info(g16_engine *eng, g16_engine_key_info *info, uint64_t key_id);
+G16_API g16_err g16_engine_key_get_info(g16_engine *eng, g16_engine_key_info *info, uint64_t key_id)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
 
 /* One partition's witness: a .wtns path, or .wtns bytes (copied). */
 typedef struct g16_engine_witness {
@@ -334,14 +385,15 @@ typedef struct g16_engine_witness {
  * with G16_ERR_TIMEOUT when it is not done by then. */
 G16_API g16_err g16_engine_submit(g16_engine *eng, uint64_t *job_id, uint64_t key_id,
                                   const g16_engine_witness *w, size_t n, g16_priority priority,
-                                  double timeout_ms) G16_WARN_UNUSED_RESULT;
+                                  double timeout_ms) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
 /* Cancels a job: queued partitions never start, running ones stop at their
  * next stage boundary, reservations are released. */
-G16_API g16_err g16_engine_cancel(g16_engine *eng, uint64_t job_id);
+G16_API g16_err g16_engine_cancel(g16_engine *eng, uint64_t job_id) G16_WARN_UNUSED_RESULT G16_NONNULL(1);
 /* Waits until the job is finished (timeout_ms < 0: no limit). Returns G16_OK
  * when it is (see g16_engine_job_get_info for its outcome), G16_ERR_TIMEOUT
  * when the wait ran out. */
-G16_API g16_err g16_engine_wait(g16_engine *eng, uint64_t job_id, double timeout_ms);
+G16_API g16_err g16_engine_wait(g16_engine *eng, uint64_t job_id, double timeout_ms)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1);
 
 typedef enum g16_job_state {
     G16_JOB_QUEUED = 0,
@@ -360,7 +412,8 @@ typedef struct g16_engine_job_info {
     uint64_t finish_seq;       /* 1, 2, ...: order in which jobs finished; 0 while not */
     double latency_ms;         /* submit to finish */
 } g16_engine_job_info;
-G16_API g16_err g16_engine_job_get_info(g16_engine *eng, g16_engine_job_info *info, uint64_t job_id);
+G16_API g16_err g16_engine_job_get_info(g16_engine *eng, g16_engine_job_info *info, uint64_t job_id)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
 
 /* Per-partition stage timings (milliseconds). */
 typedef struct g16_partition_stats {
@@ -371,26 +424,28 @@ typedef struct g16_partition_stats {
  * g16_free; either may be NULL) and timings (may be NULL). Returns the
  * partition's error when it failed (message through the context). */
 G16_API g16_err g16_engine_partition_result(g16_engine *eng, char **proof_json, char **public_json,
-                                            g16_partition_stats *stats, uint64_t job_id, uint32_t partition);
+                                            g16_partition_stats *stats, uint64_t job_id, uint32_t partition)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1);
 /* Forgets a finished job and frees its results. */
-G16_API g16_err g16_engine_job_release(g16_engine *eng, uint64_t job_id);
+G16_API g16_err g16_engine_job_release(g16_engine *eng, uint64_t job_id) G16_WARN_UNUSED_RESULT G16_NONNULL(1);
 
 typedef struct g16_engine_budget {
     uint64_t limit, used, peak; /* limit 0 = unlimited */
 } g16_engine_budget;
-G16_API g16_err g16_engine_get_budget(g16_engine *eng, g16_engine_budget *b);
+G16_API g16_err g16_engine_get_budget(g16_engine *eng, g16_engine_budget *b)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
 /* Counters and histograms in Prometheus text format (malloc'd). */
-G16_API g16_err g16_engine_metrics(g16_engine *eng, char **text) G16_WARN_UNUSED_RESULT;
+G16_API g16_err g16_engine_metrics(g16_engine *eng, char **text) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
 /* A status snapshot as JSON (malloc'd): keys and tiers, budget, queue depth
  * per priority, each worker's current job. */
-G16_API g16_err g16_engine_status_json(g16_engine *eng, char **json) G16_WARN_UNUSED_RESULT;
+G16_API g16_err g16_engine_status_json(g16_engine *eng, char **json) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
 
 /* ---- self-check ---------------------------------------------------------- */
 
 /* Runs a quick arithmetic self-check on both curves (field, group law,
  * pairing bilinearity). Writes a short human-readable summary into buf.
  * Returns G16_OK or G16_ERR_INTERNAL. */
-G16_API g16_err g16_selfcheck(g16_ctx *ctx, char *buf, size_t buf_len) G16_WARN_UNUSED_RESULT;
+G16_API g16_err g16_selfcheck(g16_ctx *ctx, char *buf, size_t buf_len) G16_WARN_UNUSED_RESULT G16_NONNULL(1);
 
 G16_API const char *g16_version(void);
 

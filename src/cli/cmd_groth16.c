@@ -293,7 +293,7 @@ int cmd_prove(int argc, char **argv) {
         goto fail_st;
     double t_key = g16_cli_now_ms();
     g16_key_info info;
-    (void)g16_key_get_info(ctx, &info, key);
+    (void)!g16_key_get_info(ctx, &info, key); /* a loaded key: cannot fail */
     /* Progress lines on large circuits (or with --verbose), one per stage. */
     prove_ui ui = {.progress = verbose || info.domain_size >= (1u << 20), .check = check};
     if (ui.progress)

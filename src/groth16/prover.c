@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "prover.h"
+#include "g16_testing.h"
 #include "gpu/gpu.h"
 #include "util/ctx.h"
 
