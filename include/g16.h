@@ -187,7 +187,9 @@ G16_API void g16_prove_opts_init(g16_prove_opts *opts) G16_NONNULL(1);
 
 /* One proof's account: stage timings in milliseconds, and where it ran. */
 typedef struct g16_prove_stats {
-    double synth_ms, ntt_ms, msm_ms, finalize_ms, total_ms;
+    double synth_ms, ntt_ms, msm_ms, finalize_ms;
+    double total_ms;         /* the whole proof; the first of a call also counts the set-up
+                              * (on a GPU: context, key upload, working areas) */
     double verify_ms;        /* 0 when not verified */
     g16_backend backend;     /* G16_BACKEND_CPU or G16_BACKEND_CUDA: what made the proof */
     char backend_note[256];  /* why that backend, and any fallback ("" when as asked) */
