@@ -315,8 +315,9 @@ int cmd_prove(int argc, char **argv) {
         goto fail_st;
     groth16_prover_info pi;
     groth16_prover_get_info(pr, &pi);
-    if (pi.backend == G16_BACKEND_CPU && !strncmp(pi.note, "auto: GPU unavailable", 21))
-        fprintf(stderr, "g16 prove: %s\n", pi.note + 6);
+    const char *unavail = strstr(pi.note, "auto: GPU unavailable");
+    if (pi.backend == G16_BACKEND_CPU && unavail) /* a warning: auto wanted the GPU */
+        fprintf(stderr, "g16 prove: %s\n", unavail + 6);
     else if (ui.progress && pi.note[0])
         fprintf(stderr, "g16 prove: %s\n", pi.note);
     if (pi.backend == G16_BACKEND_CUDA && ui.progress)
