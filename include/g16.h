@@ -346,16 +346,23 @@ typedef struct g16_engine_opts {
     int gpu_tables;
 } g16_engine_opts;
 
-/* Creates an engine on ctx (which must outlive it). opts may be NULL. */
+/* Creates an engine on ctx (which must outlive it): its worker, synthesis
+ * and finalize threads start here. opts may be NULL for the defaults.
+ * Out: *eng (free with g16_engine_destroy), NULL on failure.
+ * Returns: G16_OK; G16_ERR_NO_DEVICE (backend CUDA without a usable GPU),
+ * INVALID_ARG (bad options), NOMEM. */
 G16_API g16_err g16_engine_create(g16_ctx *ctx, g16_engine **eng, const g16_engine_opts *opts)
     G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
 /* Shuts down: drain = 1 finishes every accepted job first, drain = 0 cancels
- * them (running partitions stop at their next stage boundary). Frees all. */
+ * them (running partitions stop at their next stage boundary). Frees all:
+ * keys, jobs, results (NULL: no-op). No other call on eng may be running
+ * or follow. */
 G16_API void g16_engine_destroy(g16_engine *eng, int drain);
 
 /* Registers a zkey by path and loads it (tier: G16_TIER_MMAP or _HOST);
  * the same path again returns the same id with one more reference.
- * flags: G16_KEY_*. */
+ * flags: G16_KEY_*. Out: *key_id. Returns: G16_OK; g16_key_load's errors
+ * for the file; G16_ERR_NOMEM when the budget cannot hold it. */
 G16_API g16_err g16_engine_key_add(g16_engine *eng, uint64_t *key_id, const char *zkey_path, unsigned flags,
                                    g16_key_tier tier) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
 /* Drops one reference; the last one unloads the key once no job uses it. */
@@ -383,8 +390,13 @@ typedef struct g16_engine_witness {
     size_t len;
 } g16_engine_witness;
 
-/* Submits a job: n witnesses against key_id. timeout_ms > 0 cancels the job
- * with G16_ERR_TIMEOUT when it is not done by then. */
+/* Submits a job: n witnesses against key_id (paths are read, and bytes
+ * copied, by the synthesis threads: the caller's w may go after the call).
+ * timeout_ms > 0 cancels the job with G16_ERR_TIMEOUT when it is not done
+ * by then. Out: *job_id (release it with g16_engine_job_release once
+ * finished). Returns: G16_OK; INVALID_ARG (unknown key, n = 0, a witness
+ * with neither path nor data); NOMEM. A witness's own faults are reported
+ * per partition (g16_engine_partition_result). */
 G16_API g16_err g16_engine_submit(g16_engine *eng, uint64_t *job_id, uint64_t key_id,
                                   const g16_engine_witness *w, size_t n, g16_priority priority,
                                   double timeout_ms) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
@@ -428,7 +440,8 @@ typedef struct g16_partition_stats {
 G16_API g16_err g16_engine_partition_result(g16_engine *eng, char **proof_json, char **public_json,
                                             g16_partition_stats *stats, uint64_t job_id, uint32_t partition)
     G16_WARN_UNUSED_RESULT G16_NONNULL(1);
-/* Forgets a finished job and frees its results. */
+/* Forgets a finished job and frees its results. Returns G16_OK, or
+ * INVALID_ARG for an unknown or unfinished job. */
 G16_API g16_err g16_engine_job_release(g16_engine *eng, uint64_t job_id) G16_WARN_UNUSED_RESULT G16_NONNULL(1);
 
 typedef struct g16_engine_budget {
@@ -436,10 +449,12 @@ typedef struct g16_engine_budget {
 } g16_engine_budget;
 G16_API g16_err g16_engine_get_budget(g16_engine *eng, g16_engine_budget *b)
     G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
-/* Counters and histograms in Prometheus text format (malloc'd). */
+/* Counters and histograms in Prometheus text format. Out: *text,
+ * NUL-terminated, malloc'd: free with g16_free. Returns G16_OK or NOMEM. */
 G16_API g16_err g16_engine_metrics(g16_engine *eng, char **text) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
-/* A status snapshot as JSON (malloc'd): keys and tiers, budget, queue depth
- * per priority, each worker's current job. */
+/* A status snapshot as JSON: keys and tiers, budget, queue depth per
+ * priority, each worker's current job. Out: *json, NUL-terminated,
+ * malloc'd: free with g16_free. Returns G16_OK or NOMEM. */
 G16_API g16_err g16_engine_status_json(g16_engine *eng, char **json) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
 
 /* ---- self-check ---------------------------------------------------------- */
