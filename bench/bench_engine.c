@@ -576,8 +576,8 @@ int bench_engine(const bench_opts *o) {
             goto fail;
         g16_engine_budget b0 = {0};
         g16_engine_key_info kinfo = {0};
-        (void)g16_engine_get_budget(eng, &b0);
-        (void)g16_engine_key_get_info(eng, &kinfo, key);
+        (void)!g16_engine_get_budget(eng, &b0);
+        (void)!g16_engine_key_get_info(eng, &kinfo, key);
         fprintf(stderr,
                 "g16 bench engine: %u working areas made before measuring (pipeline: %d); budget %.2f of %.2f GB "
                 "used (key %.2f GB, one working area %.2f GB)\n",
@@ -613,7 +613,7 @@ int bench_engine(const bench_opts *o) {
     char msm_note[256];
     double msm_points = worker_msm_points(eng, msm_note, sizeof msm_note);
     g16_engine_budget bud = {0};
-    (void)g16_engine_get_budget(eng, &bud);
+    (void)!g16_engine_get_budget(eng, &bud);
     bench_mem_phase(&bm, "prove");
     qsort(lat, (size_t)jobs, sizeof *lat, cmp_double);
     struct rusage ru;

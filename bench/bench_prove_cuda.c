@@ -1,5 +1,6 @@
 /* g16 bench prove --backend cuda: proofs with the heavy stage on a GPU
- * (groth16_stage_heavy_gpu), for a key and witness loaded by bench_prove.
+ * through the device prover (groth16/prover.h), for a key and witness loaded
+ * by bench_prove.
  *
  * Set-up, timed once: the device context (MSM scratch for the key), the key's
  * bases upload, the device working area (buffers and NTT twiddles) and the
@@ -27,6 +28,7 @@
 #include "bench.h"
 #include "gpu/gpu.h"
 #include "groth16/groth16.h"
+#include "groth16/prover.h"
 #include "util/util.h"
 
 typedef struct run {
@@ -39,34 +41,21 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* One proof; 0 on success. */
-static int one_proof(g16_ctx *ctx, g16_gpu *g, groth16_gpu_work *gw, const groth16_gpu_key *gk, groth16_work *work,
-                     const g16_key *key, const g16_witness *w, run *r, g16_status *st) {
-    groth16_timings tm = {0};
-    groth16_msms m;
+/* One proof through the device prover (synthesis -> GPU stage -> finalize
+ * -> verify); 0 on success. Under backend cuda a GPU failure or a proof
+ * that does not verify is an error. */
+static int one_proof(groth16_prover *pr, const g16_witness *w, run *r, g16_status *st) {
+    groth16_prove_report rep;
     g16_result *res = NULL;
-    memset(&m, 0, sizeof m);
     memset(r, 0, sizeof *r);
-    double t0 = g16_now_ms(), t1, t2, t3, t4;
-    if (groth16_stage_synth_ex(ctx, work, key, w, groth16_gpu_synth_flags(gk), &tm, st))
+    if (groth16_prover_prove(pr, &res, w, NULL, NULL, NULL, &rep, st))
         return 1;
-    t1 = g16_now_ms();
-    if (groth16_stage_heavy_gpu(ctx, g, gw, gk, &m, work, key, &tm, &r->g, st))
-        return 1;
-    t2 = g16_now_ms();
-    if (groth16_stage_finalize(ctx, &res, key, &m, NULL, NULL, &tm, st))
-        return 1;
-    t3 = g16_now_ms();
-    g16_err e = groth16_result_verify(key, res, st);
-    t4 = g16_now_ms();
     g16_result_free(res);
-    if (e)
-        return 1;
-    (void)t2;
-    r->synth = t1 - t0;
-    r->finalize = t3 - t2;
-    r->verify = t4 - t3;
-    r->total = t4 - t0;
+    r->synth = rep.synth_ms;
+    r->finalize = rep.finalize_ms;
+    r->verify = rep.verify_ms;
+    r->total = rep.total_ms;
+    r->g = rep.gtm;
     return 0;
 }
 
@@ -77,10 +66,11 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
     int stream = getenv("G16_BENCH_STREAM_BASES") && atoi(getenv("G16_BENCH_STREAM_BASES")) == 1;
     int reps = o->reps > 0 ? o->reps : 3, rc = 2;
     g16_status st = {0};
-    g16_gpu *g = NULL, *gl = NULL; /* the prover's context, the key's loader */
+    g16_gpu *gl = NULL; /* the key's loader */
     groth16_gpu_key *gk = NULL;
-    groth16_gpu_work *gw = NULL;
-    groth16_work *work = NULL, *pageable = NULL;
+    groth16_prover *pr = NULL, *pageable = NULL;
+    groth16_prover_info pi;
+    memset(&pi, 0, sizeof pi);
     run *runs = calloc((size_t)reps, sizeof *runs), rp;
     double *tot = calloc((size_t)reps, sizeof *tot), *gpu = calloc((size_t)reps, sizeof *gpu);
     if (!runs || !tot || !gpu)
@@ -89,7 +79,7 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
     const char *cap_env = getenv("G16_GPU_MSM_MAX_POINTS");
     if (cap_env && strtoull(cap_env, NULL, 0) > 0 && strtoull(cap_env, NULL, 0) < maxp)
         maxp = (size_t)strtoull(cap_env, NULL, 0);
-    double t0 = g16_now_ms(), t_ctx = 0, t_key = 0, t_work, t_host;
+    double t0 = g16_now_ms(), t_key = 0;
     size_t dropped = 0;
     int tables = 0; /* --precompute: base sets given a window table */
     /* The key goes up first, through a small loader context, so that the
@@ -122,42 +112,35 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
     }
     if (mem)
         bench_mem_phase(mem, "prepare");
-    /* The prover's context and device working area: MSMs of up to maxp
-     * points, halved while the device cannot hold them beside the key
-     * (down to 2^20); larger MSMs then run in chunks (prove_gpu.c). */
-    for (;;) {
-        t0 = g16_now_ms();
-        g16_err ce = g16_gpu_create(&g, device, maxp, 1, &st);
-        t_ctx = g16_now_ms() - t0;
-        t0 = g16_now_ms();
-        if (!ce)
-            ce = groth16_gpu_work_create(g, &gw, key, &st);
-        t_work = g16_now_ms() - t0;
-        if (!ce)
-            break;
-        groth16_gpu_work_free(g, gw);
-        gw = NULL;
-        g16_gpu_destroy(g);
-        g = NULL;
-        if (maxp <= ((size_t)1 << 20))
-            goto fail;
-        fprintf(stderr, "g16 bench prove: %s; again with MSMs of at most %zu points\n", st.msg, maxp / 2);
-        maxp /= 2;
-    }
+    /* The device prover over the borrowed device key: its own context and
+     * device working area, MSMs of up to maxp points, halved while the
+     * device cannot hold them beside the key (down to 2^20; larger MSMs
+     * then run in chunks). */
+    groth16_prover_opts po;
+    groth16_prover_opts_init(&po);
+    po.backend = G16_BACKEND_CUDA;
+    po.device = device;
+    po.stream_bases = stream;
+    po.gpu_key = gk;
+    po.msm_max_points = maxp;
+    po.defer_host_work = 1;
+    if (groth16_prover_create(ctx, &pr, key, &po, &st))
+        goto fail;
+    groth16_prover_get_info(pr, &pi);
+    maxp = pi.msm_points;
+    if (pi.note[0])
+        fprintf(stderr, "g16 bench prove: %s\n", pi.note);
     if (mem)
         bench_mem_phase(mem, "gpu_work");
-    t0 = g16_now_ms();
     /* GPU synthesis: the host working area holds the w scalars only. */
-    unsigned wflags = groth16_gpu_synth_flags(gk) & GROTH16_SYNTH_WS_ONLY ? GROTH16_WORK_WS_ONLY
-                                                                          : GROTH16_WORK_NO_CPU_HEAVY;
-    if (groth16_work_create_ex(ctx, &work, key, GROTH16_WORK_PINNED | wflags, &st))
+    if (groth16_prover_host_work(pr, &st))
         goto fail;
-    t_host = g16_now_ms() - t0;
+    groth16_prover_get_info(pr, &pi);
     if (mem)
         bench_mem_phase(mem, "host_work");
     for (int i = -1; i < reps; i++) {
         run r;
-        if (one_proof(ctx, g, gw, gk, work, key, w, &r, &st))
+        if (one_proof(pr, w, &r, &st))
             goto fail;
         if (i >= 0) {
             runs[i] = r;
@@ -165,14 +148,20 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
             gpu[i] = r.g.gpu_ms;
         }
     }
-    /* The same proof from pageable host memory (copies only differ).
+    /* The same proof from pageable host memory (copies only differ): a
+     * second prover on the first one's context and device working area.
      * G16_BENCH_NO_PAGEABLE=1 skips it: its working area is 4 x 32 bytes x n
      * more host memory (17 GB at 2^27), the margin of an in-memory 2^27 run. */
     memset(&rp, 0, sizeof rp);
-    if (!(getenv("G16_BENCH_NO_PAGEABLE") && atoi(getenv("G16_BENCH_NO_PAGEABLE")) == 1) &&
-        (groth16_work_create_ex(ctx, &pageable, key, wflags, &st) ||
-         one_proof(ctx, g, gw, gk, pageable, key, w, &rp, &st)))
-        goto fail;
+    if (!(getenv("G16_BENCH_NO_PAGEABLE") && atoi(getenv("G16_BENCH_NO_PAGEABLE")) == 1)) {
+        groth16_prover_opts pp = po;
+        pp.gpu = groth16_prover_gpu(pr);
+        pp.gpu_work = groth16_prover_gpu_work(pr);
+        pp.pageable = 1;
+        pp.defer_host_work = 0;
+        if (groth16_prover_create(ctx, &pageable, key, &pp, &st) || one_proof(pageable, w, &rp, &st))
+            goto fail;
+    }
     if (mem)
         bench_mem_phase(mem, "prove");
 
@@ -194,9 +183,9 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
              "\"verify_ms\":%.2f,\"gpu_median_ms\":%.2f,\"gpu_min_ms\":%.2f,\"min_ms\":%.2f,"
              "\"upload_pageable_ms\":%.2f,\"gpu_pageable_ms\":%.2f,\"gpu_synth\":%s,\"gpu_synth_ms\":%.2f,"
              "\"host_bytes_dropped\":%zu,\"tables\":%d,\"key_device_bytes\":%zu,\"b_kept\":%zu%s%s",
-             zk->log2_domain, zk->nVars, g16_ctx_threads(ctx), reps, g16_gpu_name(g), stream ? "streamed" : "resident",
-             maxp, t_ctx, t_key, stream ? (size_t)0 : groth16_gpu_key_bytes(key), t_work, t_host,
-             groth16_work_pinned(work) ? "true" : "false", m->synth, m->g.upload_ms, m->g.ntt_ms, m->g.msm_ms[0],
+             zk->log2_domain, zk->nVars, g16_ctx_threads(ctx), reps, g16_gpu_name(groth16_prover_gpu(pr)), stream ? "streamed" : "resident",
+             maxp, pi.gpu_create_ms, t_key, stream ? (size_t)0 : groth16_gpu_key_bytes(key), pi.gpu_work_ms,
+             pi.host_work_ms, groth16_work_pinned(groth16_prover_work(pr)) ? "true" : "false", m->synth, m->g.upload_ms, m->g.ntt_ms, m->g.msm_ms[0],
              m->g.msm_ms[1], m->g.msm_ms[2], m->g.msm_ms[3], m->g.msm_ms[4], m->g.gpu_ms, m->finalize, m->verify,
              gpu[reps / 2], gpu[0], tot[0], rp.g.upload_ms, rp.g.gpu_ms,
              groth16_gpu_synth_flags(gk) & GROTH16_SYNTH_WS_ONLY ? "true" : "false", m->g.synth_ms, dropped,
@@ -211,11 +200,9 @@ fail:
     fprintf(stderr, "g16 bench prove --backend cuda: %s (%s)\n", st.msg[0] ? st.msg : g16_err_str(st.code),
             g16_err_str(st.code));
 done:
-    groth16_work_free(work);
-    groth16_work_free(pageable);
-    groth16_gpu_work_free(g, gw);
+    groth16_prover_free(pageable);
+    groth16_prover_free(pr);
     groth16_gpu_key_free(gl, gk);
-    g16_gpu_destroy(g);
     g16_gpu_destroy(gl);
     free(runs);
     free(tot);

@@ -4,8 +4,15 @@
  * with g16_. Conventions (after libsecp256k1):
  *   - the context comes first, then outputs, then in/out, then inputs;
  *   - an array's length follows the array;
- *   - functions return g16_err; on failure the context's error callback is
- *     called and g16_ctx_last_error() holds a one-line message.
+ *   - functions return g16_err (G16_WARN_UNUSED_RESULT: check it, or say
+ *     that it is ignored on purpose with `(void)!call(...)`); on
+ *     failure the context's error callback is called, g16_ctx_last_error()
+ *     holds a one-line message, and g16_last_error() holds it for the
+ *     calling thread;
+ *   - G16_NONNULL marks the pointer arguments that may not be NULL;
+ *   - each function's block says what it does, its arguments, who owns what
+ *     it returns, whether it is thread-safe, and what it returns.
+ * Test-only functions are in g16_testing.h.
  * No function aborts the process or lets a C++ exception escape.
  */
 #ifndef G16_H
@@ -24,6 +31,16 @@ extern "C" {
 #else
 #define G16_API
 #define G16_WARN_UNUSED_RESULT
+#endif
+/* G16_NONNULL(i, ...): the arguments at those (1-based) positions must not
+ * be NULL; the compiler warns where a caller passes NULL. The library itself
+ * is built with G16_NO_NONNULL, so that its own checks stay (a NULL that
+ * slips through still gets G16_ERR_INVALID_ARG, never a crash); a test that
+ * passes NULL on purpose defines it too. */
+#if defined(__GNUC__) && !defined(G16_NO_NONNULL)
+#define G16_NONNULL(...) __attribute__((nonnull(__VA_ARGS__)))
+#else
+#define G16_NONNULL(...)
 #endif
 
 /* ---- errors -------------------------------------------------------------- */
@@ -61,9 +78,11 @@ typedef enum g16_curve {
 
 /* "bn254" / "bls12-381". */
 G16_API const char *g16_curve_name(g16_curve curve);
-/* Accepts bn254, bn128, alt_bn128, bls12-381, bls12_381, bls12381.
- * Returns G16_OK or G16_ERR_INVALID_ARG. */
-G16_API g16_err g16_curve_from_name(g16_curve *curve, const char *name);
+/* The curve of a name: bn254, bn128, alt_bn128, bls12-381, bls12_381 or
+ * bls12381 (any case) into *curve. Thread-safe. Returns G16_OK, or
+ * G16_ERR_INVALID_ARG for another name (recorded for g16_last_error). */
+G16_API g16_err g16_curve_from_name(g16_curve *curve, const char *name)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
 
 /* ---- context ------------------------------------------------------------- */
 
@@ -79,15 +98,32 @@ typedef struct g16_ctx_opts {
     void *error_cb_user;
 } g16_ctx_opts;
 
-/* Creates a context. opts may be NULL for defaults. Returns NULL only when
- * memory or threads cannot be had. */
+/* Creates a context: a thread pool of opts->threads threads, the error
+ * callback, caches (NTT twiddles, GPU devices). opts may be NULL for the
+ * defaults (all online CPUs, no callback). Ownership: the caller's; free
+ * with g16_ctx_destroy after everything made with it (keys, engines).
+ * Thread safety: a context may be shared by threads; its functions are
+ * thread-safe. Returns NULL only when memory or threads cannot be had. */
 G16_API g16_ctx *g16_ctx_create(const g16_ctx_opts *opts);
+/* Frees ctx (NULL: no-op); nothing may use it any more. */
 G16_API void g16_ctx_destroy(g16_ctx *ctx);
+/* The context's thread count (0 for NULL). */
 G16_API int g16_ctx_threads(const g16_ctx *ctx);
 
-/* Copies the last error message reported through ctx into buf (always
- * NUL-terminated) and returns its code. Thread-safe. */
-G16_API g16_err g16_ctx_last_error(g16_ctx *ctx, char *buf, size_t buf_len);
+/* The last error reported through ctx, by any thread.
+ * Out: buf (may be NULL when buf_len is 0): its one-line message, always
+ *      NUL-terminated, truncated to buf_len - 1 bytes.
+ * Returns: its code (G16_OK when none yet); G16_ERR_INVALID_ARG for a NULL
+ * ctx. Thread-safe; with several threads on one context prefer
+ * g16_last_error, which is per thread. */
+G16_API g16_err g16_ctx_last_error(g16_ctx *ctx, char *buf, size_t buf_len) G16_NONNULL(1);
+
+/* The last error of a g16 call on the calling thread (whatever its context,
+ * also calls without one): its code and, in buf, its one-line message
+ * (always NUL-terminated when buf_len > 0; buf may be NULL when buf_len is
+ * 0). A successful call does not clear it. Returns G16_OK when this thread
+ * has had no error. Thread-safe (thread-local). */
+G16_API g16_err g16_last_error(char *buf, size_t buf_len);
 
 /* ---- Groth16: keys, witnesses, proofs --------------------------------------
  * Files are snarkjs/circom's: .zkey (proving key), .wtns (witness),
@@ -116,19 +152,70 @@ typedef struct g16_key_info {
     uint32_t n_coefficients;
 } g16_key_info;
 
-/* Per-proof stage timings in milliseconds. */
+/* Where a proof's heavy stage (NTTs, h, MSMs) runs. */
+typedef enum g16_backend {
+    G16_BACKEND_AUTO = 0, /* the GPU when the build has CUDA, a device is present and the
+                           * domain is at least G16_PROVE_AUTO_GPU_MIN_DOMAIN; else the CPU.
+                           * A GPU that fails (set-up, stage, or a proof that does not
+                           * verify) is replaced by the CPU for that call. */
+    G16_BACKEND_CPU = 1,
+    G16_BACKEND_CUDA = 2  /* the GPU or an error (G16_ERR_NO_DEVICE without one) */
+} g16_backend;
+
+/* G16_BACKEND_AUTO proves domains below this on the CPU. g16_prove makes a
+ * fresh GPU context per call: measured on the H200, a 2^13 circom circuit
+ * proved in ~50 ms on the CPU against ~250 ms on the GPU, mostly context
+ * creation and key upload. 2^16 is a first guess of the crossing point and
+ * is to be re-measured (both sides, several circuits and hosts). */
+#define G16_PROVE_AUTO_GPU_MIN_DOMAIN (1u << 16)
+
+/* Options of g16_prove / g16_prove_batch. Initialize with
+ * g16_prove_opts_init (it sets size, so that fields appended later get
+ * their defaults for a caller built against this version). */
+typedef struct g16_prove_opts {
+    size_t size;         /* sizeof(g16_prove_opts) */
+    g16_backend backend; /* default G16_BACKEND_AUTO */
+    int verify;          /* default 1: each proof is verified (one multi-pairing) before it
+                          * is returned; 0 skips that (benchmarks) */
+    int device;          /* the GPU to use; default 0 */
+    int stream_bases;    /* 1: stream the key's bases from host memory per MSM instead of
+                          * uploading the key (a key larger than the GPU); default 0 */
+} g16_prove_opts;
+
+/* Sets *opts to the defaults above. opts may not be NULL. */
+G16_API void g16_prove_opts_init(g16_prove_opts *opts) G16_NONNULL(1);
+
+/* One proof's account: stage timings in milliseconds, and where it ran. */
 typedef struct g16_prove_stats {
-    double synth_ms, ntt_ms, msm_ms, finalize_ms, total_ms;
+    double synth_ms, ntt_ms, msm_ms, finalize_ms;
+    double total_ms;         /* the whole proof; the first of a call also counts the set-up
+                              * (on a GPU: context, key upload, working areas) */
+    double verify_ms;        /* 0 when not verified */
+    g16_backend backend;     /* G16_BACKEND_CPU or G16_BACKEND_CUDA: what made the proof */
+    char backend_note[256];  /* why that backend, and any fallback ("" when as asked) */
 } g16_prove_stats;
 
-/* Loads a snarkjs Groth16 .zkey (memory-mapped). flags: G16_KEY_*. */
+/* Loads a snarkjs Groth16 .zkey (memory-mapped) and validates it.
+ * Args: flags: G16_KEY_* (0: every check). Out: *key (free with
+ * g16_key_free), NULL on failure. Ownership: the key is the caller's; it
+ * keeps the file mapped until freed. Thread safety: a key may be used by
+ * several threads (g16_prove serializes the CPU proofs of one key).
+ * Returns: G16_OK; G16_ERR_IO, TRUNCATED, FORMAT, NOT_CANONICAL,
+ * NOT_ON_CURVE, NOT_IN_SUBGROUP, WRONG_CURVE, UNSUPPORTED (message names the
+ * file and the fault); INVALID_ARG, NOMEM. */
 G16_API g16_err g16_key_load(g16_ctx *ctx, g16_key **key, const char *zkey_path, unsigned flags)
-    G16_WARN_UNUSED_RESULT;
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
+/* Frees a key (NULL: no-op). No proof may be using it. */
 G16_API void g16_key_free(g16_key *key);
-G16_API g16_err g16_key_get_info(g16_ctx *ctx, g16_key_info *info, const g16_key *key);
-/* Writes snarkjs's verification_key.json for the key (atomically, as
- * g16_result_write). */
-G16_API g16_err g16_key_export_vk(g16_ctx *ctx, const g16_key *key, const char *vk_path);
+/* The key's curve and sizes into *info. ctx may be NULL (then no error is
+ * recorded in a context). Thread-safe. Returns G16_OK, or INVALID_ARG. */
+G16_API g16_err g16_key_get_info(g16_ctx *ctx, g16_key_info *info, const g16_key *key)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(2, 3);
+/* Writes snarkjs's verification_key.json for the key at vk_path
+ * (atomically, as g16_result_write). Thread-safe. Returns G16_OK, G16_ERR_IO, NOMEM, INVALID_ARG. */
+G16_API g16_err g16_key_export_vk(g16_ctx *ctx, const g16_key *key, const char *vk_path)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
+
 
 /* What became of a loaded key's file (docs/formats.md "Mapped files that
  * change"). A key is memory-mapped: a file truncated or rewritten in place
@@ -158,7 +245,8 @@ typedef enum g16_key_state {
  * Args:    ctx:   a context (errors are reported through it).
  * Out:     state: (may be NULL) the g16_key_state.
  * In:      key:   a key from g16_key_load. */
-G16_API g16_err g16_key_check(g16_ctx *ctx, g16_key_state *state, const g16_key *key);
+G16_API g16_err g16_key_check(g16_ctx *ctx, g16_key_state *state, const g16_key *key)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(3);
 
 /* The header facts of a .zkey, read without loading the key. */
 typedef struct g16_key_header {
@@ -181,12 +269,18 @@ typedef struct g16_key_header {
  * In:   zkey_path: the .zkey file. */
 G16_API g16_err g16_key_peek(g16_ctx *ctx, g16_key_header *hdr, const char *zkey_path) G16_WARN_UNUSED_RESULT;
 
-/* Loads a circom .wtns file, or the same bytes from memory. */
+/* Loads a circom .wtns file (g16_witness_load), or the same bytes from
+ * memory (copied: data may be freed afterwards), and validates it (known
+ * prime, 32-byte values, each below the group order).
+ * Out: *w (free with g16_witness_free, which wipes it), NULL on failure.
+ * Thread-safe (a witness is read-only once loaded).
+ * Returns: G16_OK; G16_ERR_IO, TRUNCATED, FORMAT, WRONG_CURVE,
+ * NOT_CANONICAL; INVALID_ARG, NOMEM. */
 G16_API g16_err g16_witness_load(g16_ctx *ctx, g16_witness **w, const char *wtns_path)
-    G16_WARN_UNUSED_RESULT;
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
 G16_API g16_err g16_witness_from_wtns_bytes(g16_ctx *ctx, g16_witness **w, const void *data, size_t len)
-    G16_WARN_UNUSED_RESULT;
-/* Wipes and frees. */
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
+/* Wipes and frees a witness (NULL: no-op). */
 G16_API void g16_witness_free(g16_witness *w);
 
 /* The header facts of a .wtns, read without loading its values. */
@@ -213,42 +307,70 @@ G16_API g16_err g16_witness_peek_bytes(g16_ctx *ctx, g16_witness_header *hdr, co
     G16_WARN_UNUSED_RESULT;
 
 /* Proves w against key with fresh r, s from the OS CSPRNG (wiped after use).
- * The witness must belong to the key (curve, length, w[0] = 1). stats may be
- * NULL. One key proves one witness at a time (calls are serialized per key). */
+ * Args: ctx: the context (threads, errors); key: a loaded key; w: a witness
+ *       of key's circuit (same curve, length, w[0] = 1); opts: NULL for the
+ *       defaults (backend auto, verify on, device 0), else initialized by
+ *       g16_prove_opts_init; stats: NULL, or receives the timings and the
+ *       backend that ran, with the reason.
+ * Out:  *out: the proof (free with g16_result_free), NULL on failure.
+ * Ownership: key and w stay the caller's; the result is the caller's.
+ * Thread safety: calls on one key are serialized on the CPU (one working
+ *       area per key); different keys prove in parallel. A GPU call makes
+ *       its own device context for the call.
+ * Returns: G16_OK; G16_ERR_INVALID_PROOF when the proof does not verify
+ *       (verify on: the witness does not satisfy the circuit);
+ *       G16_ERR_WRONG_CURVE / SIZE_MISMATCH / FORMAT for a witness of
+ *       another key shape; G16_ERR_NO_DEVICE / DEVICE under
+ *       G16_BACKEND_CUDA; G16_ERR_INVALID_ARG, G16_ERR_NOMEM. */
 G16_API g16_err g16_prove(g16_ctx *ctx, g16_result **out, g16_key *key, const g16_witness *w,
-                          g16_prove_stats *stats) G16_WARN_UNUSED_RESULT;
-/* Proves n witnesses (partitions) against one key, reusing its prepared data
- * and working memory. out and stats (optional) have n entries. On failure no
- * result is returned. */
+                          const g16_prove_opts *opts, g16_prove_stats *stats) G16_WARN_UNUSED_RESULT
+    G16_NONNULL(1, 2, 3, 4);
+/* Proves n witnesses (partitions) against one key with one set-up (on a GPU:
+ * one context and one key upload for all). out and stats (optional) have n
+ * entries; opts as g16_prove's. On failure no result is returned (every
+ * out[i] NULL). Thread safety and errors as g16_prove's. */
 G16_API g16_err g16_prove_batch(g16_ctx *ctx, g16_result **out, g16_key *key, const g16_witness *const *w,
-                                size_t n, g16_prove_stats *stats) G16_WARN_UNUSED_RESULT;
-/* TESTS ONLY: proves with the given r and s (32-byte little-endian, below the
- * group order). The proof is deterministic and NOT zero-knowledge. */
-G16_API g16_err g16_prove_with_rs_insecure(g16_ctx *ctx, g16_result **out, g16_key *key,
-                                           const g16_witness *w, const uint8_t r_le[32],
-                                           const uint8_t s_le[32]) G16_WARN_UNUSED_RESULT;
+                                size_t n, const g16_prove_opts *opts, g16_prove_stats *stats)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
 /* Checks a result against the key it was proved with: A, B and C in the
- * prime-order subgroup (G16_ERR_NOT_IN_SUBGROUP for a key whose bases carry a
- * small-order component), then one multi-pairing. */
-G16_API g16_err g16_result_verify(g16_ctx *ctx, const g16_key *key, const g16_result *res);
-/* Writes proof.json and public.json (either path may be NULL), each to a
- * temporary file renamed into place once both are complete and synced: on
- * an error the old files are untouched. */
+ * prime-order subgroup (G16_ERR_NOT_IN_SUBGROUP for a key whose bases carry
+ * a small-order component), then one multi-pairing (the verification key is
+ * derived once and cached in the key); G16_ERR_IO when the key's file
+ * changed while in use (g16_key_check).
+ * Thread-safe. Returns: G16_OK for a valid proof, G16_ERR_INVALID_PROOF
+ * for an invalid one; WRONG_CURVE / SIZE_MISMATCH for a result of another
+ * key; INVALID_ARG. */
+G16_API g16_err g16_result_verify(g16_ctx *ctx, const g16_key *key, const g16_result *res)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
+/* Writes snarkjs's proof.json and public.json of res (either path may be
+ * NULL: not written), each to a temporary file renamed into place once both
+ * are complete and synced: on an error the old files are untouched.
+ * Thread-safe. Returns G16_OK, G16_ERR_IO, NOMEM,
+ * INVALID_ARG. */
 G16_API g16_err g16_result_write(g16_ctx *ctx, const g16_result *res, const char *proof_path,
-                                 const char *public_path);
-/* The same JSON texts, malloc'd (free with g16_free); either may be NULL. */
-G16_API g16_err g16_result_json(g16_ctx *ctx, char **proof_json, char **public_json, const g16_result *res);
+                                 const char *public_path) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
+/* The same JSON texts in memory. Out: *proof_json, *public_json (either
+ * pointer may be NULL: not made): NUL-terminated, malloc'd, the caller frees
+ * them with g16_free; both NULL on failure. Thread-safe. Returns G16_OK,
+ * NOMEM, INVALID_ARG. */
+G16_API g16_err g16_result_json(g16_ctx *ctx, char **proof_json, char **public_json, const g16_result *res)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 4);
+/* Frees a result (NULL: no-op). */
 G16_API void g16_result_free(g16_result *res);
+/* Frees memory the library returned (JSON texts, metrics, status). */
 G16_API void g16_free(void *p);
 
-/* Verifies snarkjs JSON files/texts. Returns G16_OK for a valid proof,
- * G16_ERR_INVALID_PROOF for an invalid one, and other codes for bad input
- * (public inputs must be canonical field elements, points on the curve and
- * in the subgroup). */
+/* Verifies snarkjs JSON: files (g16_verify_files) or NUL-terminated texts
+ * (g16_verify_json) of verification_key.json, public.json and proof.json.
+ * Thread-safe. Returns G16_OK for a valid proof, G16_ERR_INVALID_PROOF for
+ * an invalid one, and other codes for bad input: IO, FORMAT, NOT_CANONICAL
+ * (public inputs must be canonical field elements), NOT_ON_CURVE,
+ * NOT_IN_SUBGROUP (points), WRONG_CURVE, SIZE_MISMATCH (count of public
+ * inputs), INVALID_ARG. */
 G16_API g16_err g16_verify_files(g16_ctx *ctx, const char *vk_path, const char *public_path,
-                                 const char *proof_path);
+                                 const char *proof_path) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3, 4);
 G16_API g16_err g16_verify_json(g16_ctx *ctx, const char *vk_json, const char *public_json,
-                                const char *proof_json);
+                                const char *proof_json) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3, 4);
 
 /* ---- engine --------------------------------------------------------------
  * A proving engine (docs/engine.md): keys loaded once and kept resident
@@ -305,24 +427,31 @@ typedef struct g16_engine_opts {
     int gpu_tables;
 } g16_engine_opts;
 
-/* Creates an engine on ctx (which must outlive it). opts may be NULL. */
+/* Creates an engine on ctx (which must outlive it): its worker, synthesis
+ * and finalize threads start here. opts may be NULL for the defaults.
+ * Out: *eng (free with g16_engine_destroy), NULL on failure.
+ * Returns: G16_OK; G16_ERR_NO_DEVICE (backend CUDA without a usable GPU),
+ * INVALID_ARG (bad options), NOMEM. */
 G16_API g16_err g16_engine_create(g16_ctx *ctx, g16_engine **eng, const g16_engine_opts *opts)
-    G16_WARN_UNUSED_RESULT;
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
 /* Shuts down: drain = 1 finishes every accepted job first, drain = 0 cancels
- * them (running partitions stop at their next stage boundary). Frees all. */
+ * them (running partitions stop at their next stage boundary). Frees all:
+ * keys, jobs, results (NULL: no-op). No other call on eng may be running
+ * or follow. */
 G16_API void g16_engine_destroy(g16_engine *eng, int drain);
 
 /* Registers a zkey by path and loads it (tier: G16_TIER_MMAP or _HOST);
  * the same path again returns the same id with one more reference.
- * flags: G16_KEY_*. */
+ * flags: G16_KEY_*. Out: *key_id. Returns: G16_OK; g16_key_load's errors
+ * for the file; G16_ERR_NOMEM when the budget cannot hold it. */
 G16_API g16_err g16_engine_key_add(g16_engine *eng, uint64_t *key_id, const char *zkey_path, unsigned flags,
-                                   g16_key_tier tier) G16_WARN_UNUSED_RESULT;
+                                   g16_key_tier tier) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
 /* Drops one reference; the last one unloads the key once no job uses it. */
-G16_API g16_err g16_engine_key_remove(g16_engine *eng, uint64_t key_id);
+G16_API g16_err g16_engine_key_remove(g16_engine *eng, uint64_t key_id) G16_WARN_UNUSED_RESULT G16_NONNULL(1);
 /* Makes the key resident now (evicting idle keys if the budget needs it). */
-G16_API g16_err g16_engine_key_preload(g16_engine *eng, uint64_t key_id);
+G16_API g16_err g16_engine_key_preload(g16_engine *eng, uint64_t key_id) G16_WARN_UNUSED_RESULT G16_NONNULL(1);
 /* Unloads a resident key; G16_ERR_INVALID_ARG while a partition uses it. */
-G16_API g16_err g16_engine_key_evict(g16_engine *eng, uint64_t key_id);
+G16_API g16_err g16_engine_key_evict(g16_engine *eng, uint64_t key_id) G16_WARN_UNUSED_RESULT G16_NONNULL(1);
 
 typedef struct g16_engine_key_info {
     g16_key_tier tier;    /* G16_TIER_NONE when not resident */
@@ -332,7 +461,8 @@ typedef struct g16_engine_key_info {
     uint32_t active;      /* partitions using it now */
     uint32_t loads, evictions;
 } g16_engine_key_info;
-G16_API g16_err g16_engine_key_get_info(g16_engine *eng, g16_engine_key_info *info, uint64_t key_id);
+G16_API g16_err g16_engine_key_get_info(g16_engine *eng, g16_engine_key_info *info, uint64_t key_id)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
 /* g16_key_check on an engine key. A key that is not resident is INTACT (the
  * next load reads the file as it is then). A damaged key (CHANGED,
  * TRUNCATED) stays resident and fails each partition that uses it with
@@ -342,7 +472,8 @@ G16_API g16_err g16_engine_key_get_info(g16_engine *eng, g16_engine_key_info *in
  *          G16_ERR_INVALID_ARG (unknown key_id).
  * Out:     state: (may be NULL) the g16_key_state.
  * In:      key_id: from g16_engine_key_add. */
-G16_API g16_err g16_engine_key_check(g16_engine *eng, g16_key_state *state, uint64_t key_id);
+G16_API g16_err g16_engine_key_check(g16_engine *eng, g16_key_state *state, uint64_t key_id)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1);
 
 /* One partition's witness: a .wtns path, or .wtns bytes (copied). */
 typedef struct g16_engine_witness {
@@ -351,18 +482,24 @@ typedef struct g16_engine_witness {
     size_t len;
 } g16_engine_witness;
 
-/* Submits a job: n witnesses against key_id. timeout_ms > 0 cancels the job
- * with G16_ERR_TIMEOUT when it is not done by then. */
+/* Submits a job: n witnesses against key_id (paths are read, and bytes
+ * copied, by the synthesis threads: the caller's w may go after the call).
+ * timeout_ms > 0 cancels the job with G16_ERR_TIMEOUT when it is not done
+ * by then. Out: *job_id (release it with g16_engine_job_release once
+ * finished). Returns: G16_OK; INVALID_ARG (unknown key, n = 0, a witness
+ * with neither path nor data); NOMEM. A witness's own faults are reported
+ * per partition (g16_engine_partition_result). */
 G16_API g16_err g16_engine_submit(g16_engine *eng, uint64_t *job_id, uint64_t key_id,
                                   const g16_engine_witness *w, size_t n, g16_priority priority,
-                                  double timeout_ms) G16_WARN_UNUSED_RESULT;
+                                  double timeout_ms) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
 /* Cancels a job: queued partitions never start, running ones stop at their
  * next stage boundary, reservations are released. */
-G16_API g16_err g16_engine_cancel(g16_engine *eng, uint64_t job_id);
+G16_API g16_err g16_engine_cancel(g16_engine *eng, uint64_t job_id) G16_WARN_UNUSED_RESULT G16_NONNULL(1);
 /* Waits until the job is finished (timeout_ms < 0: no limit). Returns G16_OK
  * when it is (see g16_engine_job_get_info for its outcome), G16_ERR_TIMEOUT
  * when the wait ran out. */
-G16_API g16_err g16_engine_wait(g16_engine *eng, uint64_t job_id, double timeout_ms);
+G16_API g16_err g16_engine_wait(g16_engine *eng, uint64_t job_id, double timeout_ms)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1);
 
 typedef enum g16_job_state {
     G16_JOB_QUEUED = 0,
@@ -381,7 +518,8 @@ typedef struct g16_engine_job_info {
     uint64_t finish_seq;       /* 1, 2, ...: order in which jobs finished; 0 while not */
     double latency_ms;         /* submit to finish */
 } g16_engine_job_info;
-G16_API g16_err g16_engine_job_get_info(g16_engine *eng, g16_engine_job_info *info, uint64_t job_id);
+G16_API g16_err g16_engine_job_get_info(g16_engine *eng, g16_engine_job_info *info, uint64_t job_id)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
 
 /* Per-partition stage timings (milliseconds). */
 typedef struct g16_partition_stats {
@@ -392,26 +530,31 @@ typedef struct g16_partition_stats {
  * g16_free; either may be NULL) and timings (may be NULL). Returns the
  * partition's error when it failed (message through the context). */
 G16_API g16_err g16_engine_partition_result(g16_engine *eng, char **proof_json, char **public_json,
-                                            g16_partition_stats *stats, uint64_t job_id, uint32_t partition);
-/* Forgets a finished job and frees its results. */
-G16_API g16_err g16_engine_job_release(g16_engine *eng, uint64_t job_id);
+                                            g16_partition_stats *stats, uint64_t job_id, uint32_t partition)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1);
+/* Forgets a finished job and frees its results. Returns G16_OK, or
+ * INVALID_ARG for an unknown or unfinished job. */
+G16_API g16_err g16_engine_job_release(g16_engine *eng, uint64_t job_id) G16_WARN_UNUSED_RESULT G16_NONNULL(1);
 
 typedef struct g16_engine_budget {
     uint64_t limit, used, peak; /* limit 0 = unlimited */
 } g16_engine_budget;
-G16_API g16_err g16_engine_get_budget(g16_engine *eng, g16_engine_budget *b);
-/* Counters and histograms in Prometheus text format (malloc'd). */
-G16_API g16_err g16_engine_metrics(g16_engine *eng, char **text) G16_WARN_UNUSED_RESULT;
-/* A status snapshot as JSON (malloc'd): keys and tiers, budget, queue depth
- * per priority, each worker's current job. */
-G16_API g16_err g16_engine_status_json(g16_engine *eng, char **json) G16_WARN_UNUSED_RESULT;
+G16_API g16_err g16_engine_get_budget(g16_engine *eng, g16_engine_budget *b)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
+/* Counters and histograms in Prometheus text format. Out: *text,
+ * NUL-terminated, malloc'd: free with g16_free. Returns G16_OK or NOMEM. */
+G16_API g16_err g16_engine_metrics(g16_engine *eng, char **text) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
+/* A status snapshot as JSON: keys and tiers, budget, queue depth per
+ * priority, each worker's current job. Out: *json, NUL-terminated,
+ * malloc'd: free with g16_free. Returns G16_OK or NOMEM. */
+G16_API g16_err g16_engine_status_json(g16_engine *eng, char **json) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
 
 /* ---- self-check ---------------------------------------------------------- */
 
 /* Runs a quick arithmetic self-check on both curves (field, group law,
  * pairing bilinearity). Writes a short human-readable summary into buf.
  * Returns G16_OK or G16_ERR_INTERNAL. */
-G16_API g16_err g16_selfcheck(g16_ctx *ctx, char *buf, size_t buf_len) G16_WARN_UNUSED_RESULT;
+G16_API g16_err g16_selfcheck(g16_ctx *ctx, char *buf, size_t buf_len) G16_WARN_UNUSED_RESULT G16_NONNULL(1);
 
 G16_API const char *g16_version(void);
 

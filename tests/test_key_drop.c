@@ -45,7 +45,7 @@ static g16_err prove_verify(g16_ctx *ctx, g16_key *key, const g16_frvec *wv, cha
     g16_result *res = NULL;
     g16_status st = {0};
     msg[0] = 0;
-    g16_err e = w ? g16_prove(ctx, &res, key, w, NULL) : G16_ERR_NOMEM;
+    g16_err e = w ? g16_prove(ctx, &res, key, w, NULL, NULL) : G16_ERR_NOMEM;
     if (e)
         g16_ctx_last_error(ctx, msg, len);
     else if ((e = groth16_result_verify(key, res, &st)) != G16_OK)

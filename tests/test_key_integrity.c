@@ -99,13 +99,23 @@ static void torsion_test(g16_ctx *ctx, uint64_t seed) {
     CHECK(groth16_witness_from_frvec(&w2, &wv2, &st) == G16_OK);
     if (good && tors && w && w2) {
         g16_result *res = NULL;
-        CHECK(g16_prove(ctx, &res, good, w, NULL) == G16_OK);
+        CHECK(g16_prove(ctx, &res, good, w, NULL, NULL) == G16_OK);
         if (res) {
             CHECK_MSG(groth16_result_verify(good, res, &st) == G16_OK, "good key's proof: %s", st.msg);
             g16_result_free(res);
             res = NULL;
         }
-        CHECK(g16_prove(ctx, &res, tors, w2, NULL) == G16_OK);
+        /* g16_prove's own verify would refuse it (NOT_IN_SUBGROUP): prove
+         * unverified to look at the proof a torsion key yields. */
+        g16_prove_opts po;
+        g16_prove_opts_init(&po);
+        po.verify = 0;
+        CHECK(g16_prove(ctx, &res, tors, w2, &po, NULL) == G16_OK);
+        {
+            g16_result *r2 = NULL;
+            CHECK(g16_prove(ctx, &r2, tors, w2, NULL, NULL) == G16_ERR_NOT_IN_SUBGROUP && r2 == NULL);
+            g16_result_free(r2);
+        }
         if (res) {
             g16_err e = groth16_result_verify(tors, res, &st);
             CHECK_MSG(e == G16_ERR_NOT_IN_SUBGROUP, "torsion key's proof passed the self-check (%s: %s)",

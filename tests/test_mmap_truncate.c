@@ -223,7 +223,7 @@ static g16_err prove_once(g16_ctx *ctx, g16_key *key, const g16_frvec *wv, int *
     g16_status st = {0};
     *verified = 0;
     msg[0] = 0;
-    g16_err e = w ? g16_prove(ctx, &res, key, w, NULL) : G16_ERR_NOMEM;
+    g16_err e = w ? g16_prove(ctx, &res, key, w, NULL, NULL) : G16_ERR_NOMEM;
     if (e)
         g16_ctx_last_error(ctx, msg, mlen);
     else
@@ -286,7 +286,7 @@ static void engine_test(g16_ctx *ctx, const char *kpath, const void *img, size_t
     CHECK(g16_engine_submit(eng, &job, kid, w, 1, G16_PRIORITY_NORMAL, 0) == G16_OK &&
           g16_engine_wait(eng, job, -1) == G16_OK && g16_engine_job_get_info(eng, &ji, job) == G16_OK);
     CHECK_MSG(ji.state == G16_JOB_DONE, "%s: engine job before the truncation: %s", tag, ji.msg);
-    (void)g16_engine_job_release(eng, job);
+    (void)!g16_engine_job_release(eng, job);
 
     CHECK(truncate(kpath, (off_t)(len / 3)) == 0);
     CHECK(g16_engine_submit(eng, &job, kid, w, 4, G16_PRIORITY_NORMAL, 0) == G16_OK &&
@@ -299,7 +299,7 @@ static void engine_test(g16_ctx *ctx, const char *kpath, const void *img, size_t
         char *pj = NULL;
         CHECK(g16_engine_partition_result(eng, &pj, NULL, NULL, job, i) == G16_ERR_IO && pj == NULL);
     }
-    (void)g16_engine_job_release(eng, job);
+    (void)!g16_engine_job_release(eng, job);
     char msg[512];
     CHECK(g16_engine_key_check(eng, &ks, kid) == G16_ERR_IO && ks == G16_KEY_FILE_TRUNCATED);
     g16_ctx_last_error(ctx, msg, sizeof msg);
@@ -315,7 +315,7 @@ static void engine_test(g16_ctx *ctx, const char *kpath, const void *img, size_t
     CHECK(g16_engine_submit(eng, &job, kid, w, 2, G16_PRIORITY_NORMAL, 0) == G16_OK &&
           g16_engine_wait(eng, job, -1) == G16_OK && g16_engine_job_get_info(eng, &ji, job) == G16_OK);
     CHECK_MSG(ji.state == G16_JOB_DONE && ji.proved == 2, "%s: engine job after the reload: %s", tag, ji.msg);
-    (void)g16_engine_job_release(eng, job);
+    (void)!g16_engine_job_release(eng, job);
     g16_engine_destroy(eng, 1);
     free(wb);
     printf("  %s: engine: truncated key fails every partition (IO), evict + preload after restore proves\n", tag);

@@ -227,7 +227,7 @@ static void key_test(g16_ctx *ctx, g16_curve curve, int log_n, uint64_t seed) {
     CHECK(groth16_witness_from_frvec(&w, &wv, &st) == G16_OK && wv.raw == NULL);
     if (key && key2 && w) {
         g16_result *res = NULL;
-        CHECK(g16_prove(ctx, &res, key, w, NULL) == G16_OK);
+        CHECK(g16_prove(ctx, &res, key, w, NULL, NULL) == G16_OK);
         if (res) {
             CHECK_MSG(groth16_result_verify(key, res, &st) == G16_OK, "%s: proof on the in-memory key: %s", cn,
                       st.msg);

@@ -7,6 +7,7 @@
 #include "gpu/gpu.h"
 #include "groth16/groth16.h"
 #include "util/file.h"
+#include "groth16/prover.h"
 #include "util/util.h"
 
 int g16_cli_outputs_ok(const char *cmd, const char *const *inputs, size_t n_inputs, const char *const *outputs,
@@ -234,35 +235,36 @@ done:
     return rc;
 }
 
-/* The heavy stage on a GPU for one proof: a device context sized for the
- * key, its bases (uploaded, or streamed with --stream-bases) and a device
- * working area, all freed by gpu_prove_free. */
-typedef struct gpu_prove {
-    g16_gpu *g;
-    groth16_gpu_key *gkey;
-    groth16_gpu_work *gw;
-    double key_upload_ms;
-} gpu_prove;
+/* Progress lines of one proof (the device prover's events). */
+typedef struct prove_ui {
+    int progress, check;
+} prove_ui;
 
-static g16_err gpu_prove_init(gpu_prove *gp, const g16_key *key, int device, int stream_bases, g16_status *st) {
-    const g16_zkey *zk = groth16_key_zkey(key);
-    size_t maxp = zk->domainSize > zk->nVars ? zk->domainSize : zk->nVars;
-    g16_err err = g16_gpu_create(&gp->g, device, maxp, 1, st);
-    if (!err && !stream_bases) {
-        double t0 = g16_cli_now_ms();
-        err = groth16_gpu_key_upload(gp->g, &gp->gkey, key, st);
-        gp->key_upload_ms = g16_cli_now_ms() - t0;
+static void prove_event(void *user, int ev, const groth16_prove_report *r) {
+    const prove_ui *ui = user;
+    if (ev == GROTH16_PROVER_EV_FALLBACK) { /* auto: the GPU failed; the proof is redone on the CPU */
+        const char *last = r->note;
+        for (const char *q = r->note; (q = strstr(q, "auto: the GPU")) != NULL; q++)
+            last = q + 6;
+        fprintf(stderr, "g16 prove: %s\n", last);
+        return;
     }
-    if (!err)
-        err = groth16_gpu_work_create(gp->g, &gp->gw, key, st);
-    return err;
-}
-
-static void gpu_prove_free(gpu_prove *gp) {
-    groth16_gpu_work_free(gp->g, gp->gw);
-    groth16_gpu_key_free(gp->g, gp->gkey);
-    g16_gpu_destroy(gp->g);
-    memset(gp, 0, sizeof *gp);
+    if (!ui->progress)
+        return;
+    if (ev == GROTH16_PROVER_EV_SYNTH)
+        fprintf(stderr, "g16 prove: [1/3] synthesis done (%.0f ms%s)\n", r->tm.synth_ms,
+                r->gpu_synth ? ", witness scalars; A.w, B.w on the GPU" : "");
+    else if (ev == GROTH16_PROVER_EV_HEAVY && r->backend == G16_BACKEND_CUDA)
+        fprintf(stderr,
+                "g16 prove: [2/3] GPU: upload %.1f ms, synthesis %.1f ms, NTT/H %.1f ms, MSM A %.1f, B1 %.1f, "
+                "B2 %.1f, C %.1f, H %.1f ms (%.1f ms in all)\n",
+                r->gtm.upload_ms, r->gtm.synth_ms, r->gtm.ntt_ms, r->gtm.msm_ms[0], r->gtm.msm_ms[1],
+                r->gtm.msm_ms[2], r->gtm.msm_ms[3], r->gtm.msm_ms[4], r->gtm.gpu_ms);
+    else if (ev == GROTH16_PROVER_EV_HEAVY)
+        fprintf(stderr, "g16 prove: [2/3] NTT and MSM done (%.0f + %.0f ms)\n", r->tm.ntt_ms, r->tm.msm_ms);
+    else if (ev == GROTH16_PROVER_EV_DONE)
+        fprintf(stderr, "g16 prove: [3/3] assembled%s (%.0f ms)\n", ui->check ? " and verified" : "",
+                r->tm.finalize_ms + (ui->check ? r->verify_ms : 0.0));
 }
 
 int cmd_prove(int argc, char **argv) {
@@ -326,142 +328,77 @@ int cmd_prove(int argc, char **argv) {
         return 2;
     }
     g16_key *key = NULL;
-    g16_witness *w = NULL;
     g16_result *res = NULL;
-    groth16_work *work = NULL;
-    groth16_msms msms;
-    memset(&msms, 0, sizeof msms);
-    groth16_timings tm = {0};
-    groth16_gpu_timings gtm;
-    memset(&gtm, 0, sizeof gtm);
+    groth16_prover *pr = NULL;
+    groth16_prove_report rep;
     g16_status st = {0};
-    gpu_prove gp;
-    memset(&gp, 0, sizeof gp);
-    /* auto: the GPU when this build has CUDA and a device is present. */
-    int use_gpu = !strcmp(backend, "cuda") || (!strcmp(backend, "auto") && g16_gpu_count() > 0);
     int rc = 2;
     double t0 = g16_cli_now_ms();
-    /* The key without a per-key working area: this command brings its own. */
+    /* The key without a per-key working area: the prover brings its own. */
     if (groth16_key_load_ex(ctx, &key, pos[0], trusted ? G16_KEY_TRUSTED : 0, 0, &st) != G16_OK)
         goto fail_st;
     double t_key = g16_cli_now_ms();
     g16_key_info info;
-    (void)g16_key_get_info(ctx, &info, key);
+    (void)!g16_key_get_info(ctx, &info, key); /* a loaded key: cannot fail */
     /* Progress lines on large circuits (or with --verbose), one per stage. */
-    int progress = verbose || info.domain_size >= (1u << 20);
-    if (progress)
+    prove_ui ui = {.progress = verbose || info.domain_size >= (1u << 20), .check = check};
+    if (ui.progress)
         fprintf(stderr, "g16 prove: %s, %u wires, domain 2^%d, key loaded in %.0f ms\n", g16_curve_name(info.curve),
                 info.n_vars, __builtin_ctz(info.domain_size), t_key - t0);
-    if (use_gpu && gpu_prove_init(&gp, key, device, stream_bases, &st) != G16_OK) {
-        if (strcmp(backend, "auto") != 0)
-            goto fail_st;
-        /* auto: the CPU when the GPU cannot be set up (too small, busy). */
-        fprintf(stderr, "g16 prove: GPU unavailable (%s); proving on the CPU\n", st.msg);
-        gpu_prove_free(&gp);
-        use_gpu = 0;
-    }
-    if (use_gpu && progress)
-        fprintf(stderr, "g16 prove: GPU %s%s (%.0f ms)\n", g16_gpu_name(gp.g),
-                stream_bases ? ", bases streamed" : ", key uploaded", gp.key_upload_ms);
-    /* auto: a GPU stage that fails, or a GPU proof that does not verify, is
-     * redone on the CPU (with a warning), so auto never does worse than cpu. */
-    int is_auto = !strcmp(backend, "auto");
-again:
-    memset(&tm, 0, sizeof tm);
-    /* With the key's coefficient rows on the GPU, the CPU computes only the
-     * witness scalars and the GPU a, b, c (G16_GPU_SYNTH=0: all on the CPU);
-     * the host working area then holds the scalars only. */
-    unsigned sflags = use_gpu ? groth16_gpu_synth_flags(gp.gkey) : 0;
-    unsigned wflags = !use_gpu ? 0
-                      : sflags & GROTH16_SYNTH_WS_ONLY ? GROTH16_WORK_PINNED | GROTH16_WORK_WS_ONLY
-                                                       : GROTH16_WORK_PINNED | GROTH16_WORK_NO_CPU_HEAVY;
-    if (groth16_work_create_ex(ctx, &work, key, wflags, &st) != G16_OK)
+    /* The device prover: the GPU set-up, the auto fallback to the CPU (a GPU
+     * that cannot be set up, a failed GPU stage, or a GPU proof that does
+     * not verify), and the verify-before-write. */
+    groth16_prover_opts po;
+    groth16_prover_opts_init(&po);
+    po.backend = !strcmp(backend, "cpu") ? G16_BACKEND_CPU : !strcmp(backend, "cuda") ? G16_BACKEND_CUDA
+                                                                                       : G16_BACKEND_AUTO;
+    po.verify = check;
+    po.device = device;
+    po.stream_bases = stream_bases;
+    po.event = prove_event;
+    po.event_user = &ui;
+    if (groth16_prover_create(ctx, &pr, key, &po, &st) != G16_OK)
         goto fail_st;
-    /* GPU synthesis needs the witness scalars only: read straight from the
-     * file into the pinned working area (no witness object, no copy). The
-     * CPU path (or auto's retry) loads the witness. */
-    if (sflags & GROTH16_SYNTH_WS_ONLY) {
-        if (groth16_stage_synth_wtns(ctx, work, key, pos[1], NULL, 0, &tm, &st) != G16_OK)
-            goto fail_st;
-    } else {
-        if (!w && g16_witness_load(ctx, &w, pos[1]) != G16_OK)
-            goto fail;
-        if (groth16_stage_synth_ex(ctx, work, key, w, sflags, &tm, &st) != G16_OK)
-            goto fail_st;
-    }
-    if (progress)
-        fprintf(stderr, "g16 prove: [1/3] synthesis done (%.0f ms%s)\n", tm.synth_ms,
-                sflags & GROTH16_SYNTH_WS_ONLY ? ", witness scalars; A.w, B.w on the GPU" : "");
-    if (use_gpu) {
-        if (groth16_stage_heavy_gpu(ctx, gp.g, gp.gw, gp.gkey, &msms, work, key, &tm, &gtm, &st) != G16_OK) {
-            if (!is_auto)
-                goto fail_st;
-            fprintf(stderr, "g16 prove: the GPU stage failed (%s); proving on the CPU\n", st.msg);
-            goto retry_cpu;
-        }
-        if (progress)
-            fprintf(stderr,
-                    "g16 prove: [2/3] GPU: upload %.1f ms, synthesis %.1f ms, NTT/H %.1f ms, MSM A %.1f, B1 %.1f, "
-                    "B2 %.1f, C %.1f, H %.1f ms (%.1f ms in all)\n",
-                    gtm.upload_ms, gtm.synth_ms, gtm.ntt_ms, gtm.msm_ms[0], gtm.msm_ms[1], gtm.msm_ms[2], gtm.msm_ms[3],
-                    gtm.msm_ms[4], gtm.gpu_ms);
-    } else {
-        if (groth16_stage_heavy(ctx, &msms, work, key, &tm, &st) != G16_OK)
-            goto fail_st;
-        if (progress)
-            fprintf(stderr, "g16 prove: [2/3] NTT and MSM done (%.0f + %.0f ms)\n", tm.ntt_ms, tm.msm_ms);
-    }
-    if (groth16_stage_finalize(ctx, &res, key, &msms, fixed_rs ? r_le : NULL, fixed_rs ? s_le : NULL, &tm, &st) !=
-        G16_OK)
-        goto fail_st;
-    double t_proved = g16_cli_now_ms();
-    /* A witness of another circuit with the right length proves "fine" but
-     * yields an invalid proof: one multi-pairing catches it. */
-    if (check && groth16_result_verify(key, res, &st) != G16_OK) {
-        if (st.code != G16_ERR_INVALID_PROOF) /* e.g. the key's file changed while in use */
-            goto fail_st;
-        if (use_gpu && is_auto) {
-            fprintf(stderr, "g16 prove: the GPU proof does not verify; proving again on the CPU\n");
-            goto retry_cpu;
-        }
+    groth16_prover_info pi;
+    groth16_prover_get_info(pr, &pi);
+    const char *unavail = strstr(pi.note, "auto: GPU unavailable");
+    if (pi.backend == G16_BACKEND_CPU && unavail) /* a warning: auto wanted the GPU */
+        fprintf(stderr, "g16 prove: %s\n", unavail + 6);
+    else if (ui.progress && pi.note[0])
+        fprintf(stderr, "g16 prove: %s\n", pi.note);
+    if (pi.backend == G16_BACKEND_CUDA && ui.progress)
+        fprintf(stderr, "g16 prove: GPU %s%s (%.0f ms)\n", g16_gpu_name(groth16_prover_gpu(pr)),
+                stream_bases ? ", bases streamed" : ", key uploaded", pi.key_upload_ms);
+    /* With the key's coefficient rows on the GPU the witness is read
+     * straight from the file into the pinned working area (no witness
+     * object); the CPU path loads it. */
+    g16_err err = groth16_prover_prove(pr, &res, NULL, pos[1], fixed_rs ? r_le : NULL, fixed_rs ? s_le : NULL,
+                                       &rep, &st);
+    if (err == G16_ERR_INVALID_PROOF) {
         fprintf(stderr, "g16 prove: the proof does not verify: the witness %s does not satisfy the circuit of %s\n",
                 pos[1], pos[0]);
         goto done;
     }
-    double t_verify = g16_cli_now_ms() - t_proved;
-    if (progress)
-        fprintf(stderr, "g16 prove: [3/3] assembled%s (%.0f ms)\n", check ? " and verified" : "",
-                tm.finalize_ms + (check ? t_verify : 0.0));
+    if (err)
+        goto fail_st;
     if (g16_result_write(ctx, res, pos[2], pos[3]) != G16_OK)
         goto fail;
     if (verbose)
         fprintf(stderr,
                 "g16 prove: backend %s, synthesis %.1f ms, ntt %.1f ms, msm %.1f ms, finalize %.1f ms, "
                 "verify %.1f ms, total %.1f ms\n",
-                use_gpu ? "cuda" : "cpu", tm.synth_ms, tm.ntt_ms, tm.msm_ms, tm.finalize_ms, check ? t_verify : 0.0,
-                g16_cli_now_ms() - t0);
+                rep.backend == G16_BACKEND_CUDA ? "cuda" : "cpu", rep.tm.synth_ms, rep.tm.ntt_ms, rep.tm.msm_ms,
+                rep.tm.finalize_ms, rep.verify_ms, g16_cli_now_ms() - t0);
     rc = 0;
     goto done;
-retry_cpu:
-    groth16_msms_clear(&msms);
-    groth16_work_free(work);
-    work = NULL;
-    g16_result_free(res);
-    res = NULL;
-    gpu_prove_free(&gp);
-    use_gpu = 0;
-    goto again;
 fail_st:
     fprintf(stderr, "g16 prove: %s (%s)\n", st.msg[0] ? st.msg : g16_err_str(st.code), g16_err_str(st.code));
     goto done;
 fail:
     print_ctx_error(ctx, "prove");
 done:
-    groth16_msms_clear(&msms);
-    groth16_work_free(work);
-    gpu_prove_free(&gp);
+    groth16_prover_free(pr);
     g16_result_free(res);
-    g16_witness_free(w);
     g16_key_free(key);
     g16_ctx_destroy(ctx);
     return rc;

@@ -115,7 +115,7 @@ static json_t *key_json(g16d *d, const g16d_key *k, int full) {
     if (full) {
         g16_engine_key_info ki;
         memset(&ki, 0, sizeof ki);
-        (void)g16_engine_key_get_info(d->eng, &ki, k->eng_id);
+        (void)!g16_engine_key_get_info(d->eng, &ki, k->eng_id);
         json_object_set_new(o, "resident", json_string(ki.tier == G16_TIER_NONE   ? "none"
                                                        : ki.tier == G16_TIER_HOST ? "host"
                                                                                   : "mmap"));

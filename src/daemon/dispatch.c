@@ -165,11 +165,11 @@ static void run_claim(g16d *d, int slot, store_claim *c) {
             s->release = 1;
         pthread_mutex_unlock(&d->mtx);
         if (release_now)
-            (void)g16_engine_cancel(d->eng, ej);
-        (void)g16_engine_wait(d->eng, ej, -1);
+            (void)!g16_engine_cancel(d->eng, ej);
+        (void)!g16_engine_wait(d->eng, ej, -1);
         g16_engine_job_info ji;
         memset(&ji, 0, sizeof ji);
-        (void)g16_engine_job_get_info(d->eng, &ji, ej);
+        (void)!g16_engine_job_get_info(d->eng, &ji, ej);
         pthread_mutex_lock(&d->mtx);
         int release = s->release;
         pthread_mutex_unlock(&d->mtx);
@@ -217,7 +217,7 @@ static void run_claim(g16d *d, int slot, store_claim *c) {
                      json_pack("{s:I,s:i,s:s,s:s}", "job", (json_int_t)c->job_id, "partition", (int)c->partition,
                                "code", g16d_err_code(code), "message", msg));
         }
-        (void)g16_engine_job_release(d->eng, ej);
+        (void)!g16_engine_job_release(d->eng, ej);
     }
     pthread_mutex_lock(&d->mtx);
     s->used = 0;
@@ -303,7 +303,7 @@ static void cancel_slots(g16d *d, int (*pick)(const g16d_slot *, const void *), 
     }
     pthread_mutex_unlock(&d->mtx);
     for (int i = 0; i < n; i++)
-        (void)g16_engine_cancel(d->eng, ids[i]);
+        (void)!g16_engine_cancel(d->eng, ids[i]);
 }
 
 static int pick_job(const g16d_slot *s, const void *arg) { return s->job == *(const int64_t *)arg; }

@@ -207,7 +207,7 @@ int g16d_key_register(g16d *d, const char *id, const char *path, g16_key_tier ti
     }
     pthread_mutex_unlock(&d->mtx);
     if (rc || k)
-        (void)g16_engine_key_remove(d->eng, nk.eng_id);
+        (void)!g16_engine_key_remove(d->eng, nk.eng_id);
     if (!rc && !k)
         g16d_dispatch_wake(d); /* jobs of this key may be waiting */
     return rc;
@@ -230,7 +230,7 @@ int g16d_key_remove(g16d *d, const char *id, g16d_api_err *e) {
     uint64_t eid = k->eng_id;
     *k = d->keys[--d->n_keys];
     pthread_mutex_unlock(&d->mtx);
-    (void)g16_engine_key_remove(d->eng, eid);
+    (void)!g16_engine_key_remove(d->eng, eid);
     g16d_keys_save(d);
     return 0;
 }

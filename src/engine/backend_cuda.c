@@ -42,6 +42,7 @@
 
 #include "engine.h"
 #include "gpu/gpu.h"
+#include "groth16/prover.h"
 
 typedef struct cdev {
     int device;
@@ -514,34 +515,12 @@ static unsigned cuda_synth_flags(void *self, const g16_key *key) {
     return flags;
 }
 
-/* A failure before a heavy stage took the work: wipe its scalars and drop
- * its results, as a failed stage does. */
-static void work_discard(groth16_work *work, groth16_msms *out) {
-    groth16_work_consume(work, out, 0);
-    groth16_msms_clear(out);
-}
-
-/* Finishes a ws-only synthesis on the CPU (nothing to do otherwise); on
- * failure the work is discarded. */
-static g16_err synth_on_cpu(g16_ctx *ctx, groth16_work *work, const g16_key *key, groth16_msms *out,
-                            g16_status *st) {
-    groth16_work_bufs wb;
-    g16_err err = groth16_work_buffers(work, key, &wb, st);
-    if (!err && wb.ws_only)
-        err = groth16_work_synth_complete(ctx, work, key, st);
-    if (err)
-        work_discard(work, out);
-    return err;
-}
-
-/* The CPU heavy stage, after finishing a ws-only synthesis on the CPU. */
+/* The CPU heavy stage for a GPU worker (the device prover's piece: a
+ * ws-only synthesis completed on the CPU first). */
 static g16_err cpu_heavy(g16_ctx *ctx, groth16_msms *out, groth16_work *work, const g16_key *key,
                          groth16_timings *tm, engine_heavy_info *hi, g16_status *st) {
     hi->cpu_fallback = 1;
-    g16_err err = synth_on_cpu(ctx, work, key, out, st);
-    if (err)
-        return err;
-    return groth16_stage_heavy(ctx, out, work, key, tm, st);
+    return groth16_stage_heavy_on(ctx, NULL, out, work, key, tm, NULL, st);
 }
 
 static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *out, groth16_work *work,
@@ -560,7 +539,8 @@ static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *
      * has no CPU fallback: say why instead of the CPU stage's refusal. */
     int dropped = (groth16_key_dropped(key) & GROTH16_DROP_BASES) != 0;
     if (failed && dropped) {
-        work_discard(work, out);
+        groth16_work_discard(work);
+        memset(out, 0, sizeof *out);
         return g16_fail(st, G16_ERR_UNSUPPORTED,
                         "engine: device %d is out of service after a GPU fault and the in-memory key's host bases "
                         "were released, so worker %d cannot run the partition on the CPU",
@@ -585,12 +565,12 @@ static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *
     ckey *c = ckey_find(b, key);
     const groth16_gpu_key *gk = c ? c->gk[w->dev] : NULL;
     pthread_mutex_unlock(&b->lock);
-    g16_err err0 = groth16_gpu_key_synth(gk) ? G16_OK : synth_on_cpu(ctx, work, key, out, st); /* streamed */
-    if (err0)
-        return err0;
     groth16_gpu_timings gtm = {0};
     groth16_gpu_work_set_exclusive(gw, b->shared ? NULL : &dv->kern);
-    g16_err err = groth16_stage_heavy_gpu(ctx, w->g, gw, gk, out, work, key, tm, &gtm, st);
+    /* The device prover's heavy stage (a ws-only synthesis is completed on
+     * the CPU first when gk holds no rows: streamed bases). */
+    groth16_heavy_dev hd = {w->g, gw, gk};
+    g16_err err = groth16_stage_heavy_on(ctx, &hd, out, work, key, tm, &gtm, st);
     hi->upload_ms = gtm.upload_ms;
     hi->gpu_ms = gtm.gpu_ms;
     hi->upload_begin = gtm.upload_begin, hi->upload_end = gtm.upload_end;

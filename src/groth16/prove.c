@@ -841,74 +841,31 @@ void g16_result_free(g16_result *res) {
     free(res);
 }
 
-/* Proves one witness with r, s from the OS CSPRNG, or the given ones (tests):
- * the three stages on the key's own working area, under its lock. */
-static g16_err prove_one(g16_ctx *ctx, g16_result **out, g16_key *key, const g16_witness *w,
-                         const uint8_t *r_le, const uint8_t *s_le, g16_prove_stats *stats) {
-    g16_status st = {0};
-    g16_err err;
-    double t0 = g16_now_ms();
-    *out = NULL;
-    if ((err = g16_wtns_check_key(&w->w, &key->zk, &st)))
-        return g16_ctx_report(ctx, &st);
-    groth16_timings tm = {0};
-    groth16_msms m;
-    memset(&m, 0, sizeof m);
+/* The key's own working area for one proof (g16_prove on the CPU): taken
+ * under the key's lock, prepared and created on first use. */
+g16_err groth16_key_work_acquire(g16_ctx *ctx, g16_key *key, groth16_work **w, g16_status *st) {
+    g16_err err = G16_OK;
+    *w = NULL;
     pthread_mutex_lock(&key->lock);
     if (!key->prep.row[0])
-        err = key_prepare_locked(key, &st);
+        err = key_prepare_locked(key, st);
     if (!err && !key->work)
-        err = groth16_work_create(ctx, &key->work, key, &st);
-    if (!err)
-        err = groth16_stage_synth(ctx, key->work, key, w, &tm, &st);
-    if (!err)
-        err = groth16_stage_heavy(ctx, &m, key->work, key, &tm, &st);
-    pthread_mutex_unlock(&key->lock);
-    if (!err)
-        err = groth16_stage_finalize(ctx, out, key, &m, r_le, s_le, &tm, &st);
-    if (err)
-        return g16_ctx_report(ctx, &st);
-    if (stats) {
-        stats->synth_ms = tm.synth_ms;
-        stats->ntt_ms = tm.ntt_ms;
-        stats->msm_ms = tm.msm_ms;
-        stats->finalize_ms = tm.finalize_ms;
-        stats->total_ms = g16_now_ms() - t0;
+        err = groth16_work_create(ctx, &key->work, key, st);
+    if (err) {
+        pthread_mutex_unlock(&key->lock);
+        return err;
     }
+    *w = key->work;
     return G16_OK;
 }
 
-g16_err g16_prove(g16_ctx *ctx, g16_result **out, g16_key *key, const g16_witness *w,
-                  g16_prove_stats *stats) {
-    if (!ctx || !out || !key || !w)
-        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_prove: NULL argument");
-    return prove_one(ctx, out, key, w, NULL, NULL, stats);
-}
+void groth16_key_work_release(g16_key *key) { pthread_mutex_unlock(&key->lock); }
 
-g16_err g16_prove_batch(g16_ctx *ctx, g16_result **out, g16_key *key, const g16_witness *const *w,
-                        size_t n, g16_prove_stats *stats) {
-    if (!ctx || !out || !key || (!w && n))
-        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_prove_batch: NULL argument");
-    for (size_t i = 0; i < n; i++)
-        out[i] = NULL;
-    for (size_t i = 0; i < n; i++) {
-        g16_err err = prove_one(ctx, &out[i], key, w[i], NULL, NULL, stats ? &stats[i] : NULL);
-        if (err) {
-            for (size_t j = 0; j < i; j++) {
-                g16_result_free(out[j]);
-                out[j] = NULL;
-            }
-            return err;
-        }
-    }
-    return G16_OK;
-}
-
-g16_err g16_prove_with_rs_insecure(g16_ctx *ctx, g16_result **out, g16_key *key, const g16_witness *w,
-                                   const uint8_t r_le[32], const uint8_t s_le[32]) {
-    if (!ctx || !out || !key || !w || !r_le || !s_le)
-        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_prove_with_rs_insecure: NULL argument");
-    return prove_one(ctx, out, key, w, r_le, s_le, NULL);
+void groth16_work_discard(groth16_work *w) {
+    groth16_msms m;
+    memset(&m, 0, sizeof m);
+    groth16_work_consume(w, &m, 0);
+    groth16_msms_clear(&m);
 }
 
 g16_err g16_result_write(g16_ctx *ctx, const g16_result *res, const char *proof_path, const char *public_path) {

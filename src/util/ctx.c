@@ -68,8 +68,25 @@ g16_err g16_ctx_last_error(g16_ctx *ctx, char *buf, size_t buf_len) {
     return e;
 }
 
+/* The calling thread's last error (g16_last_error): every error reported
+ * through g16_ctx_report / g16_ctx_fail, with or without a context. */
+static _Thread_local struct {
+    g16_err code;
+    char msg[512];
+} tl_last;
+
+g16_err g16_last_error(char *buf, size_t buf_len) {
+    if (buf && buf_len)
+        snprintf(buf, buf_len, "%s", tl_last.msg);
+    return tl_last.code;
+}
+
 g16_err g16_ctx_report(g16_ctx *ctx, const g16_status *st) {
-    if (!ctx || st->code == G16_OK)
+    if (st->code == G16_OK)
+        return st->code;
+    tl_last.code = st->code;
+    snprintf(tl_last.msg, sizeof tl_last.msg, "%s", st->msg[0] ? st->msg : g16_err_str(st->code));
+    if (!ctx)
         return st->code;
     pthread_mutex_lock(&ctx->lock);
     ctx->last_err = st->code;
@@ -97,7 +114,7 @@ const char *g16_curve_name(g16_curve curve) {
 
 g16_err g16_curve_from_name(g16_curve *curve, const char *name) {
     if (!curve || !name)
-        return G16_ERR_INVALID_ARG;
+        return g16_ctx_fail(NULL, G16_ERR_INVALID_ARG, "g16_curve_from_name: NULL argument");
     static const struct { const char *n; g16_curve c; } names[] = {
         {"bn254", G16_CURVE_BN254},         {"bn128", G16_CURVE_BN254},
         {"alt_bn128", G16_CURVE_BN254},     {"bls12-381", G16_CURVE_BLS12_381},
@@ -108,5 +125,5 @@ g16_err g16_curve_from_name(g16_curve *curve, const char *name) {
             *curve = names[i].c;
             return G16_OK;
         }
-    return G16_ERR_INVALID_ARG;
+    return g16_ctx_fail(NULL, G16_ERR_INVALID_ARG, "unknown curve '%s' (bn254, bls12-381)", name);
 }
