@@ -71,7 +71,7 @@ bad_inf:
 static const char *err_words(g16_err e, const char *why) {
     switch (e) {
     case G16_ERR_NOT_CANONICAL:
-        return "coordinate not canonical (>= p)";
+        return "not canonical (a coordinate >= p)";
     case G16_ERR_NOT_ON_CURVE:
         return "not on curve";
     case G16_ERR_NOT_IN_SUBGROUP:
