@@ -470,6 +470,36 @@ static void test_pool(g16_pool *pool) {
     free(b);
 }
 
+/* ---- the default: checked up to G16_PARAMS_CHECK_LIMIT bytes, unchecked above */
+static void test_default_limit(g16_pool *pool) {
+    bls381_g1_affine g, np;
+    bls381_g1_generator(&g);
+    nosub_g1(&np);
+    for (int big = 0; big < 2; big++) {
+        /* vk and ic, h with nh points (h[0] outside the subgroup), the rest empty */
+        size_t fixed = g_vk_len + 4 + 16;
+        size_t nh = ((size_t)G16_PARAMS_CHECK_LIMIT - fixed) / 96 + (size_t)big;
+        size_t len = fixed + nh * 96;
+        CHECK(big ? len > G16_PARAMS_CHECK_LIMIT : len <= G16_PARAMS_CHECK_LIMIT);
+        uint8_t *b = calloc(1, len), *o = b + g_vk_len;
+        memcpy(b, g_vk, g_vk_len);
+        put_be32(o, (uint32_t)nh);
+        o += 4;
+        bls381_g1_to_zcash(o, 96, &np);
+        for (size_t i = 1; i < nh; i++)
+            bls381_g1_to_zcash(o + i * 96, 96, &g);
+        g16_params p;
+        g16_status st;
+        g16_err e = load(&p, b, len, G16_PARAMS_KIND_AUTO, -1, pool, &st);
+        if (big)
+            CHECK_MSG(e == G16_OK && !p.subgroup_checked, "above the limit: %s", st.msg);
+        else
+            CHECK_MSG(e == G16_ERR_NOT_IN_SUBGROUP && strstr(st.msg, "h[0]"), "at the limit: %s", st.msg);
+        g16_params_free(&p);
+        free(b);
+    }
+}
+
 /* ---- 5. random byte flips: an error or a key, never a crash ------------- */
 static void test_flips(g16_rng *rng) {
     uint8_t *b = malloc(g_params_len);
@@ -510,6 +540,7 @@ int main(void) {
     g16_params_free(&p);
     test_pool(pool);
     test_pool(NULL);
+    test_default_limit(pool);
     test_flips(&rng);
     g16_pool_destroy(pool);
     free(g_params);

@@ -1,6 +1,7 @@
 /* bellperson .params / .vk reader (layout and validation order: params.h). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,8 @@ typedef struct conv_job {
     uint8_t *dst;
     size_t n, dst_size;
     int g2, check, allow_inf;
+    /* the lowest failing index found so far (n: none): tasks above it stop */
+    atomic_size_t first_bad;
     /* per task: first failure (index n = none) */
     size_t *bad_idx;
     g16_err *bad_err;
@@ -101,12 +104,18 @@ static void conv_task(void *arg, size_t t) {
     size_t psz = point_size(j->g2);
     j->bad_idx[t] = j->n;
     for (size_t i = lo; i < hi; i++) {
+        /* a failure below i is already known: nothing here can be the first */
+        if (atomic_load_explicit(&j->first_bad, memory_order_relaxed) < i)
+            return;
         const char *why;
         g16_err e = decode_point(j->dst + i * j->dst_size, j->src + i * psz, j->g2, j->check, j->allow_inf, &why);
         if (e != G16_OK) {
             j->bad_idx[t] = i;
             j->bad_err[t] = e;
             j->bad_why[t] = why;
+            size_t cur = atomic_load_explicit(&j->first_bad, memory_order_relaxed);
+            while (i < cur && !atomic_compare_exchange_weak(&j->first_bad, &cur, i))
+                ;
             return;
         }
     }
@@ -131,10 +140,12 @@ static g16_err convert_array(g16_params *p, int array, const uint8_t *base, void
     }
     conv_job j = {.src = base + p->off[array], .dst = dst, .n = n, .dst_size = dsz, .g2 = g2, .check = check,
                   .allow_inf = array != G16_PARAMS_IC, .bad_idx = bi, .bad_err = be, .bad_why = bw};
+    atomic_init(&j.first_bad, n);
     g16_pool_run(pool, ntasks, conv_task, &j);
     g16_err e = G16_OK;
     for (size_t t = 0; t < ntasks; t++)
-        if (bi[t] < n) { /* tasks cover increasing ranges: the first hit is the lowest index */
+        if (bi[t] < n) { /* tasks cover increasing ranges, and a task stops only above a
+                          * known failure: the first hit is the lowest failing index */
             e = g16_fail(st, be[t], "%s: %s[%zu]: %s", name, k_names[array], bi[t], err_words(be[t], bw[t]));
             break;
         }
