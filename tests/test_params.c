@@ -500,6 +500,199 @@ static void test_default_limit(g16_pool *pool) {
     }
 }
 
+/* ---- 6. the noble proof: it verifies, and a naive reference prover on the
+ * loaded key reproduces it from the witness and noble's r, s ------------- */
+/* The toy circuit of gen_params.mjs: variables i0 i1 x0 x1 x2 x3 = 0..5,
+ * constraints c0..c3 and the input constraints c4, c5 (A only). */
+#define NV 6
+#define NC 6
+typedef struct { int v; uint64_t c; } term;
+static const term CA[NC][3] = {{{2, 1}}, {{3, 1}}, {{4, 1}, {2, 1}, {0, 5}}, {{2, 1}}, {{0, 1}}, {{1, 1}}};
+static const term CB[NC][3] = {{{2, 1}}, {{2, 1}}, {{0, 1}}, {{2, 1}}, {{0, 0}}, {{0, 0}}};
+static const term CC[NC][3] = {{{3, 1}}, {{4, 1}}, {{1, 1}}, {{5, 1}}, {{0, 0}}, {{0, 0}}};
+
+static void fr_dec(bls381_fr *r, const char *tok) { CHECK(tok && bls381_fr_from_dec(r, tok) == G16_OK); }
+static void fr_scalar(g16_scalar *k, const bls381_fr *a) { bls381_fr_from_mont(k->l, a); }
+static void g1_madd(bls381_g1_jac *acc, const bls381_g1_affine *p, const bls381_fr *k) {
+    g16_scalar s;
+    bls381_g1_jac t;
+    fr_scalar(&s, k);
+    bls381_g1_jac_from_affine(&t, p);
+    bls381_g1_jac_mul_vartime(&t, &t, &s);
+    bls381_g1_jac_add(acc, acc, &t);
+}
+static void g2_madd(bls381_g2_jac *acc, const bls381_g2_affine *p, const bls381_fr *k) {
+    g16_scalar s;
+    bls381_g2_jac t;
+    fr_scalar(&s, k);
+    bls381_g2_jac_from_affine(&t, p);
+    bls381_g2_jac_mul_vartime(&t, &t, &s);
+    bls381_g2_jac_add(acc, acc, &t);
+}
+static void lc_eval(bls381_fr *r, const term *t, const bls381_fr *w) {
+    memset(r, 0, sizeof *r);
+    for (int i = 0; i < 3 && t[i].c; i++) {
+        bls381_fr c, m;
+        bls381_fr_from_u64(&c, t[i].c);
+        bls381_fr_mul(&m, &c, &w[t[i].v]);
+        bls381_fr_add(r, r, &m);
+    }
+}
+static int var_of(const char *tok) { return tok[0] == 'i' ? atoi(tok + 1) : 2 + atoi(tok + 1); }
+
+static void test_proof(const g16_params *p) {
+    size_t len;
+    uint8_t *pb = (uint8_t *)t_read_file(DIR "params_toy.proof", &len);
+    char *txt = t_read_file(DIR "params_toy.txt", &len);
+    CHECK(pb && txt);
+    if (!pb || !txt) {
+        free(pb), free(txt);
+        return;
+    }
+    g16_params_proof pr;
+    g16_status st = {0};
+    CHECK_MSG(g16_params_proof_decode(&pr, pb, G16_PARAMS_PROOF_SIZE, &st) == G16_OK, "%s", st.msg);
+    uint8_t enc[G16_PARAMS_PROOF_SIZE];
+    g16_params_proof_encode(enc, &pr);
+    CHECK(memcmp(enc, pb, sizeof enc) == 0);
+
+    bls381_fr w[NV], rr, ss;
+    int var_a[NV], var_b[NV], na = 0, nb = 0;
+    char *save, *line;
+    for (line = strtok_r(txt, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *s2, *tok = strtok_r(line, " ", &s2);
+        if (!strcmp(tok, "witness"))
+            for (int i = 0; i < NV; i++)
+                fr_dec(&w[i], strtok_r(NULL, " ", &s2));
+        else if (!strcmp(tok, "rs"))
+            fr_dec(&rr, strtok_r(NULL, " ", &s2)), fr_dec(&ss, strtok_r(NULL, " ", &s2));
+        else if (!strcmp(tok, "vars")) {
+            char *arr = strtok_r(NULL, " ", &s2);
+            int *dst = !strcmp(arr, "a") ? var_a : var_b, *cnt = dst == var_a ? &na : &nb;
+            if (!strcmp(arr, "b_g2"))
+                continue; /* the same variables as b_g1 */
+            for (tok = strtok_r(NULL, " ", &s2); tok && *cnt < NV; tok = strtok_r(NULL, " ", &s2))
+                dst[(*cnt)++] = var_of(tok);
+        }
+    }
+    CHECK(na == (int)p->n[G16_PARAMS_A] && nb == (int)p->n[G16_PARAMS_B_G1] && nb == (int)p->n[G16_PARAMS_B_G2]);
+
+    /* it verifies for out = 35, and not for 36 */
+    CHECK_MSG(g16_params_verify(p, &pr, &w[1], 1, &st) == G16_OK, "%s", st.msg);
+    bls381_fr bad;
+    bls381_fr_from_u64(&bad, 36);
+    CHECK(g16_params_verify(p, &pr, &bad, 1, &st) == G16_ERR_INVALID_PROOF);
+    CHECK(g16_params_verify(p, &pr, w, 2, &st) == G16_ERR_SIZE_MISMATCH);
+
+    /* the reference prover. H: the constraint evaluations a_j, b_j, c_j zero-padded to n,
+     * interpolated (naive inverse DFT over omega = 7^((r-1)/n)), a(X) b(X) - c(X) divided
+     * by X^n - 1: the n - 1 quotient coefficients pair with h (monomial basis). */
+    const size_t n = p->n[G16_PARAMS_H] + 1;
+    CHECK(n == 8);
+    if (n != 8 || na > NV || nb > NV) {
+        free(pb), free(txt);
+        return;
+    }
+    bls381_fr ev[3][8], co[3][8], omega, oinv, ninv, seven;
+    memset(ev, 0, sizeof ev);
+    for (int j = 0; j < NC; j++) {
+        lc_eval(&ev[0][j], CA[j], w);
+        lc_eval(&ev[1][j], CB[j], w);
+        lc_eval(&ev[2][j], CC[j], w);
+    }
+    static const limb_t rp[4] = BLS381_FR_P;
+    limb_t e[4];
+    memcpy(e, rp, sizeof e);
+    e[0] -= 1; /* r is odd */
+    for (int i = 0; i < 4; i++) /* (r - 1) / 8 */
+        e[i] = (e[i] >> 3) | (i < 3 ? e[i + 1] << 61 : 0);
+    bls381_fr_from_u64(&seven, 7);
+    bls381_fr_pow(&omega, &seven, e, 4);
+    bls381_fr_inv(&oinv, &omega);
+    bls381_fr_from_u64(&ninv, (uint64_t)n);
+    bls381_fr_inv(&ninv, &ninv);
+    for (int m = 0; m < 3; m++)
+        for (size_t k = 0; k < n; k++) {
+            bls381_fr acc, wk, wjk, t;
+            memset(&acc, 0, sizeof acc);
+            bls381_fr_set_one(&wk);
+            for (size_t i = 0; i < k; i++)
+                bls381_fr_mul(&wk, &wk, &oinv); /* omega^-k */
+            bls381_fr_set_one(&wjk);
+            for (size_t j = 0; j < n; j++) {
+                bls381_fr_mul(&t, &ev[m][j], &wjk);
+                bls381_fr_add(&acc, &acc, &t);
+                bls381_fr_mul(&wjk, &wjk, &wk);
+            }
+            bls381_fr_mul(&co[m][k], &acc, &ninv);
+        }
+    bls381_fr prod[15];
+    memset(prod, 0, sizeof prod);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            bls381_fr t;
+            bls381_fr_mul(&t, &co[0][i], &co[1][j]);
+            bls381_fr_add(&prod[i + j], &prod[i + j], &t);
+        }
+    for (size_t i = 0; i < n; i++)
+        bls381_fr_sub(&prod[i], &prod[i], &co[2][i]);
+    bls381_fr q[7];
+    for (size_t d = 2 * n - 2; d >= n; d--) { /* divide by X^n - 1 */
+        q[d - n] = prod[d];
+        bls381_fr_add(&prod[d - n], &prod[d - n], &prod[d]);
+    }
+    for (size_t i = 0; i < n; i++)
+        CHECK_MSG(bls381_fr_is_zero(&prod[i]), "remainder coefficient %zu nonzero: witness not satisfying?", i);
+
+    bls381_g1_jac A, B1, C;
+    bls381_g2_jac B2;
+    bls381_g1_jac_from_affine(&A, &p->alpha_g1);
+    for (int i = 0; i < na; i++)
+        g1_madd(&A, &p->a[i], &w[var_a[i]]);
+    g1_madd(&A, &p->delta_g1, &rr);
+    bls381_g2_jac_from_affine(&B2, &p->beta_g2);
+    bls381_g1_jac_from_affine(&B1, &p->beta_g1);
+    for (int i = 0; i < nb; i++) {
+        g2_madd(&B2, &p->b_g2[i], &w[var_b[i]]);
+        g1_madd(&B1, &p->b_g1[i], &w[var_b[i]]);
+    }
+    g2_madd(&B2, &p->delta_g2, &ss);
+    g1_madd(&B1, &p->delta_g1, &ss);
+    bls381_g1_jac_set_inf(&C);
+    for (size_t i = 0; i + 1 < n; i++)
+        g1_madd(&C, &p->h[i], &q[i]);
+    for (uint32_t i = 0; i < p->n[G16_PARAMS_L]; i++)
+        g1_madd(&C, &p->l[i], &w[2 + i]);
+    bls381_g1_affine Aa, B1a, Ca;
+    bls381_g2_affine B2a;
+    bls381_g1_jac_to_affine(&Aa, &A);
+    bls381_g1_jac_to_affine(&B1a, &B1);
+    bls381_g2_jac_to_affine(&B2a, &B2);
+    g1_madd(&C, &Aa, &ss);
+    g1_madd(&C, &B1a, &rr);
+    bls381_fr rs;
+    bls381_fr_mul(&rs, &rr, &ss);
+    bls381_fr_neg(&rs, &rs);
+    g1_madd(&C, &p->delta_g1, &rs);
+    bls381_g1_jac_to_affine(&Ca, &C);
+    CHECK_MSG(bls381_g1_affine_eq(&Aa, &pr.a), "reference A differs from noble's");
+    CHECK_MSG(bls381_g2_affine_eq(&B2a, &pr.b), "reference B differs from noble's");
+    CHECK_MSG(bls381_g1_affine_eq(&Ca, &pr.c), "reference C differs from noble's");
+
+    /* damaged proofs */
+    memcpy(enc, pb, sizeof enc);
+    CHECK(g16_params_proof_decode(&pr, enc, 191, &st) == G16_ERR_TRUNCATED);
+    enc[0] &= 0x7f; /* compressed flag cleared on a 48-byte point */
+    CHECK(g16_params_proof_decode(&pr, enc, sizeof enc, &st) == G16_ERR_FORMAT && strstr(st.msg, "proof A"));
+    memcpy(enc, pb, sizeof enc);
+    bls381_g2_affine np2;
+    nosub_g2(&np2);
+    bls381_g2_to_zcash(enc + 48, 96, &np2);
+    CHECK(g16_params_proof_decode(&pr, enc, sizeof enc, &st) == G16_ERR_NOT_IN_SUBGROUP && strstr(st.msg, "proof B"));
+    free(pb);
+    free(txt);
+}
+
 /* ---- 5. random byte flips: an error or a key, never a crash ------------- */
 static void test_flips(g16_rng *rng) {
     uint8_t *b = malloc(g_params_len);
@@ -537,6 +730,7 @@ int main(void) {
     CHECK(load(&p, g_params, g_params_len, G16_PARAMS_KIND_FULL, 0, NULL, &st) == G16_OK);
     test_layout(&p);
     test_points(&p);
+    test_proof(&p);
     g16_params_free(&p);
     test_pool(pool);
     test_pool(NULL);

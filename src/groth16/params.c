@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../pairing/pairing.h"
 #include "../util/blake2b.h"
 #include "../util/fmap.h"
 #include "params.h"
@@ -305,4 +306,62 @@ g16_err g16_params_load(g16_params *p, const char *path, const g16_params_opts *
     if (e)
         g16_params_free(p);
     return e;
+}
+
+/* ---- proofs --------------------------------------------------------------- */
+g16_err g16_params_proof_decode(g16_params_proof *pr, const uint8_t *buf, size_t len, g16_status *st) {
+    if (!pr || (!buf && len))
+        return g16_fail(st, G16_ERR_INVALID_ARG, "proof: NULL argument");
+    if (len != G16_PARAMS_PROOF_SIZE)
+        return g16_fail(st, len < G16_PARAMS_PROOF_SIZE ? G16_ERR_TRUNCATED : G16_ERR_FORMAT,
+                        "proof: %zu bytes, a bellperson proof is %u", len, G16_PARAMS_PROOF_SIZE);
+    g16_err e = bls381_g1_from_zcash(&pr->a, buf, 48);
+    if (e)
+        return g16_fail(st, e, "proof A: %s", err_words(e, "bad flag bits"));
+    e = bls381_g2_from_zcash(&pr->b, buf + 48, 96);
+    if (e)
+        return g16_fail(st, e, "proof B: %s", err_words(e, "bad flag bits"));
+    e = bls381_g1_from_zcash(&pr->c, buf + 144, 48);
+    if (e)
+        return g16_fail(st, e, "proof C: %s", err_words(e, "bad flag bits"));
+    return G16_OK;
+}
+
+void g16_params_proof_encode(uint8_t buf[G16_PARAMS_PROOF_SIZE], const g16_params_proof *pr) {
+    bls381_g1_to_zcash(buf, 48, &pr->a);
+    bls381_g2_to_zcash(buf + 48, 96, &pr->b);
+    bls381_g1_to_zcash(buf + 144, 48, &pr->c);
+}
+
+g16_err g16_params_verify(const g16_params *vk, const g16_params_proof *pr, const bls381_fr *pub, size_t npub,
+                          g16_status *st) {
+    if (!vk || !pr || (!pub && npub) || !vk->ic)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "verify: NULL argument or no ic");
+    if ((uint64_t)npub + 1 != vk->n[G16_PARAMS_IC])
+        return g16_fail(st, G16_ERR_SIZE_MISMATCH, "verify: %zu public inputs, the key has %u", npub,
+                        vk->n[G16_PARAMS_IC] - 1);
+    bls381_g1_jac acc, t;
+    bls381_g1_jac_from_affine(&acc, &vk->ic[0]);
+    for (size_t j = 0; j < npub; j++) {
+        g16_scalar k;
+        bls381_fr_from_mont(k.l, &pub[j]);
+        bls381_g1_jac_from_affine(&t, &vk->ic[j + 1]);
+        bls381_g1_jac_mul_vartime(&t, &t, &k);
+        bls381_g1_jac_add(&acc, &acc, &t);
+    }
+    bls381_g1_affine p[4];
+    bls381_g2_affine q[4];
+    bls381_g1_affine_neg(&p[0], &pr->a);
+    q[0] = pr->b;
+    bls381_g1_jac_to_affine(&p[1], &acc);
+    q[1] = vk->gamma_g2;
+    p[2] = pr->c;
+    q[2] = vk->delta_g2;
+    p[3] = vk->alpha_g1;
+    q[3] = vk->beta_g2;
+    bls381_fp12 f;
+    bls381_multi_pairing(&f, p, q, 4);
+    if (!bls381_fp12_is_one(&f))
+        return g16_fail(st, G16_ERR_INVALID_PROOF, "proof does not verify (pairing check failed)");
+    return G16_OK;
 }

@@ -100,4 +100,27 @@ g16_err g16_params_load_mem(g16_params *p, const char *name, const uint8_t *data
                             const g16_params_opts *opts, g16_pool *pool, g16_status *st);
 void g16_params_free(g16_params *p);
 
+/* ---- bellperson proofs ----------------------------------------------------
+ * 192 bytes: A (G1 compressed, 48) || B (G2 compressed, 96) || C (G1
+ * compressed, 48), zcash encoding. Decoding checks flags, canonical, on
+ * curve and subgroup for each point (errors as the curve layer's decoders,
+ * messages naming "proof A" etc.). */
+#define G16_PARAMS_PROOF_SIZE 192u
+typedef struct g16_params_proof {
+    bls381_g1_affine a;
+    bls381_g2_affine b;
+    bls381_g1_affine c;
+} g16_params_proof;
+g16_err g16_params_proof_decode(g16_params_proof *pr, const uint8_t *buf, size_t len, g16_status *st);
+void g16_params_proof_encode(uint8_t buf[G16_PARAMS_PROOF_SIZE], const g16_params_proof *pr);
+
+/* Groth16 verification against a loaded .params or .vk:
+ *   e(-A, B) e(vk_x, gamma_g2) e(C, delta_g2) e(alpha_g1, beta_g2) == 1,
+ *   vk_x = ic[0] + sum_j pub[j] ic[j + 1]
+ * pub: npub = n_ic - 1 public inputs (Montgomery Fr). Returns G16_OK,
+ * G16_ERR_INVALID_PROOF, or SIZE_MISMATCH for a wrong npub. Variable time
+ * (all inputs public). */
+g16_err g16_params_verify(const g16_params *vk, const g16_params_proof *pr, const bls381_fr *pub, size_t npub,
+                          g16_status *st);
+
 #endif

@@ -4,6 +4,7 @@
 //   params_toy.params  vk, then ic, h, l, a, b_g1, b_g2 (bellperson Parameters::write)
 //   params_toy.vk      vk and ic alone (bellperson VerifyingKey::write)
 //   params_toy.txt     every point's expected value (see the format below)
+//   params_toy.proof   a valid proof for x = 3 (bellperson's 192-byte encoding)
 // Deterministic (the toxic waste is fixed), so rerunning it reproduces the
 // committed files byte for byte (tests/test_params_regen.sh).
 //
@@ -30,6 +31,9 @@
 // params_toy.txt lines ('#' starts a comment):
 //   toxic <alpha> <beta> <gamma> <delta> <tau>       decimal
 //   domain <n> <omega>
+//   witness <w...>                                   one, out, x, x2, x3, t
+//   rs <r> <s>                                       the proof's blinding scalars
+//   proof <proof_a|proof_b|proof_c> <coords> <compressed hex>
 //   count <array> <n>                                ic h l a b_g1 b_g2
 //   vars <array> <v...>                              which variable each a/b point is
 //                                                    (i<k> input k, x<k> aux k)
@@ -120,6 +124,35 @@ const vk = [
   ['gamma_g2', mul(G2, gamma)], ['delta_g1', mul(G1, delta)], ['delta_g2', mul(G2, delta)],
 ];
 
+// A proof for the witness x = 3 with fixed r, s, computed from the toxic
+// waste directly (A(tau) B(tau) - C(tau) = h(tau) Z(tau) for a satisfying
+// witness), and checked here with noble's pairing:
+//   A = alpha + sum_v w_v at_v + r delta
+//   B = beta + sum_v w_v bt_v + s delta
+//   C = (sum_aux w_v ext_v + A(tau) B(tau) - C(tau)) / delta + s A + r B - r s delta
+// bellperson's proof encoding: A (G1 compressed) || B (G2 compressed) || C (G1 compressed).
+const xw = 3n;
+const wit = [1n, xw ** 3n + xw + 5n, xw, xw * xw, xw ** 3n, xw * xw]; // one, out | x, x2, x3, t
+const pr = 0x6789abcdef012345n, ps = 0x789abcdef0123456n;
+const dot = (t) => t.reduce((acc, v, i) => mod(acc + v * wit[i]), 0n);
+const Atau = dot(at), Btau = dot(bt), Ctau = dot(ct);
+const As = mod(alpha + Atau + pr * delta), Bs = mod(beta + Btau + ps * delta);
+let priv = 0n;
+for (let i = nInputs; i < nv; i++) priv = mod(priv + wit[i] * ext(i));
+const Cs = mod((priv + Atau * Btau - Ctau) * di + ps * As + pr * Bs - pr * ps % r * delta);
+const proofA = mul(G1, As), proofB = mul(G2, Bs), proofC = mul(G1, Cs);
+{
+  const { pairing } = bls12_381;
+  let vkx = arrays.ic[0];
+  for (let i = 1; i < nInputs; i++) vkx = vkx.add(arrays.ic[i].multiply(wit[i]));
+  const F12 = bls12_381.fields.Fp12;
+  const lhs = pairing(proofA, proofB);
+  const rhs = F12.mul(F12.mul(pairing(vk[0][1], vk[2][1]), pairing(vkx, vk[3][1])), pairing(proofC, vk[5][1]));
+  if (!F12.eql(lhs, rhs)) throw new Error('the toy proof does not verify');
+}
+writeFileSync(`${outdir}/params_toy.proof`,
+  Buffer.concat([proofA.toBytes(true), proofB.toBytes(true), proofC.toBytes(true)].map((b) => Buffer.from(b))));
+
 const u32 = (x) => { const b = Buffer.alloc(4); b.writeUInt32BE(x); return b; };
 const unc = (P) => Buffer.from(P.toBytes(false));
 const order = ['ic', 'h', 'l', 'a', 'b_g1', 'b_g2'];
@@ -136,9 +169,13 @@ const L = [
   '# bellperson-layout toy key from tests/vectors/gen_params.mjs (@noble/curves); do not edit',
   `toxic ${alpha} ${beta} ${gamma} ${delta} ${tau}`,
   `domain ${n} ${omega}`,
+  `witness ${wit.join(' ')}`,
+  `rs ${pr} ${ps}`,
 ];
 for (const name of order) L.push(`count ${name} ${arrays[name].length}`);
 for (const name of ['a', 'b_g1', 'b_g2']) L.push(`vars ${name} ${vars[name].join(' ')}`);
+for (const [name, P] of [['proof_a', proofA], ['proof_b', proofB], ['proof_c', proofC]])
+  L.push(`proof ${name} ${coords(P)} ${hex(P.toBytes(true))}`);
 for (const [name, P] of vk) L.push(`pt ${name} 0 ${coords(P)} ${hex(P.toBytes(true))}`);
 for (const name of order)
   arrays[name].forEach((P, i) => L.push(`pt ${name} ${i} ${coords(P)} ${hex(P.toBytes(true))}`));
