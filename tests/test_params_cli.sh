@@ -19,7 +19,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 node tests/vectors/gen_params.mjs "$tmp"
-for f in params_toy.params params_toy.vk params_toy.txt; do
+for f in params_toy.params params_toy.vk params_toy.txt params_toy.proof; do
     if ! cmp "tests/vectors/$f" "$tmp/$f"; then
         echo "test_params_cli.sh: $f differs from a fresh generation" >&2
         exit 1
