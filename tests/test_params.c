@@ -14,6 +14,7 @@
 
 #include "curve/curve.h"
 #include "groth16/params.h"
+#include "ntt/ntt.h"
 #include "testutil.h"
 #include "util/blake2b.h"
 
@@ -608,6 +609,27 @@ static void test_proof(const g16_params *p) {
         e[i] = (e[i] >> 3) | (i < 3 ? e[i + 1] << 61 : 0);
     bls381_fr_from_u64(&seven, 7);
     bls381_fr_pow(&omega, &seven, e, 4);
+    /* bellperson's omega (from 7) is g16's NTT root (from 5, ntt_constants.h) to the odd power
+     * m = 0xb766bfd: 5^(t m) = 7^t, r - 1 = 2^32 t. So bellperson's constraint j sits at
+     * position m j mod n of g16's natural-order NTT (the plan for proving from .params). */
+    {
+        bls381_fr wg, wgm;
+        const limb_t m[1] = {0xb766bfdu};
+        CHECK(ntt_bls381_fr_root(&wg, 3));
+        bls381_fr_pow(&wgm, &wg, m, 1);
+        CHECK_MSG(bls381_fr_eq(&wgm, &omega), "bellperson's omega is not g16's root^0xb766bfd");
+        limb_t t32[4];
+        memcpy(t32, rp, sizeof t32);
+        t32[0] -= 1;
+        for (int i = 0; i < 4; i++) /* t = (r - 1) / 2^32 */
+            t32[i] = (t32[i] >> 32) | (i < 3 ? t32[i + 1] << 32 : 0);
+        bls381_fr five, a5, a7;
+        bls381_fr_from_u64(&five, 5);
+        bls381_fr_pow(&a5, &five, t32, 4);
+        bls381_fr_pow(&a5, &a5, m, 1);
+        bls381_fr_pow(&a7, &seven, t32, 4);
+        CHECK(bls381_fr_eq(&a5, &a7));
+    }
     bls381_fr_inv(&oinv, &omega);
     bls381_fr_from_u64(&ninv, (uint64_t)n);
     bls381_fr_inv(&ninv, &ninv);
