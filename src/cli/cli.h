@@ -13,6 +13,9 @@ int cmd_verify(int argc, char **argv);
 int cmd_zkey(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_setup(int argc, char **argv);
+/* g16 info for bellperson .params / .vk files (cmd_params.c), chosen by extension. */
+int cmd_info_is_params(const char *path);
+int cmd_info_params(const char *path);
 #ifdef G16_HAVE_CLIENT
 /* g16 client: g16d's HTTP API (cmd_client.c, daemon builds only). Exit
  * codes: 0 ok, 1 job failed/cancelled, 2 usage, 3 server/HTTP error, 4 wait

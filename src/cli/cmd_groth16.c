@@ -452,10 +452,12 @@ int cmd_zkey(int argc, char **argv) {
 /* g16 info <file>: what a .zkey, .r1cs or .wtns file holds. */
 int cmd_info(int argc, char **argv) {
     if (argc != 2) {
-        fprintf(stderr, "usage: g16 info <file.zkey|file.r1cs|file.wtns>\n");
+        fprintf(stderr, "usage: g16 info <file.zkey|file.r1cs|file.wtns|file.params|file.vk>\n");
         return 2;
     }
     const char *path = argv[1];
+    if (cmd_info_is_params(path))
+        return cmd_info_params(path);
     g16_status st = {0};
     g16_binfile bf;
     char magic[5] = {0};

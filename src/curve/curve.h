@@ -109,5 +109,9 @@ g16_err bls381_g1_from_zcash(bls381_g1_affine *r, const uint8_t *buf, size_t len
 void bls381_g1_to_zcash(uint8_t *buf, size_t len, const bls381_g1_affine *p); /* len 48 or 96 */
 g16_err bls381_g2_from_zcash(bls381_g2_affine *r, const uint8_t *buf, size_t len);
 void bls381_g2_to_zcash(uint8_t *buf, size_t len, const bls381_g2_affine *p); /* len 96 or 192 */
+/* The same decoders with the subgroup check optional (check_subgroup = 0:
+ * flags, canonical and on-curve only), for bulk key loads that skip it. */
+g16_err bls381_g1_from_zcash_ex(bls381_g1_affine *r, const uint8_t *buf, size_t len, int check_subgroup);
+g16_err bls381_g2_from_zcash_ex(bls381_g2_affine *r, const uint8_t *buf, size_t len, int check_subgroup);
 
 #endif

@@ -105,6 +105,10 @@ static g16_err zc_flags(const uint8_t *buf, size_t len, size_t clen, int *compre
 }
 
 g16_err bls381_g1_from_zcash(bls381_g1_affine *r, const uint8_t *buf, size_t len) {
+    return bls381_g1_from_zcash_ex(r, buf, len, 1);
+}
+
+g16_err bls381_g1_from_zcash_ex(bls381_g1_affine *r, const uint8_t *buf, size_t len, int check_subgroup) {
     int c, s, inf;
     uint8_t tmp[48];
     bls381_g1_affine p;
@@ -133,7 +137,7 @@ g16_err bls381_g1_from_zcash(bls381_g1_affine *r, const uint8_t *buf, size_t len
         if (bls381_g1_affine_is_inf(&p) || !bls381_g1_affine_is_on_curve(&p))
             return G16_ERR_NOT_ON_CURVE;
     }
-    if (!bls381_g1_affine_in_subgroup(&p))
+    if (check_subgroup && !bls381_g1_affine_in_subgroup(&p))
         return G16_ERR_NOT_IN_SUBGROUP;
     *r = p;
     return G16_OK;
@@ -166,6 +170,10 @@ static void fp2_to_be(uint8_t *b, const bls381_fp2 *a) {
 }
 
 g16_err bls381_g2_from_zcash(bls381_g2_affine *r, const uint8_t *buf, size_t len) {
+    return bls381_g2_from_zcash_ex(r, buf, len, 1);
+}
+
+g16_err bls381_g2_from_zcash_ex(bls381_g2_affine *r, const uint8_t *buf, size_t len, int check_subgroup) {
     int c, s, inf;
     uint8_t tmp[96];
     bls381_g2_affine p;
@@ -193,7 +201,7 @@ g16_err bls381_g2_from_zcash(bls381_g2_affine *r, const uint8_t *buf, size_t len
         if (bls381_g2_affine_is_inf(&p) || !bls381_g2_affine_is_on_curve(&p))
             return G16_ERR_NOT_ON_CURVE;
     }
-    if (!bls381_g2_affine_in_subgroup(&p))
+    if (check_subgroup && !bls381_g2_affine_in_subgroup(&p))
         return G16_ERR_NOT_IN_SUBGROUP;
     *r = p;
     return G16_OK;
