@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# g16 installs like a package: a separate release build (no CUDA, no tests)
+# installed with `cmake --install` into a fresh prefix, and its .deb
+# (`cpack -G DEB`) unpacked into a fresh root with `dpkg -x`. Each tree must
+# hold the binaries, libg16.so.0 (soname, symlinks), g16.h, g16.pc and the
+# systemd unit with that tree's paths; its g16 must prove and verify the
+# bundled example (examples/poseidon) with LD_LIBRARY_PATH unset, and a small
+# C program built with `pkg-config --cflags --libs g16` must run
+# g16_version() and g16_selfcheck() against the installed library.
+# Skips (77) without cmake, cpack or dpkg-deb.
+set -uo pipefail
+for t in cmake cpack dpkg-deb; do
+    command -v $t >/dev/null || { echo "skipped: no $t"; exit 77; }
+done
+src=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/g16-install.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+unset LD_LIBRARY_PATH
+pass=0; fail=0
+ok() { pass=$((pass+1)); }
+bad() { echo "FAIL: $*"; fail=$((fail+1)); }
+check() { # check "what" command...
+    local what=$1; shift
+    if "$@" >"$tmp/check.out" 2>&1; then ok; else bad "$what"; sed 's/^/  /' "$tmp/check.out" | tail -20; fi
+}
+finish() { echo "$pass passed, $fail failed"; [ $fail = 0 ]; exit $?; }
+
+version=$(sed -n 's/^project(g16 VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
+major=${version%%.*}
+[ -n "$version" ] || { bad "no VERSION in CMakeLists.txt"; finish; }
+daemon=OFF
+if command -v pkg-config >/dev/null && pkg-config --exists libmicrohttpd sqlite3 libcurl; then daemon=ON; fi
+echo "== g16 $version, daemon $daemon: configure and build (release, no CUDA)"
+b=$tmp/build
+if ! cmake -S "$src" -B "$b" -DCMAKE_BUILD_TYPE=Release -DG16_CUDA=OFF -DG16_TESTS=OFF \
+        -DG16_SANITIZE=OFF -DG16_DAEMON=$daemon >"$tmp/configure.log" 2>&1; then
+    tail -30 "$tmp/configure.log"; bad "configure"; finish
+fi
+if ! cmake --build "$b" -j"$(nproc)" >"$tmp/build.log" 2>&1; then
+    tail -30 "$tmp/build.log"; bad "build"; finish
+fi
+
+# prove_example G16 LABEL: proves and verifies examples/poseidon (both curves).
+prove_example() {
+    local g16=$1 label=$2 curve d
+    for curve in bn128 bls12381; do
+        d=$src/examples/poseidon/$curve
+        check "$label: g16 prove ($curve)" "$g16" prove "$d/circuit.zkey" "$d/witness.wtns" \
+            "$tmp/proof-$label-$curve.json" "$tmp/public-$label-$curve.json"
+        check "$label: g16 verify ($curve)" "$g16" verify "$d/verification_key.json" \
+            "$tmp/public-$label-$curve.json" "$tmp/proof-$label-$curve.json"
+    done
+}
+# no_missing_libs BINARY: every NEEDED library resolves without LD_LIBRARY_PATH.
+no_missing_libs() { ! ldd "$1" | grep -q 'not found'; }
+no_rpath() { ! readelf -d "$1" | grep -qE 'RPATH|RUNPATH'; }
+soname_is() { readelf -d "$1" | grep -q "Library soname: \[$2\]"; }
+link_is() { [ -L "$1" ] && [ "$(readlink "$1")" = "$2" ]; }
+has_line() { grep -qxF "$2" "$1"; }
+
+# The C program: version equal to the .pc's, self-check passes.
+cat >"$tmp/use_g16.c" <<'EOF'
+#include <g16.h>
+#include <stdio.h>
+#include <string.h>
+int main(void) {
+    const char *v = g16_version();
+    if (strcmp(v, EXPECT_VERSION) != 0) {
+        fprintf(stderr, "g16_version() %s, expected %s\n", v, EXPECT_VERSION);
+        return 1;
+    }
+    g16_ctx *ctx = g16_ctx_create(NULL);
+    if (!ctx) return 1;
+    char buf[1024];
+    g16_err e = g16_selfcheck(ctx, buf, sizeof buf);
+    printf("%s\n", buf);
+    g16_ctx_destroy(ctx);
+    return e == G16_OK ? 0 : 1;
+}
+EOF
+# build_c_program OUT LIBDIR PKG_CONFIG_ENV...: compiles use_g16.c with the
+# flags of pkg-config (run in the environment given), with an RPATH to LIBDIR
+# (the library's folder) in place of LD_LIBRARY_PATH.
+build_c_program() {
+    local out=$1 libdir=$2; shift 2
+    local flags
+    flags=$(env "$@" pkg-config --cflags --libs g16) || return 1
+    echo "cc $flags"
+    cc -std=c11 -Wall -Wextra -Werror -DEXPECT_VERSION="\"$version\"" "$tmp/use_g16.c" \
+        -o "$out" $flags -Wl,-rpath,"$libdir"
+}
+needs_libg16() { readelf -d "$1" | grep -q "Shared library: \[libg16.so.$major\]"; }
+
+# ---- cmake --install into a fresh prefix --------------------------------------------
+p=$tmp/prefix
+echo "== cmake --install --prefix $p"
+check "cmake --install" cmake --install "$b" --prefix "$p"
+lib=$p/lib
+[ -d "$p/lib64" ] && [ ! -e "$p/lib/libg16.so.$major" ] && lib=$p/lib64
+check "bin/g16 executable" test -x "$p/bin/g16"
+check "bin/g16: libraries resolve" no_missing_libs "$p/bin/g16"
+check "bin/g16: no RPATH into the build tree" no_rpath "$p/bin/g16"
+check "lib/libg16.so.$version" test -f "$lib/libg16.so.$version"
+check "lib/libg16.so.$major -> libg16.so.$version" link_is "$lib/libg16.so.$major" "libg16.so.$version"
+check "lib/libg16.so -> libg16.so.$major" link_is "$lib/libg16.so" "libg16.so.$major"
+check "soname libg16.so.$major" soname_is "$lib/libg16.so.$version" "libg16.so.$major"
+check "include/g16.h" test -f "$p/include/g16.h"
+for h in "$src"/include/g16*.h; do
+    check "include/$(basename "$h") installed and equal" cmp "$h" "$p/include/$(basename "$h")"
+done
+check "g16.pc" test -f "$lib/pkgconfig/g16.pc"
+check "g16.pc prefix" has_line "$lib/pkgconfig/g16.pc" "prefix=$p"
+check "g16.pc Version" has_line "$lib/pkgconfig/g16.pc" "Version: $version"
+for f in README.md LICENSE LICENSE-APACHE LICENSE-MIT CHANGELOG.md; do
+    check "share/doc/g16/$f" test -f "$p/share/doc/g16/$f"
+done
+for m in "$src"/docs/man/*.1; do
+    [ -e "$m" ] && check "man page $(basename "$m")" test -f "$p/share/man/man1/$(basename "$m")"
+done
+if [ $daemon = ON ]; then
+    unit=$p/lib/systemd/system/g16d.service
+    check "bin/g16d executable" test -x "$p/bin/g16d"
+    check "bin/g16d --version" sh -c "'$p/bin/g16d' --version | grep -qx 'g16d $version'"
+    check "systemd unit" test -f "$unit"
+    check "unit ExecStart" has_line "$unit" "ExecStart=$p/bin/g16d --config $p/etc/g16d/g16d.conf"
+    check "unit has no @VAR@ left" sh -c "! grep -q @ '$unit'"
+    check "sample config" cmp "$src/examples/g16d.conf" "$p/share/doc/g16/examples/g16d.conf"
+fi
+echo "== installed g16 on examples/poseidon"
+prove_example "$p/bin/g16" prefix
+echo "== a C program built with pkg-config against the prefix"
+check "pkg-config --modversion g16" sh -c "[ \"\$(PKG_CONFIG_PATH='$lib/pkgconfig' pkg-config --modversion g16)\" = '$version' ]"
+check "compile with pkg-config (prefix)" build_c_program "$tmp/use_prefix" "$lib" PKG_CONFIG_PATH="$lib/pkgconfig"
+check "program needs libg16.so.$major" needs_libg16 "$tmp/use_prefix"
+check "program runs: version and self-check" "$tmp/use_prefix"
+
+# ---- the .deb ------------------------------------------------------------------------------
+echo "== cpack -G DEB"
+if ! (cd "$b" && cpack -G DEB) >"$tmp/cpack.log" 2>&1; then
+    tail -30 "$tmp/cpack.log"; bad "cpack -G DEB"; finish
+fi
+deb=$(ls "$b"/g16_"$version"_*.deb 2>/dev/null | head -1)
+check "the .deb g16_${version}_ARCH.deb" test -f "$deb"
+[ -f "$deb" ] || finish
+dpkg-deb -c "$deb" | awk '{print $6}' | sed 's,^\./,/,' >"$tmp/deb.list"
+dpkg-deb -I "$deb" >"$tmp/deb.info"
+debfiles=(/usr/bin/g16 /usr/include/g16.h /usr/share/doc/g16/LICENSE /usr/share/doc/g16/CHANGELOG.md)
+[ $daemon = ON ] && debfiles+=(/usr/bin/g16d /usr/lib/systemd/system/g16d.service)
+for f in "${debfiles[@]}"; do check "dpkg-deb -c lists $f" grep -qx "$f" "$tmp/deb.list"; done
+check "dpkg-deb -c lists libg16.so.$major" grep -qE "^/usr/lib/([^/]+/)?libg16\.so\.$major$" "$tmp/deb.list"
+check "dpkg-deb -c lists g16.pc" grep -qE "^/usr/lib/([^/]+/)?pkgconfig/g16\.pc$" "$tmp/deb.list"
+check "dpkg-deb -I Package" grep -qx ' Package: g16' "$tmp/deb.info"
+check "dpkg-deb -I Version" grep -qx " Version: $version" "$tmp/deb.info"
+check "dpkg-deb -I Maintainer" grep -qE '^ Maintainer: .+' "$tmp/deb.info"
+check "dpkg-deb -I Description" grep -qE '^ Description: .+' "$tmp/deb.info"
+check "dpkg-deb -I Depends: libc6" grep -qE '^ Depends: .*libc6 \(>=' "$tmp/deb.info"
+check "dpkg-deb -I Depends: libjansson" grep -qE '^ Depends: .*libjansson' "$tmp/deb.info"
+[ $daemon = ON ] && check "dpkg-deb -I Depends: libmicrohttpd" grep -qE '^ Depends: .*libmicrohttpd' "$tmp/deb.info"
+
+r=$tmp/root
+echo "== dpkg -x into $r"
+check "dpkg -x" dpkg -x "$deb" "$r"
+rlib=$(dirname "$(ls "$r"/usr/lib/libg16.so.$major "$r"/usr/lib/*/libg16.so.$major 2>/dev/null | head -1)")
+check "root: soname libg16.so.$major" soname_is "$rlib/libg16.so.$major" "libg16.so.$major"
+check "root: g16.pc prefix=/usr" has_line "$rlib/pkgconfig/g16.pc" "prefix=/usr"
+if [ $daemon = ON ]; then
+    check "root: unit ExecStart" has_line "$r/usr/lib/systemd/system/g16d.service" \
+        "ExecStart=/usr/bin/g16d --config /etc/g16d/g16d.conf"
+fi
+echo "== the .deb's g16 on examples/poseidon"
+prove_example "$r/usr/bin/g16" deb
+echo "== a C program built with pkg-config against the .deb's tree"
+check "compile with pkg-config (.deb, sysroot)" build_c_program "$tmp/use_deb" "$rlib" \
+    PKG_CONFIG_LIBDIR="$rlib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$r"
+check "program (.deb) runs: version and self-check" "$tmp/use_deb"
+finish
