@@ -646,12 +646,14 @@ template <class E> g16_err msm_table_build(g16_gpu *g, g16_gpu_bases *b, int c, 
     return G16_OK;
 }
 
-/* Density form of msm_core: bits (host or device) over n_bases bases,
- * copied into d_words (n_bases/32 + 1 words). */
+/* Density form of msm_core: bits (host or device) over n_bases bases. They
+ * are copied into the context's own scratch (its d_scalars, n_bases/32 + 1
+ * words, before the scalars go there), never into the shared bases object:
+ * workers with their own contexts run density MSMs on one resident key at
+ * once. */
 struct msm_density {
     const uint8_t *bits;
     size_t n_bases;
-    uint32_t *d_words;
 };
 
 /* 5. Horner over the windows: sum_w 2^(cw) S_w (with a table, one window:
@@ -742,6 +744,32 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
         return G16_OK;
     cudaStream_t s = g->stream;
     CU(cudaEventRecord(g->ev[0], s));
+
+    /* Density form: pos[j] = the j-th set bit, and the bit count. The bitmap
+     * is staged in d_scalars (the context's, so per worker): the scatter
+     * kernel has read it before the scalars below overwrite it (one stream). */
+    const uint32_t *pos = NULL;
+    if (dn) {
+        size_t words = dn->n_bases / 32 + 1;
+        unsigned db = blocks_for(words, 1024);
+        if (2 * (size_t)db > 2 * ((g->max_points + 255) / 256) ||
+            words * sizeof(uint32_t) > g->max_points * sizeof(g16_scalar))
+            return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm density: %zu bases too many for the context",
+                            dn->n_bases);
+        uint32_t *d_words = (uint32_t *)g->d_scalars;
+        CU(cudaMemsetAsync(d_words + words - 1, 0, sizeof(uint32_t), s));
+        if (dn->n_bases)
+            CU(cudaMemcpyAsync(d_words, dn->bits, (dn->n_bases + 7) / 8, cudaMemcpyDefault, s));
+        msm_density_count_kernel<<<db, 1024, 0, s>>>(d_words, words, dn->n_bases, g->d_cls);
+        CU_LAUNCH("msm_density_count_kernel");
+        msm_class_scan_kernel<<<1, 1024, 0, s>>>(g->d_cls, db, g->d_count + 2);
+        CU_LAUNCH("msm_class_scan_kernel");
+        msm_density_scatter_kernel<<<db, 1024, 0, s>>>(d_words, words, dn->n_bases, g->d_cls, (uint32_t)n,
+                                                       g->d_pos);
+        CU_LAUNCH("msm_density_scatter_kernel");
+        pos = g->d_pos;
+    }
+
     /* Scalars in this device's memory (the prover's w and h) are read where
      * they are; others are copied into the context. */
     const uint64_t *sc = g->d_scalars;
@@ -754,27 +782,6 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
             CU(cudaMemcpyAsync(g->d_scalars, scalars, n * sizeof(g16_scalar), cudaMemcpyDefault, s));
     }
     CU(cudaEventRecord(g->ev[1], s));
-
-    /* Density form: pos[j] = the j-th set bit, and the bit count. */
-    const uint32_t *pos = NULL;
-    if (dn) {
-        size_t words = dn->n_bases / 32 + 1;
-        unsigned db = blocks_for(words, 1024);
-        if (2 * (size_t)db > 2 * ((g->max_points + 255) / 256))
-            return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm density: %zu bases too many for the context",
-                            dn->n_bases);
-        CU(cudaMemsetAsync(dn->d_words + words - 1, 0, sizeof(uint32_t), s));
-        if (dn->n_bases)
-            CU(cudaMemcpyAsync(dn->d_words, dn->bits, (dn->n_bases + 7) / 8, cudaMemcpyDefault, s));
-        msm_density_count_kernel<<<db, 1024, 0, s>>>(dn->d_words, words, dn->n_bases, g->d_cls);
-        CU_LAUNCH("msm_density_count_kernel");
-        msm_class_scan_kernel<<<1, 1024, 0, s>>>(g->d_cls, db, g->d_count + 2);
-        CU_LAUNCH("msm_class_scan_kernel");
-        msm_density_scatter_kernel<<<db, 1024, 0, s>>>(dn->d_words, words, dn->n_bases, g->d_cls, (uint32_t)n,
-                                                       g->d_pos);
-        CU_LAUNCH("msm_density_scatter_kernel");
-        pos = g->d_pos;
-    }
 
     /* 0. The 0/1 split. */
     size_t nbig = n, n1 = 0;
@@ -1052,7 +1059,7 @@ g16_err msm_run(g16_gpu *g, void *out, const g16_gpu_bases *b, const uint8_t *de
     if (sizeof(xyzz_t<E>) > g->pt_bytes)
         return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm: context was created without G2 scratch");
     xyzz_t<E> r;
-    msm_density dn = {density, b->n, b->d_density};
+    msm_density dn = {density, b->n};
     msm_table tb = {b->table_c, b->table_windows, b->table_stride};
     if (n > g->max_points && density)
         return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm: %zu points exceed the context's %zu", n, g->max_points);
