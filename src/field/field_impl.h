@@ -164,6 +164,10 @@ int FN(sqrt)(F *r, const F *a);
 /* Little-/big-endian canonical bytes (length F_N*8 ... trimmed to n8).
  * from_* return 0 for values >= p. */
 int FN(from_bytes_le)(F *r, const uint8_t *b, size_t len);
+/* The same for secrets (r, s): constant time in the bytes' value (the range
+ * check is a borrow, not a compare loop), r = 0 when they are not below p.
+ * The caller declassifies the returned flag before branching on it. */
+int FN(from_bytes_le_secret)(F *r, const uint8_t *b, size_t len);
 int FN(from_bytes_be)(F *r, const uint8_t *b, size_t len);
 void FN(to_bytes_le)(uint8_t *b, size_t len, const F *a);
 void FN(to_bytes_be)(uint8_t *b, size_t len, const F *a);

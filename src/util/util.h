@@ -41,6 +41,19 @@ void g16_verify_fail(const char *file, int line, const char *cond) __attribute__
 #define G16_VERIFY_ON 0
 #endif
 
+/* ---- secrets: the constant-time test's hook -------------------------------
+ * g16_declassify(p, len) marks len bytes derived from a secret as public at
+ * a point where branching on them is part of the threat model (a flag that
+ * a given r is below the group order). In the G16_CTIME build (the
+ * valgrind constant-time test, tests/ctime_rs.c) it tells memcheck the
+ * bytes are defined; elsewhere it is nothing. */
+#ifdef G16_CTIME
+#include <valgrind/memcheck.h>
+#define g16_declassify(p, len) ((void)VALGRIND_MAKE_MEM_DEFINED((p), (len)))
+#else
+#define g16_declassify(p, len) ((void)(p), (void)(len))
+#endif
+
 /* ---- deterministic RNG (tests, benches, insecure test setup) -------------
  * xoshiro256** seeded through splitmix64. Not for secrets. */
 typedef struct g16_rng {
