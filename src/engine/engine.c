@@ -801,7 +801,11 @@ static void sweep_timeouts(g16_engine *e) {
             job_cancel_locked(e, j, G16_ERR_TIMEOUT);
 }
 
+/* Every area comes back here wiped: after a heavy stage it already is (a
+ * no-op then); after a failure or a cancellation its witness-derived data is
+ * zeroed now (under the lock: those paths are rare). */
 static void work_return(g16_engine *e, ekey *k, groth16_work *w) {
+    groth16_work_wipe(w);
     if (k->n_free == k->cap_free) {
         uint32_t cap = k->cap_free ? 2 * k->cap_free : 4;
         groth16_work **v = realloc(k->free_work, cap * sizeof *v);
@@ -1183,6 +1187,18 @@ static int start_threads(g16_engine *e, pthread_t *th, int n, int *started, void
 }
 
 /* ---- API -------------------------------------------------------------------- */
+
+size_t engine_test_work_unwiped(g16_engine *e, size_t *checked) {
+    size_t bad = 0, n = 0;
+    pthread_mutex_lock(&e->lock);
+    for (ekey *k = e->keys; k; k = k->next)
+        for (uint32_t i = 0; i < k->n_free; i++, n++)
+            bad += !groth16_work_test_wiped(k->free_work[i]);
+    pthread_mutex_unlock(&e->lock);
+    if (checked)
+        *checked = n;
+    return bad;
+}
 
 void engine_test_refuse_workers(g16_engine *e, uint32_t mask) {
     pthread_mutex_lock(&e->lock);
