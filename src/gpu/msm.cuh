@@ -83,7 +83,21 @@ static const int MSM_THREADS = 128;
  * for BN254 G2, 2026-11-30; then for G1 in the prover, where keys with many
  * infinity bases make equal partial sums common): compute-sanitizer reported
  * an invalid __local__ read in add_cold's doubling branch; cause not found. */
+#if defined(G16_GPU_ADD_COLD)
+/* The experiment of scripts/gpu-addcold.sh (never in the library build):
+ * G16_GPU_ADD_COLD=1 calls the out-of-line add_cold/dbl_cold as the faulting
+ * builds did; =2 an out-of-line copy that works on a local and takes q by
+ * value (no pointer into the caller's frame but this). */
+#if G16_GPU_ADD_COLD == 2
+template <class E> G16_HD void red_add(xyzz_t<E> &a, const xyzz_t<E> &b) { a.add_cold_val(b); }
+#else
+template <class E> G16_HD void red_add(xyzz_t<E> &a, const xyzz_t<E> &b) { a.add_cold(b); }
+#endif
+template <class E> G16_HD void red_dbl(xyzz_t<E> &a) { a.dbl_cold(); }
+#else
 template <class E> G16_HD void red_add(xyzz_t<E> &a, const xyzz_t<E> &b) { a.add(b); }
+template <class E> G16_HD void red_dbl(xyzz_t<E> &a) { a = a.dbl(); }
+#endif
 /* Whether the reduction reads its operands from memory where they are used
  * (xyzz_t::add_mem, and the two-pass msm_chunk_kernel): for BLS12-381's Fp2
  * (24 words), whose kernels spilled 1-7 KB per thread otherwise (session
@@ -97,7 +111,6 @@ template <class E> G16_HD void red_add_mem(xyzz_t<E> &a, const xyzz_t<E> *b) {
     else
         a.add(*b);
 }
-template <class E> G16_HD void red_dbl(xyzz_t<E> &a) { a = a.dbl(); }
 
 static inline unsigned blocks_for(size_t n, int threads) { return (unsigned)((n + threads - 1) / threads); }
 
