@@ -4,10 +4,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 jobs=$(nproc)
+# G16_VERIFY compiles in the internal invariant checks (G16_VERIFY_CHECK).
 # The CUDA backend is compiled when nvcc exists (to PTX only here: no GPU runs
 # in CI, and ptxas's sm_90 code generation takes many minutes on 2 cores; the
 # GPU machine builds sm_90, see docs/gpu.md). Its tests report skipped.
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DG16_SANITIZE=ON \
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DG16_SANITIZE=ON -DG16_VERIFY=ON \
       -DG16_CUDA_ARCHITECTURES=90-virtual >/dev/null
 cmake --build build-asan -j"$jobs"
 # The PostgreSQL job-store tests (tests/daemon/test_store.c, test_daemon_pg.sh)

@@ -109,6 +109,10 @@ static void test_basic(g16_ctx *ctx, circuit *ca, circuit *cb) {
     CHECK(g16_engine_submit(e, &ja, ka, wa, NW, G16_PRIORITY_NORMAL, 0) == G16_OK);
     CHECK(g16_engine_submit(e, &jb, kb, wb, NW, G16_PRIORITY_HIGH, 0) == G16_OK);
     CHECK(g16_engine_wait(e, ja, -1) == G16_OK && g16_engine_wait(e, jb, -1) == G16_OK);
+    /* Completed partitions leave their working areas wiped (a, b, c, h, w
+     * scalars, MSM scratch all zero). */
+    size_t areas = 0, unwiped = engine_test_work_unwiped(e, &areas);
+    CHECK_MSG(areas > 0 && unwiped == 0, "%zu of %zu idle working areas hold witness-derived bytes", unwiped, areas);
     g16_engine_job_info ji;
     CHECK(g16_engine_job_get_info(e, &ji, ja) == G16_OK && ji.state == G16_JOB_DONE && ji.proved == NW);
     CHECK(g16_engine_job_get_info(e, &ji, jb) == G16_OK && ji.state == G16_JOB_DONE && ji.proved == NW);
@@ -1018,6 +1022,9 @@ static void test_faults(g16_ctx *ctx, circuit *ca, circuit *cb) {
     g16_engine_budget b;
     CHECK(g16_engine_get_budget(e, &b) == G16_OK && b.used == idle_accounting(e, keys, 2));
     CHECK(g16_engine_partition_result(e, NULL, NULL, NULL, jc, 15) == G16_ERR_CANCELLED);
+    size_t areas = 0, unwiped = engine_test_work_unwiped(e, &areas); /* cancelled ones too */
+    CHECK_MSG(areas > 0 && unwiped == 0, "after a cancel: %zu of %zu idle working areas hold witness-derived bytes",
+              unwiped, areas);
 
     /* Timeout: a 1 ms limit on 16 partitions. */
     uint64_t jt;

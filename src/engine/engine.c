@@ -285,6 +285,15 @@ static int part_before(const part *a, const part *b) {
     return a->idx < b->idx;
 }
 
+/* Invariant (G16_VERIFY builds): no entry comes before its parent. O(n),
+ * checked after every push, pop and removal; test builds only. */
+static __attribute__((unused)) int heap_ordered(const pheap *h) {
+    for (size_t i = 1; i < h->n; i++)
+        if (part_before(h->v[i], h->v[(i - 1) / 2]))
+            return 0;
+    return 1;
+}
+
 static int heap_push(pheap *h, part *p) {
     if (h->n == h->cap) {
         size_t cap = h->cap ? 2 * h->cap : 64;
@@ -303,6 +312,7 @@ static int heap_push(pheap *h, part *p) {
         i = up;
     }
     h->v[i] = p;
+    G16_VERIFY_CHECK(heap_ordered(h));
     return 1;
 }
 
@@ -329,6 +339,7 @@ static part *heap_pop(pheap *h) {
     h->v[0] = h->v[--h->n];
     if (h->n)
         heap_sift_down(h, 0);
+    G16_VERIFY_CHECK(heap_ordered(h));
     return top;
 }
 
@@ -344,6 +355,7 @@ static size_t heap_remove_job(pheap *h, const job *j, part **out) {
     h->n = k;
     for (size_t i = h->n / 2; i-- > 0;)
         heap_sift_down(h, i);
+    G16_VERIFY_CHECK(heap_ordered(h));
     return m;
 }
 
@@ -353,13 +365,22 @@ static int budget_fits(const g16_engine *e, uint64_t bytes) {
     return !e->o.budget_bytes || e->budget_used + bytes <= e->o.budget_bytes;
 }
 
+/* Invariants (G16_VERIFY builds): every take follows a budget_make_room or
+ * budget_fits for its bytes, so used <= limit after it; a give returns bytes
+ * that were taken (used never wraps below 0); at engine_free, after the
+ * keys went, every reservation has been given back (used == 0). */
 static void budget_take(g16_engine *e, uint64_t bytes) {
+    G16_VERIFY_CHECK(e->budget_used + bytes >= e->budget_used);
     e->budget_used += bytes;
+    G16_VERIFY_CHECK(!e->o.budget_bytes || e->budget_used <= e->o.budget_bytes);
     if (e->budget_used > e->budget_peak)
         e->budget_peak = e->budget_used;
 }
 
-static void budget_give(g16_engine *e, uint64_t bytes) { e->budget_used -= bytes; }
+static void budget_give(g16_engine *e, uint64_t bytes) {
+    G16_VERIFY_CHECK(bytes <= e->budget_used);
+    e->budget_used -= bytes;
+}
 
 static void key_drop_free_work(g16_engine *e, ekey *k) {
     while (k->n_free) {
@@ -780,7 +801,11 @@ static void sweep_timeouts(g16_engine *e) {
             job_cancel_locked(e, j, G16_ERR_TIMEOUT);
 }
 
+/* Every area comes back here wiped: after a heavy stage it already is (a
+ * no-op then); after a failure or a cancellation its witness-derived data is
+ * zeroed now (under the lock: those paths are rare). */
 static void work_return(g16_engine *e, ekey *k, groth16_work *w) {
+    groth16_work_wipe(w);
     if (k->n_free == k->cap_free) {
         uint32_t cap = k->cap_free ? 2 * k->cap_free : 4;
         groth16_work **v = realloc(k->free_work, cap * sizeof *v);
@@ -1165,6 +1190,18 @@ static int start_threads(g16_engine *e, pthread_t *th, int n, int *started, void
 
 /* ---- API -------------------------------------------------------------------- */
 
+size_t engine_test_work_unwiped(g16_engine *e, size_t *checked) {
+    size_t bad = 0, n = 0;
+    pthread_mutex_lock(&e->lock);
+    for (ekey *k = e->keys; k; k = k->next)
+        for (uint32_t i = 0; i < k->n_free; i++, n++)
+            bad += !groth16_work_test_wiped(k->free_work[i]);
+    pthread_mutex_unlock(&e->lock);
+    if (checked)
+        *checked = n;
+    return bad;
+}
+
 void engine_test_refuse_workers(g16_engine *e, uint32_t mask) {
     pthread_mutex_lock(&e->lock);
     e->refuse_mask = mask;
@@ -1217,6 +1254,8 @@ static void engine_free(g16_engine *e) {
     }
     while (e->keys)
         key_forget(e, e->keys);
+    G16_VERIFY_CHECK(e->budget_used == 0); /* reservations balanced */
+    G16_VERIFY_CHECK(e->dev_keys == 0);
     if (e->wstate)
         for (int i = 0; i < e->n_worker_th; i++)
             e->be.worker_fini(e->be.self, e->wstate[i]);

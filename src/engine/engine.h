@@ -187,6 +187,10 @@ void engine_hold_workers(g16_engine *e, int hold);
  * backend that cannot hold it (engine_heavy_info.retry_elsewhere), without
  * running it. */
 void engine_test_refuse_workers(g16_engine *e, uint32_t mask);
+/* Test hook: the idle working areas of every key whose witness-derived
+ * regions are not all zero bytes (groth16_work_test_wiped); *checked (may
+ * be NULL) = the areas inspected. */
+size_t engine_test_work_unwiped(g16_engine *e, size_t *checked);
 
 /* ---- timeline analysis (timeline.c) ----------------------------------------
  * The CUDA backend's "upload" and "kernels" events of a timeline file

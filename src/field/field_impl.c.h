@@ -125,6 +125,21 @@ int FN(from_bytes_le)(F *r, const uint8_t *b, size_t len) {
     return FN(from_canon_vartime)(r, x);
 }
 
+int FN(from_bytes_le_secret)(F *r, const uint8_t *b, size_t len) {
+    limb_t x[F_N] = {0}, t[F_N];
+    if (len > (size_t)F_N * 8) /* public: the length */
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        x[i / 8] |= (limb_t)b[i] << (8 * (i % 8));
+    limb_t ok = limbs_sub(t, x, FN(p_), F_N); /* borrow: x < p */
+    limb_t zero[F_N] = {0};
+    limbs_select(x, (limb_t)0 - ok, x, zero, F_N);
+    FN(to_mont)(r, x);
+    g16_wipe(x, sizeof x);
+    g16_wipe(t, sizeof t);
+    return (int)ok;
+}
+
 int FN(from_bytes_be)(F *r, const uint8_t *b, size_t len) {
     limb_t x[F_N] = {0};
     if (len > (size_t)F_N * 8)

@@ -27,29 +27,39 @@ static inline void FN(set_one)(F *r) {
     for (int i = 0; i < F_N; i++)
         r->l[i] = one[i];
 }
+/* Invariant (G16_VERIFY builds): every element is fully reduced, a < p.
+ * Checked on entry and exit of add, sub, neg, mul and sqr, so that both the
+ * portable and the asm paths are watched. Variable time: test builds only. */
+#define FN_REDUCED(a) limbs_lt_vartime((a)->l, FN(p_), F_N)
 /* Addition and subtraction: on x86-64 the asm of limbs_x86.h (baseline
  * instructions only, so no run-time dispatch), else the portable code. */
 static inline void FN(add)(F *r, const F *a, const F *b) {
+    G16_VERIFY_CHECK(FN_REDUCED(a) && FN_REDUCED(b));
 #if G16_FIELD_ASM_X86
     G16_CAT(mod_add_x86_, F_N)(r->l, a->l, b->l, FN(pm_).p);
 #else
     mod_add(r->l, a->l, b->l, FN(p_), F_N);
 #endif
+    G16_VERIFY_CHECK(FN_REDUCED(r));
 }
 static inline void FN(sub)(F *r, const F *a, const F *b) {
+    G16_VERIFY_CHECK(FN_REDUCED(a) && FN_REDUCED(b));
 #if G16_FIELD_ASM_X86
     G16_CAT(mod_sub_x86_, F_N)(r->l, a->l, b->l, FN(pm_).p);
 #else
     mod_sub(r->l, a->l, b->l, FN(p_), F_N);
 #endif
+    G16_VERIFY_CHECK(FN_REDUCED(r));
 }
 static inline void FN(dbl)(F *r, const F *a) { FN(add)(r, a, a); }
 static inline void FN(neg)(F *r, const F *a) {
+    G16_VERIFY_CHECK(FN_REDUCED(a));
 #if G16_FIELD_ASM_X86
     G16_CAT(mod_neg_x86_, F_N)(r->l, a->l, FN(pm_).p);
 #else
     mod_neg(r->l, a->l, FN(p_), F_N);
 #endif
+    G16_VERIFY_CHECK(FN_REDUCED(r));
 }
 /* Portable multiplication and squaring (limbs.h), always available. */
 static inline void FN(mul_portable)(F *r, const F *a, const F *b) {
@@ -71,6 +81,7 @@ void FN(sqr_dispatch)(F *r, const F *a);
  * g16_field_adx is set (one predictable branch on a load-time constant),
  * else the portable code. */
 static inline void FN(mul)(F *r, const F *a, const F *b) {
+    G16_VERIFY_CHECK(FN_REDUCED(a) && FN_REDUCED(b));
 #if G16_FIELD_ASM_X86 && F_N == 4
     if (G16_FIELD_USE_ADX())
         mont_mul_adx_4(r->l, a->l, b->l, FN(pm_).p);
@@ -81,8 +92,10 @@ static inline void FN(mul)(F *r, const F *a, const F *b) {
 #else
     FN(mul_portable)(r, a, b);
 #endif
+    G16_VERIFY_CHECK(FN_REDUCED(r));
 }
 static inline void FN(sqr)(F *r, const F *a) {
+    G16_VERIFY_CHECK(FN_REDUCED(a));
 #if G16_FIELD_ASM_X86 && F_N == 4
     if (G16_FIELD_USE_ADX())
         mont_sqr_adx_4(r->l, a->l, FN(pm_).p);
@@ -93,6 +106,7 @@ static inline void FN(sqr)(F *r, const F *a) {
 #else
     FN(sqr_portable)(r, a);
 #endif
+    G16_VERIFY_CHECK(FN_REDUCED(r));
 }
 static inline int FN(eq)(const F *a, const F *b) { return limbs_eq(a->l, b->l, F_N); }
 static inline int FN(is_zero)(const F *a) { return limbs_is_zero(a->l, F_N); }
@@ -150,6 +164,10 @@ int FN(sqrt)(F *r, const F *a);
 /* Little-/big-endian canonical bytes (length F_N*8 ... trimmed to n8).
  * from_* return 0 for values >= p. */
 int FN(from_bytes_le)(F *r, const uint8_t *b, size_t len);
+/* The same for secrets (r, s): constant time in the bytes' value (the range
+ * check is a borrow, not a compare loop), r = 0 when they are not below p.
+ * The caller declassifies the returned flag before branching on it. */
+int FN(from_bytes_le_secret)(F *r, const uint8_t *b, size_t len);
 int FN(from_bytes_be)(F *r, const uint8_t *b, size_t len);
 void FN(to_bytes_le)(uint8_t *b, size_t len, const F *a);
 void FN(to_bytes_be)(uint8_t *b, size_t len, const F *a);
@@ -158,5 +176,6 @@ void FN(to_bytes_be)(uint8_t *b, size_t len, const F *a);
 void FN(random)(F *r, g16_rng *rng);
 g16_err FN(random_os)(F *r);
 
+#undef FN_REDUCED
 #undef FN
 #undef FC

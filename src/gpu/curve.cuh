@@ -177,6 +177,12 @@ template <class E> struct alignas(16) xyzz_t {
      * keeps nvcc's compile time and the code size down. */
     G16_NOINLINE G16_HD_NI void add_cold(const xyzz_t &q) { add(q); }
     G16_NOINLINE G16_HD_NI void dbl_cold() { *this = dbl(); }
+    /* scripts/gpu-addcold.sh's variant 2: q by value, the sum in a local. */
+    G16_NOINLINE G16_HD_NI void add_cold_val(xyzz_t q) {
+        xyzz_t t = *this;
+        t.add(q);
+        *this = t;
+    }
 
     /* Jacobian (X, Y, Z) with Z = ZZZ: X = x*ZZ^2... precisely, with
      * x = X/ZZ and ZZZ^2 = ZZ^3: Xj = X*ZZ^2, Yj = Y*ZZZ^2, Zj = ZZZ (then

@@ -292,7 +292,6 @@ static g16_err bases_upload(g16_gpu *g, g16_gpu_bases *b, const void *points, si
     CU(cudaSetDevice(g->device));
     size_t bytes = n * affine_bytes(b->curve, b->group);
     CU(cudaMalloc(&b->d_points, bytes ? bytes : 16));
-    CU(cudaMalloc(&b->d_density, (n / 32 + 1) * sizeof(uint32_t)));
     if (bytes)
         CU(cudaMemcpyAsync(b->d_points, points, bytes, cudaMemcpyHostToDevice, g->stream));
     CU(cudaStreamSynchronize(g->stream));
@@ -322,7 +321,6 @@ extern "C" g16_err g16_gpu_bases_upload(g16_gpu *g, g16_gpu_bases **out, g16_cur
     }
     if (rc != G16_OK) {
         cudaFree(b->d_points);
-        cudaFree(b->d_density);
         free(b);
         return rc;
     }
@@ -338,7 +336,6 @@ extern "C" void g16_gpu_bases_free(g16_gpu *g, g16_gpu_bases *b) {
         cudaStreamSynchronize(g->stream);
     }
     cudaFree(b->d_points);
-    cudaFree(b->d_density);
     cudaFree(b->d_kept);
     free(b);
 }
@@ -557,9 +554,8 @@ extern "C" g16_err g16_gpu_msm_at(g16_gpu *g, void *out_jac, const g16_gpu_bases
         return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm: NULL argument");
     if (first > b->n || n > b->n - first)
         return g16_fail(st, G16_ERR_SIZE_MISMATCH, "gpu msm: bases %zu..%zu of %zu", first, first + n, b->n);
-    g16_gpu_bases view = *b; /* the same device points from first on; no density bitmap */
+    g16_gpu_bases view = *b; /* the same device points from first on */
     view.d_points = (char *)b->d_points + first * affine_bytes(b->curve, b->group);
-    view.d_density = NULL;
     view.n = n;
     return g16_gpu_msm(g, out_jac, &view, scalars, n, timing, st);
 }

@@ -144,7 +144,9 @@ g16_err g16_gpu_pci_address(int device, char *buf, size_t len, g16_status *st);
  * device memory; scalar j pairs with the base at the j-th set bit:
  *   out = sum_{j < n_scalars} scalars[j] * bases[pos_j].
  * The number of set bits must equal n_scalars (else G16_ERR_SIZE_MISMATCH);
- * n_scalars <= max_points, and the bases' n at most 128 * max_points. */
+ * n_scalars <= max_points, and the bases' n at most 128 * max_points. The
+ * bitmap is staged in g's own scratch, so workers with their own contexts
+ * may run density MSMs over one resident bases object at once. */
 g16_err g16_gpu_msm_density(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, const uint8_t *density,
                             const g16_scalar *scalars, size_t n_scalars, g16_gpu_timing *timing, g16_status *st);
 

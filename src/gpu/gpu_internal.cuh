@@ -32,7 +32,7 @@ struct g16_gpu {
     size_t pt_bytes; /* largest XYZZ point served */
     size_t dev_bytes; /* device bytes allocated at create (g16_gpu_device_bytes) */
     /* scratch, sized at create for max_points */
-    uint64_t *d_scalars;   /* max_points * 4 */
+    uint64_t *d_scalars;   /* max_points * 4; the density form's bitmap first (msm.cuh) */
     g16_scalar *h_scalars; /* pinned staging, max_points */
     uint32_t *d_keys[2], *d_vals[2];
     size_t max_entries;
@@ -86,7 +86,6 @@ struct g16_gpu_bases {
     g16_gpu_group group;
     size_t n;
     void *d_points;
-    uint32_t *d_density; /* n/32 + 1 words: the density form's bitmap */
     /* After g16_gpu_bases_drop_infinity: the n kept points came from n_src,
      * d_kept[j] = the source index of point j (NULL: nothing dropped,
      * n_src = n). */

@@ -83,7 +83,21 @@ static const int MSM_THREADS = 128;
  * for BN254 G2, 2026-11-30; then for G1 in the prover, where keys with many
  * infinity bases make equal partial sums common): compute-sanitizer reported
  * an invalid __local__ read in add_cold's doubling branch; cause not found. */
+#if defined(G16_GPU_ADD_COLD)
+/* The experiment of scripts/gpu-addcold.sh (never in the library build):
+ * G16_GPU_ADD_COLD=1 calls the out-of-line add_cold/dbl_cold as the faulting
+ * builds did; =2 an out-of-line copy that works on a local and takes q by
+ * value (no pointer into the caller's frame but this). */
+#if G16_GPU_ADD_COLD == 2
+template <class E> G16_HD void red_add(xyzz_t<E> &a, const xyzz_t<E> &b) { a.add_cold_val(b); }
+#else
+template <class E> G16_HD void red_add(xyzz_t<E> &a, const xyzz_t<E> &b) { a.add_cold(b); }
+#endif
+template <class E> G16_HD void red_dbl(xyzz_t<E> &a) { a.dbl_cold(); }
+#else
 template <class E> G16_HD void red_add(xyzz_t<E> &a, const xyzz_t<E> &b) { a.add(b); }
+template <class E> G16_HD void red_dbl(xyzz_t<E> &a) { a = a.dbl(); }
+#endif
 /* Whether the reduction reads its operands from memory where they are used
  * (xyzz_t::add_mem, and the two-pass msm_chunk_kernel): for BLS12-381's Fp2
  * (24 words), whose kernels spilled 1-7 KB per thread otherwise (H200,
@@ -97,7 +111,6 @@ template <class E> G16_HD void red_add_mem(xyzz_t<E> &a, const xyzz_t<E> *b) {
     else
         a.add(*b);
 }
-template <class E> G16_HD void red_dbl(xyzz_t<E> &a) { a = a.dbl(); }
 
 static inline unsigned blocks_for(size_t n, int threads) { return (unsigned)((n + threads - 1) / threads); }
 
@@ -646,12 +659,14 @@ template <class E> g16_err msm_table_build(g16_gpu *g, g16_gpu_bases *b, int c, 
     return G16_OK;
 }
 
-/* Density form of msm_core: bits (host or device) over n_bases bases,
- * copied into d_words (n_bases/32 + 1 words). */
+/* Density form of msm_core: bits (host or device) over n_bases bases. They
+ * are copied into the context's own scratch (its d_scalars, n_bases/32 + 1
+ * words, before the scalars go there), never into the shared bases object:
+ * workers with their own contexts run density MSMs on one resident key at
+ * once. */
 struct msm_density {
     const uint8_t *bits;
     size_t n_bases;
-    uint32_t *d_words;
 };
 
 /* 5. Horner over the windows: sum_w 2^(cw) S_w (with a table, one window:
@@ -742,6 +757,32 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
         return G16_OK;
     cudaStream_t s = g->stream;
     CU(cudaEventRecord(g->ev[0], s));
+
+    /* Density form: pos[j] = the j-th set bit, and the bit count. The bitmap
+     * is staged in d_scalars (the context's, so per worker): the scatter
+     * kernel has read it before the scalars below overwrite it (one stream). */
+    const uint32_t *pos = NULL;
+    if (dn) {
+        size_t words = dn->n_bases / 32 + 1;
+        unsigned db = blocks_for(words, 1024);
+        if (2 * (size_t)db > 2 * ((g->max_points + 255) / 256) ||
+            words * sizeof(uint32_t) > g->max_points * sizeof(g16_scalar))
+            return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm density: %zu bases too many for the context",
+                            dn->n_bases);
+        uint32_t *d_words = (uint32_t *)g->d_scalars;
+        CU(cudaMemsetAsync(d_words + words - 1, 0, sizeof(uint32_t), s));
+        if (dn->n_bases)
+            CU(cudaMemcpyAsync(d_words, dn->bits, (dn->n_bases + 7) / 8, cudaMemcpyDefault, s));
+        msm_density_count_kernel<<<db, 1024, 0, s>>>(d_words, words, dn->n_bases, g->d_cls);
+        CU_LAUNCH("msm_density_count_kernel");
+        msm_class_scan_kernel<<<1, 1024, 0, s>>>(g->d_cls, db, g->d_count + 2);
+        CU_LAUNCH("msm_class_scan_kernel");
+        msm_density_scatter_kernel<<<db, 1024, 0, s>>>(d_words, words, dn->n_bases, g->d_cls, (uint32_t)n,
+                                                       g->d_pos);
+        CU_LAUNCH("msm_density_scatter_kernel");
+        pos = g->d_pos;
+    }
+
     /* Scalars in this device's memory (the prover's w and h) are read where
      * they are; others are copied into the context. */
     const uint64_t *sc = g->d_scalars;
@@ -754,27 +795,6 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
             CU(cudaMemcpyAsync(g->d_scalars, scalars, n * sizeof(g16_scalar), cudaMemcpyDefault, s));
     }
     CU(cudaEventRecord(g->ev[1], s));
-
-    /* Density form: pos[j] = the j-th set bit, and the bit count. */
-    const uint32_t *pos = NULL;
-    if (dn) {
-        size_t words = dn->n_bases / 32 + 1;
-        unsigned db = blocks_for(words, 1024);
-        if (2 * (size_t)db > 2 * ((g->max_points + 255) / 256))
-            return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm density: %zu bases too many for the context",
-                            dn->n_bases);
-        CU(cudaMemsetAsync(dn->d_words + words - 1, 0, sizeof(uint32_t), s));
-        if (dn->n_bases)
-            CU(cudaMemcpyAsync(dn->d_words, dn->bits, (dn->n_bases + 7) / 8, cudaMemcpyDefault, s));
-        msm_density_count_kernel<<<db, 1024, 0, s>>>(dn->d_words, words, dn->n_bases, g->d_cls);
-        CU_LAUNCH("msm_density_count_kernel");
-        msm_class_scan_kernel<<<1, 1024, 0, s>>>(g->d_cls, db, g->d_count + 2);
-        CU_LAUNCH("msm_class_scan_kernel");
-        msm_density_scatter_kernel<<<db, 1024, 0, s>>>(dn->d_words, words, dn->n_bases, g->d_cls, (uint32_t)n,
-                                                       g->d_pos);
-        CU_LAUNCH("msm_density_scatter_kernel");
-        pos = g->d_pos;
-    }
 
     /* 0. The 0/1 split. */
     size_t nbig = n, n1 = 0;
@@ -1052,7 +1072,7 @@ g16_err msm_run(g16_gpu *g, void *out, const g16_gpu_bases *b, const uint8_t *de
     if (sizeof(xyzz_t<E>) > g->pt_bytes)
         return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm: context was created without G2 scratch");
     xyzz_t<E> r;
-    msm_density dn = {density, b->n, b->d_density};
+    msm_density dn = {density, b->n};
     msm_table tb = {b->table_c, b->table_windows, b->table_stride};
     if (n > g->max_points && density)
         return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm: %zu points exceed the context's %zu", n, g->max_points);

@@ -112,6 +112,17 @@ size_t groth16_work_bytes_ex(g16_ctx *ctx, const g16_key *key, unsigned flags);
 /* 1 if all of a, b, c (those allocated) and the w scalars are in pinned host memory. */
 int groth16_work_pinned(const groth16_work *w);
 void groth16_work_free(groth16_work *w);
+/* Zeroes every witness-derived region of w (a, b, c, h, the w scalars, the
+ * MSM scratch) at memset speed over the creating context's threads, and
+ * leaves it unsynthesized; nothing when nothing was synthesized since the
+ * last wipe. groth16_stage_heavy (at its end, also after a failure),
+ * groth16_work_consume and groth16_work_free call it; a caller that drops a
+ * synthesized area without a heavy stage (a failure, a cancellation) calls
+ * it before the area is reused or kept. */
+void groth16_work_wipe(groth16_work *w);
+/* Test-only inspection: 1 if every witness-derived region of w is zero bytes
+ * (reads them all). */
+int groth16_work_test_wiped(const groth16_work *w);
 /* Whether w was sized for key's shape (same curve, domain and nVars). */
 int groth16_work_fits(const groth16_work *w, const g16_key *key);
 
@@ -213,6 +224,11 @@ size_t groth16_gpu_work_bytes(const g16_key *key);
 g16_err groth16_gpu_work_create(struct g16_gpu *g, groth16_gpu_work **out, const g16_key *key, g16_status *st);
 void groth16_gpu_work_free(struct g16_gpu *g, groth16_gpu_work *gw);
 int groth16_gpu_work_fits(const groth16_gpu_work *gw, const g16_key *key);
+/* Queues on g's stream the zeroing of gw's witness-derived device buffers
+ * (a/h, b, c, the w scalars and their Montgomery copy): cudaMemsetAsync at
+ * device memory speed, no device-global call. groth16_stage_heavy_gpu calls
+ * it at its end, also after a failure. */
+g16_err groth16_gpu_work_wipe(struct g16_gpu *g, groth16_gpu_work *gw, g16_status *st);
 /* Kernel exclusivity (optional; NULL, the default, = none): with a mutex
  * set, groth16_stage_heavy_gpu on gw queues the copies of a, b, c, w, waits
  * for them on the host (that copy event only), then holds *mu while it runs

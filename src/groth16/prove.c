@@ -185,6 +185,8 @@ struct groth16_work {
     groth16_scratch scr;
     g16_frvec pub; /* the public signals of the proof being made */
     int synthesized; /* 0 no, 1 a, b, c and ws, 2 ws only (GROTH16_SYNTH_WS_ONLY) */
+    int dirty;       /* witness-derived bytes may be in the buffers (groth16_work_wipe) */
+    int threads;     /* the creating context's, for the wipes */
 };
 
 struct g16_key {
@@ -257,13 +259,53 @@ g16_err groth16_work_create_ex(g16_ctx *ctx, groth16_work **out, const g16_key *
     w->n = key->zk.domainSize;
     w->nv = key->zk.nVars;
     w->npub = key->zk.nPublic;
+    w->threads = g16_ctx_threads(ctx) > 1 ? g16_ctx_threads(ctx) : 1;
     *out = w;
     return G16_OK;
+}
+
+/* Every witness-derived region: a = A.w, b = B.w, c (then their coset
+ * evaluations), h, the w scalars (unless skip_ws: already wiped) and the MSM
+ * scratch (bucket sums of the w and h scalars). */
+static void work_wipe(groth16_work *w, int skip_ws) {
+    if (!w || !w->dirty)
+        return;
+    groth16_scratch *s = &w->scr;
+    for (int i = 0; i < 3; i++)
+        if (s->fr[i])
+            g16_wipe_threads(s->fr[i], (size_t)w->n * 32, w->threads);
+    if (s->scalars[0])
+        g16_wipe_threads(s->scalars[0], (size_t)w->n * sizeof(g16_scalar), w->threads);
+    if (s->scalars[1] && !skip_ws)
+        g16_wipe_threads(s->scalars[1], (size_t)w->nv * sizeof(g16_scalar), w->threads);
+    if (s->msm)
+        g16_wipe_threads(s->msm, s->msm_len, w->threads);
+    w->dirty = 0;
+    w->synthesized = 0;
+}
+
+void groth16_work_wipe(groth16_work *w) { work_wipe(w, 0); }
+
+int groth16_work_test_wiped(const groth16_work *w) {
+    if (!w)
+        return 1;
+    const groth16_scratch *s = &w->scr;
+    const void *p[6] = {s->fr[0], s->fr[1], s->fr[2], s->scalars[0], s->scalars[1], s->msm};
+    size_t len[6] = {(size_t)w->n * 32, (size_t)w->n * 32, (size_t)w->n * 32, (size_t)w->n * sizeof(g16_scalar),
+                     (size_t)w->nv * sizeof(g16_scalar), s->msm_len};
+    for (int i = 0; i < 6; i++) {
+        const uint8_t *b = p[i];
+        for (size_t j = 0; b && j < len[i]; j++)
+            if (b[j])
+                return 0;
+    }
+    return 1;
 }
 
 void groth16_work_free(groth16_work *w) {
     if (!w)
         return;
+    groth16_work_wipe(w);
     g16_frvec_free(&w->pub);
     scratch_free(&w->scr);
     free(w);
@@ -296,6 +338,7 @@ g16_err groth16_work_buffers(groth16_work *w, const g16_key *key, groth16_work_b
 void groth16_work_consume(groth16_work *w, groth16_msms *out, int ws_wiped) {
     if (!ws_wiped)
         g16_wipe(w->scr.scalars[1], (size_t)w->nv * sizeof(g16_scalar));
+    work_wipe(w, 1);
     w->synthesized = 0;
     out->pub = w->pub; /* moved */
     memset(&w->pub, 0, sizeof w->pub);
@@ -438,6 +481,7 @@ g16_err groth16_stage_synth_wtns(g16_ctx *ctx, groth16_work *w, const g16_key *k
     if ((err = synth_precheck(w, key, 1, st)))
         return err;
     w->synthesized = 0;
+    w->dirty = 1;
     g16_scalar *ws = w->scr.scalars[1];
     g16_frvec view;
     err = g16_wtns_read_into(&view, path, data, len, ws, key->zk.nVars, ctx ? ctx->pool : NULL, st);
@@ -468,6 +512,7 @@ g16_err groth16_stage_synth_ex(g16_ctx *ctx, groth16_work *w, const g16_key *key
         return err;
     g16_frvec_free(&w->pub);
     w->synthesized = 0;
+    w->dirty = 1;
     w->pub.curve = key->zk.curve;
     w->pub.n = key->zk.nPublic;
     w->pub.raw = malloc(((size_t)key->zk.nPublic + 1) * 32);
@@ -530,6 +575,7 @@ g16_err groth16_stage_heavy(g16_ctx *ctx, groth16_msms *out, groth16_work *w, co
         err = groth16_bls381_heavy(ctx, out, &key->zk, &w->scr, tm, st);
     out->pub = w->pub; /* moved */
     memset(&w->pub, 0, sizeof w->pub);
+    groth16_work_wipe(w); /* a, b, c, h, MSM scratch: done with */
     if (err)
         groth16_msms_clear(out);
     return err;
@@ -560,7 +606,9 @@ g16_err groth16_stage_finalize(g16_ctx *ctx, g16_result **out, const g16_key *ke
     if (key->zk.curve == G16_CURVE_BN254) {
         bn254_fr r, s;
         if (r_le) {
-            if (!bn254_fr_from_bytes_le(&r, r_le, 32) || !bn254_fr_from_bytes_le(&s, s_le, 32))
+            int ok = bn254_fr_from_bytes_le_secret(&r, r_le, 32) & bn254_fr_from_bytes_le_secret(&s, s_le, 32);
+            g16_declassify(&ok, sizeof ok);
+            if (!ok)
                 err = g16_fail(st, G16_ERR_NOT_CANONICAL, "prove: r or s not below the group order");
         } else if (bn254_fr_random_os(&r) || bn254_fr_random_os(&s)) {
             err = g16_fail(st, G16_ERR_IO, "prove: getrandom failed");
@@ -572,7 +620,9 @@ g16_err groth16_stage_finalize(g16_ctx *ctx, g16_result **out, const g16_key *ke
     } else {
         bls381_fr r, s;
         if (r_le) {
-            if (!bls381_fr_from_bytes_le(&r, r_le, 32) || !bls381_fr_from_bytes_le(&s, s_le, 32))
+            int ok = bls381_fr_from_bytes_le_secret(&r, r_le, 32) & bls381_fr_from_bytes_le_secret(&s, s_le, 32);
+            g16_declassify(&ok, sizeof ok);
+            if (!ok)
                 err = g16_fail(st, G16_ERR_NOT_CANONICAL, "prove: r or s not below the group order");
         } else if (bls381_fr_random_os(&r) || bls381_fr_random_os(&s)) {
             err = g16_fail(st, G16_ERR_IO, "prove: getrandom failed");
@@ -582,6 +632,7 @@ g16_err groth16_stage_finalize(g16_ctx *ctx, g16_result **out, const g16_key *ke
         g16_wipe(&r, sizeof r);
         g16_wipe(&s, sizeof s);
     }
+    g16_declassify(&res->proof, sizeof res->proof); /* the proof is public output */
     res->pub = m->pub; /* moved */
     memset(&m->pub, 0, sizeof m->pub);
     groth16_msms_clear(m);

@@ -350,6 +350,20 @@ void groth16_gpu_work_free(struct g16_gpu *g, groth16_gpu_work *gw) {
     free(gw);
 }
 
+g16_err groth16_gpu_work_wipe(struct g16_gpu *g, groth16_gpu_work *gw, g16_status *st) {
+    if (!g || !gw)
+        return G16_OK;
+    g16_err err = G16_OK;
+    for (int i = 0; i < 3 && !err; i++)
+        if (gw->d_abc[i])
+            err = g16_gpu_memset_async(g, gw->d_abc[i], 0, (size_t)gw->n * 32, st);
+    if (!err && gw->d_w)
+        err = g16_gpu_memset_async(g, gw->d_w, 0, (size_t)gw->nv * sizeof(g16_scalar), st);
+    if (!err && gw->d_wm)
+        err = g16_gpu_memset_async(g, gw->d_wm, 0, (size_t)gw->nv * 32, st);
+    return err;
+}
+
 void groth16_gpu_work_set_exclusive(groth16_gpu_work *gw, pthread_mutex_t *mu) {
     if (gw)
         gw->excl = mu;
@@ -551,15 +565,10 @@ g16_err groth16_stage_heavy_gpu(g16_ctx *ctx, struct g16_gpu *g, groth16_gpu_wor
 
     /* Wipe the device copies of witness-derived data (queued behind the
      * MSMs; also after a failure). The host's w scalars were wiped during
-     * H (heavy_run), else (a failure before) groth16_work_consume does it. */
+     * H (heavy_run), else (a failure before) groth16_work_consume does it,
+     * with the host's a, b, c (pinned or not). */
     g16_status wst = {0};
-    g16_err werr = G16_OK;
-    for (int i = 0; i < 3 && !werr; i++)
-        werr = g16_gpu_memset_async(g, gw->d_abc[i], 0, (size_t)gw->n * 32, &wst);
-    if (!werr)
-        werr = g16_gpu_memset_async(g, gw->d_w, 0, (size_t)gw->nv * sizeof(g16_scalar), &wst);
-    if (!werr)
-        werr = g16_gpu_memset_async(g, gw->d_wm, 0, (size_t)gw->nv * 32, &wst);
+    g16_err werr = groth16_gpu_work_wipe(g, gw, &wst);
     if (!err && werr)
         err = g16_fail(st, werr, "prove (gpu): wiping device buffers: %s", wst.msg);
     /* After a failure the copies from the (pinned) host buffers may still be

@@ -81,6 +81,8 @@ static void MN(accumulate)(const MN(job) *jb, GX *B, unsigned w, size_t i0, size
             int32_t d = 0;
             if (!(jb->split ? (k->l[1] | k->l[2] | k->l[3]) == 0 && k->l[0] <= 1 : msm_is_zero(k)))
                 d = msm_booth(k, lo, c);
+            /* signed digit in [-2^(c-1), 2^(c-1)]: bucket |d| - 1 < nb */
+            G16_VERIFY_CHECK((uint32_t)(d > 0 ? d : -d) <= jb->nb);
             dg[j - i] = d;
             if (d)
                 __builtin_prefetch(&B[(d > 0 ? d : -d) - 1], 1);
@@ -205,6 +207,7 @@ static void MN(schedule_)(MN(ws) *s, const GA *q, uint32_t b) {
         return;
     }
     if (st & 2) { /* an addition into b is queued: defer */
+        G16_VERIFY_CHECK(s->nq < MN_QCAP); /* requeue_ defers at most nq - 1 */
         s->qb[0][s->nq] = b;
         s->qq[0][s->nq] = *q;
         if (++s->nq == MN_QCAP && !s->draining) { /* rare: flush a partial batch */
@@ -215,6 +218,7 @@ static void MN(schedule_)(MN(ws) *s, const GA *q, uint32_t b) {
     }
     const GA *B = &s->bk[b];
     size_t i = s->np;
+    G16_VERIFY_CHECK(i < s->pcap);
     if (EN(eq)(&B->x, &q->x)) {
         if (!EN(eq)(&B->y, &q->y) || EN(is_zero)(&q->y)) { /* B + (-B), or 2B = O */
             s->st[b] = 0;
@@ -272,6 +276,7 @@ static void MN(accumulate_affine)(const MN(job) *jb, MN(ws) *s, unsigned w, size
             int32_t d = 0;
             if (!(jb->split ? (k->l[1] | k->l[2] | k->l[3]) == 0 && k->l[0] <= 1 : msm_is_zero(k)))
                 d = msm_booth(k, lo, c);
+            G16_VERIFY_CHECK((uint32_t)(d > 0 ? d : -d) <= jb->nb);
             dg[j - i] = d;
             if (d) {
                 __builtin_prefetch(&s->bk[(d > 0 ? d : -d) - 1], 1);

@@ -337,6 +337,9 @@ static g16_err NN(scale_pass)(g16_ctx *ctx, F *a, unsigned k, const F *g, const 
  * reversed -> natural) of size 2^k with root w[k] (dir 0), or with root
  * w[k]^-1 and every output times 2^-k (dir 1: the inverse). */
 static g16_err NN(core)(g16_ctx *ctx, F *a, unsigned k, int dir, int dit) {
+    /* Contract (the entry points' checks): a non-NULL, k within the field's
+     * two-adicity, dir and dit flags. */
+    G16_VERIFY_CHECK(a && k <= NC(S) && (dir == 0 || dir == 1) && (dit == 0 || dit == 1));
     F ninv;
     NN(load_)(&ninv, NN(inv2pow_)[k]);
     const F *scale = dir ? &ninv : NULL;
@@ -360,6 +363,7 @@ static g16_err NN(core)(g16_ctx *ctx, F *a, unsigned k, int dir, int dit) {
     if (err)
         return err;
     size_t n1 = (size_t)1 << jb.k1, n2 = (size_t)1 << jb.k2;
+    G16_VERIFY_CHECK(jb.k1 + jb.k2 == k && n2 % NN_COLS == 0 && n2 >= NN_COLS);
     jb.nbatch = n2 / NN_COLS; /* n2 >= 2^5 here, a multiple of NN_COLS */
     size_t ncol_tasks = NN(ntasks_)(ctx, jb.nbatch, 1);
     jb.per_task = (jb.nbatch + ncol_tasks - 1) / ncol_tasks;
@@ -394,6 +398,7 @@ static void NN(rev_task)(void *arg, size_t task) {
         i1 = rj->n;
     for (size_t i = i0; i < i1; i++) {
         size_t j = ntt_bitrev32((uint32_t)i, rj->k);
+        G16_VERIFY_CHECK(j < rj->n);
         if (i < j) {
             F t = rj->a[i];
             rj->a[i] = rj->a[j];

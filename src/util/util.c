@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
@@ -87,6 +88,14 @@ g16_err g16_os_random(void *buf, size_t len) {
     }
     return G16_OK;
 }
+
+#ifdef G16_VERIFY
+void g16_verify_fail(const char *file, int line, const char *cond) {
+    fprintf(stderr, "%s:%d: g16 invariant violated: %s\n", file, line, cond);
+    fflush(stderr);
+    abort();
+}
+#endif
 
 /* memset, then a compiler barrier that "reads" p (as Linux's
  * memzero_explicit): the stores cannot be elided as dead, and the wipe runs

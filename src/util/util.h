@@ -20,6 +20,40 @@ typedef struct g16_status {
 g16_err g16_fail(g16_status *st, g16_err code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* ---- invariant checks (test builds) ---------------------------------------
+ * G16_VERIFY_CHECK(cond) states an internal invariant (a field element below
+ * its modulus, the scheduler heap's order, the byte budget's balance, an
+ * argument contract between layers). It is compiled in only when G16_VERIFY
+ * is defined (CMake option G16_VERIFY, on in scripts/test.sh's sanitizer
+ * build); a violation is a bug, not an input error, so it prints the file,
+ * line and condition and aborts. Without G16_VERIFY, cond is not evaluated
+ * (it must have no side effects the code relies on). */
+#ifdef G16_VERIFY
+void g16_verify_fail(const char *file, int line, const char *cond) __attribute__((noreturn));
+#define G16_VERIFY_CHECK(cond)                                                                                       \
+    do {                                                                                                             \
+        if (!(cond))                                                                                                 \
+            g16_verify_fail(__FILE__, __LINE__, #cond);                                                              \
+    } while (0)
+#define G16_VERIFY_ON 1
+#else
+#define G16_VERIFY_CHECK(cond) ((void)sizeof(!(cond)))
+#define G16_VERIFY_ON 0
+#endif
+
+/* ---- secrets: the constant-time test's hook -------------------------------
+ * g16_declassify(p, len) marks len bytes derived from a secret as public at
+ * a point where branching on them is part of the threat model (a flag that
+ * a given r is below the group order). In the G16_CTIME build (the
+ * valgrind constant-time test, tests/ctime_rs.c) it tells memcheck the
+ * bytes are defined; elsewhere it is nothing. */
+#ifdef G16_CTIME
+#include <valgrind/memcheck.h>
+#define g16_declassify(p, len) ((void)VALGRIND_MAKE_MEM_DEFINED((p), (len)))
+#else
+#define g16_declassify(p, len) ((void)(p), (void)(len))
+#endif
+
 /* ---- deterministic RNG (tests, benches, insecure test setup) -------------
  * xoshiro256** seeded through splitmix64. Not for secrets. */
 typedef struct g16_rng {
