@@ -48,9 +48,12 @@ tests)
     run_test test_key_drop 120 "$bd/test_key_drop" &
     run_test test_gpu_plan 60 "$bd/test_gpu_plan" &
     wait
-    for t in "$bd"/test_gpu_density "$bd"/test_gpu_prover; do
-        [ -x "$t" ] && run_test "$(basename "$t")" 200 "$t"
-    done
+    run_test test_gpu_density 200 "$bd/test_gpu_density" &
+    run_test test_prover_gpu 200 "$bd/test_prover_gpu" &
+    run_test test_prove_opts 120 "$bd/test_prove_opts" &
+    wait
+    run_test test_mmap_truncate 200 "$bd/test_mmap_truncate"
+    run_test test_key_truncate 200 bash tests/test_key_truncate.sh
     run_test test_engine_gpu 300 "$bd/test_engine_gpu"
     run_test test_gpu_cli 200 bash tests/test_gpu_cli.sh
     ;;
