@@ -21,7 +21,10 @@ MODE=lock
 if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=24m tmpfs "$MNT" 2>/dev/null; then MODE=tmpfs; fi
 finish() {
     [ -n "$LOCKER" ] && kill "$LOCKER" 2>/dev/null || true
-    if [ -n "$G16D_PID" ] && kill -0 "$G16D_PID" 2>/dev/null; then kill -KILL "$G16D_PID" 2>/dev/null || true; fi
+    if [ -n "$G16D_PID" ] && kill -0 "$G16D_PID" 2>/dev/null; then
+        kill -KILL "$G16D_PID" 2>/dev/null || true
+        wait "$G16D_PID" 2>/dev/null || true
+    fi
     G16D_PID=
     [ "$MODE" = tmpfs ] && umount "$MNT" 2>/dev/null || true
     cleanup
