@@ -17,8 +17,8 @@ set -euo pipefail
 LOCKER=
 MNT=$T/mnt
 mkdir -p "$MNT"
-MODE=lock
-if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=24m tmpfs "$MNT" 2>/dev/null; then MODE=tmpfs; fi
+MODE=lock # G16_TEST_STOREFAIL_MODE=lock forces this one
+if [ "${G16_TEST_STOREFAIL_MODE:-}" != lock ] && [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=24m tmpfs "$MNT" 2>/dev/null; then MODE=tmpfs; fi
 finish() {
     [ -n "$LOCKER" ] && kill "$LOCKER" 2>/dev/null || true
     if [ -n "$G16D_PID" ] && kill -0 "$G16D_PID" 2>/dev/null; then

@@ -158,7 +158,6 @@ typedef struct g16d {
     int stopping;  /* threads exit */
     int store_ok;  /* the last store write succeeded (/healthz) */
     char store_err_msg[300]; /* why not, when store_ok is 0 */
-    double store_err_t;      /* when it last failed */
     g16d_pending *pending;   /* results waiting for the store, under mtx */
     size_t n_pending, cap_pending;
     g16d_counters cnt;

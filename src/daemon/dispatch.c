@@ -65,7 +65,6 @@ void g16d_store_error(g16d *d, const char *op, const g16_status *st) {
     pthread_mutex_lock(&d->mtx);
     d->cnt.store_errors++;
     d->store_ok = 0;
-    d->store_err_t = now;
     snprintf(d->store_err_msg, sizeof d->store_err_msg, "job store: %s: %.250s", op, st->msg);
     uint64_t total = d->cnt.store_errors;
     int quiet = !strcmp(key, last) && now - *last_t < 10;
@@ -96,6 +95,7 @@ static void part_msg(char *out, size_t cap, uint32_t part, const char *msg) {
         msg += 13;
     snprintf(out, cap, "partition %u: %s", part, msg);
 }
+
 static char *stats_json(const g16_partition_stats *ps) {
     json_t *o = json_pack("{s:f,s:f,s:f,s:f,s:f,s:i}", "queue_ms", ps->queue_ms, "synth_ms", ps->synth_ms,
                           "device_ms", ps->device_ms, "finalize_ms", ps->finalize_ms, "verify_ms", ps->verify_ms,
