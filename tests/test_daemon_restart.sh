@@ -138,6 +138,8 @@ kill -KILL "$G16D_PID"
 wait "$G16D_PID" 2>/dev/null || true
 G16D_PID=
 start_g16d "${QS[@]}"
+expect GET /v1/keys - 200
+[ "$(jq_ "$T/resp" "[k['id'] for k in d['keys']]")" = "['qk']" ] || fail "quick-start key after kill -9: $(cat "$T/resp")"
 FQ=$(wait_job "$JQ" 120)
 [ "$(jq_ "$FQ" "d['state']")" = done ] || fail "quick-start job $JQ after kill -9: $(head -c 600 "$FQ")"
 verify_job "$FQ" "$T/k/vk.json"
