@@ -179,7 +179,7 @@ while [ $SECONDS -lt $END ]; do
         ;;
     esac
 done
-echo "soak: chaos done: $KILLS kills, $SWAPS key swaps, $FILLS disk fills, $LIVES lives"
+echo "soak: ${SECONDS}s: chaos done: $KILLS kills, $SWAPS key swaps, $FILLS disk fills, $LIVES lives"
 # quiet phase: one clean restart (SIGTERM), steady load, RSS sampled
 kill -TERM "$G16D_PID"
 wait "$G16D_PID" 2>/dev/null || true
@@ -192,7 +192,7 @@ RSS1=$(rss)
 touch "$T/stop"
 for p in "${CLIENTS[@]}"; do wait "$p" 2>/dev/null || true; done
 CLIENTS=()
-echo "soak: RSS after warm-up ${RSS0} kB, at the end ${RSS1} kB"
+echo "soak: ${SECONDS}s: RSS after warm-up ${RSS0} kB, at the end ${RSS1} kB"
 if [ "$RSS1" -le $((RSS0 + RSS0 / 2 + 65536)) ]; then ok; else bad "RSS grew from ${RSS0} kB to ${RSS1} kB"; fi
 
 # every accepted job finishes (bounded)
@@ -223,6 +223,7 @@ print(len(left))
 EOF
 }
 LEFT=$(wait_all)
+echo "soak: ${SECONDS}s: $N_ACC accepted jobs, $LEFT unfinished"
 [ "$LEFT" = 0 ] && ok || bad "$LEFT accepted jobs not finished 120 s after the load stopped"
 kill -TERM "$G16D_PID"
 rc=0
@@ -272,6 +273,7 @@ print("done", n_done)
 print("failed", n_failed)
 print("jobs", len(jobs))
 EOF
+echo "soak: ${SECONDS}s: store read"
 cat "$T/check.txt"
 get() { awk -v k="$1" '$1==k {print $2}' "$T/check.txt"; }
 [ -n "$(get jobs)" ] || bad "could not read the store"
@@ -299,7 +301,7 @@ while read -r key p; do
     done
     [ $good = 1 ] || { NBAD=$((NBAD + 1)); echo "does not verify: $p"; }
 done <"$T/out/list"
-echo "soak: $NV proofs checked, $NBAD bad; $(get failed) partitions failed (with reasons)"
+echo "soak: ${SECONDS}s: $NV proofs checked, $NBAD bad; $(get failed) partitions failed (with reasons)"
 [ "$NV" -ge 20 ] && ok || bad "only $NV proofs"
 [ "$NBAD" = 0 ] && ok || bad "$NBAD proofs do not verify"
 grep -q '"event":"key_reloaded"' "$T/g16d.log" && ok || bad "no key_reloaded event after $SWAPS swaps"
