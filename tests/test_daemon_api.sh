@@ -240,6 +240,7 @@ rm -f "$T/ready"
 G16D_PID=$!
 for _ in $(seq 1 300); do [ -s "$T/ready" ] && break; sleep 0.1; done
 [ "$(cat "$T/ready")" = "unix:$T/g16d.sock" ] || fail "ready file: $(cat "$T/ready" 2>/dev/null)"
+[ "$(stat -c %a "$T/g16d.sock")" = 660 ] || fail "unix socket mode $(stat -c %a "$T/g16d.sock"), expected 660 (socket_mode's default)"
 U=(curl -s --unix-socket "$T/g16d.sock" -H "Authorization: Bearer $TOKEN")
 "${U[@]}" "http://g16d/v1/jobs/$J1?results=0" | grep -q '"state":"done"' || fail "unix socket: job $J1 not there"
 mv "$T/events.log" "$T/events.log.1"
@@ -249,5 +250,16 @@ grep -q '"event":"log_reopened"' "$T/events.log" || fail "SIGHUP did not reopen 
 grep -q '"event":"started"' "$T/events.log.1" || fail "log_file"
 stop_g16d
 [ ! -e "$T/g16d.sock" ] || fail "socket file left behind"
+# socket_mode
+rm -f "$T/ready"
+"$G16D_BIN" --listen "unix:$T/g16d.sock" --socket-mode 0600 --store "sqlite:$T/jobs.db" --ready-file "$T/ready" \
+    >>"$T/g16d.log" 2>&1 &
+G16D_PID=$!
+for _ in $(seq 1 300); do [ -s "$T/ready" ] && break; sleep 0.1; done
+[ "$(stat -c %a "$T/g16d.sock")" = 600 ] || fail "--socket-mode 0600 gave mode $(stat -c %a "$T/g16d.sock")"
+stop_g16d
+rc=0
+"$G16D_BIN" --listen "unix:$T/g16d.sock" --socket-mode 0999 --store "sqlite:$T/jobs.db" >/dev/null 2>&1 || rc=$?
+[ "$rc" = 2 ] || fail "--socket-mode 0999: exit $rc, expected 2"
 rm -rf "$OUT"
 echo "test_daemon_api: OK"

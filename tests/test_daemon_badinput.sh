@@ -89,6 +89,12 @@ expect_http 404 not_found        "jobs: 2nd witness missing" POST /v1/jobs "$(J 
 expect_http 403 forbidden_path   "jobs: /etc/passwd"       POST /v1/jobs "$(J '{"path": "/etc/passwd"}')"
 expect_http 403 forbidden_path   "jobs: .. out of root"    POST /v1/jobs "$(J "{\"path\": \"$R/bn6/../../../../../../../../../etc/passwd\"}")"
 expect_http 403 forbidden_path   "jobs: symlink out"       POST /v1/jobs "$(J "{\"path\": \"$R/link-out.wtns\"}")"
+# a directory, a FIFO, a path through a file: documented codes, never "io"
+mkdir -p $R/wdir; mkfifo $R/wfifo 2>/dev/null || true
+expect_http 400 invalid_arg      "jobs: witness is a directory" POST /v1/jobs "$(J "{\"path\": \"$R/wdir\"}")"
+[ -p $R/wfifo ] && expect_http 400 invalid_arg "jobs: witness is a FIFO" POST /v1/jobs "$(J "{\"path\": \"$R/wfifo\"}")"
+expect_http 404 not_found        "jobs: path through a file" POST /v1/jobs "$(J "{\"path\": \"$W0/x.wtns\"}")"
+expect_http 400 invalid_arg      "keys: a directory"       POST /v1/keys "{\"id\": \"x\", \"path\": \"$R/wdir\"}"
 # A relative path must not resolve against g16d's working directory.
 cp $W0 ./g16-badinput-$$.wtns 2>/dev/null
 d_req POST /v1/jobs "$(J "{\"path\": \"g16-badinput-$$.wtns\"}")"

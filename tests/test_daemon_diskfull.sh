@@ -25,9 +25,9 @@ for i in $(seq 1 40); do
     s=$(cat "$T/status")
     case $s in
     202) ACCEPTED+=("$(jq_ "$T/resp" "d['id']")") ;;
-    507 | 503)
+    507)
         c=$(jq_ "$T/resp" "d['error']['code']")
-        [ "$c" = insufficient_storage ] || [ "$c" = unavailable ] || fail "error code $c"
+        [ "$c" = insufficient_storage ] || fail "error code $c"
         echo "store full after $i jobs: $s $(jq_ "$T/resp" "d['error']['message']")"
         FULL=1
         break
@@ -40,8 +40,18 @@ done
 # still answering
 kill -0 "$G16D_PID" || fail "g16d died"
 expect GET /v1/jobs/"${ACCEPTED[0]}" - 200
+# /healthz tells: 503 with the reason while store writes fail (a second
+# full POST keeps it so, whatever the probe found meanwhile)
+curl -s -o /dev/null -X POST --data-binary @"$T/job.json" "$ADDR/v1/jobs" || true
 req GET /healthz >/dev/null
-case $(cat "$T/status") in 200 | 503) ;; *) fail "/healthz: $(cat "$T/status")" ;; esac
+[ "$(cat "$T/status")" = 503 ] || fail "/healthz with a full store: $(cat "$T/status") $(cat "$T/resp")"
+[ "$(jq_ "$T/resp" "d['ok']")" = False ] || fail "/healthz ok: $(cat "$T/resp")"
+jq_ "$T/resp" "d['error']" | grep -Eqi "full|too large|space" || fail "/healthz reason: $(cat "$T/resp")"
+# the status of a full store is 507 however often it is hit
+for i in 1 2 3; do
+    curl -s -o "$T/resp" -w '%{http_code}' -X POST --data-binary @"$T/job.json" "$ADDR/v1/jobs" >"$T/status" || echo 000 >"$T/status"
+    [ "$(cat "$T/status")" = 507 ] || fail "POST with a full store, again: $(cat "$T/status") $(head -c 300 "$T/resp")"
+done
 expect GET /metrics - 200
 grep -q '^g16d_store_errors_total [1-9]' "$T/resp" || fail "store errors not counted"
 kill -TERM "$G16D_PID"

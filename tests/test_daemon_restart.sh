@@ -125,4 +125,28 @@ start_g16d "${FLAGS[@]}"
 expect GET /v1/keys - 200
 [ "$(jq_ "$T/resp" "[k['id'] for k in d['keys']]")" = "['k']" ] || fail "a removed key came back: $(cat "$T/resp")"
 stop_g16d
+
+# README's quick start: keys registered over the API without --keys-file
+# survive kill -9 (the default keys file beside the SQLite store)
+QS=(--store "sqlite:$T/qs.db" --heartbeat-s 0.5 --lease-s 5 --workers 1 --queue-extra 0)
+start_g16d "${QS[@]}"
+expect POST /v1/keys "{\"id\":\"qk\",\"path\":\"$T/k/c.zkey\"}" 201
+[ -s "$T/qs.db.keys.json" ] || fail "no default keys file $T/qs.db.keys.json"
+expect POST /v1/jobs "{\"key\":\"qk\",\"witnesses\":$(wl 3)}" 202
+JQ=$(jq_ "$T/resp" "d['id']")
+kill -KILL "$G16D_PID"
+wait "$G16D_PID" 2>/dev/null || true
+G16D_PID=
+start_g16d "${QS[@]}"
+expect GET /v1/keys - 200
+[ "$(jq_ "$T/resp" "[k['id'] for k in d['keys']]")" = "['qk']" ] || fail "quick-start key after kill -9: $(cat "$T/resp")"
+FQ=$(wait_job "$JQ" 120)
+[ "$(jq_ "$FQ" "d['state']")" = done ] || fail "quick-start job $JQ after kill -9: $(head -c 600 "$FQ")"
+verify_job "$FQ" "$T/k/vk.json"
+stop_g16d
+# keys_file = none keeps nothing
+start_g16d --store "sqlite:$T/none.db" --keys-file none
+expect POST /v1/keys "{\"id\":\"nk\",\"path\":\"$T/k/c.zkey\"}" 201
+stop_g16d
+[ ! -e "$T/none.db.keys.json" ] || fail "keys_file = none wrote a keys file"
 echo "test_daemon_restart: OK"

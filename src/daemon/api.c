@@ -42,10 +42,11 @@ static char *errf(int *status, int http, const char *code, const char *fmt, ...)
     return g16d_api_error(http, code, msg, status);
 }
 
-/* A store failure as a reply: 507 when the disk is full, else 503. */
+/* A store failure as a reply: 507 insufficient_storage when the store is
+ * full (store_error_is_full: disk, file-size limit, quota), else 503. */
 static char *store_fail(g16d *d, const char *op, const g16_status *st, int *status) {
     g16d_store_error(d, op, st);
-    if (strstr(st->msg, "full") || strstr(st->msg, "No space") || strstr(st->msg, "too large"))
+    if (store_error_is_full(st))
         return errf(status, 507, "insufficient_storage", "job store: %s", st->msg);
     return errf(status, 503, "unavailable", "job store: %s", st->msg);
 }
@@ -121,6 +122,7 @@ static json_t *key_json(g16d *d, const g16d_key *k, int full) {
                                                                                   : "mmap"));
         json_object_set_new(o, "bytes", json_integer((json_int_t)ki.bytes));
         json_object_set_new(o, "refs", json_integer(k->inflight));
+        json_object_set_new(o, "error", k->broken ? json_string(k->broken_msg) : json_null());
     }
     return o;
 }
@@ -263,6 +265,10 @@ static char *jobs_post(g16d *d, json_t *body, int *status) {
     g16d_key key;
     if (!g16d_key_find(d, key_id, &key))
         return errf(status, 404, "unknown_key", "no key '%s' is registered (POST /v1/keys)", key_id);
+    char kmsg[512];
+    if (g16d_key_check(d, key_id, kmsg, sizeof kmsg))
+        return errf(status, 409, "key_unusable", "%s", kmsg);
+    (void)g16d_key_find(d, key_id, &key);
 
     store_witness *sw = calloc(n, sizeof *sw);
     char **paths = calloc(n, sizeof *paths);
@@ -318,8 +324,14 @@ static char *jobs_post(g16d *d, json_t *body, int *status) {
             err = g16_witness_peek_bytes(d->ctx, &wh, datas[i], len);
         }
         if (err) {
-            int http = err == G16_ERR_IO ? 403 : err == G16_ERR_NOMEM ? 503 : 422;
-            reply = errf(status, http, g16d_err_code(err), "witness %zu: %s", i, g16d_last_engine_error());
+            /* A file that passed the path check but cannot be read is
+             * 403 forbidden_path; a bad .wtns is 422 with the g16 code. */
+            if (err == G16_ERR_IO)
+                reply = errf(status, 403, "forbidden_path", "witness %zu: %s", i, g16d_last_engine_error());
+            else if (err == G16_ERR_NOMEM)
+                reply = errf(status, 503, "nomem", "witness %zu: %s", i, g16d_last_engine_error());
+            else
+                reply = errf(status, 422, g16d_err_code(err), "witness %zu: %s", i, g16d_last_engine_error());
             goto out;
         }
         if (wh.curve != key.curve) {
@@ -606,19 +618,26 @@ static char *metrics_get(g16d *d, int *status) {
     return b.p;
 }
 
+/* 503 while draining, while the last store write failed (until a write,
+ * e.g. the heartbeat's probe, succeeds; without touching the store, which
+ * may be stuck), or when the store cannot be read; else 200. */
 static char *healthz(g16d *d, int *status) {
     store_counts c;
     g16_status st = {0};
     pthread_mutex_lock(&d->mtx);
-    int draining = d->draining;
+    int draining = d->draining, store_ok = d->store_ok;
+    char why[300];
+    snprintf(why, sizeof why, "%s", d->store_err_msg[0] ? d->store_err_msg : "job store: a write failed");
     pthread_mutex_unlock(&d->mtx);
+    if (draining)
+        return dump(json_pack("{s:b,s:b}", "ok", 0, "draining", 1), 503, status);
+    if (!store_ok)
+        return dump(json_pack("{s:b,s:s,s:s}", "ok", 0, "store", store_backend(d->st), "error", why), 503, status);
     if (store_get_counts(d->st, &c, &st)) {
         g16d_store_error(d, "get_counts", &st);
         return dump(json_pack("{s:b,s:s,s:s}", "ok", 0, "store", store_backend(d->st), "error", st.msg), 503,
                     status);
     }
-    if (draining)
-        return dump(json_pack("{s:b,s:b}", "ok", 0, "draining", 1), 503, status);
     return dump(json_pack("{s:b,s:s}", "ok", 1, "store", store_backend(d->st)), 200, status);
 }
 

@@ -54,7 +54,8 @@ static const opt OPTS[] = {
     {"poll_s", OPT_DBL, O(poll_s), 0.01, 60, "idle store poll period (default 0.5)"},
     {"max_attempts", OPT_U32, O(max_attempts), 1, 1000, "claims of one partition before it fails (default 3)"},
     {"key", OPT_KEY, 0, 0, 0, "id:path, a key registered at start (repeatable)"},
-    {"keys_file", OPT_STR, O(keys_file), 0, 0, "keep keys registered over the API in this file across restarts"},
+    {"keys_file", OPT_STR, O(keys_file), 0, 0, "keys registered over the API are kept here across restarts (default: the SQLite store's path + .keys.json; none: not kept)"},
+    {"socket_mode", OPT_STR, O(socket_mode), 0, 0, "permission bits of a unix: listen socket, octal (default 0660)"},
     {"trusted_keys", OPT_BOOL, O(trusted_keys), 0, 0, "skip point checks of the keys' big sections (default off)"},
     {"log_file", OPT_STR, O(log_file), 0, 0, "log to this file (default stderr; SIGHUP reopens)"},
     {"log_level", OPT_STR, O(log_level), 0, 0, "debug | info | warn | error (default info)"},
@@ -485,6 +486,31 @@ int g16d_config_validate(g16d_config *c) {
         strcmp(c->log_level, "error")) {
         fprintf(stderr, "g16d: log_level = '%s': expected debug, info, warn or error\n", c->log_level);
         return 2;
+    }
+    /* unix socket mode */
+    {
+        const char *m = c->socket_mode ? c->socket_mode : "0660";
+        char *end;
+        errno = 0;
+        long v = strtol(m, &end, 8);
+        if (errno || end == m || *end || v < 0 || v > 0777) {
+            fprintf(stderr, "g16d: socket_mode = '%s': expected octal permission bits (e.g. 0660)\n", m);
+            return 2;
+        }
+        c->socket_perm = (unsigned)v;
+    }
+    /* keys_file: beside a SQLite store unless given; "none" keeps no file */
+    if (c->keys_file && (!*c->keys_file || !strcmp(c->keys_file, "none"))) {
+        free(c->keys_file);
+        c->keys_file = NULL;
+    } else if (!c->keys_file && strncmp(c->store_url, "postgresql://", 13) && strncmp(c->store_url, "postgres://", 11) &&
+               strncmp(c->store_url, "pg:", 3)) {
+        const char *path = !strncmp(c->store_url, "sqlite:", 7) ? c->store_url + 7 : c->store_url;
+        size_t n = strlen(path) + 16;
+        c->keys_file = malloc(n);
+        if (!c->keys_file)
+            return 2;
+        snprintf(c->keys_file, n, "%s.keys.json", path);
     }
     if (c->heartbeat_s >= c->lease_s) {
         fprintf(stderr, "g16d: heartbeat_s (%g) must be below lease_s (%g)\n", c->heartbeat_s, c->lease_s);

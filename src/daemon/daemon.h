@@ -56,7 +56,10 @@ typedef struct g16d_config {
     char *log_file;
     char *log_level;   /* debug | info | warn | error */
     char *ready_file;  /* written with the bound address once listening */
-    char *keys_file;   /* keys registered over the API, kept across restarts */
+    char *keys_file;   /* keys registered over the API, kept across restarts (default
+                        * PATH.keys.json beside a SQLite store; "none": not kept) */
+    char *socket_mode; /* a unix socket's permission bits, octal (default 0660) */
+    unsigned socket_perm;
     int verify, bench;
 } g16d_config;
 
@@ -94,6 +97,12 @@ typedef struct g16d_key {
     uint64_t eng_id;
     uint32_t inflight; /* partitions of this daemon using it now */
     int from_config;   /* a config `key` line (not saved in keys_file) */
+    /* The file as it was when last loaded (g16d_key_check compares). */
+    uint64_t f_dev, f_ino, f_size;
+    int64_t f_mtime_ns;
+    int broken;        /* the file changed and the new one cannot be used */
+    int reload;        /* the file changed to one of the same shape: evict and reload when idle */
+    char broken_msg[512];
 } g16d_key;
 
 /* ---- the daemon ------------------------------------------------------------ */
@@ -113,6 +122,18 @@ typedef struct g16d_counters {
     uint64_t store_errors;
     uint64_t parts_done, parts_failed, parts_released, record_errors;
 } g16d_counters;
+
+/* A partition outcome that could not be written to the store: kept in
+ * memory and written again on each heartbeat tick until it is stored (or
+ * the store answers that the partition is no longer ours). */
+typedef struct g16d_pending {
+    int64_t job;
+    uint32_t part;
+    int ok;
+    char *proof, *pub, *stats, *msg;
+    g16_err code;
+    int tries; /* ticks at which a probe write succeeded but this did not */
+} g16d_pending;
 
 typedef struct g16d {
     g16d_config *cfg;
@@ -135,7 +156,10 @@ typedef struct g16d {
     int threads_started;
     int draining;  /* no new jobs, no new claims */
     int stopping;  /* threads exit */
-    int store_ok;  /* last store call succeeded */
+    int store_ok;  /* the last store write succeeded (/healthz) */
+    char store_err_msg[300]; /* why not, when store_ok is 0 */
+    g16d_pending *pending;   /* results waiting for the store, under mtx */
+    size_t n_pending, cap_pending;
     g16d_counters cnt;
     char last_store_err[300]; /* g16d_store_error's log rate limit */
     double last_store_err_t;
@@ -160,6 +184,14 @@ char **g16d_key_ids(g16d *d, size_t *n);
  * fails is logged and skipped). Both are no-ops without keys_file. */
 void g16d_keys_save(g16d *d);
 void g16d_keys_restore(g16d *d);
+/* Compares key id's file with the one loaded (inode, size, mtime). A
+ * change is logged; a new file of the same shape (curve, nVars, nPublic,
+ * domain) that loads is reloaded (when no partition uses the key); any
+ * other is refused: the key stays registered but broken, and partitions
+ * of it fail with the reason. 0: usable; -1: broken, why in msg. */
+int g16d_key_check(g16d *d, const char *id, char *msg, size_t cap);
+/* g16d_key_check for every key (the heartbeat's tick). */
+void g16d_keys_check_all(g16d *d);
 /* Realpath of p if it lies under an allowed root: 0; else -1 with e set
  * (403 forbidden_path or 404 not_found). out has PATH_MAX bytes. */
 int g16d_path_check(const g16d *d, const char *p, char *out, g16d_api_err *e);
@@ -176,6 +208,9 @@ void g16d_dispatch_stop(g16d *d);
 /* Records a store failure (counters, health, log). */
 void g16d_store_error(g16d *d, const char *op, const g16_status *st);
 void g16d_store_success(g16d *d);
+/* Frees outcomes still waiting for the store (at exit: their partitions
+ * stay RUNNING in the store and run again after the restart). */
+void g16d_pending_free_all(g16d *d);
 
 /* api.c: one request. body may be NULL. Sets *status and returns the reply
  * body (malloc'd), *ctype its content type. */

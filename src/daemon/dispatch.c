@@ -41,7 +41,8 @@ static void abs_deadline(struct timespec *ts, double seconds) {
 
 /* Counts every store failure; logs a repeated one (same operation and
  * message) at most every 10 s, so that a full disk does not flood the log
- * from every idle runner's poll. */
+ * from every idle runner's poll. /healthz answers 503 with the message
+ * until a store write succeeds again. */
 void g16d_store_error(g16d *d, const char *op, const g16_status *st) {
     char *last = d->last_store_err;
     double *last_t = &d->last_store_err_t;
@@ -51,6 +52,7 @@ void g16d_store_error(g16d *d, const char *op, const g16_status *st) {
     pthread_mutex_lock(&d->mtx);
     d->cnt.store_errors++;
     d->store_ok = 0;
+    snprintf(d->store_err_msg, sizeof d->store_err_msg, "job store: %s: %.250s", op, st->msg);
     uint64_t total = d->cnt.store_errors;
     int quiet = !strcmp(key, last) && now - *last_t < 10;
     if (!quiet) {
@@ -63,10 +65,22 @@ void g16d_store_error(g16d *d, const char *op, const g16_status *st) {
                                                       "message", st->msg, "errors_total", (json_int_t)total));
 }
 
+/* A store write succeeded (reads do not count: a full disk still reads). */
 void g16d_store_success(g16d *d) {
     pthread_mutex_lock(&d->mtx);
     d->store_ok = 1;
+    d->store_err_msg[0] = 0;
     pthread_mutex_unlock(&d->mtx);
+}
+
+/* The engine runs each partition as a one-witness job, so its messages say
+ * "partition 0": name the job's partition instead. */
+static void part_msg(char *out, size_t cap, uint32_t part, const char *msg) {
+    if (!msg)
+        msg = "";
+    if (!strncmp(msg, "partition 0: ", 13))
+        msg += 13;
+    snprintf(out, cap, "partition %u: %s", part, msg);
 }
 
 static char *stats_json(const g16_partition_stats *ps) {
@@ -78,44 +92,161 @@ static char *stats_json(const g16_partition_stats *ps) {
     return s;
 }
 
-/* Writes the outcome, retrying a store failure a few times (the proof is
- * only in memory). If the store stays unusable, the partition stays RUNNING
- * under this daemon's lease and a restart runs it again. */
-static void record(g16d *d, const store_claim *c, int ok, const char *proof, const char *pub, const char *stats,
-                   g16_err code, const char *msg) {
-    for (int attempt = 0; attempt < 3; attempt++) {
-        g16_status st = {0};
-        g16_err err = ok ? store_part_done(d->st, c->job_id, c->partition, proof, pub, stats, &st)
-                         : store_part_fail(d->st, c->job_id, c->partition, code, msg, &st);
-        if (!err) {
-            g16d_store_success(d);
-            return;
+enum { REC_STORED, REC_DISCARDED, REC_PENDING };
+
+static void pending_free(g16d_pending *p) {
+    free(p->proof);
+    free(p->pub);
+    free(p->stats);
+    free(p->msg);
+}
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+static void log_recorded(g16d *d, int64_t job, uint32_t part, int ok, g16_err code, const char *msg,
+                         const char *stats) {
+    pthread_mutex_lock(&d->mtx);
+    if (ok)
+        d->cnt.parts_done++;
+    else
+        d->cnt.parts_failed++;
+    pthread_mutex_unlock(&d->mtx);
+    if (ok) {
+        json_t *f = json_pack("{s:I,s:i}", "job", (json_int_t)job, "partition", (int)part);
+        json_t *sj = stats ? json_loads(stats, 0, NULL) : NULL;
+        const char *names[4] = {"queue_ms", "synth_ms", "device_ms", "verify_ms"};
+        for (int i = 0; i < 4 && sj; i++) {
+            json_t *v = json_object_get(sj, names[i]);
+            if (v)
+                json_object_set(f, names[i], v);
         }
-        if (err == G16_ERR_CANCELLED) { /* cancelled meanwhile, or lease lost */
-            g16d_log(G16D_INFO, "partition_discarded",
-                     json_pack("{s:I,s:i,s:s}", "job", (json_int_t)c->job_id, "partition", (int)c->partition,
-                               "reason", st.msg));
-            return;
-        }
+        json_decref(sj);
+        g16d_log(G16D_INFO, "partition_done", f);
+    } else {
+        g16d_log(G16D_WARN, "partition_failed",
+                 json_pack("{s:I,s:i,s:s,s:s}", "job", (json_int_t)job, "partition", (int)part, "code",
+                           g16d_err_code(code), "message", msg ? msg : ""));
+    }
+}
+
+/* One attempt to write an outcome: G16_OK, G16_ERR_CANCELLED (not ours any
+ * more: logged as discarded) or a store failure (counted). */
+static g16_err record_once(g16d *d, int64_t job, uint32_t part, int ok, const char *proof, const char *pub,
+                           const char *stats, g16_err code, const char *msg) {
+    g16_status st = {0};
+    g16_err err = ok ? store_part_done(d->st, job, part, proof, pub, stats, &st)
+                     : store_part_fail(d->st, job, part, code, msg, &st);
+    if (!err) {
+        g16d_store_success(d);
+        log_recorded(d, job, part, ok, code, msg, stats);
+    } else if (err == G16_ERR_CANCELLED) { /* cancelled meanwhile, or lease lost */
+        g16d_log(G16D_INFO, "partition_discarded",
+                 json_pack("{s:I,s:i,s:s}", "job", (json_int_t)job, "partition", (int)part, "reason", st.msg));
+    } else {
         g16d_store_error(d, ok ? "part_done" : "part_fail", &st);
-        if (ok && attempt == 1) {
-            /* The result itself may be what does not fit: record a failure
-             * with the reason instead (much smaller). */
-            ok = 0;
-            code = G16_ERR_IO;
-            msg = "the job store could not record the proof";
-        }
+    }
+    return err;
+}
+
+/* Writes the outcome, retrying a store failure a few times. If the store
+ * stays unusable, the outcome is kept in d->pending (the partition stays
+ * RUNNING under this daemon's lease, renewed) and written again at each
+ * heartbeat tick, so the job completes once the store takes writes again. */
+static int record(g16d *d, const store_claim *c, int ok, const char *proof, const char *pub, const char *stats,
+                  g16_err code, const char *msg) {
+    for (int attempt = 0; attempt < 3; attempt++) {
+        g16_err err = record_once(d, c->job_id, c->partition, ok, proof, pub, stats, code, msg);
+        if (!err)
+            return REC_STORED;
+        if (err == G16_ERR_CANCELLED)
+            return REC_DISCARDED;
         struct timespec ts = {0, 200 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
+    g16d_pending p = {c->job_id, c->partition, ok, dup_or_null(proof), dup_or_null(pub), dup_or_null(stats),
+                      dup_or_null(msg), code, 0};
     pthread_mutex_lock(&d->mtx);
     d->cnt.record_errors++;
+    int kept = 0;
+    if (d->n_pending == d->cap_pending) {
+        size_t nc = d->cap_pending ? 2 * d->cap_pending : 16;
+        g16d_pending *np = realloc(d->pending, nc * sizeof *np);
+        if (np) {
+            d->pending = np;
+            d->cap_pending = nc;
+        }
+    }
+    if (d->n_pending < d->cap_pending && (!ok || p.proof)) {
+        d->pending[d->n_pending++] = p;
+        kept = 1;
+    }
     pthread_mutex_unlock(&d->mtx);
-    g16_status st = {0};
-    if (store_part_release(d->st, c->job_id, c->partition, &st))
-        g16d_log(G16D_ERROR, "partition_unrecorded",
-                 json_pack("{s:I,s:i,s:s}", "job", (json_int_t)c->job_id, "partition", (int)c->partition,
-                           "message", "the store failed; the partition runs again after a restart"));
+    if (!kept)
+        pending_free(&p);
+    g16d_log(G16D_ERROR, "partition_unrecorded",
+             json_pack("{s:I,s:i,s:s}", "job", (json_int_t)c->job_id, "partition", (int)c->partition, "message",
+                       kept ? "the job store failed; the result is kept and written again at each heartbeat"
+                            : "the job store failed and the result could not be kept (out of memory); its lease "
+                              "runs out and it runs again"));
+    return REC_PENDING;
+}
+
+/* The heartbeat's retry of the outcomes in d->pending. probe_ok: a probe
+ * write just succeeded, so a proof that still cannot be written is itself
+ * the problem; after 3 such ticks it is recorded as a failure instead. */
+static void retry_pending(g16d *d, int probe_ok) {
+    pthread_mutex_lock(&d->mtx);
+    g16d_pending *v = d->pending;
+    size_t n = d->n_pending;
+    d->pending = NULL;
+    d->n_pending = d->cap_pending = 0;
+    pthread_mutex_unlock(&d->mtx);
+    if (!n) {
+        free(v);
+        return;
+    }
+    size_t keep = 0;
+    for (size_t i = 0; i < n; i++) {
+        g16d_pending *p = &v[i];
+        g16_err err = record_once(d, p->job, p->part, p->ok, p->proof, p->pub, p->stats, p->code, p->msg);
+        if (err && err != G16_ERR_CANCELLED && p->ok && probe_ok && ++p->tries >= 3) {
+            free(p->msg);
+            p->msg = strdup("the job store could not record the proof");
+            p->ok = 0;
+            p->code = G16_ERR_IO;
+            err = record_once(d, p->job, p->part, 0, NULL, NULL, NULL, p->code, p->msg);
+        }
+        if (!err || err == G16_ERR_CANCELLED) {
+            pending_free(p);
+            g16d_notify_change(d);
+        } else {
+            v[keep++] = *p;
+        }
+    }
+    pthread_mutex_lock(&d->mtx);
+    for (size_t i = 0; i < keep; i++) {
+        if (d->n_pending == d->cap_pending) {
+            size_t nc = d->cap_pending ? 2 * d->cap_pending : 16;
+            g16d_pending *np = realloc(d->pending, nc * sizeof *np);
+            if (!np) {
+                pending_free(&v[i]);
+                continue;
+            }
+            d->pending = np;
+            d->cap_pending = nc;
+        }
+        d->pending[d->n_pending++] = v[i];
+    }
+    pthread_mutex_unlock(&d->mtx);
+    free(v);
+}
+
+void g16d_pending_free_all(g16d *d) {
+    for (size_t i = 0; i < d->n_pending; i++)
+        pending_free(&d->pending[i]);
+    free(d->pending);
+    d->pending = NULL;
+    d->n_pending = d->cap_pending = 0;
 }
 
 static void run_claim(g16d *d, int slot, store_claim *c) {
@@ -153,9 +284,14 @@ static void run_claim(g16d *d, int slot, store_claim *c) {
     g16_engine_witness w = {c->wtns_path, c->wtns_data, c->wtns_len};
     uint64_t ej = 0;
     int prio = c->priority < 0 ? 0 : c->priority > 3 ? 3 : c->priority;
-    g16_err err = g16_engine_submit(d->eng, &ej, key.eng_id, &w, 1, (g16_priority)prio, 0);
-    if (err) {
-        record(d, c, 0, NULL, NULL, NULL, err, g16d_last_engine_error());
+    char kmsg[512], msg[700];
+    g16_err err = G16_OK;
+    if (g16d_key_check(d, c->key_id, kmsg, sizeof kmsg)) {
+        part_msg(msg, sizeof msg, c->partition, kmsg);
+        record(d, c, 0, NULL, NULL, NULL, G16_ERR_IO, msg);
+    } else if ((err = g16_engine_submit(d->eng, &ej, key.eng_id, &w, 1, (g16_priority)prio, 0))) {
+        part_msg(msg, sizeof msg, c->partition, g16d_last_engine_error());
+        record(d, c, 0, NULL, NULL, NULL, err, msg);
     } else {
         pthread_mutex_lock(&d->mtx);
         s->eng_job = ej;
@@ -179,18 +315,12 @@ static void run_claim(g16d *d, int slot, store_claim *c) {
             memset(&ps, 0, sizeof ps);
             err = g16_engine_partition_result(d->eng, &proof, &pub, &ps, ej, 0);
             if (err) {
-                record(d, c, 0, NULL, NULL, NULL, err, g16d_last_engine_error());
+                part_msg(msg, sizeof msg, c->partition, g16d_last_engine_error());
+                record(d, c, 0, NULL, NULL, NULL, err, msg);
             } else {
                 char *sj = stats_json(&ps);
                 record(d, c, 1, proof, pub, sj, G16_OK, NULL);
                 free(sj);
-                pthread_mutex_lock(&d->mtx);
-                d->cnt.parts_done++;
-                pthread_mutex_unlock(&d->mtx);
-                g16d_log(G16D_INFO, "partition_done",
-                         json_pack("{s:I,s:i,s:f,s:f,s:f,s:f}", "job", (json_int_t)c->job_id, "partition",
-                                   (int)c->partition, "queue_ms", ps.queue_ms, "synth_ms", ps.synth_ms, "device_ms",
-                                   ps.device_ms, "verify_ms", ps.verify_ms));
             }
             g16_free(proof);
             g16_free(pub);
@@ -208,14 +338,8 @@ static void run_claim(g16d *d, int slot, store_claim *c) {
                      json_pack("{s:I,s:i}", "job", (json_int_t)c->job_id, "partition", (int)c->partition));
         } else {
             g16_err code = ji.err ? ji.err : G16_ERR_INTERNAL;
-            const char *msg = ji.msg[0] ? ji.msg : g16_err_str(code);
+            part_msg(msg, sizeof msg, c->partition, ji.msg[0] ? ji.msg : g16_err_str(code));
             record(d, c, 0, NULL, NULL, NULL, code, msg);
-            pthread_mutex_lock(&d->mtx);
-            d->cnt.parts_failed++;
-            pthread_mutex_unlock(&d->mtx);
-            g16d_log(G16D_WARN, "partition_failed",
-                     json_pack("{s:I,s:i,s:s,s:s}", "job", (json_int_t)c->job_id, "partition", (int)c->partition,
-                               "code", g16d_err_code(code), "message", msg));
         }
         (void)!g16_engine_job_release(d->eng, ej);
     }
@@ -268,7 +392,7 @@ static void *runner_main(void *arg) {
         if (err) {
             g16d_store_error(d, "claim_next", &st);
             n = 0;
-        } else if (nk) {
+        } else if (n) {
             g16d_store_success(d);
         }
         if (n) {
@@ -310,6 +434,45 @@ static int pick_job(const g16d_slot *s, const void *arg) { return s->job == *(co
 
 void g16d_dispatch_cancel(g16d *d, int64_t job_id) { cancel_slots(d, pick_job, &job_id, 0); }
 
+/* Renews the leases of the partitions this daemon works on: those in a
+ * runner slot and those whose outcome waits in d->pending. Any other
+ * partition RUNNING under this owner (none, unless memory ran out) is not
+ * renewed: its lease runs out and it is claimed again. */
+static void renew_leases(g16d *d) {
+    pthread_mutex_lock(&d->mtx);
+    size_t cap = (size_t)d->n_slots + d->n_pending, n = 0;
+    store_part_ref *refs = cap ? malloc(cap * sizeof *refs) : NULL;
+    for (int i = 0; refs && i < d->n_slots; i++)
+        if (d->slots[i].used)
+            refs[n++] = (store_part_ref){d->slots[i].job, d->slots[i].part};
+    for (size_t i = 0; refs && i < d->n_pending; i++)
+        refs[n++] = (store_part_ref){d->pending[i].job, d->pending[i].part};
+    pthread_mutex_unlock(&d->mtx);
+    g16_status st = {0};
+    if (n && store_renew(d->st, d->cfg->lease_s, refs, n, &st))
+        g16d_store_error(d, "renew", &st);
+    free(refs);
+}
+
+/* The write probe behind /healthz: a small write while healthy (so that a
+ * disk that filled up while idle shows), 1 MiB after a failure (so that a
+ * store which takes only small writes, e.g. into a WAL's spare room, is not
+ * called healthy). 1: it succeeded. */
+static int probe(g16d *d) {
+    pthread_mutex_lock(&d->mtx);
+    int ok = d->store_ok;
+    pthread_mutex_unlock(&d->mtx);
+    g16_status st = {0};
+    if (store_probe(d->st, ok ? 64 : (size_t)1 << 20, &st)) {
+        g16d_store_error(d, "probe", &st);
+        return 0;
+    }
+    g16d_store_success(d);
+    return 1;
+}
+
+/* The daemon's cron, every heartbeat_s: leases, job timeouts, outcomes
+ * waiting for the store, the write probe, key files changed on disk. */
 static void *heartbeat_main(void *arg) {
     g16d *d = arg;
     for (;;) {
@@ -322,17 +485,16 @@ static void *heartbeat_main(void *arg) {
         pthread_mutex_unlock(&d->mtx);
         if (stop)
             break;
+        renew_leases(d);
         g16_status st = {0};
-        if (store_heartbeat(d->st, d->cfg->lease_s, &st)) {
-            g16d_store_error(d, "heartbeat", &st);
-            continue;
-        }
         size_t n_exp = 0;
         if (store_expire(d->st, &n_exp, &st)) {
             g16d_store_error(d, "expire", &st);
-            continue;
+            n_exp = 0;
         }
-        g16d_store_success(d);
+        int probe_ok = probe(d);
+        retry_pending(d, probe_ok);
+        g16d_keys_check_all(d);
         if (n_exp) {
             g16d_log(G16D_INFO, "jobs_expired", json_pack("{s:I}", "jobs", (json_int_t)n_exp));
             /* Stop the engine work of partitions that are no longer ours. */
@@ -445,6 +607,7 @@ void g16d_dispatch_stop(g16d *d) {
     if (d->threads_started)
         pthread_join(d->heartbeat, NULL);
     d->threads_started = 0;
+    retry_pending(d, 0); /* a last try; what stays runs again after the restart */
     g16d_log(G16D_INFO, "drain_done", json_pack("{s:I,s:I}", "released", (json_int_t)d->cnt.parts_released,
                                                  "done", (json_int_t)d->cnt.parts_done));
 }

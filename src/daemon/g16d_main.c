@@ -117,6 +117,12 @@ int main(int argc, char **argv) {
         }
     }
     g16d_keys_restore(&d);
+    if (!cfg.keys_file)
+        g16d_log(G16D_WARN, "keys_file",
+                 json_pack("{s:s}", "message", "no keys_file: keys registered over the API are forgotten at exit"));
+    pthread_mutex_lock(&d.mtx);
+    int n_keys = (int)d.n_keys;
+    pthread_mutex_unlock(&d.mtx);
     char bound[300] = "";
     if (g16d_http_start(&d, bound, sizeof bound))
         goto out;
@@ -128,7 +134,7 @@ int main(int argc, char **argv) {
              json_pack("{s:s,s:s,s:s,s:s,s:s,s:i,s:I,s:i,s:b}", "version", g16_version(), "listen", bound, "backend",
                        cfg.backend, "store",
                        store_backend(d.st), "owner", cfg.owner, "workers", d.n_workers, "requeued",
-                       (json_int_t)requeued, "keys", (int)cfg.n_keys, "auth", cfg.token != NULL));
+                       (json_int_t)requeued, "keys", n_keys, "auth", cfg.token != NULL));
     if (cfg.ready_file) {
         char tmp[4200];
         snprintf(tmp, sizeof tmp, "%s.tmp", cfg.ready_file);
@@ -167,6 +173,7 @@ out:
         close(store_lock_fd); /* releases the store's lock */
     if (exit_code == 0)
         g16d_log(G16D_INFO, "stopped", NULL);
+    g16d_pending_free_all(&d);
     free(d.keys);
     free(d.slots);
     free(d.runners);

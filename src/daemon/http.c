@@ -176,7 +176,7 @@ static void mhd_log(void *cls, const char *fmt, va_list ap) {
     g16d_log(G16D_WARN, "http_server", json_pack("{s:s}", "message", msg));
 }
 
-static int listen_socket(const char *listen_addr, char *bound, size_t bound_len, char *unix_path) {
+static int listen_socket(const char *listen_addr, unsigned perm, char *bound, size_t bound_len, char *unix_path) {
     int fd = -1;
     if (!strncmp(listen_addr, "unix:", 5)) {
         const char *p = listen_addr + 5;
@@ -188,8 +188,22 @@ static int listen_socket(const char *listen_addr, char *bound, size_t bound_len,
         if (!lstat(p, &sb) && S_ISSOCK(sb.st_mode))
             unlink(p); /* a stale socket of a previous run */
         fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) || listen(fd, 128)) {
-            fprintf(stderr, "g16d: listen %s: %s\n", listen_addr, strerror(errno));
+        /* Created owner-only (umask 0177, at start-up before any other
+         * thread makes files), then given socket_mode exactly. */
+        mode_t um = umask(0177);
+        int bad = fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa);
+        int en = errno;
+        umask(um);
+        if (!bad && chmod(p, (mode_t)perm)) {
+            bad = 1;
+            en = errno;
+        }
+        if (!bad && listen(fd, 128)) {
+            bad = 1;
+            en = errno;
+        }
+        if (bad) {
+            fprintf(stderr, "g16d: listen %s: %s\n", listen_addr, strerror(en));
             if (fd >= 0)
                 close(fd);
             return -1;
@@ -264,7 +278,7 @@ int g16d_http_start(g16d *d, char *bound, size_t bound_len) {
     http_srv *h = calloc(1, sizeof *h);
     if (!h)
         return -1;
-    h->fd = listen_socket(d->cfg->listen, bound, bound_len, h->unix_path);
+    h->fd = listen_socket(d->cfg->listen, d->cfg->socket_perm, bound, bound_len, h->unix_path);
     if (h->fd < 0) {
         free(h);
         return -1;

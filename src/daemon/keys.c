@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void set_err(g16d_api_err *e, int http, const char *code, const char *fmt, ...)
@@ -90,10 +91,23 @@ int g16d_path_check(const g16d *d, const char *p, char *out, g16d_api_err *e) {
             set_err(e, 403, "forbidden_path", "path '%s': %s", p, strerror(en));
         return -1;
     }
-    if (under_root(d, out))
-        return 0;
-    set_err(e, 403, "forbidden_path", "path '%s' is outside the allowed roots", p);
-    return -1;
+    if (!under_root(d, out)) {
+        set_err(e, 403, "forbidden_path", "path '%s' is outside the allowed roots", p);
+        return -1;
+    }
+    struct stat sb;
+    if (stat(out, &sb)) {
+        int en = errno;
+        set_err(e, en == ENOENT ? 404 : 403, en == ENOENT ? "not_found" : "forbidden_path", "path '%s': %s", p,
+                strerror(en));
+        return -1;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        set_err(e, 400, "invalid_arg", "path '%s' is %s, not a regular file", p,
+                S_ISDIR(sb.st_mode) ? "a directory" : "a special file");
+        return -1;
+    }
+    return 0;
 }
 
 static int valid_id(const char *id) {
@@ -123,6 +137,31 @@ int g16d_key_find(g16d *d, const char *id, g16d_key *out) {
         *out = *k;
     pthread_mutex_unlock(&d->mtx);
     return k != NULL;
+}
+
+/* The key file's header facts (curve, nVars, nPublic, domain) into k. */
+static g16_err key_shape(g16_ctx *ctx, const char *path, g16d_key *k, g16_status *st) {
+    g16_key_header kh;
+    g16_err err = g16_key_peek(ctx, &kh, path);
+    if (err)
+        return g16_fail(st, err, "%s", g16d_last_engine_error());
+    k->curve = kh.curve;
+    k->n_vars = kh.n_vars;
+    k->n_public = kh.n_public;
+    k->domain = kh.domain_size;
+    return G16_OK;
+}
+
+/* stat() facts of path into k; 0, or -1 with errno. */
+static int file_facts(const char *path, g16d_key *k) {
+    struct stat sb;
+    if (stat(path, &sb))
+        return -1;
+    k->f_dev = (uint64_t)sb.st_dev;
+    k->f_ino = (uint64_t)sb.st_ino;
+    k->f_size = (uint64_t)sb.st_size;
+    k->f_mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
+    return 0;
 }
 
 int g16d_key_register(g16d *d, const char *id, const char *path, g16_key_tier tier, int check_roots,
@@ -156,23 +195,21 @@ int g16d_key_register(g16d *d, const char *id, const char *path, g16_key_tier ti
     }
     pthread_mutex_unlock(&d->mtx);
 
-    /* The header is checked here (g16_key_peek) for a precise error; the
-     * engine then loads the key with the configured checks. */
-    g16_key_header kh;
-    g16_err err = g16_key_peek(d->ctx, &kh, rp);
-    if (err) {
-        set_err(e, err == G16_ERR_IO ? 403 : 422, g16d_err_code(err), "%s", g16d_last_engine_error());
-        return -1;
-    }
+    /* The header (and the coefficient section) is checked here for a precise
+     * error; the engine then loads the key with the configured checks. */
     g16d_key nk;
     memset(&nk, 0, sizeof nk);
     snprintf(nk.id, sizeof nk.id, "%s", id);
     snprintf(nk.path, sizeof nk.path, "%s", rp);
-    nk.curve = kh.curve;
-    nk.n_vars = kh.n_vars;
-    nk.n_public = kh.n_public;
-    nk.domain = kh.domain_size;
     nk.tier = tier;
+    g16_status st = {0};
+    file_facts(rp, &nk);
+    g16_err err = key_shape(d->ctx, rp, &nk, &st);
+    if (err) {
+        set_err(e, err == G16_ERR_IO ? 403 : 422, err == G16_ERR_IO ? "forbidden_path" : g16d_err_code(err), "%s",
+                st.msg);
+        return -1;
+    }
     err = g16_engine_key_add(d->eng, &nk.eng_id, rp, d->cfg->trusted_keys ? G16_KEY_TRUSTED : 0, tier);
     if (err) {
         set_err(e, err == G16_ERR_NOMEM ? 507 : 422, g16d_err_code(err), "%s", g16d_last_engine_error());
@@ -320,4 +357,100 @@ char **g16d_key_ids(g16d *d, size_t *n) {
     }
     pthread_mutex_unlock(&d->mtx);
     return v;
+}
+
+/* Key files changed on disk. The facts of the file last loaded are kept in
+ * the key; a change of inode, size or mtime is examined once (the new facts
+ * are then the reference): a file of the same shape is reloaded (the engine
+ * key is evicted when no partition uses it and loaded again from the path,
+ * checked by a preload), anything else leaves the key broken until its file
+ * changes again to one that loads. */
+int g16d_key_check(g16d *d, const char *id, char *msg, size_t cap) {
+    g16d_key old;
+    pthread_mutex_lock(&d->mtx);
+    g16d_key *k = find(d, id);
+    if (!k) {
+        pthread_mutex_unlock(&d->mtx);
+        snprintf(msg, cap, "key '%s' is not registered", id);
+        return -1;
+    }
+    old = *k;
+    pthread_mutex_unlock(&d->mtx);
+
+    g16d_key now = old;
+    char why[512] = "";
+    int changed = 0, broken = old.broken, reload = old.reload;
+    if (file_facts(old.path, &now)) {
+        snprintf(why, sizeof why, "key '%.100s': its file %.150s: %.60s", id, old.path, strerror(errno));
+        changed = !old.broken || strcmp(why, old.broken_msg);
+        broken = 1;
+    } else if (now.f_dev != old.f_dev || now.f_ino != old.f_ino || now.f_size != old.f_size ||
+               now.f_mtime_ns != old.f_mtime_ns) {
+        changed = 1;
+        g16_status st = {0};
+        g16d_key shape = now;
+        if (key_shape(d->ctx, old.path, &shape, &st)) {
+            snprintf(why, sizeof why, "key '%.100s': its file %.150s changed under g16d and cannot be used: %.120s", id, old.path,
+                     st.msg);
+            broken = 1;
+        } else if (shape.curve != old.curve || shape.n_vars != old.n_vars || shape.n_public != old.n_public ||
+                   shape.domain != old.domain) {
+            snprintf(why, sizeof why,
+                     "key '%.100s': its file %.150s changed under g16d to another circuit (%u wires, %u public, domain %u; "
+                     "registered: %u, %u, %u): register it under a new id",
+                     id, old.path, shape.n_vars, shape.n_public, shape.domain, old.n_vars, old.n_public, old.domain);
+            broken = 1;
+        } else {
+            broken = 0;
+            reload = 1;
+        }
+        g16d_log(G16D_WARN, "key_file_changed",
+                 json_pack("{s:s,s:s,s:I,s:I,s:I,s:I,s:s}", "key", id, "path", old.path, "old_size",
+                           (json_int_t)old.f_size, "size", (json_int_t)now.f_size, "old_inode", (json_int_t)old.f_ino,
+                           "inode", (json_int_t)now.f_ino, "action", broken ? "refused" : "reload"));
+    }
+    if (reload && !broken) {
+        /* Evict (refused while a partition uses it: tried again at the next
+         * check), then load the new file now to check it. */
+        if (!g16_engine_key_evict(d->eng, old.eng_id)) {
+            reload = 0;
+            if (g16_engine_key_preload(d->eng, old.eng_id)) {
+                snprintf(why, sizeof why, "key '%.100s': its file %.150s changed under g16d and does not load: %.120s", id,
+                         old.path, g16d_last_engine_error());
+                broken = 1;
+                changed = 1;
+            } else {
+                g16d_log(G16D_INFO, "key_reloaded", json_pack("{s:s,s:s}", "key", id, "path", old.path));
+            }
+        }
+    }
+    if (changed && broken)
+        g16d_log(G16D_ERROR, "key_file_refused", json_pack("{s:s,s:s,s:s}", "key", id, "path", old.path, "reason", why));
+    pthread_mutex_lock(&d->mtx);
+    k = find(d, id);
+    if (k && k->eng_id == old.eng_id) {
+        if (changed) {
+            k->f_dev = now.f_dev;
+            k->f_ino = now.f_ino;
+            k->f_size = now.f_size;
+            k->f_mtime_ns = now.f_mtime_ns;
+        }
+        k->broken = broken;
+        k->reload = reload;
+        if (broken && why[0])
+            snprintf(k->broken_msg, sizeof k->broken_msg, "%s", why);
+        if (broken)
+            snprintf(msg, cap, "%s", k->broken_msg);
+    }
+    pthread_mutex_unlock(&d->mtx);
+    return broken ? -1 : 0;
+}
+
+void g16d_keys_check_all(g16d *d) {
+    size_t n = 0;
+    char **ids = g16d_key_ids(d, &n);
+    char msg[400];
+    for (size_t i = 0; i < n; i++)
+        (void)g16d_key_check(d, ids[i], msg, sizeof msg);
+    free(ids);
 }

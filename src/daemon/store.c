@@ -157,6 +157,31 @@ void store_claim_free(store_claim *c) {
 
 g16_err store_heartbeat(store *s, double lease_s, g16_status *st) { LOCKED(s->ops->heartbeat(s->self, lease_s, st)); }
 
+g16_err store_renew(store *s, double lease_s, const store_part_ref *parts, size_t n, g16_status *st) {
+    if (n && !parts)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "store: bad renew arguments");
+    if (!n)
+        return G16_OK;
+    LOCKED(s->ops->renew(s->self, lease_s, parts, n, st));
+}
+
+g16_err store_probe(store *s, size_t bytes, g16_status *st) {
+    if (bytes < 64 || bytes > (16u << 20))
+        return g16_fail(st, G16_ERR_INVALID_ARG, "store: probe size %zu outside [64, 16M]", bytes);
+    LOCKED(s->ops->probe(s->self, bytes, st));
+}
+
+int store_error_is_full(const g16_status *st) {
+    static const char *const MARKS[] = {"disk is full", "No space left", "File too large", "Disk quota exceeded",
+                                        "file size limit", "SQLSTATE 53100"};
+    if (!st || st->code != G16_ERR_IO)
+        return 0;
+    for (size_t i = 0; i < sizeof MARKS / sizeof MARKS[0]; i++)
+        if (strstr(st->msg, MARKS[i]))
+            return 1;
+    return 0;
+}
+
 g16_err store_part_done(store *s, int64_t job_id, uint32_t partition, const char *proof_json,
                         const char *public_json, const char *stats_json, g16_status *st) {
     LOCKED(s->ops->part_done(s->self, job_id, partition, proof_json, public_json, stats_json, st));

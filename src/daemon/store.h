@@ -107,6 +107,21 @@ g16_err store_claim_next(store *s, const char *const *key_ids, size_t nkeys, dou
                          g16_status *st);
 /* Renews the leases of every RUNNING partition this owner holds. */
 g16_err store_heartbeat(store *s, double lease_s, g16_status *st);
+/* Renews the leases of the listed partitions only (those still RUNNING
+ * under this owner; others are skipped). g16d renews the partitions it is
+ * working on, so that a lease of work that stopped progressing runs out. */
+typedef struct store_part_ref {
+    int64_t job_id;
+    uint32_t partition;
+} store_part_ref;
+g16_err store_renew(store *s, double lease_s, const store_part_ref *parts, size_t n, g16_status *st);
+/* A probe write: one committed transaction that writes bytes (64 to 16M)
+ * of data into the store (a g16_meta row, overwritten each time). */
+g16_err store_probe(store *s, size_t bytes, g16_status *st);
+/* 1 if a failed call's message says the store's disk (or file-size limit,
+ * or quota) is full: SQLite's "database or disk is full", ENOSPC, EFBIG,
+ * EDQUOT, PostgreSQL's disk_full. */
+int store_error_is_full(const g16_status *st);
 
 /* Records a partition's outcome (only if this owner holds it; else
  * G16_ERR_CANCELLED: the job was cancelled, or the lease was lost and

@@ -16,6 +16,8 @@ typedef struct store_ops {
     g16_err (*claim_next)(void *self, const char *const *key_ids, size_t nkeys, double lease_s,
                           uint32_t max_attempts, store_claim *out, size_t max, size_t *n, g16_status *st);
     g16_err (*heartbeat)(void *self, double lease_s, g16_status *st);
+    g16_err (*renew)(void *self, double lease_s, const store_part_ref *parts, size_t n, g16_status *st);
+    g16_err (*probe)(void *self, size_t bytes, g16_status *st);
     g16_err (*part_done)(void *self, int64_t job_id, uint32_t partition, const char *proof_json,
                          const char *public_json, const char *stats_json, g16_status *st);
     g16_err (*part_fail)(void *self, int64_t job_id, uint32_t partition, g16_err code, const char *message,

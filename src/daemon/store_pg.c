@@ -203,6 +203,8 @@ static g16_err pg_fail_res(pgs *p, PGresult *r, g16_status *st, const char *what
     size_t n = strlen(m);
     while (n && (m[n - 1] == '\n' || m[n - 1] == ' '))
         n--;
+    if (!strcmp(p->sqlstate, "53100"))
+        return g16_fail(st, G16_ERR_IO, "store (postgresql): %s: %.*s (SQLSTATE 53100)", what, (int)n, m);
     return g16_fail(st, G16_ERR_IO, "store (postgresql): %s: %.*s", what, (int)n, m);
 }
 
@@ -735,6 +737,60 @@ static g16_err pg_heartbeat(void *self, double lease_s, g16_status *st) {
     return pg_tx(self, pg_part_fn, &pa, st);
 }
 
+typedef struct renew_arg {
+    double lease_s;
+    const store_part_ref *parts;
+    size_t n;
+    size_t bytes; /* probe */
+} renew_arg;
+
+static g16_err pg_params(pgs *p, const char *sql, const pargs *a, g16_status *st) {
+    PGresult *r = PQexecParams(p->c, sql, a->n, NULL, a->v, a->len, a->fmt, 0);
+    ExecStatusType s = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+    g16_err err = s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK ? G16_OK : pg_fail_res(p, r, st, sql);
+    PQclear(r);
+    return err;
+}
+
+static g16_err pg_renew_fn(pgs *p, void *arg, g16_status *st) {
+    renew_arg *ra = arg;
+    for (size_t i = 0; i < ra->n; i++) {
+        pargs a = {0};
+        pa_i64(&a, ra->parts[i].job_id);
+        pa_i64(&a, ra->parts[i].partition);
+        pa_f64(&a, ra->lease_s);
+        pa_str(&a, p->owner);
+        g16_err err = pg_params(p,
+                                "UPDATE partitions SET lease_until = now() + $3::float8 * interval '1 second'"
+                                " WHERE job_id = $1 AND idx = $2 AND state = 1 AND owner = $4",
+                                &a, st);
+        if (err)
+            return err;
+    }
+    return G16_OK;
+}
+
+static g16_err pg_renew(void *self, double lease_s, const store_part_ref *parts, size_t n, g16_status *st) {
+    renew_arg ra = {.lease_s = lease_s, .parts = parts, .n = n};
+    return pg_tx(self, pg_renew_fn, &ra, st);
+}
+
+/* Random hex text does not compress, so TOAST stores all of it. */
+static g16_err pg_probe_fn(pgs *p, void *arg, g16_status *st) {
+    renew_arg *ra = arg;
+    pargs a = {0};
+    pa_i64(&a, (int64_t)(ra->bytes / 32 + 1));
+    return pg_params(p,
+                     "INSERT INTO g16_meta VALUES ('write_probe', (SELECT string_agg(md5(random()::text), '')"
+                     " FROM generate_series(1, $1::integer))) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                     &a, st);
+}
+
+static g16_err pg_probe(void *self, size_t bytes, g16_status *st) {
+    renew_arg ra = {.bytes = bytes};
+    return pg_tx(self, pg_probe_fn, &ra, st);
+}
+
 static g16_err pg_part_done(void *self, int64_t job_id, uint32_t partition, const char *proof_json,
                             const char *public_json, const char *stats_json, g16_status *st) {
     part_arg pa = {.kind = 1, .job_id = job_id, .partition = partition, .proof = proof_json, .pub = public_json,
@@ -992,6 +1048,8 @@ const store_ops store_pg_ops = {
     .job_create = pg_job_create,
     .claim_next = pg_claim_next,
     .heartbeat = pg_heartbeat,
+    .renew = pg_renew,
+    .probe = pg_probe,
     .part_done = pg_part_done,
     .part_fail = pg_part_fail,
     .part_release = pg_part_release,

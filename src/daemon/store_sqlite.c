@@ -12,10 +12,14 @@
  * partial index over the pending partitions (state QUEUED or RUNNING), so a
  * claim walks the index in order and stops after max rows. Job ids come from
  * AUTOINCREMENT: creation order, never reused. */
+#include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 
 #include "store_impl.h"
@@ -163,8 +167,45 @@ static double sq_now(void) {
 
 /* G16_ERR_IO with SQLite's message, and the OS error behind an I/O failure
  * ("disk I/O error (File too large)"). */
+/* Why a write of the database file may have failed when SQLite reports an
+ * I/O error without the OS error (a short write): ENOSPC when its
+ * filesystem has under 256 KiB free, EFBIG when the file or its WAL is
+ * within 256 KiB of the process's file-size limit (RLIMIT_FSIZE), else 0. */
+static int sq_space_errno(sq *s) {
+    const char *db = sqlite3_db_filename(s->db, "main");
+    if (!db || !*db)
+        return 0;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", db);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = 0;
+    else
+        snprintf(dir, sizeof dir, ".");
+    struct statvfs vf;
+    if (!statvfs(dir, &vf) && (double)vf.f_bavail * (double)vf.f_frsize < 256.0 * 1024)
+        return ENOSPC;
+    struct rlimit rl;
+    if (!getrlimit(RLIMIT_FSIZE, &rl) && rl.rlim_cur != RLIM_INFINITY) {
+        char wal[4200];
+        snprintf(wal, sizeof wal, "%s-wal", db);
+        const char *files[2] = {db, wal};
+        for (int i = 0; i < 2; i++) {
+            struct stat sb;
+            if (!stat(files[i], &sb) && (double)sb.st_size + 256.0 * 1024 >= (double)rl.rlim_cur)
+                return EFBIG;
+        }
+    }
+    return 0;
+}
+
 static g16_err sq_fail(sq *s, g16_status *st, const char *what) {
     int rc = sqlite3_errcode(s->db), e = sqlite3_system_errno(s->db);
+    if ((rc == SQLITE_IOERR || rc == SQLITE_FULL) && e != ENOSPC && e != EFBIG && e != EDQUOT) {
+        int se = sq_space_errno(s);
+        if (se)
+            e = se;
+    }
     if (e && (rc == SQLITE_IOERR || rc == SQLITE_FULL || rc == SQLITE_CANTOPEN))
         return g16_fail(st, G16_ERR_IO, "store (sqlite): %s: %s (%s)", what, sqlite3_errmsg(s->db), strerror(e));
     return g16_fail(st, G16_ERR_IO, "store (sqlite): %s: %s", what, sqlite3_errmsg(s->db));
@@ -616,6 +657,48 @@ static g16_err sq_heartbeat(void *self, double lease_s, g16_status *st) {
     return sq_end(s, err, st);
 }
 
+static g16_err sq_renew(void *self, double lease_s, const store_part_ref *parts, size_t n, g16_status *st) {
+    sq *s = self;
+    g16_err err = sq_begin(s, 1, st);
+    if (err)
+        return err;
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(s->db,
+                           "UPDATE partitions SET lease_until = ?3 WHERE job_id = ?1 AND idx = ?2 AND state = 1"
+                           " AND owner = ?4",
+                           -1, &q, NULL) != SQLITE_OK)
+        err = sq_fail(s, st, "renew");
+    for (size_t i = 0; !err && i < n; i++) {
+        sqlite3_reset(q);
+        sqlite3_bind_int64(q, 1, parts[i].job_id);
+        sqlite3_bind_int64(q, 2, parts[i].partition);
+        sqlite3_bind_double(q, 3, sq_now() + lease_s);
+        sqlite3_bind_text(q, 4, s->owner, -1, SQLITE_STATIC);
+        if (sqlite3_step(q) != SQLITE_DONE)
+            err = sq_fail(s, st, "renew");
+    }
+    sqlite3_finalize(q);
+    return sq_end(s, err, st);
+}
+
+static g16_err sq_probe(void *self, size_t bytes, g16_status *st) {
+    sq *s = self;
+    g16_err err = sq_begin(s, 1, st);
+    if (err)
+        return err;
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO g16_meta VALUES ('write_probe', randomblob(?1))", -1, &q,
+                           NULL) != SQLITE_OK) {
+        err = sq_fail(s, st, "probe");
+    } else {
+        sqlite3_bind_int64(q, 1, (sqlite3_int64)bytes);
+        if (sqlite3_step(q) != SQLITE_DONE)
+            err = sq_fail(s, st, "probe");
+    }
+    sqlite3_finalize(q);
+    return sq_end(s, err, st);
+}
+
 /* The partition must be RUNNING under this owner, else G16_ERR_CANCELLED
  * (store.h); unknown partitions are G16_ERR_INVALID_ARG. */
 static g16_err sq_check_held(sq *s, int64_t job_id, uint32_t partition, g16_status *st) {
@@ -959,6 +1042,8 @@ const store_ops store_sqlite_ops = {
     .job_create = sq_job_create,
     .claim_next = sq_claim_next,
     .heartbeat = sq_heartbeat,
+    .renew = sq_renew,
+    .probe = sq_probe,
     .part_done = sq_part_done,
     .part_fail = sq_part_fail,
     .part_release = sq_part_release,

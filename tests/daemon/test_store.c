@@ -372,6 +372,39 @@ static void t_leases(backend *b) {
     CHECK(ji.parts && !strcmp(ji.parts[1].owner, "owner-b") && ji.parts[1].attempts == 2);
     store_job_info_free(&ji);
 
+    /* store_renew keeps only the listed leases; another owner's are skipped */
+    int64_t j4 = mkjob(a, "kA", 1, 2, NULL);
+    CHECK(claim(a, KA, 1, 1.5, 5, c, 2) == 2);
+    free_claims(c, 2);
+    store_part_ref keep[2] = {{j4, 1}, {j2, 0}}; /* j2/0 is owner-b's */
+    for (int i = 0; i < 6; i++) {
+        sleep_s(0.3);
+        CHECK(store_renew(a, 1.5, keep, 2, &st) == G16_OK);
+    }
+    n = claim(bb, KA, 1, 30, 5, c, 2);
+    CHECK_MSG(n == 1 && c[0].job_id == j4 && c[0].partition == 0, "renew: n=%zu", n);
+    free_claims(c, n);
+    CHECK(store_part_done(a, j4, 1, "{}", "[]", NULL, &st) == G16_OK);
+    CHECK(store_part_done(a, j2, 0, "{}", "[]", NULL, &st) == G16_ERR_CANCELLED);
+    CHECK(store_renew(a, 1.5, NULL, 0, &st) == G16_OK);
+
+    /* the probe write, and what counts as a full store */
+    CHECK(store_probe(a, 64, &st) == G16_OK);
+    CHECK(store_probe(a, 1u << 20, &st) == G16_OK);
+    CHECK(store_probe(a, 64, &st) == G16_OK);
+    CHECK(store_probe(a, 10, &st) == G16_ERR_INVALID_ARG);
+    g16_status fs = {G16_ERR_IO, "store (sqlite): commit: database or disk is full"};
+    CHECK(store_error_is_full(&fs));
+    snprintf(fs.msg, sizeof fs.msg, "store (sqlite): commit: disk I/O error (File too large)");
+    CHECK(store_error_is_full(&fs));
+    snprintf(fs.msg, sizeof fs.msg, "store (postgresql): q9: could not extend file: No space left on device");
+    CHECK(store_error_is_full(&fs));
+    snprintf(fs.msg, sizeof fs.msg, "store (sqlite): commit: database is locked");
+    CHECK(!store_error_is_full(&fs));
+    fs.code = G16_ERR_INVALID_ARG;
+    snprintf(fs.msg, sizeof fs.msg, "disk is full");
+    CHECK(!store_error_is_full(&fs));
+
     /* max_attempts: a partition whose leases keep expiring is abandoned */
     int64_t j3 = mkjob(a, "kB", 2, 1, NULL);
     const char *kb[] = {"kB"};
