@@ -1,10 +1,12 @@
 /* `g16 bench` option parsing and result printing. */
 #include "bench.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpu/gpu.h"
+#include "util/ctx.h"
 
 int bench_profile(const bench_opts *o) {
     if (!o->profile || !strcmp(o->profile, "random"))
@@ -12,12 +14,36 @@ int bench_profile(const bench_opts *o) {
     return !strcmp(o->profile, "filecoin") ? 1 : -1;
 }
 
+g16_ctx *bench_ctx_create(const bench_opts *o, const g16_ctx_opts *copts) {
+    g16_ctx *ctx = g16_ctx_create(copts);
+    g16_ctx_config_replace(ctx, &o->cfg);
+    return ctx;
+}
+
+/* "options":{key:value,...} of every option but client.* (their effective values). */
+static char *options_json(const bench_opts *o) {
+    void *all = g16_config_json(&o->cfg, 0, -1);
+    json_t *flat = json_object();
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)all, k, v) {
+        if (strncmp(k, "client.", 7))
+            json_object_set(flat, k, json_object_get(v, "value"));
+    }
+    char *s = json_dumps(flat, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(flat);
+    json_decref((json_t *)all);
+    return s;
+}
+
 void bench_report(const bench_opts *o, const char *name, g16_curve curve, const char *extra,
                   const char *unit, double value) {
-    if (o->json)
-        printf("{\"bench\":\"%s\",\"curve\":\"%s\",\"backend\":\"%s\",%s%s\"%s\":%.6g}\n", name,
-               g16_curve_name(curve), o->backend, extra, extra[0] ? "," : "", unit, value);
-    else
+    if (o->json) {
+        char *opts = options_json(o);
+        printf("{\"bench\":\"%s\",\"curve\":\"%s\",\"backend\":\"%s\",%s%s\"%s\":%.6g,\"options\":%s}\n", name,
+               g16_curve_name(curve), o->backend, extra, extra[0] ? "," : "", unit, value, opts ? opts : "{}");
+        free(opts);
+    } else
         printf("%-18s %-10s %-5s %-40s %12.3f %s\n", name, g16_curve_name(curve), o->backend, extra,
                value, unit);
     fflush(stdout);
@@ -35,7 +61,9 @@ static int usage(void) {
             "                         in memory; --precompute (cuda): window tables of the key's bases\n"
             "                 msm: [--profile random|filecoin] [--streamed | --precompute [--table-c C] (cuda)]\n"
             "                      [--chunk-log K] (cuda: a context of 2^K points, resident bases in chunks)\n"
-            "                 prove --backend cuda: [--precompute] (window tables of the key's bases)\n");
+            "                 prove --backend cuda: [--precompute] (window tables of the key's bases)\n"
+            "                 any: [--set KEY=VALUE]... (options, docs/config.md: gpu.msm_window_bits=20,\n"
+            "                      bench.gpu_device=1, bench.stream_bases=1, ...; over the environment)\n");
     return 2;
 }
 
@@ -43,6 +71,12 @@ int bench_main(int argc, char **argv) {
     if (argc < 2)
         return usage();
     bench_opts o = {.group = "g1", .backend = "cpu", .log_n = -1};
+    g16_status cst = {0};
+    g16_config_init(&o.cfg);
+    if (g16_config_from_env(&o.cfg, &cst) != G16_OK) {
+        fprintf(stderr, "g16 bench: %s\n", cst.msg);
+        return 2;
+    }
     const char *what = argv[1];
     int i;
     for (i = 2; i < argc; i++) {
@@ -120,6 +154,20 @@ int bench_main(int argc, char **argv) {
             o.no_verify = 1;
         } else if (!strcmp(a, "--synthetic")) {
             o.synthetic = 1;
+        } else if (!strcmp(a, "--set") && v) {
+            char key[128];
+            const char *eq = strchr(v, '=');
+            if (!eq || (size_t)(eq - v) >= sizeof key) {
+                fprintf(stderr, "g16 bench: --set '%s': expected KEY=VALUE\n", v);
+                return 2;
+            }
+            memcpy(key, v, (size_t)(eq - v));
+            key[eq - v] = 0;
+            if (g16_config_set(&o.cfg, key, eq + 1, G16_SRC_FLAG, &cst) != G16_OK) {
+                fprintf(stderr, "g16 bench: --set: %s\n", cst.msg);
+                return 2;
+            }
+            i++;
         } else if (!strcmp(a, "--seed") && v) {
             o.seed = strtoull(v, NULL, 0);
             o.seed_set = 1;

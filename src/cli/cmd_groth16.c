@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "gpu/gpu.h"
 #include "groth16/groth16.h"
+#include "util/ctx.h"
 #include "util/util.h"
 
 static void print_ctx_error(g16_ctx *ctx, const char *cmd) {
@@ -200,10 +201,11 @@ typedef struct gpu_prove {
     double key_upload_ms;
 } gpu_prove;
 
-static g16_err gpu_prove_init(gpu_prove *gp, const g16_key *key, int device, int stream_bases, g16_status *st) {
+static g16_err gpu_prove_init(gpu_prove *gp, g16_ctx *ctx, const g16_key *key, int device, int stream_bases,
+                              g16_status *st) {
     const g16_zkey *zk = groth16_key_zkey(key);
     size_t maxp = zk->domainSize > zk->nVars ? zk->domainSize : zk->nVars;
-    g16_err err = g16_gpu_create(&gp->g, device, maxp, 1, st);
+    g16_err err = g16_gpu_create(&gp->g, device, maxp, 1, g16_ctx_config(ctx), st);
     if (!err && !stream_bases) {
         double t0 = g16_cli_now_ms();
         err = groth16_gpu_key_upload(gp->g, &gp->gkey, key, st);
@@ -306,7 +308,7 @@ int cmd_prove(int argc, char **argv) {
     if (progress)
         fprintf(stderr, "g16 prove: %s, %u wires, domain 2^%d, key loaded in %.0f ms\n", g16_curve_name(info.curve),
                 info.n_vars, __builtin_ctz(info.domain_size), t_key - t0);
-    if (use_gpu && gpu_prove_init(&gp, key, device, stream_bases, &st) != G16_OK) {
+    if (use_gpu && gpu_prove_init(&gp, ctx, key, device, stream_bases, &st) != G16_OK) {
         if (strcmp(backend, "auto") != 0)
             goto fail_st;
         /* auto: the CPU when the GPU cannot be set up (too small, busy). */
