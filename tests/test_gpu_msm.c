@@ -606,7 +606,7 @@ int main(void) {
     if (env)
         max_log = atoi(env);
     g16_status st = {0};
-    g16_err rc = g16_gpu_create(&gpu, 0, ((size_t)1 << (max_log > 16 ? max_log : 16)) + 64, 1, NULL, &st);
+    g16_err rc = g16_gpu_create(&gpu, 0, ((size_t)1 << (max_log > 16 ? max_log : 16)) + 64, 1, t_env_config(), &st);
     if (rc == G16_ERR_NO_DEVICE) {
         printf("test_gpu_msm: skipped: no GPU (%s)\n", st.msg);
         return 77;
@@ -617,7 +617,7 @@ int main(void) {
     printf("device: %s\n", g16_gpu_name(gpu));
     {
         /* The engine's device budget counts a context by the host bound. */
-        size_t mp = ((size_t)1 << (max_log > 16 ? max_log : 16)) + 64, est = g16_gpu_ctx_bytes(mp, 1, NULL);
+        size_t mp = ((size_t)1 << (max_log > 16 ? max_log : 16)) + 64, est = g16_gpu_ctx_bytes(mp, 1, t_env_config());
         printf("context of %zu points: %zu device bytes, host bound %zu (%.1f%% above)\n", mp,
                g16_gpu_device_bytes(gpu), est, 100.0 * ((double)est / (double)g16_gpu_device_bytes(gpu) - 1));
         CHECK_MSG(g16_gpu_device_bytes(gpu) > 0 && g16_gpu_device_bytes(gpu) <= est,

@@ -924,7 +924,7 @@ int main(void) {
          * 2^log wires; fixtures are small. */
         size_t maxp = (size_t)1 << (max_log > 16 ? max_log + 1 : 17);
         double t0 = g16_now_ms();
-        if (g16_gpu_create(&gpu, device, maxp, 1, NULL, &st)) {
+        if (g16_gpu_create(&gpu, device, maxp, 1, t_env_config(), &st)) {
             if (st.code == G16_ERR_NO_DEVICE) {
                 printf("test_gpu_prove: skipped: %s\n", st.msg);
                 g16_ctx_destroy(ctx);
