@@ -293,7 +293,12 @@ typedef struct g16_engine_opts {
     int gpu_tables;
 } g16_engine_opts;
 
-/* Creates an engine on ctx (which must outlive it). opts may be NULL. */
+/* Creates an engine on ctx (which must outlive it). opts may be NULL. The
+ * CUDA backend takes its operational options from ctx's options as they are
+ * now (docs/config.md): engine.gpu_shared (kernels of a device's workers
+ * concurrent, else a per-device mutex), engine.pin (worker threads pinned
+ * near their GPU), gpu.sync and gpu.synth, and the gpu.* tuning knobs for
+ * every GPU context it makes; set them with g16_ctx_set_option first. */
 G16_API g16_err g16_engine_create(g16_ctx *ctx, g16_engine **eng, const g16_engine_opts *opts)
     G16_WARN_UNUSED_RESULT;
 /* Shuts down: drain = 1 finishes every accepted job first, drain = 0 cancels
