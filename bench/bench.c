@@ -1,10 +1,12 @@
 /* `g16 bench`: option parsing and the dispatch to each bench (bench_main). */
 #include "bench.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpu/gpu.h"
+#include "util/ctx.h"
 
 static int usage(void) {
     fprintf(stderr,
@@ -18,7 +20,9 @@ static int usage(void) {
             "                         in memory; --precompute (cuda): window tables of the key's bases\n"
             "                 msm: [--profile random|filecoin] [--streamed | --precompute [--table-c C] (cuda)]\n"
             "                      [--chunk-log K] (cuda: a context of 2^K points, resident bases in chunks)\n"
-            "                 prove --backend cuda: [--precompute] (window tables of the key's bases)\n");
+            "                 prove --backend cuda: [--precompute] (window tables of the key's bases)\n"
+            "                 any: [--set KEY=VALUE]... (options, docs/config.md: gpu.msm_window_bits=20,\n"
+            "                      bench.gpu_device=1, bench.stream_bases=1, ...; over the environment)\n");
     return 2;
 }
 
@@ -28,6 +32,12 @@ int bench_main(int argc, char **argv) {
     if (argc < 2)
         return usage();
     bench_opts o = {.group = "g1", .backend = "cpu", .log_n = -1};
+    g16_status cst = {0};
+    g16_config_init(&o.cfg);
+    if (g16_config_from_env(&o.cfg, &cst) != G16_OK) {
+        fprintf(stderr, "g16 bench: %s\n", cst.msg);
+        return 2;
+    }
     const char *what = argv[1];
     int i;
     for (i = 2; i < argc; i++) {
@@ -113,6 +123,20 @@ int bench_main(int argc, char **argv) {
             o.no_verify = 1;
         } else if (!strcmp(a, "--synthetic")) {
             o.synthetic = 1;
+        } else if (!strcmp(a, "--set") && v) {
+            char key[128];
+            const char *eq = strchr(v, '=');
+            if (!eq || (size_t)(eq - v) >= sizeof key) {
+                fprintf(stderr, "g16 bench: --set '%s': expected KEY=VALUE\n", v);
+                return 2;
+            }
+            memcpy(key, v, (size_t)(eq - v));
+            key[eq - v] = 0;
+            if (g16_config_set(&o.cfg, key, eq + 1, G16_SRC_FLAG, &cst) != G16_OK) {
+                fprintf(stderr, "g16 bench: --set: %s\n", cst.msg);
+                return 2;
+            }
+            i++;
         } else if (!strcmp(a, "--seed") && v) {
             o.seed = strtoull(v, NULL, 0);
             o.seed_set = 1;

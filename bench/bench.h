@@ -10,6 +10,7 @@
 
 #include "bench_main.h"
 #include "g16.h"
+#include "util/config.h"
 
 typedef struct bench_opts {
     int curve_set;        /* --curve given */
@@ -39,6 +40,10 @@ typedef struct bench_opts {
     int table_c;          /* --table-c C (bench msm: the table's window; implies --precompute; 0 = the library's) */
     uint64_t budget;      /* --budget BYTES (bench engine: the engine's host byte budget; 0 = default) */
     int witnesses;        /* --witnesses K (bench engine --log-n: distinct witnesses, 1..4; 0 = 4) */
+    /* The options (docs/config.md): defaults, the environment, then --set
+     * KEY=VALUE flags. Every GPU context and g16_ctx of a bench takes them
+     * (bench_ctx_create), and --json lines report them ("options"). */
+    g16_config cfg;
     int argc;             /* remaining positional arguments */
     char **argv;
 } bench_opts;
@@ -47,6 +52,9 @@ typedef struct bench_opts {
  * `"k":v,...` fragment or ""), the unit ("ns" or "ms") and the value. */
 void bench_report(const bench_opts *o, const char *name, g16_curve curve, const char *extra,
                   const char *unit, double value);
+
+/* A context with o's threads and options (NULL without memory or threads). */
+g16_ctx *bench_ctx_create(const bench_opts *o, const g16_ctx_opts *copts);
 
 int bench_arith(const bench_opts *o);
 int bench_arith_cuda(const bench_opts *o); /* bench_gpu_arith.c: --backend cuda */

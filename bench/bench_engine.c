@@ -22,7 +22,7 @@
  * made in memory (bench_synth.c; no files: the 2^27 key is 92 GB): the key
  * is handed to the engine (engine_key_add_loaded; on a GPU it is pinned on
  * the devices and its host bases released; at 2^27 or with
- * G16_BENCH_LOWMEM=1 it is loaded with GROTH16_KEY_DEFER_PREP, so its rows
+ * bench.lowmem = 1 ($G16_BENCH_LOWMEM) it is loaded with GROTH16_KEY_DEFER_PREP, so its rows
  * are built only after that), partition 0's witness comes with the circuit
  * (as .wtns bytes before the setup) and the others are generated after the key is registered
  * (synth_generate_witnesses), all as .wtns bytes the jobs borrow
@@ -332,7 +332,7 @@ static int syn_build(g16_ctx *ctx, const bench_opts *o, int cuda, bench_mem *bm,
     /* As bench prove --synthetic: with the rows deferred they are built after
      * the bases' host pages are gone (2^27 fits 125 GiB), but then they are
      * not on the device (no GPU synthesis). */
-    sm->deferred = cuda && (o->log_n >= 27 || (getenv("G16_BENCH_LOWMEM") && atoi(getenv("G16_BENCH_LOWMEM")) == 1));
+    sm->deferred = cuda && (o->log_n >= 27 || g16_config_bool(&o->cfg, G16_OPT_BENCH_LOWMEM));
     if (bench_synth_key_make(ctx, &so, sm->deferred ? GROTH16_KEY_DEFER_PREP : 0, BENCH_SYNTH_WTNS0, bm, sk, &st) !=
         G16_OK) {
         fprintf(stderr, "g16 bench engine: synthetic 2^%d circuit, setup or key: %s (%s)\n", o->log_n, st.msg,
@@ -457,7 +457,7 @@ int bench_engine(const bench_opts *o) {
     }
     int jobs = o->jobs > 0 ? o->jobs : 4, parts = o->partitions > 0 ? o->partitions : 2;
     g16_ctx_opts copts = {.threads = o->threads};
-    g16_ctx *ctx = g16_ctx_create(&copts);
+    g16_ctx *ctx = bench_ctx_create(o, &copts);
     /* The timeline: the caller's file, else a memfd (or a temporary file,
      * removed). */
     char tlpath[512] = "";

@@ -12,8 +12,8 @@
  * copies them in 4 chunks (the context's max_points is n/4); "total" is then
  * the host's wall time of the call, "kernels" the sum of the chunks' kernels.
  * --chunk-log K: resident bases, a context of 2^K < n points, so that the MSM
- * runs in chunks (g16_gpu_msm; $G16_GPU_MSM_PIPE=0 without the pipelined
- * reductions); the scalars are copied to the device first, "total" and
+ * runs in chunks (g16_gpu_msm: reductions pipelined, dense chunks merged);
+ * the scalars are copied to the device first, "total" and
  * "kernels" are both the chunks' span on the device. */
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +82,7 @@ int bench_msm_cuda(const bench_opts *o) {
     }
     g16_status st = {0};
     g16_gpu *gpu = NULL;
-    if (g16_gpu_create(&gpu, 0, cap, g2, &st) != G16_OK) {
+    if (g16_gpu_create(&gpu, 0, cap, g2, &o->cfg, &st) != G16_OK) {
         fprintf(stderr, "g16 bench msm: %s\n", st.msg);
         return 1;
     }

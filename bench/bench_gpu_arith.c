@@ -55,7 +55,7 @@ int bench_arith_cuda(const bench_opts *o) {
         fprintf(stderr, "g16 bench arith: backend cuda: no usable CUDA device\n");
         return 1;
     }
-    if (g16_gpu_create(&gpu, 0, 1024, 0, &st) != G16_OK) {
+    if (g16_gpu_create(&gpu, 0, 1024, 0, &o->cfg, &st) != G16_OK) {
         fprintf(stderr, "g16 bench arith: %s\n", st.msg);
         return 1;
     }

@@ -47,7 +47,7 @@ int bench_ntt_cuda(const bench_opts *o) {
         fprintf(stderr, "g16 bench ntt: out of memory\n");
         goto done;
     }
-    if (g16_gpu_create(&gpu, 0, 1, 0, &st) != G16_OK || g16_gpu_domain_create(gpu, &d, curve, (unsigned)lg, &st) != G16_OK) {
+    if (g16_gpu_create(&gpu, 0, 1, 0, &o->cfg, &st) != G16_OK || g16_gpu_domain_create(gpu, &d, curve, (unsigned)lg, &st) != G16_OK) {
         fprintf(stderr, "g16 bench ntt: %s\n", st.msg);
         goto done;
     }

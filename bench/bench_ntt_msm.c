@@ -66,7 +66,7 @@ BENCH_NTT(bls381_fr)
 
 static g16_ctx *bench_ctx(const bench_opts *o) {
     g16_ctx_opts opts = {.threads = o->threads};
-    return g16_ctx_create(&opts);
+    return bench_ctx_create(o, &opts);
 }
 
 int bench_ntt(const bench_opts *o) {
@@ -89,8 +89,9 @@ int bench_ntt(const bench_opts *o) {
 /* Bases: 2^k points P_i = P_{i-1} + S_(i mod 64) in 256-point segments, each
  * segment starting from a random multiple of the generator; then batch
  * normalized. Not uniform, but distinct and cheap. Scalars: uniform in Fr.
- * G16_MSM_WINDOW=c (env) forces the window and G16_MSM_FLAGS the msm.h flags
- * (tuning runs; flags default to MSM_SPLIT). */
+ * bench.msm_window = c ($G16_MSM_WINDOW) forces the window and
+ * bench.msm_flags ($G16_MSM_FLAGS) the msm.h flags (tuning runs; flags
+ * default to MSM_SPLIT). */
 #define BENCH_MSM(G, FR, BITS)                                                                     \
     typedef struct {                                                                           \
         G##_affine *P;                                                                         \
@@ -154,10 +155,8 @@ int bench_ntt(const bench_opts *o) {
             FR##_random(&f, &rng);                                                             \
             FR##_from_mont(sc[i].l, &f);                                                       \
         }                                                                                      \
-        const char *wenv = getenv("G16_MSM_WINDOW");                                           \
-        unsigned c = wenv ? (unsigned)atoi(wenv) : 0;                                          \
-        const char *fenv = getenv("G16_MSM_FLAGS"); /* MSM_* flags with G16_MSM_WINDOW */      \
-        int aflags = fenv ? atoi(fenv) : MSM_SPLIT;                                            \
+        unsigned c = (unsigned)g16_config_int(&o->cfg, G16_OPT_BENCH_MSM_WINDOW);               \
+        int aflags = (int)g16_config_int(&o->cfg, G16_OPT_BENCH_MSM_FLAGS); /* with the window */ \
         int reps = o->reps > 0 ? o->reps : (k >= 18 ? 1 : 3);                                  \
         double best = 1e300, best_cpu = 0;                                                     \
         for (int rep = 0; rep < reps; rep++) {                                                 \

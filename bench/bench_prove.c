@@ -27,7 +27,7 @@ int bench_prove(const bench_opts *o) {
         return 2;
     }
     g16_ctx_opts copts = {.threads = o->threads};
-    g16_ctx *ctx = g16_ctx_create(&copts);
+    g16_ctx *ctx = bench_ctx_create(o, &copts);
     g16_key *key = NULL;
     g16_witness *w = NULL;
     int reps = o->reps > 0 ? o->reps : 3, rc = 2;

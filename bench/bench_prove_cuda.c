@@ -10,17 +10,19 @@
  * the median end-to-end time; the fields give that run's stages and the
  * median GPU time. One more proof from a pageable (unpinned) working area
  * measures what pinning saves on the copies ("upload_pageable_ms").
- * env: G16_GPU_DEVICE (default 0); G16_BENCH_STREAM_BASES=1 streams the
- * bases from host memory instead of uploading the key;
- * G16_BENCH_NO_PAGEABLE=1 skips the pageable proof (reports 0 for it);
- * G16_GPU_MSM_MAX_POINTS=N caps the context's MSM size (larger MSMs run in
+ * Options (docs/config.md; --set KEY=VALUE or the environment):
+ * bench.gpu_device ($G16_GPU_DEVICE, default 0); bench.stream_bases = 1
+ * ($G16_BENCH_STREAM_BASES) streams the bases from host memory instead of
+ * uploading the key; bench.no_pageable = 1 ($G16_BENCH_NO_PAGEABLE) skips
+ * the pageable proof (reports 0 for it); bench.gpu_max_points = N
+ * ($G16_GPU_MSM_MAX_POINTS) caps the context's MSM size (larger MSMs run in
  * chunks; it is also halved while the device lacks room, "msm_max_points").
  * From bench_synthetic (mem, drop_bases): per-phase peak RSS, and the key's
  * host bases released after the upload, its coefficients after the
  * preparation ("host_bytes_dropped").
  * Synthesis: with the key's coefficient rows resident (the default upload),
  * the CPU computes only the witness scalars ("synth_ms") and the GPU a, b, c
- * ("gpu_synth_ms", CUDA events; "gpu_synth":true); G16_GPU_SYNTH=0 keeps
+ * ("gpu_synth_ms", CUDA events; "gpu_synth":true); gpu.synth = 0 keeps
  * the whole synthesis on the CPU (gpu_synth_ms 0). */
 #include <stdlib.h>
 #include <string.h>
@@ -62,8 +64,8 @@ static int one_proof(groth16_prover *pr, const g16_witness *w, run *r, g16_statu
 int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witness *w, bench_mem *mem,
                      int drop_bases) {
     const g16_zkey *zk = groth16_key_zkey(key);
-    int device = getenv("G16_GPU_DEVICE") ? atoi(getenv("G16_GPU_DEVICE")) : 0;
-    int stream = getenv("G16_BENCH_STREAM_BASES") && atoi(getenv("G16_BENCH_STREAM_BASES")) == 1;
+    int device = (int)g16_config_int(&o->cfg, G16_OPT_BENCH_GPU_DEVICE);
+    int stream = g16_config_bool(&o->cfg, G16_OPT_BENCH_STREAM_BASES);
     int reps = o->reps > 0 ? o->reps : 3, rc = 2;
     g16_status st = {0};
     g16_gpu *gl = NULL; /* the key's loader */
@@ -76,15 +78,15 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
     if (!runs || !tot || !gpu)
         goto done;
     size_t maxp = zk->domainSize > zk->nVars ? zk->domainSize : zk->nVars;
-    const char *cap_env = getenv("G16_GPU_MSM_MAX_POINTS");
-    if (cap_env && strtoull(cap_env, NULL, 0) > 0 && strtoull(cap_env, NULL, 0) < maxp)
-        maxp = (size_t)strtoull(cap_env, NULL, 0);
+    uint64_t cap = g16_config_u64(&o->cfg, G16_OPT_BENCH_GPU_MAX_POINTS);
+    if (cap > 0 && cap < maxp)
+        maxp = (size_t)cap;
     double t0 = g16_now_ms(), t_key = 0;
     size_t dropped = 0;
     int tables = 0; /* --precompute: base sets given a window table */
     /* The key goes up first, through a small loader context, so that the
      * prover's context (MSM scratch) is sized for what is left below. */
-    if (g16_gpu_create(&gl, device, 1u << 12, 1, &st))
+    if (g16_gpu_create(&gl, device, 1u << 12, 1, &o->cfg, &st))
         goto fail;
     if (!stream) {
         t0 = g16_now_ms();
@@ -150,10 +152,10 @@ int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witnes
     }
     /* The same proof from pageable host memory (copies only differ): a
      * second prover on the first one's context and device working area.
-     * G16_BENCH_NO_PAGEABLE=1 skips it: its working area is 4 x 32 bytes x n
+     * bench.no_pageable = 1 skips it: its working area is 4 x 32 bytes x n
      * more host memory (17 GB at 2^27), the margin of an in-memory 2^27 run. */
     memset(&rp, 0, sizeof rp);
-    if (!(getenv("G16_BENCH_NO_PAGEABLE") && atoi(getenv("G16_BENCH_NO_PAGEABLE")) == 1)) {
+    if (!g16_config_bool(&o->cfg, G16_OPT_BENCH_NO_PAGEABLE)) {
         groth16_prover_opts pp = po;
         pp.gpu = groth16_prover_gpu(pr);
         pp.gpu_work = groth16_prover_gpu_work(pr);

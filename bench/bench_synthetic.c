@@ -11,8 +11,9 @@
  * (GROTH16_KEY_DEFER_PREP); bench_prove_cuda uploads the bases, releases
  * their host pages, then prepares the rows and releases the coefficient
  * section, so the peak is the key image + witness (2^27 fits 125 GiB).
- * env G16_BENCH_KEEP_BASES=1 keeps the whole key (no deferral, no drop).
- * The deferral applies at 2^27 and with G16_BENCH_LOWMEM=1 only: a deferred
+ * bench.keep_bases = 1 ($G16_BENCH_KEEP_BASES) keeps the whole key (no
+ * deferral, no drop). The deferral applies at 2^27 and with bench.lowmem = 1
+ * only: a deferred
  * key's rows are built after the upload, so the GPU synthesis is off. */
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,7 @@ int bench_prove_synthetic(const bench_opts *o) {
         return 2;
     }
     g16_ctx_opts copts = {.threads = o->threads};
-    g16_ctx *ctx = g16_ctx_create(&copts);
+    g16_ctx *ctx = bench_ctx_create(o, &copts);
     g16_status st = {0};
     bench_synth_key sk = {0};
     g16_witness *w = NULL;
@@ -68,14 +69,14 @@ int bench_prove_synthetic(const bench_opts *o) {
         return 2;
 
     /* cuda: the bases go to the device and their host pages are released
-     * (G16_BENCH_KEEP_BASES=1 keeps them) before the prover's coefficient
+     * (bench.keep_bases = 1 keeps them) before the prover's coefficient
      * rows are built (GROTH16_KEY_DEFER_PREP), so the two never coexist. */
-    int keep = getenv("G16_BENCH_KEEP_BASES") && atoi(getenv("G16_BENCH_KEEP_BASES")) == 1;
-    int stream = getenv("G16_BENCH_STREAM_BASES") && atoi(getenv("G16_BENCH_STREAM_BASES")) == 1;
+    int keep = g16_config_bool(&o->cfg, G16_OPT_BENCH_KEEP_BASES);
+    int stream = g16_config_bool(&o->cfg, G16_OPT_BENCH_STREAM_BASES);
     int drop = cuda && !keep && !stream;
     /* Deferring the rows also leaves them off the device (no GPU synthesis):
-     * only where host memory needs it, 2^27 or G16_BENCH_LOWMEM=1. */
-    int defer = drop && (o->log_n >= 27 || (getenv("G16_BENCH_LOWMEM") && atoi(getenv("G16_BENCH_LOWMEM")) == 1));
+     * only where host memory needs it, 2^27 or bench.lowmem = 1. */
+    int defer = drop && (o->log_n >= 27 || g16_config_bool(&o->cfg, G16_OPT_BENCH_LOWMEM));
     /* Per-phase peak RSS (bench_mem.c), in bytes per domain point. */
     bench_mem bm = {.units = (double)(1ull << o->log_n)};
     bench_mem_begin(&bm);

@@ -103,8 +103,24 @@ typedef struct g16_ctx_opts {
  * defaults (all online CPUs, no callback). Ownership: the caller's; free
  * with g16_ctx_destroy after everything made with it (keys, engines).
  * Thread safety: a context may be shared by threads; its functions are
- * thread-safe. Returns NULL only when memory or threads cannot be had. */
+ * thread-safe. The context's options (below) start at their defaults
+ * overridden by the environment. Returns NULL when memory or threads cannot
+ * be had, or when an option's environment variable holds an invalid value:
+ * g16_ctx_create_ex says which, and g16_env_check checks the environment
+ * alone. */
 G16_API g16_ctx *g16_ctx_create(const g16_ctx_opts *opts);
+/* The same with the reason for a failure.
+ * Returns: G16_OK (*ctx set), G16_ERR_INVALID_ARG (an invalid environment
+ *          value: msg names the variable, the option and the rule, e.g.
+ *          "G16_GPU_MSM_C=40: gpu.msm_window_bits: 40 is out of range: 0 or
+ *          [4, 22]"), G16_ERR_NOMEM.
+ * Out: ctx; msg (may be NULL): a NUL-terminated line, "" on success. */
+G16_API g16_err g16_ctx_create_ex(g16_ctx **ctx, const g16_ctx_opts *opts, char *msg, size_t msg_len)
+    G16_WARN_UNUSED_RESULT;
+/* Checks every option's environment variable (docs/config.md) without
+ * creating anything; programs call it first and print msg on failure.
+ * Returns: G16_OK or G16_ERR_INVALID_ARG (msg as g16_ctx_create_ex's). */
+G16_API g16_err g16_env_check(char *msg, size_t msg_len);
 /* Frees ctx (NULL: no-op); nothing may use it any more. */
 G16_API void g16_ctx_destroy(g16_ctx *ctx);
 /* The context's thread count (0 for NULL). */
@@ -124,6 +140,58 @@ G16_API g16_err g16_ctx_last_error(g16_ctx *ctx, char *buf, size_t buf_len) G16_
  * 0). A successful call does not clear it. Returns G16_OK when this thread
  * has had no error. Thread-safe (thread-local). */
 G16_API g16_err g16_last_error(char *buf, size_t buf_len);
+
+/* ---- options (docs/config.md) -----------------------------------------------
+ * One table of typed options, each with a config key ("gpu.msm_window_bits"),
+ * an environment variable ("G16_GPU_MSM_C"), bounds, a default and a class
+ * (operational, or tuning/debug: speed only, never results). A context holds
+ * one value per option and where it came from. Objects take their options
+ * when they are created (a GPU context, an engine): set options first. */
+typedef enum g16_option_source {
+    G16_OPTION_DEFAULT = 0,
+    G16_OPTION_ENV = 1,
+    G16_OPTION_CONFIG = 2, /* a configuration file (g16d) or an API caller */
+    G16_OPTION_FLAG = 3    /* a command-line flag */
+} g16_option_source;
+
+/* Sets option `name` from its text form (bool: 0/1, false/true, off/on,
+ * no/yes; enum: one of its names). Thread-safe.
+ * Returns: G16_OK, or G16_ERR_INVALID_ARG for an unknown name or a value
+ *          of the wrong type or out of bounds, ctx's last error then saying
+ *          so ("gpu.msm_window_bits: 40 is out of range: 0 or [4, 22]");
+ *          the option keeps its value. */
+G16_API g16_err g16_ctx_set_option(g16_ctx *ctx, const char *name, const char *value, g16_option_source source)
+    G16_WARN_UNUSED_RESULT;
+/* The option's value as text into buf (NUL-terminated; secrets too: the
+ * JSON dumps hide them) and its source (may be NULL).
+ * Returns: G16_OK, or G16_ERR_INVALID_ARG for an unknown name. */
+G16_API g16_err g16_ctx_get_option(g16_ctx *ctx, const char *name, char *buf, size_t buf_len,
+                                   g16_option_source *source);
+/* Every option's effective value as a JSON object keyed by name:
+ * {"gpu.sync": {"value": "auto", "source": "default"}, ...}; full = 1 adds
+ * "env", "type", "class", "default", "doc" and the bounds ("min"/"max" or
+ * "values"). ctx NULL: the defaults. *json malloc'd (g16_free).
+ * Returns: G16_OK or G16_ERR_NOMEM. */
+G16_API g16_err g16_ctx_options_json(g16_ctx *ctx, char **json, int full) G16_WARN_UNUSED_RESULT;
+
+/* The table, for help texts: options 0 .. g16_option_count() - 1. */
+typedef struct g16_option_info {
+    const char *name;       /* config key */
+    const char *env;        /* environment variable */
+    const char *type;       /* "bool", "int", "uint64", "enum", "string" */
+    const char *doc;        /* one line */
+    int operational;        /* 1: for production use; 0: tuning or debug */
+    char default_value[64]; /* text form */
+    char range[128];        /* "4..22", "0 or 4..22", "auto, spin, yield, block", "true, false", "" */
+} g16_option_info;
+G16_API int g16_option_count(void);
+/* Checks that value is valid for option `name` without setting anything
+ * (for configuration files read before a context exists).
+ * Returns: G16_OK or G16_ERR_INVALID_ARG, msg (may be NULL) saying why as
+ *          g16_ctx_set_option's last error would. */
+G16_API g16_err g16_option_check(const char *name, const char *value, char *msg, size_t msg_len);
+/* Returns: G16_OK, or G16_ERR_INVALID_ARG when i is out of range. */
+G16_API g16_err g16_option_get_info(g16_option_info *info, int i);
 
 /* ---- Groth16: keys, witnesses, proofs --------------------------------------
  * Files are snarkjs/circom's: .zkey (proving key), .wtns (witness),
@@ -431,7 +499,12 @@ typedef struct g16_engine_opts {
  * and finalize threads start here. opts may be NULL for the defaults.
  * Out: *eng (free with g16_engine_destroy), NULL on failure.
  * Returns: G16_OK; G16_ERR_NO_DEVICE (backend CUDA without a usable GPU),
- * INVALID_ARG (bad options), NOMEM. */
+ * INVALID_ARG (bad options), NOMEM. The
+ * CUDA backend takes its operational options from ctx's options as they are
+ * now (docs/config.md): engine.gpu_shared (kernels of a device's workers
+ * concurrent, else a per-device mutex), engine.pin (worker threads pinned
+ * near their GPU), gpu.sync and gpu.synth, and the gpu.* tuning knobs for
+ * every GPU context it makes; set them with g16_ctx_set_option first. */
 G16_API g16_err g16_engine_create(g16_ctx *ctx, g16_engine **eng, const g16_engine_opts *opts)
     G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
 /* Shuts down: drain = 1 finishes every accepted job first, drain = 0 cancels

@@ -27,14 +27,13 @@ say "test_gpu_ntt: rc=$rc ($(( $(date +%s) - t0 )) s)"
 grep -E "mismatch|gpu =|cpu =|differ|CHECK failed|checks|skipped|device:|FAILED| h 2\^" "$out/test_gpu_ntt.log" | head -60 |
     tee -a "$summary"
 
-# The fallbacks: the swap bit reversal, the O(sqrt n) twiddle tables and the
-# odd coset unfused (G16_GPU_NTT_BITREV=swap, G16_GPU_NTT_FULLTW=0,
-# G16_GPU_NTT_FUSE=0) up to 2^22.
+# The tuning knobs (docs/config.md): one tile column and 64-thread pass
+# blocks (gpu.ntt_cols_log = 1, gpu.ntt_threads = 64) up to 2^22.
 t0=$(date +%s)
-G16_GPU_NTT_BITREV=swap G16_GPU_NTT_FULLTW=0 G16_GPU_NTT_FUSE=0 G16_GPU_TEST_MAX_LOG=22 timeout 100 \
-    "$bin/test_gpu_ntt" >"$out/test_gpu_ntt_fallbacks.log" 2>&1
-say "test_gpu_ntt fallbacks (max 2^22): rc=$? ($(( $(date +%s) - t0 )) s)"
-grep -E "mismatch|CHECK failed|checks" "$out/test_gpu_ntt_fallbacks.log" | head -10 | tee -a "$summary"
+G16_GPU_NTT_COLS=1 G16_GPU_NTT_THREADS=64 G16_GPU_TEST_MAX_LOG=22 timeout 100 \
+    "$bin/test_gpu_ntt" >"$out/test_gpu_ntt_tuning.log" 2>&1
+say "test_gpu_ntt cols 1, 64 threads (max 2^22): rc=$? ($(( $(date +%s) - t0 )) s)"
+grep -E "mismatch|CHECK failed|checks" "$out/test_gpu_ntt_tuning.log" | head -10 | tee -a "$summary"
 
 # Shared-memory races (the kernels' barriers) on small sizes first.
 SAN_TOOLS=racecheck
@@ -61,13 +60,6 @@ for curve in bn254 bls12-381; do
             >>"$out/bench.jsonl" 2>>"$out/bench.err" || say "bench $curve 2^$lg failed rc=$?"
     done
 done
-for lg in 22 24; do
-    for v in G16_GPU_NTT_BITREV=swap G16_GPU_NTT_FULLTW=0 G16_GPU_NTT_FUSE=0; do
-        in_budget || break
-        env $v timeout 90 "$bin/g16" bench ntt --backend cuda --curve bn254 --log-n $lg --reps 7 --json |
-            sed "s/^{/{\"variant\":\"$v\",/" >>"$out/bench_cols.jsonl" 2>>"$out/bench.err"
-    done
-done
 for cols in 1 3; do
     for lg in 22 24; do
         in_budget || break
@@ -77,7 +69,7 @@ for cols in 1 3; do
 done
 grep '"kernels"' "$out/bench.jsonl" | tee -a "$summary"
 grep '"total"' "$out/bench.jsonl" | grep '"ntt"' | tee -a "$summary"
-echo "variants (fallbacks, columns; kernels):" | tee -a "$summary"
+echo "variants (columns; kernels):" | tee -a "$summary"
 grep '"kernels"' "$out/bench_cols.jsonl" 2>/dev/null | tee -a "$summary"
 tail -5 "$out/bench.err" 2>/dev/null | tee -a "$summary"
 

@@ -28,7 +28,9 @@ refused --key nocolon
 refused --backend tpu
 refused --store "sqlite:$T/no/such/dir/jobs.db" --listen 127.0.0.1:0
 refused stray-argument
-"$G16D_BIN" --help | grep -q -- "--max-witnesses" || fail "--help"
+"$G16D_BIN" --help >"$T/help.txt" # not piped into grep -q: a long text would meet a closed pipe
+grep -q -- "--max-witnesses" "$T/help.txt" || fail "--help"
+grep -q -- "gpu.msm_window_bits" "$T/help.txt" || fail "--help: library options"
 # the sample config is valid (its paths overridden by flags)
 start_g16d --config examples/g16d.conf --keys-file "$T/keys.json"
 expect GET /healthz - 200
@@ -43,7 +45,8 @@ OUT=$(mktemp -d /tmp/g16d-outside.XXXXXX)
 cp "$T/k/w.0.wtns" "$OUT/w.wtns"
 TOKEN=secret-token-0123456789
 printf 'token = %s\nmax_witnesses = 40\nmax_body_bytes = 1M\nmax_inline_bytes = 512K\n' "$TOKEN" >"$T/g16d.conf"
-start_g16d --config "$T/g16d.conf" --heartbeat-s 0.5 --lease-s 5 --request-timeout-s 2
+printf 'gpu_sync = block\n' >>"$T/g16d.conf"
+start_g16d --config "$T/g16d.conf" --heartbeat-s 0.5 --lease-s 5 --request-timeout-s 2 --gpu.msm_window_bits=9
 
 # auth
 SAVED=$TOKEN
@@ -221,6 +224,9 @@ grep -q '^g16_' "$T/metrics.txt" || fail "metrics: engine metrics missing"
 expect GET /v1/status - 200
 [ "$(jq_ "$T/resp" "d['store'], d['backend'], len(d['keys'])")" = "sqlite cpu 2" ] ||
     fail "status $(cat "$T/resp")"
+# The library options in effect, with their sources (docs/config.md).
+[ "$(jq_ "$T/resp" "d['options']['gpu.msm_window_bits']['value'], d['options']['gpu.msm_window_bits']['source'], d['options']['gpu.sync']['value'], d['options']['gpu.sync']['source'], d['options']['engine.pin']['source']")" = "9 flag block config default" ] ||
+    fail "status options $(cat "$T/resp")"
 grep -q '"event":"job_accepted"' "$T/g16d.log" || fail "log: no job_accepted line"
 python3 -c "
 import json,sys

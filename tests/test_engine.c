@@ -432,7 +432,7 @@ static size_t sim_work_bytes(void *self, const g16_key *key) {
 }
 static size_t sim_ctx_bytes(void *self, const g16_key *key) {
     (void)self;
-    return g16_gpu_ctx_bytes(sim_points(key), 1);
+    return g16_gpu_ctx_bytes(sim_points(key), 1, NULL);
 }
 /* Simulated window tables: twice the key's device bytes. */
 static size_t sim_table_bytes(void *self, const g16_key *key) {
@@ -484,7 +484,7 @@ static g16_err sim_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *o
     g16_key_info ki;
     if (g16_key_get_info(NULL, &ki, key) != G16_OK)
         return g16_fail(st, G16_ERR_INTERNAL, "sim: key info");
-    size_t need = g16_gpu_ctx_bytes(sim_points(key), 1);
+    size_t need = g16_gpu_ctx_bytes(sim_points(key), 1, NULL);
     pthread_mutex_lock(&m->mu);
     if (need > m->ctx_w[w]) { /* the context is remade larger: its areas go */
         m->ctx_w[w] = need;
@@ -622,7 +622,7 @@ static void test_device_budget(g16_ctx *ctx, circuit *ca, circuit *cb) {
     size_t ka = groth16_gpu_key_bytes(ga), kb = groth16_gpu_key_bytes(gb);
     size_t wa = groth16_gpu_work_bytes(ga), wb = groth16_gpu_work_bytes(gb);
     size_t pa = sim_points(ga);
-    size_t xa = g16_gpu_ctx_bytes(pa, 1), xb = g16_gpu_ctx_bytes(sim_points(gb), 1);
+    size_t xa = g16_gpu_ctx_bytes(pa, 1, NULL), xb = g16_gpu_ctx_bytes(sim_points(gb), 1, NULL);
     g16_key_free(ga);
     g16_key_free(gb);
     /* The host estimate: at least the MSM buffers (32 bytes of scalar, 4 x

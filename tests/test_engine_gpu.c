@@ -109,14 +109,14 @@ static int make_circuit(g16_ctx *ctx, circuit *c, const char *name, g16_curve cu
     g16_key_info ki;
     if (g16_key_get_info(ctx, &ki, k))
         return 0;
-    c->ctx_dev = g16_gpu_ctx_bytes(ki.n_vars > ki.domain_size ? ki.n_vars : ki.domain_size, 1);
+    c->ctx_dev = g16_gpu_ctx_bytes(ki.n_vars > ki.domain_size ? ki.n_vars : ki.domain_size, 1, NULL);
     c->key_used = c->key_dev;
     c->tabled_used = c->key_dev + c->table_dev;
     if (gpu) { /* the key's own upload, as the engine's (rows, then tables) */
         g16_gpu *g = NULL;
         groth16_gpu_key *gk = NULL;
         int made = 0;
-        if (g16_gpu_create(&g, 0, 1024, 1, &st) || groth16_gpu_key_upload(g, &gk, k, &st)) {
+        if (g16_gpu_create(&g, 0, 1024, 1, NULL, &st) || groth16_gpu_key_upload(g, &gk, k, &st)) {
             fprintf(stderr, "key upload: %s\n", st.msg);
             g16_gpu_destroy(g);
             g16_key_free(k);
@@ -343,9 +343,10 @@ static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd, int ndevs, 
         return 0;
     char tlpath[128];
     snprintf(tlpath, sizeof tlpath, "%s/timeline-%d-%d%s.jsonl", tmpdir, ndevs, wpd, shared ? "-shared" : "");
-    /* Read once by the CUDA backend at its creation: 0 takes the per-device
-     * kernel mutex, 1 (the default) leaves it off. */
-    setenv("G16_ENGINE_GPU_SHARED", shared ? "1" : "0", 1);
+    /* engine.gpu_shared, read from the context by the CUDA backend at its
+     * creation: 0 takes the per-device kernel mutex, 1 (the default) leaves
+     * it off. */
+    CHECK(g16_ctx_set_option(ctx, "engine.gpu_shared", shared ? "1" : "0", G16_OPTION_CONFIG) == G16_OK);
     g16_engine_opts o = {.backend = backend,
                          .workers = nw,
                          .workers_per_device = wpd,
@@ -359,7 +360,7 @@ static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd, int ndevs, 
     }
     g16_engine *e = NULL;
     CHECK(engine_create(ctx, &e, &o) == G16_OK);
-    unsetenv("G16_ENGINE_GPU_SHARED");
+    CHECK(g16_ctx_set_option(ctx, "engine.gpu_shared", "1", G16_OPTION_DEFAULT) == G16_OK);
     if (!e)
         return 0;
     uint64_t key, warm, job;

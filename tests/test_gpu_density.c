@@ -64,7 +64,7 @@ int main(void) {
     g16_status st = {0};
     g16_gpu *g[2] = {NULL, NULL};
     for (int i = 0; i < 2; i++) {
-        g16_err rc = g16_gpu_create(&g[i], 0, NB, 0, &st);
+        g16_err rc = g16_gpu_create(&g[i], 0, NB, 0, NULL, &st);
         if (rc == G16_ERR_NO_DEVICE) {
             printf("test_gpu_density: skipped: no GPU (%s)\n", st.msg);
             return 77;

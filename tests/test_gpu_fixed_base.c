@@ -298,7 +298,7 @@ int main(void) {
     if (max_log < 10)
         max_log = 10;
     g16_status st = {0};
-    g16_err rc = g16_gpu_create(&gpu, 0, 1, 1, &st);
+    g16_err rc = g16_gpu_create(&gpu, 0, 1, 1, t_env_config(), &st);
     if (rc == G16_ERR_NO_DEVICE) {
         printf("test_gpu_fixed_base: skipped: no GPU (%s)\n", st.msg);
         return 77;

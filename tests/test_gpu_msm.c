@@ -541,11 +541,11 @@ static void api_errors(void) {
     CHECK(bn254_g1_affine_eq(&a, &p));
     g16_gpu_bases_free(gpu, gb);
     g16_gpu *bad = NULL;
-    CHECK(g16_gpu_create(&bad, 1000, 16, 0, &st) == G16_ERR_NO_DEVICE && bad == NULL);
+    CHECK(g16_gpu_create(&bad, 1000, 16, 0, NULL, &st) == G16_ERR_NO_DEVICE && bad == NULL);
 }
 
 /* Runs the short MSM set on a second context created with up to two
- * environment settings (read at create) and/or through the streamed path. */
+ * options (docs/config.md, read at create) and/or through the streamed path. */
 static void drop_run(void) {
     use_drop = 1;
     bn254_g1_drop_tests();
@@ -557,21 +557,18 @@ static void drop_run(void) {
 
 static void variant_run(const char *name, const char *e1, const char *v1, const char *e2, const char *v2,
                         size_t max_points, int streamed, int g2_big) {
-    if (e1)
-        setenv(e1, v1, 1);
-    if (e2)
-        setenv(e2, v2, 1);
     g16_status st = {0};
+    g16_config cfg;
+    g16_config_init(&cfg);
+    CHECK_MSG((!e1 || g16_config_set(&cfg, e1, v1, G16_SRC_CONFIG, &st) == G16_OK) &&
+                  (!e2 || g16_config_set(&cfg, e2, v2, G16_SRC_CONFIG, &st) == G16_OK),
+              "variant %s: %s", name, st.msg);
     g16_gpu *vg = NULL, *main_gpu = gpu;
-    g16_err rc = g16_gpu_create(&vg, 0, max_points, 1, &st);
-    size_t est = g16_gpu_ctx_bytes(max_points, 1); /* with the same environment */
+    g16_err rc = g16_gpu_create(&vg, 0, max_points, 1, &cfg, &st);
+    size_t est = g16_gpu_ctx_bytes(max_points, 1, &cfg); /* with the same options */
     CHECK_MSG(rc != G16_OK || (g16_gpu_device_bytes(vg) > 0 && g16_gpu_device_bytes(vg) <= est),
               "variant %s: the context took %zu device bytes, the host bound g16_gpu_ctx_bytes says %zu", name,
               g16_gpu_device_bytes(vg), est);
-    if (e1)
-        unsetenv(e1);
-    if (e2)
-        unsetenv(e2);
     CHECK_MSG(rc == G16_OK, "variant %s: create: %s", name, st.msg);
     if (rc != G16_OK)
         return;
@@ -609,7 +606,7 @@ int main(void) {
     if (env)
         max_log = atoi(env);
     g16_status st = {0};
-    g16_err rc = g16_gpu_create(&gpu, 0, ((size_t)1 << (max_log > 16 ? max_log : 16)) + 64, 1, &st);
+    g16_err rc = g16_gpu_create(&gpu, 0, ((size_t)1 << (max_log > 16 ? max_log : 16)) + 64, 1, t_env_config(), &st);
     if (rc == G16_ERR_NO_DEVICE) {
         printf("test_gpu_msm: skipped: no GPU (%s)\n", st.msg);
         return 77;
@@ -620,7 +617,7 @@ int main(void) {
     printf("device: %s\n", g16_gpu_name(gpu));
     {
         /* The engine's device budget counts a context by the host bound. */
-        size_t mp = ((size_t)1 << (max_log > 16 ? max_log : 16)) + 64, est = g16_gpu_ctx_bytes(mp, 1);
+        size_t mp = ((size_t)1 << (max_log > 16 ? max_log : 16)) + 64, est = g16_gpu_ctx_bytes(mp, 1, t_env_config());
         printf("context of %zu points: %zu device bytes, host bound %zu (%.1f%% above)\n", mp,
                g16_gpu_device_bytes(gpu), est, 100.0 * ((double)est / (double)g16_gpu_device_bytes(gpu) - 1));
         CHECK_MSG(g16_gpu_device_bytes(gpu) > 0 && g16_gpu_device_bytes(gpu) <= est,
@@ -658,21 +655,17 @@ int main(void) {
     /* Chunked MSMs (more points than the context holds): dense chunks merged
      * into one set of buckets, other chunks' reductions pipelined over two
      * halves of the scratch (G2 chunks whose plan fills the context fall back
-     * to the whole, filecoin ones fit a half); then one chunk after the other
-     * ($G16_GPU_MSM_PIPE=0), and no merging ($G16_GPU_MSM_MERGE=0). Up to 65
-     * chunks. */
+     * to the whole, filecoin ones fit a half). Up to 65 chunks. */
     variant_run("chunks of 1024", NULL, NULL, NULL, NULL, 1024, 0, 1);
-    variant_run("chunks of 1024, no pipelining", "G16_GPU_MSM_PIPE", "0", NULL, NULL, 1024, 0, 1);
-    variant_run("chunks of 1024, no merging", "G16_GPU_MSM_MERGE", "0", NULL, NULL, 1024, 0, 1);
     /* Variants (G16_GPU_TEST_VARIANTS=0 skips them): a forced wide window with
      * shorter segments, a narrow one, MINB 1, and the streamed path in chunks
      * of 4096 points (17 chunks at 2^16 + 17). */
     const char *vars = getenv("G16_GPU_TEST_VARIANTS");
     if (!vars || atoi(vars) != 0) {
         size_t vmax = ((size_t)1 << 16) + 64;
-        variant_run("c=20 seg=64", "G16_GPU_MSM_C", "20", "G16_GPU_MSM_SEG", "64", vmax, 0, 0);
-        variant_run("c=9", "G16_GPU_MSM_C", "9", NULL, NULL, vmax, 0, 0);
-        variant_run("minb1", "G16_GPU_ACC_MINB", "1", NULL, NULL, vmax, 0, 0);
+        variant_run("c=20 seg=64", "gpu.msm_window_bits", "20", "gpu.msm_segment", "64", vmax, 0, 0);
+        variant_run("c=9", "gpu.msm_window_bits", "9", NULL, NULL, vmax, 0, 0);
+        variant_run("minb1", "gpu.msm_acc_blocks", "1", NULL, NULL, vmax, 0, 0);
         variant_run("streamed 4096", NULL, NULL, NULL, NULL, 4096, 1, 1);
     }
     /* Precomputed window tables (g16_gpu_bases_precompute) on the main

@@ -281,7 +281,7 @@ int main(void) {
     const char *fe = getenv("G16_GPU_TEST_NTT_FULL");
     int full = fe && atoi(fe) == 1;
     g16_status st = {0};
-    g16_err rc = g16_gpu_create(&gpu, 0, 1024, 0, &st);
+    g16_err rc = g16_gpu_create(&gpu, 0, 1024, 0, t_env_config(), &st);
     if (rc == G16_ERR_NO_DEVICE) {
         printf("test_gpu_ntt: skipped: no GPU (%s)\n", st.msg);
         return 77;

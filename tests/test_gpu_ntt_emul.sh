@@ -3,10 +3,9 @@
 # a GPU, against the CPU's NTT: every kind and order and the H step, both
 # curves. First with 2^6-element tiles, so that small sizes take many passes
 # (four by 2^15; tests/gpu/ntt_emul_small.cpp, built and run by
-# tests/gpu/run_emul.sh), with the odd coset's fused middle pass and without;
-# then with the real tiles (tests/gpu/ntt_emul.cpp to 2^15: passes of
+# tests/gpu/run_emul.sh), the odd coset's middle passes fused; then with the
+# real tiles (tests/gpu/ntt_emul.cpp to 2^15: passes of
 # 2^8..2^10 elements).
 set -e
-G16_GPU_NTT_FUSE=1 bash "$(dirname "$0")/gpu/run_emul.sh" ntt_emul_small 15
-G16_GPU_NTT_FUSE=0 bash "$(dirname "$0")/gpu/run_emul.sh" ntt_emul_small 13
+bash "$(dirname "$0")/gpu/run_emul.sh" ntt_emul_small 15
 bash "$(dirname "$0")/gpu/run_emul.sh" ntt_emul 15

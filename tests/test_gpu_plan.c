@@ -84,7 +84,7 @@ static void sweep(size_t max_points, int policy, uint32_t seg) {
 
 /* g16gpu_ctx_device_bytes (the engine's device budget for a worker's MSM
  * context) against the buffers of gpu_create listed here by hand, and
- * g16gpu_env_plan against gpu_create's environment rules. */
+ * g16gpu_cfg_plan against the options' rules. */
 static void ctx_bytes_tests(void) {
     const size_t gran = (size_t)2 << 20;
     size_t prev = 0;
@@ -120,22 +120,28 @@ static void ctx_bytes_tests(void) {
            (double)g16gpu_ctx_device_bytes((size_t)1 << 22, 1, 0, G16GPU_SEG_DEFAULT) / 1e9,
            (double)g16gpu_ctx_device_bytes((size_t)1 << 24, 1, 0, G16GPU_SEG_DEFAULT) / 1e9,
            (double)g16gpu_ctx_device_bytes((size_t)1 << 27, 1, 0, G16GPU_SEG_DEFAULT) / 1e9);
-    /* The environment rules (as gpu_create read them before). */
+    /* The options' rules (gpu_create's plan). */
     int pol;
     uint32_t seg;
-    unsetenv("G16_GPU_MSM_C"), unsetenv("G16_GPU_MSM_SEG");
-    g16gpu_env_plan(&pol, &seg);
-    CHECK(pol == 0 && seg == 128);
-    setenv("G16_GPU_MSM_SEG", "32", 1);
-    g16gpu_env_plan(&pol, &seg);
+    g16_config cfg;
+    g16_status st = {0};
+    g16_config_init(&cfg);
+    g16gpu_cfg_plan(NULL, &pol, &seg);
+    CHECK(pol == 0 && seg == G16GPU_SEG_DEFAULT);
+    g16gpu_cfg_plan(&cfg, &pol, &seg);
+    CHECK(pol == 0 && seg == G16GPU_SEG_DEFAULT);
+    CHECK(g16_config_set(&cfg, "gpu.msm_segment", "32", G16_SRC_FLAG, &st) == G16_OK);
+    g16gpu_cfg_plan(&cfg, &pol, &seg);
     CHECK(pol == 0 && seg == 32);
-    setenv("G16_GPU_MSM_C", "9", 1), setenv("G16_GPU_MSM_SEG", "1000", 1);
-    g16gpu_env_plan(&pol, &seg);
-    CHECK_MSG(pol == 9 && seg == 128, "policy %d seg %u", pol, seg);
-    setenv("G16_GPU_MSM_C", "3", 1); /* out of range: ignored */
-    g16gpu_env_plan(&pol, &seg);
-    CHECK(pol == 0);
-    unsetenv("G16_GPU_MSM_C"), unsetenv("G16_GPU_MSM_SEG");
+    CHECK(g16_config_set(&cfg, "gpu.msm_window_bits", "9", G16_SRC_FLAG, &st) == G16_OK);
+    CHECK(g16_config_set(&cfg, "gpu.msm_segment", "1000", G16_SRC_FLAG, &st) == G16_ERR_INVALID_ARG);
+    g16gpu_cfg_plan(&cfg, &pol, &seg);
+    CHECK_MSG(pol == 9 && seg == 32, "policy %d seg %u", pol, seg);
+    CHECK(g16_config_set(&cfg, "gpu.msm_window_bits", "3", G16_SRC_FLAG, &st) == G16_ERR_INVALID_ARG);
+    CHECK(g16_config_set(&cfg, "gpu.msm_window_bits", "23", G16_SRC_FLAG, &st) == G16_ERR_INVALID_ARG);
+    CHECK(g16_config_set(&cfg, "gpu.msm_window_bits", "22", G16_SRC_FLAG, &st) == G16_OK);
+    g16gpu_cfg_plan(&cfg, &pol, &seg);
+    CHECK(pol == G16GPU_MAX_C);
 }
 
 /* g16gpu_table_c: by hand, 255 bits at n = 2^24: c = 22 (12 windows,

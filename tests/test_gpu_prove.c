@@ -547,7 +547,7 @@ static void test_chunked(g16_curve curve, int device, uint64_t seed) {
         return;
     g16_gpu *full = gpu, *small = NULL;
     g16_status st = {0};
-    if (g16_gpu_create(&small, device, 512, 1, &st)) {
+    if (g16_gpu_create(&small, device, 512, 1, NULL, &st)) {
         note_err(st.code);
         CHECK_MSG(0, "chunked: context of 512 points: %s", st.msg);
     } else {
@@ -722,7 +722,7 @@ static int no_gpu_checks(void) {
     int fails = 0;
     g16_status st = {0};
     g16_gpu *g = NULL;
-    g16_err e = g16_gpu_create(&g, 0, 16, 1, &st);
+    g16_err e = g16_gpu_create(&g, 0, 16, 1, NULL, &st);
     fails += e != G16_ERR_NO_DEVICE || g != NULL;
     ctx = g16_ctx_create(NULL);
     if (!ctx)
@@ -924,7 +924,7 @@ int main(void) {
          * 2^log wires; fixtures are small. */
         size_t maxp = (size_t)1 << (max_log > 16 ? max_log + 1 : 17);
         double t0 = g16_now_ms();
-        if (g16_gpu_create(&gpu, device, maxp, 1, &st)) {
+        if (g16_gpu_create(&gpu, device, maxp, 1, t_env_config(), &st)) {
             if (st.code == G16_ERR_NO_DEVICE) {
                 printf("test_gpu_prove: skipped: %s\n", st.msg);
                 g16_ctx_destroy(ctx);

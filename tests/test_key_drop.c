@@ -96,7 +96,7 @@ static void gpu_checks(g16_ctx *ctx, g16_key *dropped, const void *img, size_t l
     g16_gpu *g = NULL;
     const g16_zkey *zk = groth16_key_zkey(dropped);
     size_t maxp = zk->domainSize > zk->nVars ? zk->domainSize : zk->nVars;
-    if (g16_gpu_create(&g, 0, maxp, 1, &st) != G16_OK) {
+    if (g16_gpu_create(&g, 0, maxp, 1, NULL, &st) != G16_OK) {
         CHECK_MSG(0, "%s: gpu create: %s", cn, st.msg);
         return;
     }

@@ -50,7 +50,7 @@ SRC_OUTSIDE = {
 FRONT_EXCEPTIONS = {
     "src/cli/cmd_groth16.c": ("util/util.h", "util/file.h", "groth16/groth16.h", "groth16/prover.h", "gpu/gpu.h"),
     "src/cli/cmd_synth.c": ("groth16/synth.h",),
-    "src/cli/cmd_client.c": ("util/file.h",),
+    "src/cli/cmd_client.c": ("util/file.h", "util/config.h"),
     "src/cli/cmd_params.c": ("groth16/params.h",),
     "src/daemon/store.h": ("util/util.h",),
 }
@@ -62,7 +62,8 @@ FRONT_WHY = {
     "src/cli/cmd_params.c": "`g16 info` on bellperson .params/.vk files reads them with the groth16 "
                             "layer's reader (groth16/params.h), which g16.h does not offer yet",
     "src/cli/cmd_client.c": "`g16 client` reads witness files with the library's regular-file check "
-                            "(util/file.h: a FIFO is refused, never blocks), which g16.h does not offer",
+                            "(util/file.h: a FIFO is refused, never blocks) and its $G16D_URL / $G16D_TOKEN "
+                            "through the options table's environment reader (util/config.h)",
     "src/daemon/store.h": "g16_status / g16_fail (typed errors with a message) and g16_now_ms of the "
                           "util layer, which every daemon file reaches through store.h",
 }

@@ -1,5 +1,7 @@
 #include "testutil.h"
 
+#include "util/config.h"
+
 #include <string.h>
 #include <time.h>
 
@@ -49,4 +51,19 @@ char *t_read_file(const char *path, size_t *len) {
     if (len)
         *len = (size_t)sz;
     return buf;
+}
+
+const g16_config *t_env_config(void) {
+    static g16_config cfg; /* test process state */
+    static int done;
+    if (!done) {
+        g16_status st = {0};
+        g16_config_init(&cfg);
+        if (g16_config_from_env(&cfg, &st) != G16_OK) {
+            fprintf(stderr, "%s\n", st.msg);
+            exit(2);
+        }
+        done = 1;
+    }
+    return &cfg;
 }

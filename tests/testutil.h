@@ -46,4 +46,11 @@ void t_mpz_to_limbs(limb_t *l, size_t n, const mpz_t z);
 /* Reads a whole file; NULL on failure. */
 char *t_read_file(const char *path, size_t *len);
 
+/* The options (docs/config.md) at their defaults overridden by the
+ * environment, for the GPU contexts a test makes, so that scripts can run a
+ * test with tuning knobs (G16_GPU_MSM_C=20 ...). An invalid value exits 2
+ * with the message. */
+struct g16_config;
+const struct g16_config *t_env_config(void);
+
 #endif

@@ -3,7 +3,7 @@
  *   g16 client [--url URL | --socket PATH] [--token T] <command> ...
  *
  * The URL defaults to $G16D_URL or http://127.0.0.1:8416, the token to
- * $G16D_TOKEN. Exit codes: 0 ok, 1 the job failed or was cancelled, 2 usage,
+ * $G16D_TOKEN (the options client.url and client.token, docs/config.md). Exit codes: 0 ok, 1 the job failed or was cancelled, 2 usage,
  * 3 server or HTTP error (the server's error code and message are printed),
  * 4 `wait --timeout` elapsed before the job finished. */
 #include <curl/curl.h>
@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "util/file.h"
+#include "util/config.h"
 
 enum { EXIT_OK = 0, EXIT_JOB = 1, EXIT_USAGE = 2, EXIT_SERVER = 3, EXIT_TIMEOUT = 4 };
 
@@ -763,9 +764,13 @@ static int cmd_get_text(client *c, const char *path) {
 }
 
 int cmd_client(int argc, char **argv) {
-    client c = {.url = getenv("G16D_URL"), .token = getenv("G16D_TOKEN")};
-    if (c.token && !*c.token)
-        c.token = NULL;
+    g16_config env; /* $G16D_URL, $G16D_TOKEN; flags override them */
+    g16_status est = {0};
+    g16_config_init(&env);
+    if (g16_config_from_env(&env, &est) != G16_OK)
+        return usage_err("%s", est.msg);
+    const char *eu = g16_config_str(&env, G16_OPT_CLIENT_URL), *et = g16_config_str(&env, G16_OPT_CLIENT_TOKEN);
+    client c = {.url = *eu ? eu : NULL, .token = *et ? et : NULL};
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;

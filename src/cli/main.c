@@ -8,8 +8,24 @@
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: g16 <prove|verify|info|zkey|setup|synth|client|bench|selfcheck> ...\n");
+        fprintf(stderr, "usage: g16 <prove|verify|info|zkey|setup|synth|client|bench|selfcheck|options> ...\n");
         return 2;
+    }
+    /* Every option's environment variable is checked first (docs/config.md). */
+    char emsg[512];
+    if (g16_env_check(emsg, sizeof emsg) != G16_OK) {
+        fprintf(stderr, "g16: %s\n", emsg);
+        return 2;
+    }
+    if (!strcmp(argv[1], "options")) { /* the table and the effective values (JSON) */
+        char *js = NULL;
+        g16_ctx *ctx = g16_ctx_create(NULL);
+        g16_err err = ctx ? g16_ctx_options_json(ctx, &js, 1) : G16_ERR_NOMEM;
+        if (js)
+            puts(js);
+        g16_free(js);
+        g16_ctx_destroy(ctx);
+        return err == G16_OK ? 0 : 1;
     }
     if (!strcmp(argv[1], "selfcheck")) {
         g16_ctx *ctx = g16_ctx_create(NULL);

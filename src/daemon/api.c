@@ -514,6 +514,11 @@ static char *status_get(g16d *d, int *status) {
     json_decref(kj);
     if (ekeys)
         json_object_set_new(top, "engine_keys", ekeys);
+    /* The library options in effect, with their sources (docs/config.md). */
+    char *oj = NULL;
+    json_t *opts = !g16_ctx_options_json(d->ctx, &oj, 0) && oj ? json_loads(oj, 0, NULL) : NULL;
+    g16_free(oj);
+    json_object_set_new(top, "options", opts ? opts : json_object());
     store_counts c;
     g16_status st = {0};
     if (!store_get_counts(d->st, &c, &st)) {

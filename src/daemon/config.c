@@ -14,7 +14,19 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { OPT_STR, OPT_U64, OPT_BYTES, OPT_INT, OPT_U32, OPT_DBL, OPT_BOOL, OPT_KEY };
+enum { OPT_STR, OPT_U64, OPT_BYTES, OPT_INT, OPT_U32, OPT_DBL, OPT_BOOL, OPT_KEY, OPT_LIB };
+
+/* OPT_LIB rows: g16d's names of the library's operational options
+ * (docs/config.md), checked and stored by lib_set. Any other library option
+ * is accepted under its own dotted key (gpu.msm_window_bits = 20). */
+static const struct {
+    const char *name, *lib;
+} LIB_NAMES[] = {
+    {"gpu_shared", "engine.gpu_shared"},
+    {"pin", "engine.pin"},
+    {"gpu_synth", "gpu.synth"},
+    {"gpu_sync", "gpu.sync"},
+};
 
 typedef struct opt {
     const char *name;
@@ -44,6 +56,10 @@ static const opt OPTS[] = {
     {"devices", OPT_INT, O(devices), 0, 64, "CUDA backend: GPUs to use, the first ones (0 = all)"},
     {"device_budget_bytes", OPT_BYTES, O(device_budget_bytes), 0, 1e15, "CUDA backend: bytes per GPU for keys + work areas (0 = unlimited)"},
     {"gpu_tables", OPT_BOOL, O(gpu_tables), 0, 0, "CUDA backend: window tables of device keys' bases (~12x their bytes; default off)"},
+    {"gpu_shared", OPT_LIB, 0, 0, 0, "CUDA backend: a GPU's workers run kernels concurrently (default on; off: one at a time)"},
+    {"pin", OPT_LIB, 0, 0, 0, "CUDA backend: pin worker threads to the CPUs near their GPU (default off)"},
+    {"gpu_synth", OPT_LIB, 0, 0, 0, "CUDA backend: R1CS synthesis on the GPU when the rows are resident (default on)"},
+    {"gpu_sync", OPT_LIB, 0, 0, 0, "how host threads wait for a GPU: auto | spin | yield | block (default auto)"},
     {"synth_threads", OPT_INT, O(synth_threads), 1, 256, "engine synthesis threads (default 1)"},
     {"threads", OPT_INT, O(threads), 0, 1024, "CPU threads of the context pool (0 = all)"},
     {"queue_extra", OPT_INT, O(queue_extra), 0, 256, "partitions queued in the engine beyond the workers (default 2)"},
@@ -98,6 +114,11 @@ void g16d_config_free(g16d_config *c) {
         free(c->roots[i]);
     free(c->roots);
     free(c->config_path);
+    for (size_t i = 0; i < c->n_lib_opts; i++) {
+        free(c->lib_opts[i].name);
+        free(c->lib_opts[i].value);
+    }
+    free(c->lib_opts);
     memset(c, 0, sizeof *c);
 }
 
@@ -146,11 +167,52 @@ static const opt *find_opt(const char *name) {
     return NULL;
 }
 
+/* A library option (key: its dotted name): checked now, applied at start. */
+static int lib_set(g16d_config *c, const char *key, const char *shown, const char *val, const char *where,
+                   int from_flag) {
+    char msg[256];
+    if (g16_option_check(key, val, msg, sizeof msg) != G16_OK) {
+        fprintf(stderr, "g16d: %s: %s = '%s': %s\n", where, shown, val, msg);
+        return 2;
+    }
+    g16d_lib_opt *l = realloc(c->lib_opts, (c->n_lib_opts + 1) * sizeof *l);
+    if (!l)
+        return 2;
+    c->lib_opts = l;
+    l[c->n_lib_opts].name = strdup(key);
+    l[c->n_lib_opts].value = strdup(val);
+    l[c->n_lib_opts].from_flag = from_flag;
+    if (!l[c->n_lib_opts].name || !l[c->n_lib_opts].value) {
+        free(l[c->n_lib_opts].name);
+        free(l[c->n_lib_opts].value);
+        return 2;
+    }
+    c->n_lib_opts++;
+    return 0;
+}
+
+/* A name that is no g16d option but one of the library's (it has a dot). */
+static int is_lib_name(const char *name) {
+    if (!strchr(name, '.'))
+        return 0;
+    for (int i = 0; i < g16_option_count(); i++) {
+        g16_option_info in;
+        if (g16_option_get_info(&in, i) == G16_OK && !strcmp(in.name, name))
+            return 1;
+    }
+    return 0;
+}
+
 /* Sets one option; where names the source for messages. 0 or 2. */
 static int set_opt(g16d_config *c, const opt *o, const char *val, const char *where) {
     void *p = (char *)c + o->off;
     char *end;
     switch (o->kind) {
+    case OPT_LIB:
+        for (size_t i = 0; i < sizeof LIB_NAMES / sizeof LIB_NAMES[0]; i++)
+            if (!strcmp(LIB_NAMES[i].name, o->name))
+                return lib_set(c, LIB_NAMES[i].lib, o->name, val, where, !strncmp(where, "flag", 4));
+        return 2;
     case OPT_STR: {
         char *dup = strdup(val);
         if (!dup)
@@ -263,6 +325,10 @@ static int load_file(g16d_config *c, const char *path) {
             val = trim(val);
         }
         const opt *o = find_opt(name);
+        if (!o && is_lib_name(name)) {
+            rc = lib_set(c, name, name, val, where, 0);
+            continue;
+        }
         if (!o) {
             fprintf(stderr, "g16d: %s: unknown option '%s'\n", where, name);
             rc = 2;
@@ -292,8 +358,16 @@ static void usage(FILE *out) {
         fprintf(out, "  %-24s %s\n", flag, OPTS[i].help);
     }
     fputs("  --config FILE            read options from FILE first (flags override it)\n"
-          "  --help, --version\n",
+          "  --help, --version\n"
+          "Library options (docs/config.md; `gpu.msm_window_bits = 20` or --gpu.msm_window_bits=20;\n"
+          "the environment variable applies when neither sets it):\n",
           out);
+    for (int i = 0; i < g16_option_count(); i++) {
+        g16_option_info in;
+        if (g16_option_get_info(&in, i) == G16_OK && strncmp(in.name, "client.", 7) && strncmp(in.name, "bench.", 6))
+            fprintf(out, "  %-24s %s (%s, default %s; $%s)\n", in.name, in.doc, in.range[0] ? in.range : in.type,
+                     in.default_value, in.env);
+    }
 }
 
 int g16d_config_load(g16d_config *c, int argc, char **argv) {
@@ -349,13 +423,26 @@ int g16d_config_load(g16d_config *c, int argc, char **argv) {
         memcpy(name, a + 2, nlen);
         name[nlen] = 0;
         const opt *o = find_opt(name);
+        if (!o && is_lib_name(name)) { /* --gpu.msm_window_bits=20 or --gpu.msm_window_bits 20 */
+            if (!eq && i + 1 >= argc) {
+                fprintf(stderr, "g16d: --%s needs a value\n", name);
+                return 2;
+            }
+            char where[96];
+            snprintf(where, sizeof where, "flag --%s", name);
+            int rc = lib_set(c, name, name, eq ? eq + 1 : argv[++i], where, 1);
+            if (rc)
+                return rc;
+            continue;
+        }
         if (!o) {
             fprintf(stderr, "g16d: unknown option '--%s' (see g16d --help)\n", name);
             return 2;
         }
         if (eq) {
             val = eq + 1;
-        } else if (o->kind == OPT_BOOL && (i + 1 >= argc || !strncmp(argv[i + 1], "--", 2))) {
+        } else if ((o->kind == OPT_BOOL || (o->kind == OPT_LIB && strcmp(o->name, "gpu_sync"))) &&
+                   (i + 1 >= argc || !strncmp(argv[i + 1], "--", 2))) {
             val = "on";
         } else {
             if (i + 1 >= argc) {

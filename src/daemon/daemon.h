@@ -30,6 +30,14 @@ typedef struct g16d_key_cfg {
     char *id, *path;
 } g16d_key_cfg;
 
+/* A library option (docs/config.md) set in the config file or by a flag:
+ * checked at load (g16_option_check), applied to the context at start. */
+typedef struct g16d_lib_opt {
+    char *name;  /* the library's key, e.g. "engine.gpu_shared" */
+    char *value;
+    int from_flag; /* 1: a command-line flag, 0: the config file */
+} g16d_lib_opt;
+
 typedef struct g16d_config {
     char *config_path;
     char *listen;      /* "host:port" ("[v6]:port") or "unix:/path" */
@@ -61,6 +69,8 @@ typedef struct g16d_config {
     char *socket_mode; /* a unix socket's permission bits, octal (default 0660) */
     unsigned socket_perm;
     int verify, bench;
+    g16d_lib_opt *lib_opts; /* in order; a later one for the same name wins */
+    size_t n_lib_opts;
 } g16d_config;
 
 void g16d_config_defaults(g16d_config *c);

@@ -64,11 +64,21 @@ int main(int argc, char **argv) {
         }
     }
     g16_ctx_opts co = {cfg.threads, g16d_error_cb, NULL};
-    d.ctx = g16_ctx_create(&co);
-    if (!d.ctx) {
-        fputs("g16d: could not create the context (threads, memory)\n", stderr);
+    char cmsg[512];
+    if (g16_ctx_create_ex(&d.ctx, &co, cmsg, sizeof cmsg) != G16_OK) {
+        fprintf(stderr, "g16d: could not create the context: %s\n", cmsg); /* names a bad environment value */
         goto out;
     }
+    /* Library options from the config file and flags (checked at load),
+     * over the defaults and the environment (docs/config.md). */
+    for (size_t i = 0; i < cfg.n_lib_opts; i++)
+        if (g16_ctx_set_option(d.ctx, cfg.lib_opts[i].name, cfg.lib_opts[i].value,
+                               cfg.lib_opts[i].from_flag ? G16_OPTION_FLAG : G16_OPTION_CONFIG) != G16_OK) {
+            char em[512];
+            (void)g16_ctx_last_error(d.ctx, em, sizeof em);
+            fprintf(stderr, "g16d: %s\n", em);
+            goto out;
+        }
     g16_engine_opts eo;
     memset(&eo, 0, sizeof eo);
     eo.budget_bytes = cfg.budget_bytes;

@@ -63,8 +63,9 @@ typedef struct ckey {
 typedef struct cuda_be {
     int ndev, wpd;
     int tables; /* g16_engine_opts.gpu_tables: window tables for device keys */
-    int shared; /* 1 (default): no kernel exclusivity; G16_ENGINE_GPU_SHARED=0: the mutex */
-    int pin;    /* G16_ENGINE_PIN=1: workers pinned near their GPU */
+    int shared; /* engine.gpu_shared: 1 (default) no kernel exclusivity, 0 the mutex */
+    int pin;    /* engine.pin: workers pinned near their GPU */
+    g16_config cfg; /* the engine's context's options at creation (every g16_gpu_create) */
     cdev *dev;
     pthread_mutex_t lock; /* the key list */
     ckey *keys;
@@ -87,7 +88,7 @@ typedef struct cworker {
      * partition (each try is a large cudaMalloc, a device-global call). */
     size_t fail_points;
     uint32_t fail_n, fail_nv;
-    int pin_tried; /* G16_ENGINE_PIN: done at the first partition */
+    int pin_tried; /* engine.pin: done at the first partition */
     int fitted;    /* made a context once (dev->unfitted counts the others) */
     char fit_note[200]; /* why worker_fit last made the context smaller ("" if never) */
 } cworker;
@@ -218,8 +219,7 @@ static size_t cuda_work_device_bytes(void *self, const g16_key *key) {
  * counts per worker beside the working areas (a context shrunk by
  * worker_fit takes less). */
 static size_t cuda_ctx_device_bytes(void *self, const g16_key *key) {
-    (void)self;
-    return g16_gpu_ctx_bytes(key_points(key), 1);
+    return g16_gpu_ctx_bytes(key_points(key), 1, &((cuda_be *)self)->cfg);
 }
 
 static size_t cuda_key_table_bytes(void *self, const g16_key *key) {
@@ -272,7 +272,7 @@ static size_t cuda_key_rows(void *self, const g16_key *key) {
     cuda_be *b = self;
     size_t rows = groth16_gpu_key_rows_bytes(key);
     size_t pts = key_points(key) < ROWS_CTX_POINTS ? key_points(key) : ROWS_CTX_POINTS;
-    size_t need = rows + (size_t)b->wpd * (g16_gpu_ctx_bytes(pts, 1) + groth16_gpu_work_bytes(key)) + ((size_t)1 << 30);
+    size_t need = rows + (size_t)b->wpd * (g16_gpu_ctx_bytes(pts, 1, &b->cfg) + groth16_gpu_work_bytes(key)) + ((size_t)1 << 30);
     /* The engine calls this while the key is loading: nothing releases it
      * meanwhile, so its device copies can be used outside the list lock. */
     pthread_mutex_lock(&b->lock);
@@ -425,7 +425,7 @@ static groth16_gpu_work *worker_fit(cworker *w, const g16_key *key, g16_status *
                  * first does not leave the others too little for an area). */
                 free_b /= (size_t)share;
                 size_t asked = want;
-                while (want > MIN_CTX_POINTS && g16_gpu_ctx_bytes(want, 1) + area + ((size_t)1 << 30) > free_b) {
+                while (want > MIN_CTX_POINTS && g16_gpu_ctx_bytes(want, 1, &w->be->cfg) + area + ((size_t)1 << 30) > free_b) {
                     want /= 2;
                     w->g_max = want;
                 }
@@ -435,7 +435,7 @@ static groth16_gpu_work *worker_fit(cworker *w, const g16_key *key, g16_status *
                              "working area%s",
                              want, asked, free_b / 1e9, area / 1e9, share > 1 ? " (its share)" : "");
             }
-            while (g16_gpu_create(&w->g, w->be->dev[w->dev].device, want, 1, st) != G16_OK) {
+            while (g16_gpu_create(&w->g, w->be->dev[w->dev].device, want, 1, &w->be->cfg, st) != G16_OK) {
                 w->g = NULL;
                 snprintf(w->fit_note, sizeof w->fit_note, "context of %zu points: %.150s", want, st ? st->msg : "");
                 if (want <= MIN_CTX_POINTS) {
@@ -620,7 +620,8 @@ static void cuda_destroy(void *self) {
 /* The loader context only copies bases; its MSM scratch is kept small. */
 #define LOADER_POINTS ((size_t)1 << 12)
 
-g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_device, int tables, g16_status *st) {
+g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_device, int tables,
+                            const g16_config *cfg, g16_status *st) {
     memset(be, 0, sizeof *be);
     int n = g16_gpu_count();
     if (n <= 0)
@@ -637,10 +638,12 @@ g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_dev
     b->dev = dv;
     b->wpd = workers_per_device > 0 ? workers_per_device : 2;
     b->tables = tables != 0;
-    const char *sh = getenv("G16_ENGINE_GPU_SHARED");
-    b->shared = !(sh && !strcmp(sh, "0"));
-    const char *pn = getenv("G16_ENGINE_PIN");
-    b->pin = pn && !strcmp(pn, "1");
+    if (cfg)
+        b->cfg = *cfg;
+    else
+        g16_config_init(&b->cfg);
+    b->shared = g16_config_bool(&b->cfg, G16_OPT_ENGINE_GPU_SHARED);
+    b->pin = g16_config_bool(&b->cfg, G16_OPT_ENGINE_PIN);
     pthread_mutex_init(&b->lock, NULL);
     for (int d = 0; d < n; d++) {
         dv[d].device = d;
@@ -648,7 +651,7 @@ g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_dev
         pthread_mutex_init(&dv[d].lock, NULL);
         pthread_mutex_init(&dv[d].kern, NULL);
         b->ndev = d + 1;
-        if (g16_gpu_create(&dv[d].loader, d, LOADER_POINTS, 1, st) != G16_OK) {
+        if (g16_gpu_create(&dv[d].loader, d, LOADER_POINTS, 1, &b->cfg, st) != G16_OK) {
             dv[d].loader = NULL;
             cuda_destroy(b);
             return st->code;

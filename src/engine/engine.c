@@ -1314,7 +1314,9 @@ static g16_err engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_op
             free(e);
             return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_engine_create: workers_per_device too large");
         }
-        if (engine_backend_cuda(&e->be, e->o.devices, wpd, e->o.gpu_tables, &st) == G16_OK) {
+        g16_config cfg; /* the options (docs/config.md): the context's, at creation */
+        g16_ctx_config_copy(ctx, &cfg);
+        if (engine_backend_cuda(&e->be, e->o.devices, wpd, e->o.gpu_tables, &cfg, &st) == G16_OK) {
             e->wpd = wpd;
             e->o.workers = e->be.devices * wpd;
         } else if (e->o.backend == G16_ENGINE_BACKEND_CUDA) {

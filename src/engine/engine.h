@@ -12,6 +12,7 @@
 #define G16_ENGINE_H
 
 #include "groth16/groth16.h"
+#include "util/config.h"
 
 /* The parts of a GPU stage's kernel time (engine_heavy_info.stage_gpu_ms),
  * named as in the metric g16_device_stage_gpu_ms_total{stage=...}. */
@@ -133,7 +134,8 @@ g16_err engine_create_with_backend(g16_ctx *ctx, g16_engine **out, const g16_eng
  * device's workers; keys that do not fit stream their bases.
  * G16_ERR_NO_DEVICE without a usable GPU (and always in a build without
  * CUDA). */
-g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_device, int tables, g16_status *st);
+g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_device, int tables,
+                            const g16_config *cfg, g16_status *st);
 
 /* Parses a Linux CPU list ("0-15,32-47\n", as sysfs's local_cpulist) into
  * mask (CPU c: bit c % 8 of byte c / 8; CPUs beyond 8 * mask_len ignored);

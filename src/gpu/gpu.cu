@@ -103,7 +103,12 @@ static cudaError_t ctx_malloc(g16_gpu *g, void **p, size_t bytes) {
     return e;
 }
 
-static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2, g16_status *st) {
+static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2, const g16_config *cfg,
+                          g16_status *st) {
+    if (cfg)
+        g->cfg = *cfg;
+    else
+        g16_config_init(&g->cfg);
     int count = 0;
     CU(cudaGetDeviceCount(&count));
     if (device < 0 || device >= count)
@@ -114,18 +119,17 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
     /* How host threads wait for this device (cudaStreamSynchronize and
      * cudaEventSynchronize in every MSM): CUDA's default heuristic spins
      * while the process has fewer contexts than cores, so each waiting
-     * worker holds a core that synthesis could use. $G16_GPU_SYNC=spin,
-     * yield or block forces a mode for the device (cudaSetDeviceFlags; it
+     * worker holds a core that synthesis could use. gpu.sync = spin, yield
+     * or block forces a mode for the device (cudaSetDeviceFlags; it
      * applies to the device's primary context, so every context of the
      * process on this device), to measure that trade on a many-GPU host
      * (docs/engine.md, "Scaling over devices"). A refusal is ignored. */
-    const char *sync = getenv("G16_GPU_SYNC");
+    int64_t sync = g16_config_int(&g->cfg, G16_OPT_GPU_SYNC); /* auto 0, spin 1, yield 2, block 3 */
     if (sync) {
-        unsigned fl = !strcmp(sync, "spin")    ? cudaDeviceScheduleSpin
-                      : !strcmp(sync, "yield") ? cudaDeviceScheduleYield
-                      : !strcmp(sync, "block") ? cudaDeviceScheduleBlockingSync
-                                               : 0u;
-        if (fl && cudaSetDeviceFlags(fl) != cudaSuccess)
+        unsigned fl = sync == 1 ? cudaDeviceScheduleSpin
+                      : sync == 2 ? cudaDeviceScheduleYield
+                                  : cudaDeviceScheduleBlockingSync;
+        if (cudaSetDeviceFlags(fl) != cudaSuccess)
             (void)cudaGetLastError();
     }
     cudaDeviceProp prop;
@@ -150,27 +154,26 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
         CU(cudaEventCreate(&g->ev_red[i]));
         CU(cudaEventCreate(&g->ev_pipe[i]));
     }
-    const char *pipe = getenv("G16_GPU_MSM_PIPE");
-    g->msm_pipe = pipe && atoi(pipe) == 0 ? 0 : 1;
-    const char *merge = getenv("G16_GPU_MSM_MERGE");
-    g->msm_merge = merge && atoi(merge) == 0 ? 0 : 1;
 
     /* Accumulation occupancy for fields of 12+ limbs (msm.cuh), measured on
      * the H200 (docs/gpu.md, "Tuning knobs"): 3 blocks per SM beat 1 by 19-25% for
      * BLS12-381 G1 (run 2) and by 16% for BN254 G2, 1 beat 3 by 22% for
      * BLS12-381 G2 (2026-11-30); 4 blocks (128 registers) lost 6% to 3 for
-     * BLS12-381 G1 (2026-11-30). 0 = that rule; $G16_GPU_ACC_MINB=1|3 forces. */
-    const char *minb = getenv("G16_GPU_ACC_MINB");
-    g->acc_minb = minb && (atoi(minb) == 1 || atoi(minb) == 3) ? atoi(minb) : 0;
-    /* $G16_GPU_MSM_C=c forces the window width and $G16_GPU_MSM_SEG=L the
-     * entries per accumulating thread (msm_plan.h, g16gpu_env_plan, which
+     * BLS12-381 G1 (2026-11-30). 0 = that rule; gpu.msm_acc_blocks = 1 or 3
+     * forces. */
+    g->acc_minb = (int)g16_config_int(&g->cfg, G16_OPT_GPU_ACC_MINB);
+    /* NTT shape (ntt.cuh, ntt_domain_init): 0 = the built-in rule. */
+    g->ntt_cols_log = (unsigned)g16_config_int(&g->cfg, G16_OPT_GPU_NTT_COLS);
+    g->ntt_threads = (unsigned)g16_config_int(&g->cfg, G16_OPT_GPU_NTT_THREADS);
+    /* gpu.msm_window_bits = c forces the window width and gpu.msm_segment = L
+     * the entries per accumulating thread (msm_plan.h, g16gpu_cfg_plan, which
      * the host's sizing uses too: g16_gpu_ctx_bytes). The product is
      * fp_t::mul_wide everywhere (H200, 2026-11-30: 1.6x the CIOS product with
      * 64-bit additions; the carry-chain, rolled and CIOS variants that lost
      * were removed on 2026-12-01, their figures are in BENCHMARKS.md). */
-    g16gpu_env_plan(&g->plan_policy, &g->seg_len);
+    g16gpu_cfg_plan(&g->cfg, &g->plan_policy, &g->seg_len);
     /* seg_len: G16GPU_SEG_DEFAULT = 128 entries per accumulating thread
-     * (g16gpu_env_plan): 64 was 11% faster than 32 for BLS12-381 G1 at 2^24
+     * (g16gpu_cfg_plan): 64 was 11% faster than 32 for BLS12-381 G1 at 2^24
      * (2026-11-30); 128 beat 64 by 0-7% in every MSM measured later that day
      * (the segment sum tree halves), 256 gained nothing more. */
 
@@ -238,7 +241,8 @@ g16_err g16gpu_stream_reserve(g16_gpu *g, g16_status *st) {
     return G16_OK;
 }
 
-extern "C" g16_err g16_gpu_create(g16_gpu **out, int device, size_t max_points, int with_g2, g16_status *st) {
+extern "C" g16_err g16_gpu_create(g16_gpu **out, int device, size_t max_points, int with_g2, const g16_config *cfg,
+                                  g16_status *st) {
     if (!out)
         return g16_fail(st, G16_ERR_INVALID_ARG, "gpu create: out is NULL");
     *out = NULL;
@@ -247,7 +251,7 @@ extern "C" g16_err g16_gpu_create(g16_gpu **out, int device, size_t max_points, 
         return g16_fail(st, G16_ERR_NOMEM, "gpu create: out of memory");
     g16_err rc;
     try {
-        rc = gpu_create(g, device, max_points, with_g2, st);
+        rc = gpu_create(g, device, max_points, with_g2, cfg, st);
     } catch (...) {
         rc = g16_fail(st, G16_ERR_INTERNAL, "gpu create: unexpected C++ exception");
     }
@@ -504,10 +508,10 @@ extern "C" size_t g16_gpu_bases_device_bytes(const g16_gpu_bases *b) {
     return windows * b->n * affine_bytes(b->curve, b->group) + (b->d_kept ? b->n * sizeof(uint32_t) : 0);
 }
 
-extern "C" size_t g16_gpu_table_bytes(g16_curve curve, g16_gpu_group group, size_t n) {
+extern "C" size_t g16_gpu_table_bytes(g16_curve curve, g16_gpu_group group, size_t n, const g16_config *cfg) {
     int policy;
     uint32_t seg;
-    g16gpu_env_plan(&policy, &seg); /* as a context created now (msm_table_build's c) */
+    g16gpu_cfg_plan(cfg, &policy, &seg); /* as a context created with cfg (msm_table_build's c) */
     int nbits = curve == G16_CURVE_BN254 ? 254 : 255;
     g16gpu_msm_plan pl = g16gpu_plan(n ? n : 1, nbits, g16gpu_table_c(n, nbits, policy, seg));
     return (size_t)pl.windows * n * affine_bytes(curve, group);
@@ -562,10 +566,12 @@ extern "C" g16_err g16_gpu_msm_at(g16_gpu *g, void *out_jac, const g16_gpu_bases
 
 extern "C" size_t g16_gpu_max_points(const g16_gpu *g) { return g ? g->max_points : 0; }
 
-extern "C" size_t g16_gpu_ctx_bytes(size_t max_points, int with_g2) {
+extern "C" const g16_config *g16_gpu_config(const g16_gpu *g) { return g ? &g->cfg : NULL; }
+
+extern "C" size_t g16_gpu_ctx_bytes(size_t max_points, int with_g2, const g16_config *cfg) {
     int policy;
     uint32_t seg;
-    g16gpu_env_plan(&policy, &seg);
+    g16gpu_cfg_plan(cfg, &policy, &seg);
     return g16gpu_ctx_device_bytes(max_points, with_g2, policy, seg);
 }
 

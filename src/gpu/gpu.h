@@ -30,6 +30,7 @@ extern "C" {
 /* Inside extern "C": the .cu files include this header as C++, and the
  * layers below (util.h's g16_fail, ...) are C. */
 #include "../curve/curve.h"
+#include "../util/config.h"
 
 typedef struct g16_gpu g16_gpu;             /* device context */
 typedef struct g16_gpu_bases g16_gpu_bases; /* resident affine bases */
@@ -40,8 +41,15 @@ typedef enum g16_gpu_group { G16_GPU_G1 = 1, G16_GPU_G2 = 2 } g16_gpu_group;
 int g16_gpu_count(void);
 
 /* Creates the context for device `device`, with scratch for MSMs of up to
- * max_points points in G1 (and in G2 as well if with_g2). */
-g16_err g16_gpu_create(g16_gpu **out, int device, size_t max_points, int with_g2, g16_status *st);
+ * max_points points in G1 (and in G2 as well if with_g2). Its knobs (gpu.*
+ * options: MSM window and segment, accumulation occupancy, NTT shape, the
+ * device's sync mode, GPU synthesis) are copied from cfg (NULL: the
+ * defaults; callers with a g16_ctx pass g16_ctx_config(ctx)). */
+g16_err g16_gpu_create(g16_gpu **out, int device, size_t max_points, int with_g2, const g16_config *cfg,
+                       g16_status *st);
+/* The options g was created with (NULL for NULL or without CUDA: read as
+ * the defaults by g16_config_*). */
+const g16_config *g16_gpu_config(const g16_gpu *g);
 void g16_gpu_destroy(g16_gpu *g);
 /* One line describing the device (name, SMs, memory). */
 const char *g16_gpu_name(const g16_gpu *g);
@@ -91,8 +99,9 @@ g16_err g16_gpu_bases_precompute(g16_gpu *g, g16_gpu_bases *b, int c, g16_status
 size_t g16_gpu_bases_device_bytes(const g16_gpu_bases *b);
 /* On the host (no device needed; 0 in a build without CUDA): the device
  * bytes of the table g16_gpu_bases_precompute(c = 0) makes over n bases of
- * curve/group, the W windows included. */
-size_t g16_gpu_table_bytes(g16_curve curve, g16_gpu_group group, size_t n);
+ * curve/group, the W windows included, in a context created with cfg (NULL:
+ * the defaults). */
+size_t g16_gpu_table_bytes(g16_curve curve, g16_gpu_group group, size_t n, const g16_config *cfg);
 /* Free and total memory of a device (cudaMemGetInfo: device-wide, so for
  * decisions at key load, never per proof). */
 g16_err g16_gpu_mem_info(int device, size_t *free_bytes, size_t *total_bytes, g16_status *st);
@@ -125,13 +134,13 @@ g16_err g16_gpu_msm_at(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, size_t
                        size_t n, g16_gpu_timing *timing, g16_status *st);
 /* The most points one MSM of g takes (g16_gpu_create's max_points). */
 size_t g16_gpu_max_points(const g16_gpu *g);
-/* Device bytes a context made now with (max_points, with_g2) takes, computed
+/* Device bytes a context made with (max_points, with_g2, cfg) takes, computed
  * on the host (works without CUDA and without a device): an upper bound of
  * its scratch (msm_plan.h, g16gpu_ctx_device_bytes: the plan's buffers,
  * CUB's sort scratch bounded, each allocation rounded to 2 MiB), for the
  * engine's device budget. Not included: the pinned host buffers, the
  * streamed path's staging buffers, the CUDA context. */
-size_t g16_gpu_ctx_bytes(size_t max_points, int with_g2);
+size_t g16_gpu_ctx_bytes(size_t max_points, int with_g2, const g16_config *cfg);
 /* The device bytes g's create asked cudaMalloc for (0 for NULL or without
  * CUDA): what g16_gpu_ctx_bytes bounds (tests compare them). */
 size_t g16_gpu_device_bytes(const g16_gpu *g);

@@ -49,11 +49,14 @@ struct g16_gpu {
     size_t max_red;
     void *d_win, *h_win; /* window sums: up to 64 points */
     g16_gpu_timing last;
-    int acc_minb; /* accumulation blocks/SM for 12+ limb fields, 0 = per-field rule (msm.cuh) */
+    g16_config cfg; /* the options at create (g16_gpu_config); the knobs below come from it */
+    int acc_minb; /* accumulation blocks/SM for 12+ limb fields, 0 = per-field rule (gpu.msm_acc_blocks) */
+    unsigned ntt_cols_log; /* NTT tile columns of the first passes, 0 = NTT_COLS_LOG (gpu.ntt_cols_log) */
+    unsigned ntt_threads;  /* NTT pass block size, 0 = by tile (gpu.ntt_threads) */
     void *d_ntt_scratch; /* coset shift tables of one NTT (ntt.cuh): G16GPU_NTT_SCRATCH Fr */
-    /* MSM settings, from the environment at create (msm.cuh, gpu.cu): */
-    int plan_policy;     /* g16gpu_plan's policy ($G16_GPU_MSM_C forces c) */
-    uint32_t seg_len;    /* entries per accumulating thread ($G16_GPU_MSM_SEG) */
+    /* MSM settings, from the options at create (msm.cuh, gpu.cu): */
+    int plan_policy;     /* g16gpu_plan's policy (gpu.msm_window_bits forces c) */
+    uint32_t seg_len;    /* entries per accumulating thread (gpu.msm_segment) */
     /* 0/1 split: scalar classes per block, index lists, the two counts. */
     uint32_t *d_cls;     /* 2 per block of max_points */
     uint32_t *d_big;     /* indices of scalars > 1 */
@@ -73,10 +76,8 @@ struct g16_gpu {
      * (msm.cuh, "chunked MSMs"): on red_stream (the device's highest
      * priority), in one of two halves of the bucket, reduction and window
      * scratch; ev_acc[h] = half h accumulated, ev_red[h] = its windows on
-     * the host; ev_pipe = the chunked MSM's start and end. msm_pipe = 0
-     * ($G16_GPU_MSM_PIPE=0): the chunks one after the other. */
-    int msm_pipe;
-    int msm_merge; /* chunked dense MSMs add each chunk's buckets into the first's ($G16_GPU_MSM_MERGE=0: off) */
+     * the host; ev_pipe = the chunked MSM's start and end. Chunked dense
+     * MSMs add each chunk's buckets into the first's (msm.cuh, msm_pipe). */
     cudaStream_t red_stream;
     cudaEvent_t ev_acc[2], ev_red[2], ev_pipe[2];
 };
@@ -146,14 +147,12 @@ struct g16_gpu_domain {
     unsigned log_n;
     int device;
     void *d_mem;
-    void *roots[2], *tl[2], *th[2]; /* per direction: 0 forward, 1 inverse */
+    void *roots[2];                 /* per direction: 0 forward, 1 inverse */
     void *odd_s1, *odd_s2;          /* odd-coset scale tables; NULL if log_n = s */
     uint32_t ninv[8];               /* 2^-log_n, Montgomery */
     unsigned cols_log;              /* tile columns of the first passes (ntt_make_plan) */
-    int bitrev_tile;                /* tiled bit reversal (ntt.cuh) */
-    int fuse;                       /* odd coset's middle passes fused */
     unsigned threads;               /* pass block size: 0 by tile (ntt_pass_launch), else forced */
-    void *d_full, *tfull[2];        /* optional full inter-pass twiddles, n/2 per direction */
+    void *d_full, *tfull[2];        /* full inter-pass twiddles, n/2 per direction (log_n > tile) */
 };
 
 g16_err g16gpu_ntt_domain_init_bn254(g16_gpu *g, g16_gpu_domain *d, g16_status *st);

@@ -5,7 +5,9 @@
 
 int g16_gpu_count(void) { return 0; }
 
-g16_err g16_gpu_create(g16_gpu **out, int device, size_t max_points, int with_g2, g16_status *st) {
+g16_err g16_gpu_create(g16_gpu **out, int device, size_t max_points, int with_g2, const g16_config *cfg,
+                       g16_status *st) {
+    (void)cfg;
     (void)device, (void)max_points, (void)with_g2;
     if (out)
         *out = NULL;
@@ -70,15 +72,20 @@ g16_err g16_gpu_msm_at(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, size_t
     return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");
 }
 
-size_t g16_gpu_ctx_bytes(size_t max_points, int with_g2) {
+const g16_config *g16_gpu_config(const g16_gpu *g) {
+    (void)g;
+    return NULL;
+}
+
+size_t g16_gpu_ctx_bytes(size_t max_points, int with_g2, const g16_config *cfg) {
     int policy;
     uint32_t seg;
-    g16gpu_env_plan(&policy, &seg);
+    g16gpu_cfg_plan(cfg, &policy, &seg);
     return g16gpu_ctx_device_bytes(max_points, with_g2, policy, seg);
 }
 
-size_t g16_gpu_table_bytes(g16_curve curve, g16_gpu_group group, size_t n) {
-    (void)curve, (void)group, (void)n;
+size_t g16_gpu_table_bytes(g16_curve curve, g16_gpu_group group, size_t n, const g16_config *cfg) {
+    (void)curve, (void)group, (void)n, (void)cfg;
     return 0;
 }
 

@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "../util/config.h"
+
 #define G16GPU_MAX_C 22  /* widest window of any policy */
 #define G16GPU_MIN_SEG 32 /* entries per accumulating thread: allowed range */
 #define G16GPU_MAX_SEG 256
@@ -150,7 +152,7 @@ static inline int g16gpu_table_c(size_t n, int nbits, int policy, uint32_t seg_l
  * What g16_gpu_create (gpu.cu) allocates for max_points, so that the engine
  * can count a worker's MSM context in its device budget before creating it
  * (docs/engine.md, "Budget accounting"). Kept in step with gpu_create: the
- * same plan policy and segment length (g16gpu_env_plan, which gpu_create
+ * same plan policy and segment length (g16gpu_cfg_plan, which gpu_create
  * uses too), the same buffers. */
 
 /* Bytes of the largest XYZZ point a context serves: 4 coordinates of
@@ -162,19 +164,17 @@ static inline int g16gpu_table_c(size_t n, int nbits, int policy, uint32_t seg_l
 #define G16GPU_NTT_SCRATCH ((size_t)2 << ((G16GPU_NTT_MAX_LOG + 1) / 2)) /* Fr elements of coset tables */
 #define G16GPU_CTX_ALLOCS 19 /* device allocations of gpu_create (d_scalars .. d_pos) */
 
-/* The plan policy and segment length a context created now uses: policy 0
- * (cost model) and G16GPU_SEG_DEFAULT entries per accumulating thread, unless
- * $G16_GPU_MSM_C=c (4..G16GPU_MAX_C: forced width) or $G16_GPU_MSM_SEG=L
- * (G16GPU_MIN_SEG..G16GPU_MAX_SEG). */
-static inline void g16gpu_env_plan(int *policy, uint32_t *seg_len) {
-    *policy = 0;
-    const char *cw = getenv("G16_GPU_MSM_C");
-    if (cw && atoi(cw) >= 4 && atoi(cw) <= G16GPU_MAX_C)
-        *policy = atoi(cw);
-    *seg_len = G16GPU_SEG_DEFAULT;
-    const char *sl = getenv("G16_GPU_MSM_SEG");
-    if (sl && atoi(sl) >= G16GPU_MIN_SEG && atoi(sl) <= G16GPU_MAX_SEG)
-        *seg_len = (uint32_t)atoi(sl);
+/* The plan policy and segment length of a context created with cfg (NULL:
+ * the defaults): policy = gpu.msm_window_bits (0: the cost model, else a
+ * forced width in 4..G16GPU_MAX_C) and seg_len = gpu.msm_segment
+ * (G16GPU_MIN_SEG..G16GPU_MAX_SEG, default G16GPU_SEG_DEFAULT); the table's
+ * bounds guarantee the ranges, which tests/test_config.c checks. */
+static inline void g16gpu_cfg_plan(const g16_config *cfg, int *policy, uint32_t *seg_len) {
+    *policy = (int)g16_config_int(cfg, G16_OPT_GPU_MSM_C);
+    if (*policy < 4 || *policy > G16GPU_MAX_C)
+        *policy = 0;
+    int64_t sl = g16_config_int(cfg, G16_OPT_GPU_MSM_SEG);
+    *seg_len = sl >= G16GPU_MIN_SEG && sl <= G16GPU_MAX_SEG ? (uint32_t)sl : G16GPU_SEG_DEFAULT;
 }
 
 /* An upper bound of CUB's radix-sort scratch for `entries` key-value pairs
@@ -186,7 +186,7 @@ static inline void g16gpu_env_plan(int *policy, uint32_t *seg_len) {
 static inline size_t g16gpu_cub_bound(size_t entries) { return entries + ((size_t)1 << 20); }
 
 /* Device bytes of one context for MSMs of up to max_points points (with_g2:
- * G2 too), plan policy and seg_len as g16gpu_env_plan gives them; each
+ * G2 too), plan policy and seg_len as g16gpu_cfg_plan gives them; each
  * allocation rounded up to the driver's 2 MiB granularity, so this is an
  * upper bound of what gpu_create takes (CUB's part bounded as above). Not
  * included: the pinned host buffers (32 bytes per point + 64 points), the

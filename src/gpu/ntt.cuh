@@ -24,8 +24,9 @@
  * banks), runs the B levels with a __syncthreads between levels, and writes
  * the tile back. Level twiddles w_{2h}^u come from a per-domain table of the
  * powers of w_{2^L}, L = min(k, 11); the inter-pass twiddle w_n^E (E < n)
- * is tl[E mod 2^c] * th[E >> c], two tables of 2^c and 2^(k-c) elements, c =
- * ceil(k/2): twiddle memory is O(sqrt n) per direction plus 2^10 elements.
+ * is +-tfull[E mod n/2], a table of the n/2 powers w_n^i per direction
+ * (w_n^(n/2) = -1), one load where a pair of O(sqrt n) tables costs a
+ * product more per element.
  *
  * Scaling (inverse's n^-1, coset shifts, odd coset) is folded into the first
  * pass's load (pre) or the last pass's store (post): factor(P) = s1[P mod
@@ -89,9 +90,7 @@ template <class F> struct ntt_pass_args {
     unsigned m, B, t; /* sub-problem 2^m, levels B, tile columns 2^t */
     const F *roots;   /* roots[x] = w_{2^L}^x, x < 2^(L-1) (direction's root) */
     unsigned L;
-    const F *tl, *th; /* inter-pass twiddle w_n^E = tl[E & (2^cbits-1)] * th[E >> cbits] */
-    unsigned cbits;
-    const F *tfull;   /* or w_n^E = +-tfull[E mod n/2] (n/2 elements), if not NULL */
+    const F *tfull;   /* inter-pass twiddle w_n^E = +-tfull[E mod n/2] (n/2 elements; tw only) */
     int tw;  /* apply the inter-pass twiddle (m > B) */
     int dit; /* DIT (twiddle on load) or DIF (twiddle on store) */
     ntt_scale<F> pre, post;
@@ -153,12 +152,9 @@ template <class F> __device__ __forceinline__ F ntt_factor(const ntt_scale<F> &s
 template <class F>
 __device__ __forceinline__ F ntt_twiddle(const ntt_pass_args<F> &p, uint32_t j, uint32_t lo) {
     uint32_t E = (lo * (__brev(j) >> (32 - p.B))) << (p.k - p.m);
-    if (p.tfull) { /* w_n^(n/2) = -1 */
-        const uint32_t hn = 1u << (p.k - 1);
-        F w = ntt_gload(p.tfull + (E & (hn - 1)));
-        return (E & hn) ? w.neg() : w;
-    }
-    return ntt_gload(p.tl + (E & ((1u << p.cbits) - 1))) * ntt_gload(p.th + (E >> p.cbits));
+    const uint32_t hn = 1u << (p.k - 1); /* w_n^(n/2) = -1 */
+    F w = ntt_gload(p.tfull + (E & (hn - 1)));
+    return (E & hn) ? w.neg() : w;
 }
 
 /* The B butterfly levels of a pass on the tile in shared memory (layout in
@@ -367,7 +363,9 @@ static g16_err ntt_powers(g16_gpu *g, F *out, size_t cnt, const F &base, const F
     return G16_OK;
 }
 
-/* Element counts of a domain's tables (one allocation, in this order). */
+/* Element counts of a domain's tables (one allocation, in this order): the
+ * pass roots of both directions (nr each), the odd-coset scale tables (ntl
+ * and nth: 2^cb and 2^(k-cb)). */
 struct ntt_dom_sizes {
     unsigned L, cb;
     size_t nr, ntl, nth, total;
@@ -379,7 +377,7 @@ static inline ntt_dom_sizes ntt_dom_layout(unsigned k) {
     z.cb = (k + 1) / 2;
     z.ntl = (size_t)1 << z.cb;
     z.nth = (size_t)1 << (k - z.cb);
-    z.total = 2 * z.nr + 3 * (z.ntl + z.nth);
+    z.total = 2 * z.nr + z.ntl + z.nth;
     return z;
 }
 
@@ -391,42 +389,28 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
     unsigned k = d->log_n;
     ntt_dom_sizes z = ntt_dom_layout(k);
     /* Columns per tile of the passes before the last: 2^NTT_COLS_LOG, or
-     * $G16_GPU_NTT_COLS (1..4, for measurements; the levels per pass
-     * shrink as the columns grow, the tile staying 2^NTT_TILE_LOG). */
+     * the creating context's gpu.ntt_cols_log (1..4, for measurements; the
+     * levels per pass shrink as the columns grow, the tile staying
+     * 2^NTT_TILE_LOG). */
     d->cols_log = NTT_COLS_LOG;
-    const char *cols = getenv("G16_GPU_NTT_COLS");
-    if (cols && atoi(cols) >= 1 && atoi(cols) <= 4 && (unsigned)atoi(cols) < NTT_TILE_LOG)
-        d->cols_log = (unsigned)atoi(cols);
-    /* The tiled bit reversal (NN 2^24 6% faster, H200 2026-11-30);
-     * $G16_GPU_NTT_BITREV=swap for the swap kernel. */
-    const char *brt = getenv("G16_GPU_NTT_BITREV");
-    d->bitrev_tile = !(brt && !strcmp(brt, "swap"));
+    if (g->ntt_cols_log >= 1 && g->ntt_cols_log <= 4 && g->ntt_cols_log < NTT_TILE_LOG)
+        d->cols_log = g->ntt_cols_log;
     /* Threads per pass block (ntt_pass_launch): by tile size, or all
-     * $G16_GPU_NTT_THREADS (32..256, a power of two), for measurements. */
+     * gpu.ntt_threads (32..256, a power of two), for measurements. */
     d->threads = 0;
-    const char *th = getenv("G16_GPU_NTT_THREADS");
-    if (th && atoi(th) >= 32 && atoi(th) <= (int)NTT_THREADS && !(atoi(th) & (atoi(th) - 1)))
-        d->threads = (unsigned)atoi(th);
-    /* The odd coset's middle passes fused (ntt_odd_coset);
-     * $G16_GPU_NTT_FUSE=0: two passes. */
-    const char *fu = getenv("G16_GPU_NTT_FUSE");
-    d->fuse = !(fu && atoi(fu) == 0);
+    if (g->ntt_threads >= 32 && g->ntt_threads <= NTT_THREADS && !(g->ntt_threads & (g->ntt_threads - 1)))
+        d->threads = g->ntt_threads;
     /* Inter-pass twiddles from a full table of n/2 elements per direction
-     * (one multiplication per element instead of two, 32 more bytes read),
-     * for multi-pass sizes: 10% faster at 2^24 (2026-11-30), for n x 32
-     * bytes (counted in groth16_gpu_work_bytes). $G16_GPU_NTT_FULLTW=0: the
-     * O(sqrt n) tables. */
-    const char *full = getenv("G16_GPU_NTT_FULLTW");
+     * (one multiplication per element where O(sqrt n) tables take two, 32
+     * more bytes read), for multi-pass sizes: 10% faster at 2^24 (2026-11-30), for n x 32 bytes (counted in groth16_gpu_work_bytes). A
+     * single-pass size (k <= NTT_TILE_LOG) has no inter-pass twiddle. */
     d->d_full = d->tfull[0] = d->tfull[1] = NULL;
-    if (!(full && atoi(full) == 0) && k > NTT_TILE_LOG)
+    if (k > NTT_TILE_LOG)
         CU(cudaMalloc(&d->d_full, ((size_t)1 << k) * sizeof(F)));
     CU(cudaMalloc(&d->d_mem, z.total * sizeof(F)));
     F *p = (F *)d->d_mem;
-    for (int dir = 0; dir < 2; dir++) {
+    for (int dir = 0; dir < 2; dir++)
         d->roots[dir] = p, p += z.nr;
-        d->tl[dir] = p, p += z.ntl;
-        d->th[dir] = p, p += z.nth;
-    }
     F *os1 = p, *os2 = p + z.ntl;
     F one = F::one(), ninv = ntt_host_load<F>(inv2pow[k]);
     memcpy(d->ninv, &ninv, sizeof ninv);
@@ -439,9 +423,7 @@ g16_err ntt_domain_init(g16_gpu *g, g16_gpu_domain *d, const uint64_t (*roots)[4
             if ((rc = ntt_powers(g, (F *)d->tfull[dir], (size_t)1 << (k - 1), wn, one, 0, st)))
                 return rc;
         }
-        if ((rc = ntt_powers(g, (F *)d->roots[dir], z.nr, wL, one, 0, st)) ||
-            (rc = ntt_powers(g, (F *)d->tl[dir], z.ntl, wn, one, 0, st)) ||
-            (rc = ntt_powers(g, (F *)d->th[dir], z.nth, ntt_pow2k(wn, z.cb), one, 0, st)))
+        if ((rc = ntt_powers(g, (F *)d->roots[dir], z.nr, wL, one, 0, st)))
             return rc;
     }
     d->odd_s1 = d->odd_s2 = NULL;
@@ -473,9 +455,6 @@ static ntt_pass_args<F> ntt_pass_make(const g16_gpu_domain *d, F *a, const ntt_p
     p.t = pl.t[i];
     p.roots = (const F *)d->roots[dir];
     p.L = z.L;
-    p.tl = (const F *)d->tl[dir];
-    p.th = (const F *)d->th[dir];
-    p.cbits = z.cb;
     p.tfull = (const F *)d->tfull[dir];
     p.tw = p.m > p.B;
     p.dit = dit;
@@ -524,7 +503,7 @@ template <class F> static g16_err ntt_bitrev(g16_gpu *g, const g16_gpu_domain *d
     if (k == 0)
         return G16_OK;
     size_t n = (size_t)1 << k;
-    if (k >= 8 && d->bitrev_tile) {
+    if (k >= 8) { /* the tiled kernel: NN 2^24 6% faster than the swap (H200, 2026-11-30) */
         NTT_LAUNCH_SYNC(ntt_bitrev_tile_kernel<F>, (unsigned)(n >> 8), 256, 512 * sizeof(F), a, k);
         return G16_OK;
     }
@@ -536,8 +515,8 @@ template <class F> static g16_err ntt_bitrev(g16_gpu *g, const g16_gpu_domain *d
  * the inverse DIF network with the scale n^-1 g^rev_k(P) on its last store
  * (coefficients times g^j, bit-reversed), then the forward DIT network.
  * Both networks' passes over the contiguous blocks of 2^B (the DIF's last,
- * the DIT's first) run as one fused pass (d->fuse): one read and write of
- * the array fewer. */
+ * the DIT's first) run as one fused pass: one read and write of the array
+ * fewer. */
 template <class F> static g16_err ntt_odd_coset(g16_gpu *g, const g16_gpu_domain *d, F *a, g16_status *st) {
     ntt_scale<F> odd;
     memset(&odd, 0, sizeof odd);
@@ -546,12 +525,6 @@ template <class F> static g16_err ntt_odd_coset(g16_gpu *g, const g16_gpu_domain
     odd.s2 = (const F *)d->odd_s2;
     odd.bits = ntt_dom_layout(d->log_n).cb;
     ntt_plan pl = ntt_make_plan(d->log_n, d->cols_log);
-    if (!d->fuse) {
-        ntt_scale<F> none;
-        memset(&none, 0, sizeof none);
-        g16_err rc = ntt_core<F>(g, d, a, 1, 0, none, odd, st);
-        return rc ? rc : ntt_core<F>(g, d, a, 0, 1, none, none, st);
-    }
     for (int i = 0; i < pl.np; i++) { /* the inverse DIF, its last pass fused */
         ntt_pass_args<F> p = ntt_pass_make<F>(d, a, pl, i, 1, 0);
         if (i == pl.np - 1) {

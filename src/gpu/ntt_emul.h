@@ -37,6 +37,7 @@ struct g16_gpu {
     int device;
     int stream;
     void *d_ntt_scratch;
+    unsigned ntt_cols_log, ntt_threads; /* gpu.ntt_cols_log, gpu.ntt_threads (0: built-in) */
 };
 #define G16GPU_NTT_MAX_LOG 28
 #define G16GPU_NTT_SCRATCH ((size_t)2 << ((G16GPU_NTT_MAX_LOG + 1) / 2))
@@ -45,12 +46,10 @@ struct g16_gpu_domain {
     unsigned log_n;
     int device;
     void *d_mem;
-    void *roots[2], *tl[2], *th[2];
+    void *roots[2];
     void *odd_s1, *odd_s2;
     uint32_t ninv[8];
     unsigned cols_log;
-    int bitrev_tile;
-    int fuse;
     unsigned threads;
     void *d_full, *tfull[2];
 };

@@ -186,7 +186,7 @@ g16_err groth16_gpu_key_upload_ex(struct g16_gpu *g, groth16_gpu_key **out, cons
 int groth16_gpu_key_synth(const groth16_gpu_key *gk);
 /* The upload drops each of A, B1, B2, C's points at infinity (wires in no
  * term of that column) when they are 1/16 of the set or more
- * (g16_gpu_bases_drop_infinity; $G16_GPU_DROP_INF=0 keeps them), and each
+ * (g16_gpu_bases_drop_infinity), and each
  * MSM gathers the kept points' scalars first: so groth16_gpu_key_bytes is
  * an upper bound. Points kept of set 0..4 (A, B1, B2, C, H); what gk takes
  * on its device (bases, indices, rows, tables). */
@@ -206,8 +206,8 @@ g16_err groth16_gpu_key_add_rows(struct g16_gpu *g, groth16_gpu_key *gk, const g
 void groth16_gpu_key_drop_rows(struct g16_gpu *g, groth16_gpu_key *gk);
 /* The synthesis flags a single-proof caller passes to groth16_stage_synth_ex
  * before groth16_stage_heavy_gpu with gk: GROTH16_SYNTH_WS_ONLY when gk has
- * the rows, unless the environment says G16_GPU_SYNTH=0 (the CPU synthesis:
- * comparisons, kill switch); else 0. */
+ * the rows, unless the context gk was uploaded with has gpu.synth = 0 (the
+ * CPU synthesis: comparisons, kill switch; docs/config.md); else 0. */
 unsigned groth16_gpu_synth_flags(const groth16_gpu_key *gk);
 void groth16_gpu_key_free(struct g16_gpu *g, groth16_gpu_key *gk);
 /* Memory for speed: replaces each base set of gk (A, B1, B2, C, H) by its

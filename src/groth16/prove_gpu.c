@@ -48,6 +48,7 @@ struct groth16_gpu_key {
     g16_gpu_bases *b[GK_COUNT];
     g16_gpu_synth *syn; /* the coefficient rows (GROTH16_GPU_KEY_SYNTH), else NULL */
     size_t syn_bytes;   /* their device bytes */
+    int no_synth;       /* gpu.synth = 0 in the uploading context's options: CPU synthesis */
 };
 
 struct groth16_gpu_work {
@@ -157,13 +158,6 @@ g16_err groth16_gpu_key_add_rows(struct g16_gpu *g, groth16_gpu_key *gk, const g
     return G16_OK;
 }
 
-/* $G16_GPU_DROP_INF=0 keeps the points at infinity on the device (to
- * measure what dropping them saves). */
-static int drop_infinity(void) {
-    const char *e = getenv("G16_GPU_DROP_INF");
-    return !(e && !strcmp(e, "0"));
-}
-
 size_t groth16_gpu_key_kept(const groth16_gpu_key *gk, int set) {
     return gk && set >= 0 && set < GK_COUNT ? g16_gpu_bases_count(gk->b[set]) : 0;
 }
@@ -176,8 +170,7 @@ size_t groth16_gpu_key_device_bytes(const groth16_gpu_key *gk) {
 }
 
 unsigned groth16_gpu_synth_flags(const groth16_gpu_key *gk) {
-    const char *e = getenv("G16_GPU_SYNTH");
-    if (e && !strcmp(e, "0"))
+    if (!gk || gk->no_synth)
         return 0;
     return groth16_gpu_key_synth(gk) ? GROTH16_SYNTH_WS_ONLY : 0;
 }
@@ -197,6 +190,7 @@ g16_err groth16_gpu_key_upload_ex(struct g16_gpu *g, groth16_gpu_key **out, cons
     if (!gk)
         return g16_fail(st, G16_ERR_NOMEM, "gpu key upload: out of memory");
     gk->curve = zk->curve;
+    gk->no_synth = !g16_config_bool(g16_gpu_config(g), G16_OPT_GPU_SYNTH);
     gk->n = zk->domainSize;
     gk->nv = zk->nVars;
     gk->npub = zk->nPublic;
@@ -208,7 +202,7 @@ g16_err groth16_gpu_key_upload_ex(struct g16_gpu *g, groth16_gpu_key **out, cons
         size_t dropped = 0;
         /* A, B1, B2, C: the points at infinity go when they are 1/16 or more
          * (wires in no term of that column; H has none) */
-        if (!err && i != GK_H && drop_infinity())
+        if (!err && i != GK_H)
             err = g16_gpu_bases_drop_infinity(g, gk->b[i], base_count(zk, i) / 16, &dropped, st);
         if (err) {
             char msg[sizeof st->msg];
@@ -266,7 +260,7 @@ size_t groth16_gpu_key_table_bytes(const g16_key *key) {
     const g16_zkey *zk = groth16_key_zkey(key);
     size_t t = 0;
     for (int i = 0; i < GK_COUNT; i++) {
-        size_t tb = g16_gpu_table_bytes(zk->curve, base_group(i), base_count(zk, i)), bb = base_bytes(zk, i);
+        size_t tb = g16_gpu_table_bytes(zk->curve, base_group(i), base_count(zk, i), NULL), bb = base_bytes(zk, i);
         t += tb > bb ? tb - bb : 0;
     }
     return t;

@@ -136,7 +136,7 @@ static g16_err gpu_setup(groth16_prover *p, g16_status *st) {
         maxp = p->o.msm_max_points;
     for (;;) {
         t0 = g16_now_ms();
-        err = g16_gpu_create(&p->g, p->o.device, maxp, 1, st);
+        err = g16_gpu_create(&p->g, p->o.device, maxp, 1, g16_ctx_config(p->ctx), st);
         p->info.gpu_create_ms = g16_now_ms() - t0;
         if (!err && upload) {
             t0 = g16_now_ms();

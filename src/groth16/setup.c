@@ -195,7 +195,7 @@ g16_err groth16_setup_insecure_ex(g16_ctx *ctx, const g16_r1cs *cs, const groth1
     g16_err err = G16_OK;
     if (o->backend != GROTH16_SETUP_CPU) {
         if (g16_gpu_count() > 0) {
-            err = g16_gpu_create(&e.gpu, 0, 1, 1, st);
+            err = g16_gpu_create(&e.gpu, 0, 1, 1, g16_ctx_config(ctx), st);
             if (err && o->backend == GROTH16_SETUP_CUDA)
                 return err;
             if (err)

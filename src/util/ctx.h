@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 
+#include "config.h"
 #include "util.h"
 
 enum { G16_CACHE_NTT = 0, G16_CACHE_GPU, G16_CACHE_COUNT };
@@ -20,7 +21,16 @@ struct g16_ctx {
     char last_msg[512];
     void *cache[G16_CACHE_COUNT];
     void (*cache_free[G16_CACHE_COUNT])(void *);
+    g16_config cfg; /* defaults + environment at creation, then g16_ctx_set_option (under lock) */
 };
+
+/* The context's options (config.h). Read it when creating the objects it
+ * configures (GPU contexts, engines); g16_ctx_set_option changes it under
+ * ctx->lock, so a caller racing a setter copies it: g16_ctx_config_copy. */
+const g16_config *g16_ctx_config(const g16_ctx *ctx);
+void g16_ctx_config_copy(g16_ctx *ctx, g16_config *out);
+/* Replaces the context's options by cfg (benches: their --set flags). */
+void g16_ctx_config_replace(g16_ctx *ctx, const g16_config *cfg);
 
 /* Records st in ctx (message and callback) and returns st->code. */
 g16_err g16_ctx_report(g16_ctx *ctx, const g16_status *st);

@@ -179,6 +179,22 @@ static void test_config(void) {
     g16d_config_free(&c);
     CHECK(load(&c, "frobnicate = 1\n", 0, NULL) == 2);
     g16d_config_free(&c);
+    /* Library options (docs/config.md): g16d's names and dotted keys, checked
+     * at load, kept in order with their source. */
+    char *al[] = {"--gpu-shared", "off", "--gpu.msm_window_bits=9"};
+    CHECK(load(&c, "pin = on\ngpu_sync = block\ngpu.msm_segment = 64\n", 3, al) == 0);
+    CHECK(c.n_lib_opts == 5 && !strcmp(c.lib_opts[0].name, "engine.pin") && !strcmp(c.lib_opts[0].value, "on") &&
+          !c.lib_opts[0].from_flag && !strcmp(c.lib_opts[1].name, "gpu.sync") &&
+          !strcmp(c.lib_opts[2].name, "gpu.msm_segment") && !strcmp(c.lib_opts[3].name, "engine.gpu_shared") &&
+          !strcmp(c.lib_opts[3].value, "off") && c.lib_opts[3].from_flag &&
+          !strcmp(c.lib_opts[4].name, "gpu.msm_window_bits") && !strcmp(c.lib_opts[4].value, "9"));
+    g16d_config_free(&c);
+    CHECK(load(&c, "gpu_sync = fast\n", 0, NULL) == 2);
+    g16d_config_free(&c);
+    CHECK(load(&c, "gpu.msm_window_bits = 40\n", 0, NULL) == 2);
+    g16d_config_free(&c);
+    CHECK(load(&c, "gpu.nonsense = 1\n", 0, NULL) == 2);
+    g16d_config_free(&c);
     CHECK(load(&c, "listen = 10.1.2.3:80\n", 0, NULL) == 2);
     g16d_config_free(&c);
     CHECK(load(&c, "listen = 10.1.2.3:80\ntoken = abcdefghijklmnopq\n", 0, NULL) == 0);

@@ -47,7 +47,7 @@ static void run(const char *name, g16_curve curve, const uint64_t (*R)[4], const
                 const uint64_t (*I2)[4], unsigned s, void (*rnd)(C *, g16_rng *),
                 g16_err (*cpu)(g16_ctx *, C *, unsigned, int, int, const C *), void (*hcpu)(C *, const C *, const C *, const C *, size_t),
                 g16_ctx *ctx, g16_rng *rng, unsigned max_log) {
-    g16_gpu gg = {0, 0, NULL};
+    g16_gpu gg = {};
     g16_gpu *g = &gg;
     g->d_ntt_scratch = malloc(G16GPU_NTT_SCRATCH * 32);
     g16_status st = {};
