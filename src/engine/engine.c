@@ -1,21 +1,6 @@
-/* The proving engine (docs/engine.md).
- *
- * Threads: S synthesis threads, W device workers, F finalize threads (one per
- * device: each proof is finalized and verified, a multi-pairing, on the CPU). One
- * mutex (eng->lock) guards every queue, key, job and the budget; heavy work
- * runs with it released. Queues:
- *   pending  (heap)  partitions not started, by (priority desc, job seq asc,
- *                    partition index asc): unique keys, a total order;
- *   ready    (heap)  synthesized partitions (each holding a working area),
- *                    same order; at most `lookahead` of them (plus those in
- *                    synthesis);
- *   fin      (heap)  partitions whose device stage is done (MSM sums only).
- * Budget: one byte count over resident keys, working areas and witnesses in
- * synthesis; a reservation is taken before the memory is, and released as
- * soon as its data is consumed (a witness right after synthesis). Free
- * working areas are a per-key cache and are reclaimed under pressure before
- * idle keys are evicted (LRU; a key with partitions in flight never is). */
-#include <errno.h>
+/* The engine's lifecycle (create, destroy, threads started and joined) and
+ * its job API (g16_engine_submit .. g16_engine_get_budget), the timeline
+ * events; the design overview is in engine_internal.h and docs/engine.md. */
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -23,221 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
-#include "engine.h"
+#include "engine_internal.h"
 #include "gpu/gpu.h"
 #include "util/ctx.h"
-
-/* ---- CPU backend ---------------------------------------------------------- */
-
-static g16_err cpu_worker_init(void *self, int worker, void **wstate, g16_status *st) {
-    (void)self, (void)worker, (void)st;
-    *wstate = NULL;
-    return G16_OK;
-}
-static void cpu_worker_fini(void *self, void *wstate) { (void)self, (void)wstate; }
-static int cpu_worker_device(void *self, int worker) {
-    (void)self, (void)worker;
-    return 0;
-}
-static g16_err cpu_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *out, groth16_work *work,
-                         const g16_key *key, groth16_timings *tm, engine_heavy_info *hi, g16_status *st) {
-    (void)self, (void)wstate, (void)hi;
-    return groth16_stage_heavy(ctx, out, work, key, tm, st);
-}
-static void cpu_destroy(void *self) { (void)self; }
-
-void engine_backend_cpu(engine_backend *be) {
-    memset(be, 0, sizeof *be);
-    be->name = "cpu";
-    be->devices = 1;
-    be->worker_init = cpu_worker_init;
-    be->worker_device = cpu_worker_device;
-    be->worker_fini = cpu_worker_fini;
-    be->heavy = cpu_heavy;
-    be->destroy = cpu_destroy;
-}
-
-/* ---- data ---------------------------------------------------------------- */
-
-enum { P_QUEUED, P_RUNNING, P_PROVED, P_FAILED, P_CANCELLED };
-
-typedef struct ekey {
-    uint64_t id;
-    char *path;
-    unsigned flags;
-    g16_key_tier tier;
-    int users;        /* g16_engine_key_add references */
-    g16_key *key;     /* NULL while not resident */
-    size_t bytes;     /* reserved while resident (or loading) */
-    size_t dev_bytes; /* its bases on each device (0: streamed, or the CPU) */
-    int streamed;     /* resident, on a GPU backend, but not on the devices */
-    int loading;      /* a thread is loading it */
-    int in_memory;    /* engine_key_add_loaded: no file to reload it from, so
-                       * never evicted (host or devices); freed by
-                       * g16_engine_key_remove or g16_engine_destroy */
-    unsigned work_flags; /* groth16_work_create_ex flags of its working areas */
-    size_t released;     /* host bytes given back once on the devices (in-memory keys) */
-    uint32_t active;  /* partitions in flight (popped, not finished) */
-    uint64_t last_use;
-    size_t work_bytes; /* one working area (known once loaded) */
-    size_t wit_bytes;  /* one parsed witness (nVars Fr) */
-    groth16_work **free_work;
-    uint32_t n_free, cap_free, n_work;
-    uint32_t loads, evictions;
-    struct ekey *next;
-} ekey;
-
-struct job;
-typedef struct part {
-    struct job *job;
-    uint32_t idx;
-    int state;
-    g16_err err;
-    char msg[256];
-    char *path;   /* witness (path or bytes, owned until synthesized) */
-    void *data;
-    size_t len;
-    int borrowed; /* data is the caller's (ENGINE_SUBMIT_BORROW): not wiped or freed */
-    groth16_work *work;
-    groth16_msms msms;
-    g16_result *res;
-    double t_queued;
-    double t_ready, t_devdone; /* pushed to the ready heap / the fin heap */
-    g16_partition_stats stats;
-} part;
-
-typedef struct job {
-    uint64_t id, seq;
-    int prio;
-    ekey *key;
-    uint32_t n, n_finished, n_proved, n_failed, n_cancelled, n_started;
-    part *parts;
-    int cancelled;
-    g16_err cancel_err;
-    double t_submit, t_finish, deadline;
-    uint64_t finish_seq;
-    g16_err err;
-    uint32_t failed_partition;
-    char msg[300];
-    struct job *next;
-} job;
-
-typedef struct pheap {
-    part **v;
-    size_t n, cap;
-} pheap;
-
-/* Distinct key shapes the device budget remembers (the largest ones). */
-#define DEV_SHAPES 64
-
-/* Histogram buckets (ms) of the stage timings. */
-static const double HB[] = {1, 5, 10, 50, 100, 500, 1000, 5000, 10000, 60000};
-#define NHB (sizeof HB / sizeof HB[0])
-/* ready_wait: synthesized, waiting in the ready heap for a worker (long =
- * the devices are the bottleneck; near 0 with idle devices = synthesis is);
- * fin_wait: device stage done, waiting in the fin heap for a finalize
- * thread (long = finalize/verify is the bottleneck); kernels: the kernel
- * section on the host clock (H and the MSMs, under the kernel mutex). */
-enum {
-    ST_QUEUE,
-    ST_SYNTH,
-    ST_DEVICE,
-    ST_FINALIZE,
-    ST_VERIFY,
-    ST_JOB,
-    ST_UPLOAD,
-    ST_GPU,
-    ST_KWAIT,
-    ST_RWAIT,
-    ST_FWAIT,
-    ST_KERNELS,
-    ST_COUNT
-};
-static const char *const ST_NAME[ST_COUNT] = {"queue",       "synthesis",  "device",   "finalize",
-                                              "verify",      "job",        "upload",   "gpu",
-                                              "kernel_wait", "ready_wait", "fin_wait", "kernels"};
-typedef struct hist {
-    uint64_t b[NHB + 1];
-    uint64_t count;
-    double sum;
-} hist;
-
-struct g16_engine {
-    g16_ctx *ctx;
-    g16_engine_opts o;
-    engine_backend be;
-    pthread_mutex_t lock;
-    pthread_cond_t cv_synth, cv_ready, cv_fin, cv_done;
-    FILE *timeline; /* optional event log (its own lock: tl_lock) */
-    pthread_mutex_t tl_lock;
-    double t_start;
-    pheap pending, ready, fin;
-    uint32_t n_synthesizing;
-    ekey *keys;
-    job *jobs;
-    uint64_t next_key_id, next_job_id, job_seq, finish_seq, tick;
-    uint64_t budget_used, budget_peak;
-    int stop_synth, stop_workers, stop_fin;
-    int hold_workers; /* test hook: workers take nothing from the ready heap */
-    uint32_t refuse_mask; /* test hook: these workers answer retry_elsewhere */
-    int n_retired;        /* workers retired (engine_heavy_info.retry_elsewhere) */
-    pthread_t *synth_th, *worker_th, *fin_th;
-    int n_synth_th, n_worker_th, n_fin_th;
-    double fin_busy_ms; /* the finalize threads' finalize + verify time, summed */
-    double budget_wait_ms; /* synthesis threads waiting for budget room (areas, witnesses), summed */
-    void **wstate;
-    struct {
-        uint64_t job_id;
-        uint32_t part;
-        int busy;
-        int retired; /* handed a partition back for good (retry_elsewhere) */
-        int dev;        /* the device it runs on */
-        size_t msm_points; /* its MSM capacity at its last device stage (engine_heavy_info) */
-        char msm_note[200]; /* and why it is smaller than asked ("" if not) */
-        double busy_ms; /* sum of its heavy stages */
-    } *wcur;
-    /* Devices (one "device" for the CPU backend): busy = at least one of
-     * its workers in a heavy stage; busy_ms is the union of those
-     * intervals, gpu_ms the sum of the device-timed GPU stages. */
-    struct {
-        int n_busy, workers;
-        int failed; /* a GPU stage failed: out of service */
-        double busy_since, busy_ms, first_ms, gpu_ms;
-        uint64_t parts;  /* heavy stages that ended here without error */
-        double kernel_ms, kwait_ms; /* kernel sections (host clock) and mutex waits, summed */
-        double kernel_gpu_ms;       /* their CUDA-event time (engine_heavy_info.kernel_gpu_ms) */
-        double stage_gpu_ms[ENGINE_GPU_STAGES]; /* its parts (engine_heavy_info.stage_gpu_ms) */
-    } *dev;
-    int n_dev, wpd;
-    /* Device bytes, per device (every device holds the same keys): resident
-     * key bases plus the workers' device areas: wpd x (the largest MSM
-     * context + the be.work_cache largest working areas of the key shapes
-     * seen, dev_shapes), dev_work = dev_work_if(e, NULL, 0). */
-    uint64_t dev_keys, dev_work, dev_peak, dev_ctx;
-    struct dev_shape {
-        int curve;
-        uint32_t n, nv;
-        uint64_t work;
-    } dev_shapes[DEV_SHAPES];
-    int n_dev_shapes;
-    /* metrics */
-    uint64_t c_jobs_submitted, c_jobs_done, c_jobs_failed, c_jobs_cancelled;
-    uint64_t c_parts_proved, c_parts_failed, c_parts_cancelled, c_verify_failed;
-    uint64_t c_key_loads, c_key_evictions, c_work_allocs, c_work_reclaims;
-    uint64_t c_keys_streamed, c_parts_streamed, c_parts_cpu_fallback, c_device_errors, c_workers_retired;
-    hist h[ST_COUNT];
-};
-
-typedef struct dev_shape dev_shape;
-
-typedef struct wctx { /* a thread's argument */
-    g16_engine *eng;
-    int idx;
-} wctx;
-
-static double now_ms(void) { return g16_now_ms(); }
 
 /* One timeline event: {"t":ms since start,"ev":"device","ph":"B"|"E",
  * "job":id,"part":i,"thread":"worker3"} (B = begin, E = end). */
@@ -249,6 +23,7 @@ static void tl_at(g16_engine *e, double t, const char *ev, char ph, const part *
             t - e->t_start, ev, ph, (unsigned long long)p->job->id, p->idx, kind, idx);
     pthread_mutex_unlock(&e->tl_lock);
 }
+
 /* A device-side event of worker idx on device dev: the same fields and
  * "dev":d (engine_tl_read reads these). */
 static void tl_dev(g16_engine *e, double t, const char *ev, char ph, const part *p, int idx, int dev) {
@@ -260,12 +35,13 @@ static void tl_dev(g16_engine *e, double t, const char *ev, char ph, const part 
             t - e->t_start, ev, ph, (unsigned long long)p->job->id, p->idx, idx, dev);
     pthread_mutex_unlock(&e->tl_lock);
 }
+
 static void tl(g16_engine *e, const char *ev, char ph, const part *p, const char *kind, int idx) {
     if (e->timeline)
         tl_at(e, now_ms(), ev, ph, p, kind, idx);
 }
 
-static void hist_add(hist *h, double v) {
+void hist_add(hist *h, double v) {
     size_t i = 0;
     while (i < NHB && v > HB[i])
         i++;
@@ -274,115 +50,7 @@ static void hist_add(hist *h, double v) {
     h->sum += v;
 }
 
-/* ---- heaps ---------------------------------------------------------------- */
-
-/* a before b: higher priority, then older job, then lower partition index. */
-static int part_before(const part *a, const part *b) {
-    if (a->job->prio != b->job->prio)
-        return a->job->prio > b->job->prio;
-    if (a->job->seq != b->job->seq)
-        return a->job->seq < b->job->seq;
-    return a->idx < b->idx;
-}
-
-/* Invariant (G16_VERIFY builds): no entry comes before its parent. O(n),
- * checked after every push, pop and removal; test builds only. */
-static __attribute__((unused)) int heap_ordered(const pheap *h) {
-    for (size_t i = 1; i < h->n; i++)
-        if (part_before(h->v[i], h->v[(i - 1) / 2]))
-            return 0;
-    return 1;
-}
-
-static int heap_push(pheap *h, part *p) {
-    if (h->n == h->cap) {
-        size_t cap = h->cap ? 2 * h->cap : 64;
-        part **v = realloc(h->v, cap * sizeof *v);
-        if (!v)
-            return 0;
-        h->v = v;
-        h->cap = cap;
-    }
-    size_t i = h->n++;
-    while (i > 0) {
-        size_t up = (i - 1) / 2;
-        if (!part_before(p, h->v[up]))
-            break;
-        h->v[i] = h->v[up];
-        i = up;
-    }
-    h->v[i] = p;
-    G16_VERIFY_CHECK(heap_ordered(h));
-    return 1;
-}
-
-static void heap_sift_down(pheap *h, size_t i) {
-    part *p = h->v[i];
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= h->n)
-            break;
-        if (c + 1 < h->n && part_before(h->v[c + 1], h->v[c]))
-            c++;
-        if (!part_before(h->v[c], p))
-            break;
-        h->v[i] = h->v[c];
-        i = c;
-    }
-    h->v[i] = p;
-}
-
-static part *heap_pop(pheap *h) {
-    if (!h->n)
-        return NULL;
-    part *top = h->v[0];
-    h->v[0] = h->v[--h->n];
-    if (h->n)
-        heap_sift_down(h, 0);
-    G16_VERIFY_CHECK(heap_ordered(h));
-    return top;
-}
-
-/* Removes every entry of job j (rebuilds the heap), returning them in out. */
-static size_t heap_remove_job(pheap *h, const job *j, part **out) {
-    size_t k = 0, m = 0;
-    for (size_t i = 0; i < h->n; i++) {
-        if (h->v[i]->job == j)
-            out[m++] = h->v[i];
-        else
-            h->v[k++] = h->v[i];
-    }
-    h->n = k;
-    for (size_t i = h->n / 2; i-- > 0;)
-        heap_sift_down(h, i);
-    G16_VERIFY_CHECK(heap_ordered(h));
-    return m;
-}
-
-/* ---- budget and keys (all under eng->lock) -------------------------------- */
-
-static int budget_fits(const g16_engine *e, uint64_t bytes) {
-    return !e->o.budget_bytes || e->budget_used + bytes <= e->o.budget_bytes;
-}
-
-/* Invariants (G16_VERIFY builds): every take follows a budget_make_room or
- * budget_fits for its bytes, so used <= limit after it; a give returns bytes
- * that were taken (used never wraps below 0); at engine_free, after the
- * keys went, every reservation has been given back (used == 0). */
-static void budget_take(g16_engine *e, uint64_t bytes) {
-    G16_VERIFY_CHECK(e->budget_used + bytes >= e->budget_used);
-    e->budget_used += bytes;
-    G16_VERIFY_CHECK(!e->o.budget_bytes || e->budget_used <= e->o.budget_bytes);
-    if (e->budget_used > e->budget_peak)
-        e->budget_peak = e->budget_used;
-}
-
-static void budget_give(g16_engine *e, uint64_t bytes) {
-    G16_VERIFY_CHECK(bytes <= e->budget_used);
-    e->budget_used -= bytes;
-}
-
-static void key_drop_free_work(g16_engine *e, ekey *k) {
+void key_drop_free_work(g16_engine *e, ekey *k) {
     while (k->n_free) {
         groth16_work_free(k->free_work[--k->n_free]);
         k->n_work--;
@@ -391,7 +59,7 @@ static void key_drop_free_work(g16_engine *e, ekey *k) {
     }
 }
 
-static void key_unload(g16_engine *e, ekey *k) {
+void key_unload(g16_engine *e, ekey *k) {
     key_drop_free_work(e, k);
     if (k->key && e->be.key_release)
         e->be.key_release(e->be.self, k->key); /* its device copies */
@@ -402,164 +70,6 @@ static void key_unload(g16_engine *e, ekey *k) {
     k->key = NULL;
     budget_give(e, k->bytes);
     k->bytes = 0;
-}
-
-/* Frees budget until `bytes` fit: first cached working areas of other keys,
- * then idle resident keys other than `keep`, least recently used first.
- * Returns whether they fit. */
-static int budget_make_room(g16_engine *e, uint64_t bytes, const ekey *keep) {
-    if (budget_fits(e, bytes))
-        return 1;
-    for (ekey *k = e->keys; k && !budget_fits(e, bytes); k = k->next)
-        if (k != keep)
-            key_drop_free_work(e, k);
-    while (!budget_fits(e, bytes)) {
-        ekey *lru = NULL;
-        for (ekey *k = e->keys; k; k = k->next)
-            if (k != keep && k->key && !k->in_memory && !k->active && !k->loading &&
-                (!lru || k->last_use < lru->last_use))
-                lru = k;
-        if (!lru)
-            return 0;
-        key_unload(e, lru);
-        lru->evictions++;
-        e->c_key_evictions++;
-    }
-    return 1;
-}
-
-/* Device side of the budget (per device, lock held). */
-
-/* The workers' device bytes per device if a key of shape sh (NULL: none)
- * and MSM context ctx joined what was seen: each worker keeps a context as
- * large as the largest key's and up to be.work_cache working areas, one
- * per shape, so wpd x (largest context + the work_cache largest areas). */
-static uint64_t dev_work_if(const g16_engine *e, const dev_shape *sh, uint64_t ctx) {
-    uint64_t w[DEV_SHAPES + 1];
-    int n = 0, dup = 0;
-    for (int i = 0; i < e->n_dev_shapes; i++) {
-        const dev_shape *d = &e->dev_shapes[i];
-        dup |= sh && d->curve == sh->curve && d->n == sh->n && d->nv == sh->nv;
-        w[n++] = d->work;
-    }
-    if (sh && !dup)
-        w[n++] = sh->work;
-    int keep = e->be.work_cache > 0 ? e->be.work_cache : 1;
-    uint64_t sum = 0;
-    for (int k = 0; k < keep && n > 0; k++) { /* the keep largest */
-        int m = 0;
-        for (int i = 1; i < n; i++)
-            if (w[i] > w[m])
-                m = i;
-        sum += w[m];
-        w[m] = w[--n];
-    }
-    uint64_t c = ctx > e->dev_ctx ? ctx : e->dev_ctx;
-    return (uint64_t)e->wpd * (c + sum);
-}
-
-static int dev_fits(const g16_engine *e, uint64_t key_bytes, uint64_t work) {
-    return !e->o.device_budget_bytes || e->dev_keys + key_bytes + work <= e->o.device_budget_bytes;
-}
-
-/* Records shape sh and context ctx as seen (the list keeps the DEV_SHAPES
- * largest areas: the sum of the work_cache largest needs no other). */
-static void dev_shape_add(g16_engine *e, const dev_shape *sh, uint64_t ctx) {
-    if (ctx > e->dev_ctx)
-        e->dev_ctx = ctx;
-    int small = -1;
-    for (int i = 0; i < e->n_dev_shapes; i++) {
-        const dev_shape *d = &e->dev_shapes[i];
-        if (d->curve == sh->curve && d->n == sh->n && d->nv == sh->nv)
-            return;
-        if (small < 0 || d->work < e->dev_shapes[small].work)
-            small = i;
-    }
-    if (e->n_dev_shapes < DEV_SHAPES)
-        e->dev_shapes[e->n_dev_shapes++] = *sh;
-    else if (sh->work > e->dev_shapes[small].work)
-        e->dev_shapes[small] = *sh;
-}
-
-/* Makes room on the devices for a key of key_bytes whose workers need an
- * area of shape sh and an MSM context of ctx bytes, evicting idle
- * device-resident keys other than keep (LRU), and reserves it. Returns 0
- * (nothing reserved) when it cannot fit: the key is then streamed from
- * host memory. key_bytes 0: the workers' areas alone (a streamed key). */
-static int dev_reserve(g16_engine *e, const ekey *keep, uint64_t key_bytes, const dev_shape *sh, uint64_t ctx) {
-    uint64_t work = dev_work_if(e, sh, ctx);
-    while (!dev_fits(e, key_bytes, work)) {
-        ekey *lru = NULL;
-        for (ekey *k = e->keys; k; k = k->next)
-            if (k != keep && k->key && k->dev_bytes && !k->in_memory && !k->active && !k->loading &&
-                (!lru || k->last_use < lru->last_use))
-                lru = k;
-        if (!lru)
-            return 0;
-        key_unload(e, lru);
-        lru->evictions++;
-        e->c_key_evictions++;
-    }
-    e->dev_keys += key_bytes;
-    dev_shape_add(e, sh, ctx);
-    e->dev_work = work;
-    if (e->dev_keys + e->dev_work > e->dev_peak)
-        e->dev_peak = e->dev_keys + e->dev_work;
-    return 1;
-}
-
-/* key's device shape (curve, domain, wires, one worker's working area) and
- * one worker's MSM context, from the backend (no lock needed). */
-static void dev_shape_of(const g16_engine *e, const g16_key *key, dev_shape *sh, uint64_t *ctx) {
-    memset(sh, 0, sizeof *sh);
-    g16_key_info ki;
-    if (g16_key_get_info(NULL, &ki, key) == G16_OK) {
-        sh->curve = (int)ki.curve;
-        sh->n = (uint32_t)ki.domain_size;
-        sh->nv = (uint32_t)ki.n_vars;
-    }
-    sh->work = e->be.work_device_bytes ? e->be.work_device_bytes(e->be.self, key) : 0;
-    *ctx = e->be.ctx_device_bytes ? e->be.ctx_device_bytes(e->be.self, key) : 0;
-}
-
-/* The device reservation of key k before key_prepare (e->lock not held):
- * *kdev receives the bytes reserved; returns key_prepare's to_device flags:
- * 0 (streamed: the workers' areas alone reserved), 1 (the bases) or
- * 1 | 2 (the bases and their window tables, when the backend makes tables
- * and the budget holds them as it is: no key is evicted for tables; else
- * the bases alone, evicting idle keys as usual). */
-static int dev_reserve_key(g16_engine *e, ekey *k, const g16_key *key, uint64_t *kdev) {
-    *kdev = e->be.key_device_bytes(e->be.self, key);
-    uint64_t tb = e->be.key_table_bytes ? e->be.key_table_bytes(e->be.self, key) : 0, ctxb;
-    dev_shape sh;
-    dev_shape_of(e, key, &sh, &ctxb);
-    int to = 0;
-    pthread_mutex_lock(&e->lock);
-    if (tb && dev_fits(e, *kdev + tb, dev_work_if(e, &sh, ctxb)) && dev_reserve(e, k, *kdev + tb, &sh, ctxb)) {
-        *kdev += tb;
-        to = 1 | 2;
-    } else if (dev_reserve(e, k, *kdev, &sh, ctxb)) {
-        to = 1;
-    } else {
-        (void)dev_reserve(e, k, 0, &sh, ctxb); /* streamed: its workers still hold areas and contexts */
-    }
-    pthread_mutex_unlock(&e->lock);
-    return to;
-}
-
-/* After an upload (lock not held): the key's reservation of *kdev device
- * bytes settles to what its device copies take when that is less (the
- * points at infinity a GPU backend dropped); never more. */
-static void dev_settle_key(g16_engine *e, const g16_key *key, int on_device, uint64_t *kdev) {
-    if (!on_device || !e->be.key_device_used)
-        return;
-    uint64_t used = e->be.key_device_used(e->be.self, key);
-    pthread_mutex_lock(&e->lock);
-    if (used && used < *kdev) {
-        e->dev_keys -= *kdev - used;
-        *kdev = used;
-    }
-    pthread_mutex_unlock(&e->lock);
 }
 
 static uint64_t file_size(const char *path) {
@@ -684,175 +194,6 @@ static void key_forget(g16_engine *e, ekey *k) {
     free(k);
 }
 
-/* ---- jobs ------------------------------------------------------------------ */
-
-static job *job_find(g16_engine *e, uint64_t id) {
-    for (job *j = e->jobs; j; j = j->next)
-        if (j->id == id)
-            return j;
-    return NULL;
-}
-
-static int job_has_refs(const g16_engine *e, const ekey *k) {
-    for (const job *j = e->jobs; j; j = j->next)
-        if (j->key == k && j->n_finished < j->n)
-            return 1;
-    return 0;
-}
-
-static void part_free_input(part *p) {
-    free(p->path);
-    p->path = NULL;
-    if (p->borrowed) {
-        p->data = NULL;
-        return;
-    }
-    if (p->data)
-        g16_wipe(p->data, p->len);
-    free(p->data);
-    p->data = NULL;
-}
-
-/* The synthesis thread's early release of a partition's witness bytes,
- * outside the lock (the only other user of p->data is part_free_input,
- * later on that same thread or after the job ended): a daemon's witness of
- * gigabytes was wiped under the engine lock before. */
-static void part_wipe_input(part *p, int threads) {
-    if (p->borrowed || !p->data)
-        return;
-    g16_wipe_threads(p->data, p->len, threads);
-    free(p->data);
-    p->data = NULL;
-}
-
-/* Records a partition's end (lock held). `popped`: it was taken from the
- * pending queue (it holds a reference on its key). */
-static void part_finish(g16_engine *e, part *p, int state, g16_err err, const char *msg, int popped) {
-    job *j = p->job;
-    p->state = state;
-    p->err = err;
-    if (msg)
-        snprintf(p->msg, sizeof p->msg, "%s", msg);
-    part_free_input(p);
-    groth16_msms_clear(&p->msms);
-    if (popped) {
-        j->key->active--;
-        j->key->last_use = ++e->tick;
-    }
-    j->n_finished++;
-    if (state == P_PROVED) {
-        j->n_proved++;
-        e->c_parts_proved++;
-    } else if (state == P_FAILED) {
-        j->n_failed++;
-        e->c_parts_failed++;
-        if (!j->err) {
-            j->err = err;
-            j->failed_partition = p->idx;
-            snprintf(j->msg, sizeof j->msg, "partition %u: %s", p->idx, p->msg);
-        }
-    } else {
-        j->n_cancelled++;
-        e->c_parts_cancelled++;
-    }
-    if (j->n_finished == j->n) {
-        j->t_finish = now_ms();
-        j->finish_seq = ++e->finish_seq;
-        hist_add(&e->h[ST_JOB], j->t_finish - j->t_submit);
-        if (j->n_failed)
-            e->c_jobs_failed++;
-        else if (j->n_cancelled)
-            e->c_jobs_cancelled++;
-        else
-            e->c_jobs_done++;
-        pthread_cond_broadcast(&e->cv_done);
-    }
-    pthread_cond_broadcast(&e->cv_synth); /* resources may have been freed */
-}
-
-static void work_return(g16_engine *e, ekey *k, groth16_work *w);
-
-static void job_cancel_locked(g16_engine *e, job *j, g16_err why) {
-    if (j->cancelled || j->n_finished == j->n)
-        return;
-    j->cancelled = 1;
-    j->cancel_err = why;
-    part **tmp = malloc(j->n * sizeof *tmp);
-    if (!tmp)
-        return; /* the queued partitions are dropped when popped instead */
-    size_t m = heap_remove_job(&e->pending, j, tmp);
-    for (size_t i = 0; i < m; i++)
-        part_finish(e, tmp[i], P_CANCELLED, why, why == G16_ERR_TIMEOUT ? "timed out" : "cancelled", 0);
-    /* Synthesized partitions waiting for a worker give back their working
-     * area (and their pin on the key) now, not when a worker pops them. */
-    m = heap_remove_job(&e->ready, j, tmp);
-    for (size_t i = 0; i < m; i++) {
-        work_return(e, j->key, tmp[i]->work);
-        tmp[i]->work = NULL;
-        part_finish(e, tmp[i], P_CANCELLED, why, why == G16_ERR_TIMEOUT ? "timed out" : "cancelled before the device stage", 1);
-    }
-    free(tmp);
-}
-
-static void sweep_timeouts(g16_engine *e) {
-    double t = now_ms();
-    for (job *j = e->jobs; j; j = j->next)
-        if (j->deadline > 0 && t > j->deadline && j->n_finished < j->n)
-            job_cancel_locked(e, j, G16_ERR_TIMEOUT);
-}
-
-/* Every area comes back here wiped: after a heavy stage it already is (a
- * no-op then); after a failure or a cancellation its witness-derived data is
- * zeroed now (under the lock: those paths are rare). */
-static void work_return(g16_engine *e, ekey *k, groth16_work *w) {
-    groth16_work_wipe(w);
-    if (k->n_free == k->cap_free) {
-        uint32_t cap = k->cap_free ? 2 * k->cap_free : 4;
-        groth16_work **v = realloc(k->free_work, cap * sizeof *v);
-        if (!v) {
-            groth16_work_free(w);
-            k->n_work--;
-            budget_give(e, k->work_bytes);
-            return;
-        }
-        k->free_work = v;
-        k->cap_free = cap;
-    }
-    k->free_work[k->n_free++] = w;
-    pthread_cond_broadcast(&e->cv_synth);
-}
-
-/* ---- synthesis threads ------------------------------------------------------ */
-
-static void cond_wait_ms(pthread_cond_t *cv, pthread_mutex_t *m, double ms) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    long ns = ts.tv_nsec + (long)(ms * 1e6);
-    ts.tv_sec += ns / 1000000000L;
-    ts.tv_nsec = ns % 1000000000L;
-    pthread_cond_timedwait(cv, m, &ts);
-}
-
-static uint32_t inflight(const g16_engine *e) {
-    uint32_t n = 0;
-    for (const ekey *k = e->keys; k; k = k->next)
-        n += k->active + (uint32_t)k->loading;
-    return n;
-}
-
-/* The witness bytes a new working area of k must leave free: a witness for
- * each area, the new one included, up to one per synthesis thread, less
- * those reserved now (they are in the budget already); at least one. Areas
- * made while room for a single witness was left let one synthesis run at a
- * time (2^27 with GPU synthesis: 9 areas and 4.3 GB witnesses in a 57 GB
- * budget, the syntheses one after the other). */
-static uint64_t area_witness_room(const g16_engine *e, const ekey *k) {
-    uint64_t wits = (uint64_t)k->n_work + 1 < (uint64_t)e->o.synth_threads ? (uint64_t)k->n_work + 1
-                                                                            : (uint64_t)e->o.synth_threads;
-    wits = wits > e->n_synthesizing ? wits - e->n_synthesizing : 1;
-    return wits * k->wit_bytes;
-}
-
 static void *synth_main(void *arg) {
     g16_engine *e = ((wctx *)arg)->eng;
     int me = ((wctx *)arg)->idx;
@@ -901,7 +242,7 @@ static void *synth_main(void *arg) {
         if (!err && !wait && !budget_make_room(e, wit_bytes, k))
             wait = 2;
         if (wait && !err) {
-            if (!inflight(e) && !k->loading) {
+            if (!eng_inflight(e) && !k->loading) {
                 err = g16_fail(&st, G16_ERR_NOMEM,
                                "engine: the budget (%llu bytes) cannot hold key %s with one working set",
                                (unsigned long long)e->o.budget_bytes, k->path);
@@ -980,8 +321,6 @@ static void *synth_main(void *arg) {
     pthread_mutex_unlock(&e->lock);
     return NULL;
 }
-
-/* ---- device workers ------------------------------------------------------- */
 
 static void *worker_main(void *arg) {
     wctx *wc = arg;
@@ -1108,8 +447,6 @@ static void *worker_main(void *arg) {
     return NULL;
 }
 
-/* ---- finalize ------------------------------------------------------------- */
-
 static void *fin_main(void *arg) {
     g16_engine *e = ((wctx *)arg)->eng;
     int me = ((wctx *)arg)->idx;
@@ -1187,8 +524,6 @@ static int start_threads(g16_engine *e, pthread_t *th, int n, int *started, void
     }
     return 1;
 }
-
-/* ---- API -------------------------------------------------------------------- */
 
 size_t engine_test_work_unwiped(g16_engine *e, size_t *checked) {
     size_t bad = 0, n = 0;
@@ -1610,7 +945,7 @@ g16_err g16_engine_key_preload(g16_engine *e, uint64_t key_id) {
         k->active--;
         if (err || !wait)
             break;
-        if (!k->loading && !inflight(e)) {
+        if (!k->loading && !eng_inflight(e)) {
             err = g16_fail(&st, G16_ERR_NOMEM, "engine: the budget cannot hold key %s", k->path);
             break;
         }
@@ -1979,8 +1314,6 @@ g16_err g16_engine_get_budget(g16_engine *e, g16_engine_budget *b) {
     return G16_OK;
 }
 
-/* ---- text output ----------------------------------------------------------- */
-
 typedef struct sbuf {
     char *p;
     size_t n, cap;
@@ -1988,6 +1321,7 @@ typedef struct sbuf {
 } sbuf;
 
 static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 static void sb_printf(sbuf *b, const char *fmt, ...) {
     if (b->oom)
         return;
