@@ -55,7 +55,6 @@ typedef struct ekey {
 } ekey;
 
 struct job;
-
 typedef struct part {
     struct job *job;
     uint32_t idx;
@@ -100,9 +99,7 @@ typedef struct pheap {
 
 /* Histogram buckets (ms) of the stage timings. */
 static const double HB[] = {1, 5, 10, 50, 100, 500, 1000, 5000, 10000, 60000};
-
 #define NHB (sizeof HB / sizeof HB[0])
-
 /* ready_wait: synthesized, waiting in the ready heap for a worker (long =
  * the devices are the bottleneck; near 0 with idle devices = synthesis is);
  * fin_wait: device stage done, waiting in the fin heap for a finalize
@@ -123,11 +120,9 @@ enum {
     ST_KERNELS,
     ST_COUNT
 };
-
 static const char *const ST_NAME[ST_COUNT] = {"queue",       "synthesis",  "device",   "finalize",
                                               "verify",      "job",        "upload",   "gpu",
                                               "kernel_wait", "ready_wait", "fin_wait", "kernels"};
-
 typedef struct hist {
     uint64_t b[NHB + 1];
     uint64_t count;
@@ -211,8 +206,6 @@ static inline double now_ms(void) { return g16_now_ms(); }
 
 /* engine.c */
 void hist_add(hist *h, double v);
-void key_drop_free_work(g16_engine *e, ekey *k);
-void key_unload(g16_engine *e, ekey *k);
 
 /* sched.c */
 int heap_push(pheap *h, part *p);
@@ -238,5 +231,19 @@ int dev_reserve_key(g16_engine *e, ekey *k, const g16_key *key, uint64_t *kdev);
 void dev_settle_key(g16_engine *e, const g16_key *key, int on_device, uint64_t *kdev);
 void work_return(g16_engine *e, ekey *k, groth16_work *w);
 uint64_t area_witness_room(const g16_engine *e, const ekey *k);
+
+/* keys.c */
+void key_drop_free_work(g16_engine *e, ekey *k);
+void key_unload(g16_engine *e, ekey *k);
+g16_err key_ensure(g16_engine *e, ekey *k, int *wait, g16_status *st);
+ekey *key_find(g16_engine *e, uint64_t id);
+void key_forget(g16_engine *e, ekey *k);
+
+/* threads.c */
+void *synth_main(void *arg);
+void *worker_main(void *arg);
+void *fin_main(void *arg);
+int start_threads(g16_engine *e, pthread_t *th, int n, int *started, void *(*fn)(void *));
+void engine_stop_threads(g16_engine *e);
 
 #endif
