@@ -16,7 +16,8 @@
  * synthesis; a reservation is taken before the memory is, and released as
  * soon as its data is consumed (a witness right after synthesis). Free
  * working areas are a per-key cache and are reclaimed under pressure before
- * idle keys are evicted (LRU; a key with partitions in flight never is). */
+ * idle keys are evicted (LRU; a key with partitions in flight never is).
+ * Each function declared below states its contract at its definition. */
 #ifndef G16_ENGINE_INTERNAL_H
 #define G16_ENGINE_INTERNAL_H
 
@@ -120,9 +121,7 @@ enum {
     ST_KERNELS,
     ST_COUNT
 };
-static const char *const ST_NAME[ST_COUNT] = {"queue",       "synthesis",  "device",   "finalize",
-                                              "verify",      "job",        "upload",   "gpu",
-                                              "kernel_wait", "ready_wait", "fin_wait", "kernels"};
+
 typedef struct hist {
     uint64_t b[NHB + 1];
     uint64_t count;
@@ -204,9 +203,6 @@ typedef struct wctx { /* a thread's argument */
 
 static inline double now_ms(void) { return g16_now_ms(); }
 
-/* engine.c */
-void hist_add(hist *h, double v);
-
 /* sched.c */
 int heap_push(pheap *h, part *p);
 part *heap_pop(pheap *h);
@@ -245,5 +241,8 @@ void *worker_main(void *arg);
 void *fin_main(void *arg);
 int start_threads(g16_engine *e, pthread_t *th, int n, int *started, void *(*fn)(void *));
 void engine_stop_threads(g16_engine *e);
+
+/* metrics.c */
+void hist_add(hist *h, double v);
 
 #endif
