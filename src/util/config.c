@@ -46,7 +46,7 @@ static const g16_opt_row rows[G16_OPT_COUNT] = {
      .def = 0,
      .n_enum = 3,
      .names = {{"auto", 0}, {"1", 1}, {"3", 3}},
-     .doc = "GPU MSM accumulation blocks per SM for 12+ limb fields (auto: per field, docs/gpu-notes.md)"},
+     .doc = "GPU MSM accumulation blocks per SM for 12+ limb fields (auto: per field, docs/gpu.md)"},
     INTROW(G16_OPT_GPU_NTT_COLS, "gpu.ntt_cols_log", "G16_GPU_NTT_COLS", G16_OPT_TUNING, 0, 4, 0, 0,
            "GPU NTT: log2 of the tile columns of the passes before the last (0: built-in, 2)"),
     {.id = G16_OPT_GPU_NTT_THREADS,
