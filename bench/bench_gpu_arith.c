@@ -1,5 +1,5 @@
 /* `g16 bench arith --backend cuda`: the device's arithmetic rates
- * (g16_gpu_arith_bench, src/gpu/arith_bench.cu): field products per
+ * (g16_gpu_arith_bench, src/gpu/host/arith_bench.cu): field products per
  * variant and per independent chains per thread, squarings, Fp2 products
  * and G1 mixed additions, each in Gop/s over the whole GPU, with the
  * occupancy it ran at and whether it equals the reference variant.

@@ -1,4 +1,4 @@
-/* `g16 bench ntt --backend cuda`: the GPU NTT (src/gpu/ntt.cuh) on random Fr.
+/* `g16 bench ntt --backend cuda`: the GPU NTT (src/gpu/ntt/ntt.cuh) on random Fr.
  * Times come from CUDA events (g16_gpu_timing) after two warm-up runs, as
  * the median of --reps runs (default 7; above 2^24 one warm-up and 3 runs):
  *   "kernels": the device-resident transform alone (what the prover pays:

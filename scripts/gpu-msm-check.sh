@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs ON the GPU machine: test_gpu_msm and the MSM benches that compare the
-# variants of src/gpu/msm.cuh (docs/gpu.md, "MSM"), logs
+# variants of src/gpu/msm/msm.cuh (docs/gpu.md, "MSM"), logs
 # under OUTDIR.
 #   bash scripts/gpu-msm-check.sh OUTDIR [BINDIR]
 # BINDIR (default .device, absolute or relative to the current folder) holds

@@ -1,4 +1,4 @@
-/* GPU NTT (src/gpu/ntt.cuh) against the CPU ntt layer, bit for bit, for Fr
+/* GPU NTT (src/gpu/ntt/ntt.cuh) against the CPU ntt layer, bit for bit, for Fr
  * of BN254 and BLS12-381 on random inputs:
  *   - every kind (forward, inverse, coset forward/inverse with a random
  *     shift, odd coset) and every order, sizes 2^0 .. 2^20;

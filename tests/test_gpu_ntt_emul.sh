@@ -1,5 +1,5 @@
 #!/bin/bash
-# The GPU NTT's kernels and pass plans (src/gpu/ntt.cuh) on the host, without
+# The GPU NTT's kernels and pass plans (src/gpu/ntt/ntt.cuh) on the host, without
 # a GPU, against the CPU's NTT: every kind and order and the H step, both
 # curves. First with 2^6-element tiles, so that small sizes take many passes
 # (four by 2^15; tests/gpu/ntt_emul_small.cpp, built and run by

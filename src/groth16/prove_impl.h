@@ -98,7 +98,7 @@ static uint32_t PN(chunk)(g16_ctx *ctx, uint32_t n, size_t *ntasks) {
 }
 
 /* Stage 1, synthesis: a = A.w, b = B.w, c = a*b on the domain (unless
- * ws_only: the GPU computes them from ws, src/gpu/synth.cuh), and the
+ * ws_only: the GPU computes them from ws, src/gpu/synth/synth.cuh), and the
  * witness as canonical scalars (ws). Afterwards the witness itself is no
  * longer needed. w: nVars Fr values (Montgomery), w[0] = 1. */
 static void PN(synth)(g16_ctx *ctx, const g16_zkey *key, const groth16_prep *prep, const FR *w,

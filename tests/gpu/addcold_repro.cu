@@ -27,7 +27,7 @@
 #include <cstring>
 #include <vector>
 
-#include "../../src/gpu/msm.cuh"
+#include "../../src/gpu/msm/msm.cuh"
 
 using namespace g16gpu;
 

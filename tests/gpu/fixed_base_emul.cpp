@@ -1,4 +1,4 @@
-/* Host-side check of the GPU fixed-base kernels' math (src/gpu/fixed_base.cuh:
+/* Host-side check of the GPU fixed-base kernels' math (src/gpu/ec/fixed_base.cuh:
  * fb_table_entry, fb_mul_thread run as plain C++ on the CPU) against the CPU
  * curve layer, without a GPU:
  *   g++ -O2 -std=c++17 -Iinclude -Isrc tests/gpu/fixed_base_emul.cpp build-rel/libg16_core.a -lpthread -o /tmp/fbemul && /tmp/fbemul
@@ -12,7 +12,7 @@
 extern "C" {
 #include "curve/curve.h"
 }
-#include "gpu/fixed_base.cuh"
+#include "gpu/ec/fixed_base.cuh"
 
 using g16gpu::affine_t;
 using g16gpu::xyzz_t;

@@ -8,7 +8,7 @@
 extern "C" {
 #include "curve/curve.h"
 }
-#include "gpu/curve.cuh"
+#include "gpu/ec/curve.cuh"
 
 static int fails = 0;
 #define EXPECT(c) do { if (!(c)) { if (fails++ < 10) printf("FAIL %s:%d %s\n", __FILE__, __LINE__, #c); } } while (0)

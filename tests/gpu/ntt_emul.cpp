@@ -1,6 +1,6 @@
-/* Host check of the GPU NTT (src/gpu/ntt.cuh: kernels, pass plan, twiddles,
+/* Host check of the GPU NTT (src/gpu/ntt/ntt.cuh: kernels, pass plan, twiddles,
  * scale tables, the H step) against the CPU ntt layer, without a GPU: the
- * kernels run serially on the CPU (src/gpu/ntt_emul.h). Build and run:
+ * kernels run serially on the CPU (src/gpu/ntt/ntt_emul.h). Build and run:
  *   g++ -O2 -std=c++17 -Iinclude -Isrc tests/gpu/ntt_emul.cpp build-rel/libg16_core.a -lpthread -o /tmp/ntt_emul && /tmp/ntt_emul [max_log]
  * (default max_log 16: every kind and order for both curves up to 2^16,
  * which covers plans of 1, 2 and 3 passes from 2^12 up: pass with 2^21 for
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #define G16_NTT_EMUL 1
-#include "gpu/ntt.cuh"
+#include "gpu/ntt/ntt.cuh"
 extern "C" {
 #include "ntt/ntt.h"
 #include "util/ctx.h"

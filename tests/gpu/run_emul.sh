@@ -16,7 +16,7 @@ if grep -q '^G16_SANITIZE:BOOL=ON' "$dir/CMakeCache.txt" 2>/dev/null; then
     flags+=(-O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
 fi
 cuda=0
-if [ -f "$dir/CMakeFiles/g16_obj.dir/src/gpu/synth.cu.o" ]; then
+if [ -f "$dir/CMakeFiles/g16_obj.dir/src/gpu/synth/synth.cu.o" ]; then
     cuda=1
     cudalib=$(sed -n 's/^CUDAToolkit_LIBRARY_DIR:[A-Z]*=//p' "$dir/CMakeCache.txt" | head -1)
     libs+=(-L"${cudalib:-/usr/local/cuda/lib64}" -lcudart_static -ldl -lrt)

@@ -1,4 +1,4 @@
-/* Host emulation of the GPU synthesis (src/gpu/synth.cuh) against the CPU's
+/* Host emulation of the GPU synthesis (src/gpu/synth/synth.cuh) against the CPU's
  * (prove.c, groth16_stage_synth), without a GPU: synth.cuh's per-element
  * functions compiled with plain g++ run over every row of random synthetic
  * circuits (synth.h: dense / filecoin / sparse-b, both curves, several
@@ -20,7 +20,7 @@ extern "C" {
 #include "util/ctx.h"
 #include "util/util.h"
 }
-#include "gpu/synth.cuh"
+#include "gpu/synth/synth.cuh"
 #include "emul_check.h"
 
 

@@ -69,8 +69,8 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
-#include "curve.cuh"
-#include "gpu_internal.cuh"
+#include "../ec/curve.cuh"
+#include "../host/gpu_internal.cuh"
 
 namespace g16gpu {
 

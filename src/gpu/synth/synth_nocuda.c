@@ -1,5 +1,5 @@
 /* GPU synthesis (gpu_synth.h) in a build without CUDA: G16_ERR_NO_DEVICE. */
-#include "gpu_synth.h"
+#include "../gpu_synth.h"
 
 size_t g16_gpu_synth_bytes(uint32_t n, uint32_t nnz) {
     return (2 * ((size_t)n + 1) + nnz) * 4 + (size_t)nnz * 32 + 64;

@@ -1,6 +1,6 @@
 /* BLS12-381 Fr instance of the GPU NTT (ntt.cuh): domain tables from the CPU's
  * root constants (src/ntt/ntt_constants.h), transforms and the H step. */
-#include "../ntt/ntt_constants.h"
+#include "../../ntt/ntt_constants.h"
 #include "ntt.cuh"
 
 static const uint64_t bls381_roots[][4] = BLS381_FR_NTT_ROOTS;

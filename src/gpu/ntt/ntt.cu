@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu_internal.cuh"
+#include "../host/gpu_internal.cuh"
 
 static unsigned ntt_two_adicity(g16_curve c) { return c == G16_CURVE_BN254 ? 28 : 32; }
 

@@ -1,5 +1,5 @@
 /* g16_gpu_fixed_base in a build without CUDA (gpu.h): no device. */
-#include "gpu.h"
+#include "../gpu.h"
 
 g16_err g16_gpu_fixed_base(g16_gpu *g, g16_curve curve, g16_gpu_group group, const void *base,
                            const g16_scalar *k, size_t n, void *out, g16_status *st) {

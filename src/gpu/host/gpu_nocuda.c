@@ -1,7 +1,7 @@
 /* The GPU interface in a build without CUDA: no devices, every call fails
  * with G16_ERR_NO_DEVICE. */
-#include "gpu.h"
-#include "msm_plan.h"
+#include "../gpu.h"
+#include "../msm_plan.h"
 
 int g16_gpu_count(void) { return 0; }
 

@@ -44,11 +44,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "field.cuh"
+#include "../ff/field.cuh"
 #ifdef G16_NTT_EMUL
 #include "ntt_emul.h" /* host emulation of the kernels (tests/gpu/ntt_emul.cpp) */
 #else
-#include "gpu_internal.cuh"
+#include "../host/gpu_internal.cuh"
 /* Launch on g's stream; _SYNC marks kernels with __syncthreads (the host
  * emulation runs those with one thread per block). */
 #define NTT_LAUNCH(K, GRID, THREADS, SMEM, ...)                      \

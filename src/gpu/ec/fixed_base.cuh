@@ -30,7 +30,7 @@
 
 #include "curve.cuh"
 #ifdef __CUDACC__
-#include "gpu_internal.cuh"
+#include "../host/gpu_internal.cuh"
 #endif
 
 namespace g16gpu {

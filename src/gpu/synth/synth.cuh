@@ -21,7 +21,7 @@
 
 #include <stdint.h>
 
-#include "field.cuh"
+#include "../ff/field.cuh"
 
 namespace g16gpu {
 

@@ -15,7 +15,7 @@
 #ifndef G16_GPU_CURVE_CUH
 #define G16_GPU_CURVE_CUH
 
-#include "field.cuh"
+#include "../ff/field.cuh"
 
 namespace g16gpu {
 

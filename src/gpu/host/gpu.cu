@@ -10,7 +10,7 @@
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
-#include "curve.cuh"
+#include "../ec/curve.cuh"
 #include "gpu_internal.cuh"
 
 /* Largest CUB sort scratch over the plans g16gpu_scratch visits. */

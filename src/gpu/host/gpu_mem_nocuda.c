@@ -1,6 +1,6 @@
 /* device memset and pinned host memory (gpu.h) in a build without CUDA:
  * G16_ERR_NO_DEVICE (callers of g16_gpu_host_alloc fall back to malloc). */
-#include "gpu.h"
+#include "../gpu.h"
 
 static g16_err no_device(g16_status *st) {
     return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 extern "C" {
-#include "gpu.h"
+#include "../gpu.h"
 }
 
 struct uint4 {

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu_internal.cuh"
-#include "gpu_synth.h"
+#include "../host/gpu_internal.cuh"
+#include "../gpu_synth.h"
 #include "synth.cuh"
 
 struct g16_gpu_synth {

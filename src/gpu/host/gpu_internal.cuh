@@ -5,7 +5,7 @@
 
 #include <cuda_runtime.h>
 
-#include "gpu.h"
+#include "../gpu.h"
 
 /* Every CUDA call goes through CU(); a failure returns G16_ERR_DEVICE with
  * "call@file:line: message" (the call's text cut to 80 characters). */
@@ -20,7 +20,7 @@
 #define CU_LAUNCH(name) CU(((void)(name), cudaGetLastError()))
 
 /* MSM plan and scratch sizing: plain C, host only (msm_plan.h). */
-#include "msm_plan.h"
+#include "../msm_plan.h"
 
 struct g16_gpu {
     int device;

@@ -22,7 +22,7 @@
 
 #include <stdint.h>
 
-#include "../field/field_constants.h"
+#include "../../field/field_constants.h"
 
 #ifdef __CUDACC__
 #ifdef __CUDA_ARCH__

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "curve.cuh"
+#include "../ec/curve.cuh"
 #include "gpu_internal.cuh"
 
 namespace g16gpu {
