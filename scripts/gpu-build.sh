@@ -11,13 +11,14 @@ cd "$(dirname "$0")/.."
 bd=${1:?usage: gpu-build.sh BUILDDIR LOG [KITDIR]}
 log=${2:?usage: gpu-build.sh BUILDDIR LOG [KITDIR]}
 kit=$(cd "${3:-.device/kit}" && pwd)
+export PATH=/usr/local/cuda/bin:$PATH
 export CPATH=$kit/include LIBRARY_PATH=$kit/lib LD_LIBRARY_PATH=$kit/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 gen=; command -v ninja >/dev/null && gen="-G Ninja"
 t0=$(date +%s)
 {
     [ -f "$bd/CMakeCache.txt" ] || cmake -S . -B "$bd" $gen -DCMAKE_BUILD_TYPE=Release -DG16_CUDA=ON \
         -DG16_CUDA_ARCHITECTURES=90-real -DG16_DAEMON=OFF -DG16_STATIC_GMP=ON -DCMAKE_PREFIX_PATH="$kit"
-    cmake --build "$bd" -j"$(nproc)" --target g16 test_gpu_msm test_gpu_ntt test_gpu_prove test_engine_gpu \
+    timeout "${GPU_BUILD_TIMEOUT_S:-570}" cmake --build "$bd" -j"$(nproc)" --target g16 test_gpu_msm test_gpu_ntt test_gpu_prove test_engine_gpu \
         test_gpu_fixed_base test_key_drop test_gpu_plan test_gpu_density test_prover_gpu test_prove_opts \
         test_mmap_truncate ${GPU_BUILD_EXTRA_TARGETS:-}
 } >>"$log" 2>&1

@@ -24,7 +24,7 @@ start=$(date +%s)
 budget=${SUITE_BUDGET_S:-540}
 in_budget() { [ $(( $(date +%s) - start )) -lt "$budget" ]; }
 say() { echo "$*" | tee -a "$summary"; }
-say "phase $phase on $(nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,memory.used --format=csv,noheader 2>/dev/null), $(nproc) cores, commit $(git rev-parse --short HEAD 2>/dev/null)"
+say "phase $phase on $(nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,memory.used --format=csv,noheader 2>/dev/null), $(nproc) cores, commit ${G16_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}"
 
 run_test() { # name timeout [env...] -- command...
     local name=$1 lim=$2; shift 2
