@@ -308,7 +308,12 @@ static void engine_test(g16_ctx *ctx, const char *kpath, const void *img, size_t
     /* Restored, then evicted and loaded again: proofs again. */
     CHECK(write_file(kpath, img, len, 1) == 0);
     set_mtime(kpath, 3000000);
-    CHECK(g16_engine_key_check(eng, &ks, kid) == G16_ERR_IO); /* still the damaged one */
+    /* Still the damaged one where proofs read the mapping (CPU). A GPU
+     * engine released the key's host bases after the upload and proves from
+     * the device copy, which the truncation never reached: with the file
+     * back as it was, its check may read intact (seen on the H200). */
+    if (backend == G16_ENGINE_BACKEND_CPU)
+        CHECK(g16_engine_key_check(eng, &ks, kid) == G16_ERR_IO);
     CHECK(g16_engine_key_evict(eng, kid) == G16_OK);
     CHECK(g16_engine_key_check(eng, &ks, kid) == G16_OK && ks == G16_KEY_FILE_INTACT);
     CHECK(g16_engine_key_preload(eng, kid) == G16_OK);
