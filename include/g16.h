@@ -230,12 +230,13 @@ typedef enum g16_backend {
     G16_BACKEND_CUDA = 2  /* the GPU or an error (G16_ERR_NO_DEVICE without one) */
 } g16_backend;
 
-/* G16_BACKEND_AUTO proves domains below this on the CPU. g16_prove makes a
- * fresh GPU context per call: measured on the H200, a 2^13 circom circuit
- * proved in ~50 ms on the CPU against ~250 ms on the GPU, mostly context
- * creation and key upload. 2^16 is a first guess of the crossing point and
- * is to be re-measured (both sides, several circuits and hosts). */
-#define G16_PROVE_AUTO_GPU_MIN_DOMAIN (1u << 16)
+/* G16_BACKEND_AUTO proves domains below this on the CPU without touching
+ * the GPU. g16_prove makes a fresh GPU context per call (CUDA start-up,
+ * context, key upload). One-shot `g16 prove`, BN254 dense circuits, best of
+ * 3 wall times on the H200 host (16 cores, 2026-12-01): 2^16 CPU 204 ms
+ * against GPU 369 ms; 2^18 CPU 707 ms against GPU 442 ms. The crossing lies
+ * between, at about 2^17; a host with fewer cores crosses earlier. */
+#define G16_PROVE_AUTO_GPU_MIN_DOMAIN (1u << 17)
 
 /* Options of g16_prove / g16_prove_batch. Initialize with
  * g16_prove_opts_init (it sets size, so that fields appended later get

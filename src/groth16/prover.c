@@ -193,19 +193,21 @@ static g16_err host_work(groth16_prover *p, g16_status *st) {
 
 g16_err groth16_prover_host_work(groth16_prover *p, g16_status *st) { return host_work(p, st); }
 
-/* AUTO's choice before any GPU set-up; returns 1 for the GPU, else writes why not. */
+/* AUTO's choice before any GPU set-up; returns 1 for the GPU, else writes
+ * why not. The size comes first: asking for the devices initializes the
+ * CUDA runtime (~140 ms on the H200 host), which a small proof must not pay. */
 static int auto_wants_gpu(const groth16_prover *p, char *why, size_t cap) {
     const g16_zkey *zk = groth16_key_zkey(p->key);
-    if (g16_gpu_count() <= 0) {
-        snprintf(why, cap, "auto: no usable GPU (or a build without CUDA)");
-        return 0;
-    }
     /* A key without host bases has no CPU stage: the GPU whatever its size. */
     if (!p->o.gpu && !(groth16_key_dropped(p->key) & GROTH16_DROP_BASES) &&
         zk->domainSize < G16_PROVE_AUTO_GPU_MIN_DOMAIN) {
         snprintf(why, cap, "auto: domain 2^%u is below 2^%d (G16_PROVE_AUTO_GPU_MIN_DOMAIN), where a fresh GPU "
                            "context costs more than the CPU proof",
                  zk->log2_domain, __builtin_ctz(G16_PROVE_AUTO_GPU_MIN_DOMAIN));
+        return 0;
+    }
+    if (g16_gpu_count() <= 0) {
+        snprintf(why, cap, "auto: no usable GPU (or a build without CUDA)");
         return 0;
     }
     return 1;
