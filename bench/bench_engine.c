@@ -437,35 +437,311 @@ static int timeline_tmp(char *path, size_t len, int *fd_out) {
     return 2;
 }
 
-int bench_engine(const bench_opts *o) {
+/* --backend cpu|cuda|auto; 0 for anything else. */
+static int parse_backend(const char *name, g16_engine_backend *backend) {
+    if (!strcmp(name, "cpu"))
+        *backend = G16_ENGINE_BACKEND_CPU;
+    else if (!strcmp(name, "cuda"))
+        *backend = G16_ENGINE_BACKEND_CUDA;
+    else if (!strcmp(name, "auto"))
+        *backend = G16_ENGINE_BACKEND_AUTO;
+    else
+        return 0;
+    return 1;
+}
+
+/* The engine (*eng) with the key registered (*key): the synthetic circuit
+ * in memory (in_mem: syn_build, syn_register) or --zkey mapped. 1 on
+ * success, 0 after printing why, -1 for an error left in ctx. */
+static int engine_with_key(g16_ctx *ctx, const bench_opts *o, int in_mem, int cuda, bench_mem *bm,
+                           bench_synth_key *sk, syn_mem *sm, void **wdata, size_t *wlen, g16_engine_opts *eo,
+                           g16_engine **eng, uint64_t *key) {
+    if (in_mem) {
+        if (o->log_n < 3 || o->log_n > 28) {
+            fprintf(stderr, "g16 bench engine: --log-n must be in [3, 28]\n");
+            return 0;
+        }
+        if (!syn_build(ctx, o, cuda, bm, sk, sm, wdata, wlen))
+            return 0;
+        if (o->budget)
+            eo->budget_bytes = o->budget;
+        else if (o->log_n > 20)
+            eo->budget_bytes = default_budget(ctx, o, cuda, sk->key, sk->len, sm->wtns_bytes);
+    } else if (o->budget) {
+        eo->budget_bytes = o->budget;
+    }
+    if (g16_engine_create(ctx, eng, eo) != G16_OK)
+        return -1;
+    if (in_mem) {
+        if (!syn_register(ctx, *eng, o, bm, sk, sm, key, wdata, wlen))
+            return 0;
+    } else {
+        double tk = g16_now_ms();
+        if (g16_engine_key_add(*eng, key, o->zkey, 0, G16_TIER_MMAP) != G16_OK)
+            return -1;
+        sm->key_ms = g16_now_ms() - tk;
+        bench_mem_phase(bm, "key");
+    }
+    return 1;
+}
+
+/* Warm-up: one partition per worker (each worker sizes its device
+ * context and working area at its first partition of a key shape). 1 on
+ * success, 0 after printing why, -1 for an error left in the engine's ctx. */
+static int warm_up(g16_engine *eng, uint64_t key, const g16_engine_witness *w, int nworkers, int parts,
+                   unsigned sflags) {
+    int nwarm = nworkers < parts ? nworkers : parts;
+    uint64_t warm;
+    engine_hold_workers(eng, 1); /* released together: one each */
+    if (engine_submit_ex(eng, &warm, key, w, (size_t)nwarm, G16_PRIORITY_NORMAL, 0, sflags) != G16_OK) {
+        engine_hold_workers(eng, 0);
+        return -1;
+    }
+    for (double end = now_ms() + 600000; now_ms() < end;) {
+        char *s = NULL;
+        const char *r = g16_engine_status_json(eng, &s) == G16_OK ? strstr(s, "\"ready\":") : NULL;
+        int ready = r ? atoi(r + 8) : -1;
+        g16_free(s);
+        g16_engine_job_info wi;
+        if (ready < 0 || ready >= nwarm || g16_engine_job_get_info(eng, &wi, warm) != G16_OK ||
+            (wi.state != G16_JOB_QUEUED && wi.state != G16_JOB_RUNNING))
+            break;
+        usleep(2000);
+    }
+    engine_hold_workers(eng, 0);
+    if (g16_engine_wait(eng, warm, -1) != G16_OK)
+        return -1;
+    g16_engine_job_info ji;
+    if (g16_engine_job_get_info(eng, &ji, warm) != G16_OK || ji.state != G16_JOB_DONE) {
+        fprintf(stderr, "g16 bench engine: warm-up: %s\n", ji.msg);
+        return 0;
+    }
+    if (g16_engine_job_release(eng, warm) != G16_OK)
+        return -1;
+    return 1;
+}
+
+/* Warm-up 2: the working areas of a full pipeline (lookahead + workers
+ * partitions in flight), made now as far as the budget allows, so that
+ * none is made during the measurement: with the CUDA backend each is a
+ * pinned cudaHostAlloc, a device-global call that stalls the workers of
+ * every device (docs/engine.md, "Scaling over devices"). 0 for an error left in
+ * the engine's ctx. */
+static int reserve_pipeline(g16_engine *eng, uint64_t key, int nworkers) {
+    char *s = NULL;
+    const char *la = g16_engine_status_json(eng, &s) == G16_OK ? strstr(s, "\"lookahead\":") : NULL;
+    int nfill = (la ? atoi(la + 12) : 0) + nworkers;
+    g16_free(s);
+    uint32_t made = 0;
+    if (engine_key_reserve_work(eng, key, (uint32_t)nfill, &made) != G16_OK)
+        return 0;
+    g16_engine_budget b0 = {0};
+    g16_engine_key_info kinfo = {0};
+    (void)!g16_engine_get_budget(eng, &b0);
+    (void)!g16_engine_key_get_info(eng, &kinfo, key);
+    fprintf(stderr,
+            "g16 bench engine: %u working areas made before measuring (pipeline: %d); budget %.2f of %.2f GB "
+            "used (key %.2f GB, one working area %.2f GB)\n",
+            made, nfill, b0.used / 1e9, b0.limit / 1e9, kinfo.bytes / 1e9, kinfo.work_bytes / 1e9);
+    return 1;
+}
+
+/* The measurement: jobs jobs of parts partitions submitted at once, then
+ * waited for in turn: ids[j], lat[j] (latency, ms) and sum[] (queue, synth,
+ * device, finalize, verify ms, summed over the partitions). 1 on success,
+ * 0 after printing why, -1 for an error left in the engine's ctx. */
+static int run_jobs(g16_engine *eng, uint64_t key, const g16_engine_witness *w, int jobs, int parts, unsigned sflags,
+                    uint64_t *ids, double *lat, double *sum) {
+    for (int j = 0; j < jobs; j++)
+        if (engine_submit_ex(eng, &ids[j], key, w, (size_t)parts, G16_PRIORITY_NORMAL, 0, sflags) != G16_OK)
+            return -1;
+    for (int j = 0; j < jobs; j++) {
+        g16_engine_job_info ji;
+        if (g16_engine_wait(eng, ids[j], -1) != G16_OK || g16_engine_job_get_info(eng, &ji, ids[j]) != G16_OK)
+            return -1;
+        if (ji.state != G16_JOB_DONE) {
+            fprintf(stderr, "g16 bench engine: job %d: %s\n", j, ji.msg);
+            return 0;
+        }
+        lat[j] = ji.latency_ms;
+        for (int p = 0; p < parts; p++) {
+            g16_partition_stats ps;
+            if (g16_engine_partition_result(eng, NULL, NULL, &ps, ids[j], (uint32_t)p) == G16_OK) {
+                sum[0] += ps.queue_ms, sum[1] += ps.synth_ms, sum[2] += ps.device_ms;
+                sum[3] += ps.finalize_ms, sum[4] += ps.verify_ms;
+            }
+        }
+    }
+    return 1;
+}
+
+/* From the timeline at tlpath (jobs from min_job on; none when tlpath is
+ * ""): *steady (proofs per hour, first to last proof done), *ov (uploads
+ * and kernel sections over the wall time) and the kernels' busy fraction
+ * over their own span (*kbusy_steady, kbusy_dev[SNAP_DEV] per device). */
+static void timeline_stats(const char *tlpath, uint64_t min_job, int ndev, double wall, double *steady,
+                           engine_overlap *ov, double *kbusy_steady, double *kbusy_dev) {
+    if (!tlpath[0])
+        return;
+    double d0, d1;
+    int nd = done_span(tlpath, min_job, &d0, &d1);
+    *steady = nd > 1 && d1 > d0 ? (nd - 1) / ((d1 - d0) / 3.6e6) : 0;
+    engine_span *up = NULL, *kn = NULL;
+    size_t nup = 0, nk = 0;
+    g16_status tst = {0};
+    if (engine_tl_read(tlpath, min_job, &up, &nup, &kn, &nk, &tst) != G16_OK ||
+        engine_overlap_compute(ov, up, nup, kn, nk, ndev, wall, &tst) != G16_OK)
+        fprintf(stderr, "g16 bench engine: timeline: %s\n", tst.msg);
+    /* The same over the kernel sections' own span (first begin to last
+     * end): the sustained-load figure, without the pipeline's fill. */
+    double k0 = 0, k1 = 0;
+    for (size_t i = 0; i < nk; i++) {
+        k0 = !i || kn[i].b < k0 ? kn[i].b : k0;
+        k1 = !i || kn[i].e > k1 ? kn[i].e : k1;
+    }
+    engine_overlap ovs;
+    if (nk && k1 > k0 && engine_overlap_compute(&ovs, up, nup, kn, nk, ndev, k1 - k0, &tst) == G16_OK) {
+        *kbusy_steady = ovs.kernel_busy_fraction;
+        memcpy(kbusy_dev, ovs.dev_kernel_busy, SNAP_DEV * sizeof *kbusy_dev);
+    }
+    free(up);
+    free(kn);
+}
+
+/* Each device's figures between the snapshots s0 and s1 as a JSON list's
+ * items in per_dev[cap]; dbusy, kmean and kev (SNAP_DEV each) get its
+ * device-stage busy fraction and mean kernel section (host, CUDA events). */
+static void per_device_json(char *per_dev, size_t cap, const snap *s0, const snap *s1, int ndev, double wall,
+                            const double *kbusy_dev, double *dbusy, double *kmean, double *kev) {
+    size_t pl = 0;
+    per_dev[0] = 0;
+    for (int d = 0; d < ndev && d < SNAP_DEV; d++) {
+        double np_d = s1->d_parts[d] - s0->d_parts[d];
+        dbusy[d] = wall > 0 ? (s1->d_busy[d] - s0->d_busy[d]) / wall : 0;
+        kmean[d] = np_d > 0 ? (s1->d_kern[d] - s0->d_kern[d]) / np_d : 0;
+        kev[d] = np_d > 0 ? (s1->d_kgpu[d] - s0->d_kgpu[d]) / np_d : 0;
+        pl += (size_t)snprintf(per_dev + pl, cap - pl,
+                               "%s{\"device\":%d,\"proofs\":%.0f,\"device_busy\":%.4f,\"kernel_busy_steady\":%.4f,"
+                               "\"mean_gpu_ms\":%.2f,\"mean_kernel_ms\":%.2f,\"mean_kernel_event_ms\":%.2f,"
+                               "\"mean_kernel_wait_ms\":%.2f,\"mean_stage_event_ms\":{",
+                               d ? "," : "", d, np_d, dbusy[d], kbusy_dev[d],
+                               np_d > 0 ? (s1->d_gpu[d] - s0->d_gpu[d]) / np_d : 0,
+                               np_d > 0 ? (s1->d_kern[d] - s0->d_kern[d]) / np_d : 0,
+                               np_d > 0 ? (s1->d_kgpu[d] - s0->d_kgpu[d]) / np_d : 0,
+                               np_d > 0 ? (s1->d_kwait[d] - s0->d_kwait[d]) / np_d : 0);
+        static const char *const names[ENGINE_GPU_STAGES] = ENGINE_GPU_STAGE_NAMES;
+        for (int i = 0; i < ENGINE_GPU_STAGES && pl < cap; i++)
+            pl += (size_t)snprintf(per_dev + pl, cap - pl, "%s\"%s\":%.2f", i ? "," : "", names[i],
+                                   np_d > 0 ? (s1->d_stage[d][i] - s0->d_stage[d][i]) / np_d : 0);
+        if (pl < cap)
+            pl += (size_t)snprintf(per_dev + pl, cap - pl, "}}");
+        if (pl >= cap)
+            pl = cap - 1;
+    }
+}
+
+/* The text report's per-device lines and streamed/fallback counts
+ * between the snapshots s0 and s1. */
+static void print_devices_text(const snap *s0, const snap *s1, int ndev, const double *dbusy,
+                               const double *kbusy_dev) {
+    for (int d = 0; d < ndev && d < SNAP_DEV; d++) {
+        double np_d = s1->d_parts[d] - s0->d_parts[d];
+        printf("  device %d: %.0f proofs, device stages %.1f%% of the wall time, kernels %.1f%% of their span, "
+               "mean GPU stage %.2f ms, kernel section %.2f ms (CUDA events %.2f), kernel-mutex wait %.2f ms\n",
+               d, np_d, 100 * dbusy[d], 100 * kbusy_dev[d], np_d > 0 ? (s1->d_gpu[d] - s0->d_gpu[d]) / np_d : 0,
+               np_d > 0 ? (s1->d_kern[d] - s0->d_kern[d]) / np_d : 0,
+               np_d > 0 ? (s1->d_kgpu[d] - s0->d_kgpu[d]) / np_d : 0,
+               np_d > 0 ? (s1->d_kwait[d] - s0->d_kwait[d]) / np_d : 0);
+    }
+    if (s1->streamed > s0->streamed || s1->fallback > s0->fallback)
+        printf("  streamed bases: %.0f partitions, CPU fallback: %.0f partitions\n", s1->streamed - s0->streamed,
+               s1->fallback - s0->fallback);
+}
+
+/* Each partition's witness: the in-memory ones in turn (borrowed), else
+ * the --wtns file. */
+static void fill_witnesses(g16_engine_witness *w, int parts, const bench_opts *o, int in_mem, void **wdata,
+                           const size_t *wlen) {
+    for (int i = 0; i < parts; i++) {
+        if (in_mem) {
+            w[i].data = wdata[i % syn_witnesses(o)];
+            w[i].len = wlen[i % syn_witnesses(o)];
+        } else {
+            w[i].path = o->wtns;
+        }
+    }
+}
+
+/* Warm-up, then the measured run between the snapshots *s0 and *s1 over
+ * *wall ms (run_jobs). 1 on success, 0 after printing why, -1 for an error
+ * left in the engine's ctx. */
+static int measure(g16_engine *eng, uint64_t key, const g16_engine_witness *w, int nworkers, int jobs, int parts,
+                   unsigned sflags, uint64_t *ids, double *lat, double *sum, snap *s0, snap *s1, double *wall) {
+    int warmed = warm_up(eng, key, w, nworkers, parts, sflags);
+    if (warmed < 0)
+        return -1;
+    if (!warmed)
+        return 0;
+    if (!reserve_pipeline(eng, key, nworkers))
+        return -1;
+    if (!take_snap(eng, s0))
+        return -1;
+    double t0 = now_ms();
+    int ran = run_jobs(eng, key, w, jobs, parts, sflags, ids, lat, sum);
+    if (ran < 0)
+        return -1;
+    if (!ran)
+        return 0;
+    *wall = now_ms() - t0;
+    if (!take_snap(eng, s1))
+        return -1;
+    return 1;
+}
+
+/* The usage line and --backend (*backend); 0 after printing why. */
+static int check_args(const bench_opts *o, g16_engine_backend *backend) {
     if ((!o->zkey || !o->wtns) && o->log_n <= 0) {
         fprintf(stderr, "usage: g16 bench engine (--zkey|--key K --wtns W | --log-n N [--curve C]) [--jobs J] "
                         "[--partitions P] [--backend cpu|cuda|auto] [--workers W] [--workers-per-device W] "
                         "[--synth-threads S] [--threads T] [--no-verify] [--timeline FILE] [--json]\n");
-        return 2;
+        return 0;
     }
-    g16_engine_backend backend;
-    if (!strcmp(o->backend, "cpu"))
-        backend = G16_ENGINE_BACKEND_CPU;
-    else if (!strcmp(o->backend, "cuda"))
-        backend = G16_ENGINE_BACKEND_CUDA;
-    else if (!strcmp(o->backend, "auto"))
-        backend = G16_ENGINE_BACKEND_AUTO;
-    else {
+    if (!parse_backend(o->backend, backend)) {
         fprintf(stderr, "g16 bench engine: --backend must be cpu, cuda or auto\n");
-        return 2;
+        return 0;
     }
+    return 1;
+}
+
+/* The timeline's path in path[len]: --timeline FILE, else timeline_tmp
+ * (*fd_out: its memfd or -1). 1 when it is a temporary file to remove. */
+static int timeline_open(const bench_opts *o, char *path, size_t len, int *fd_out) {
+    if (o->timeline) {
+        snprintf(path, len, "%s", o->timeline);
+        return 0;
+    }
+    return timeline_tmp(path, len, fd_out) == 2;
+}
+
+/* Undoes timeline_open: the temporary file removed (tmp), the memfd closed. */
+static void timeline_close(const char *path, int tmp, int fd) {
+    if (tmp)
+        unlink(path);
+    if (fd >= 0)
+        close(fd);
+}
+
+int bench_engine(const bench_opts *o) {
+    g16_engine_backend backend;
+    if (!check_args(o, &backend))
+        return 2;
     int jobs = o->jobs > 0 ? o->jobs : 4, parts = o->partitions > 0 ? o->partitions : 2;
     g16_ctx_opts copts = {.threads = o->threads};
     g16_ctx *ctx = bench_ctx_create(o, &copts);
     /* The timeline: the caller's file, else a memfd (or a temporary file,
      * removed). */
     char tlpath[512] = "";
-    int tl_tmp = 0, tl_fd = -1;
-    if (o->timeline)
-        snprintf(tlpath, sizeof tlpath, "%s", o->timeline);
-    else
-        tl_tmp = timeline_tmp(tlpath, sizeof tlpath, &tl_fd) == 2;
+    int tl_fd = -1, tl_tmp = timeline_open(o, tlpath, sizeof tlpath, &tl_fd);
     int in_mem = !(o->zkey && o->wtns);
     int cuda = backend == G16_ENGINE_BACKEND_CUDA || (backend == G16_ENGINE_BACKEND_AUTO && g16_gpu_count() > 0);
     bench_mem bm = {.units = in_mem ? (double)(1ull << o->log_n) : 0};
@@ -492,124 +768,22 @@ int bench_engine(const bench_opts *o) {
     unsigned sflags = in_mem ? ENGINE_SUBMIT_BORROW : 0;
     if (!ctx || !ids || !lat || !w)
         goto done;
-    if (in_mem) {
-        if (o->log_n < 3 || o->log_n > 28) {
-            fprintf(stderr, "g16 bench engine: --log-n must be in [3, 28]\n");
-            goto done;
-        }
-        if (!syn_build(ctx, o, cuda, &bm, &sk, &sm, wdata, wlen))
-            goto done;
-        if (o->budget)
-            eo.budget_bytes = o->budget;
-        else if (o->log_n > 20)
-            eo.budget_bytes = default_budget(ctx, o, cuda, sk.key, sk.len, sm.wtns_bytes);
-    } else if (o->budget) {
-        eo.budget_bytes = o->budget;
-    }
-    if (g16_engine_create(ctx, &eng, &eo) != G16_OK)
+    int got = engine_with_key(ctx, o, in_mem, cuda, &bm, &sk, &sm, wdata, wlen, &eo, &eng, &key);
+    if (got < 0)
         goto fail;
-    if (in_mem) {
-        if (!syn_register(ctx, eng, o, &bm, &sk, &sm, &key, wdata, wlen))
-            goto done;
-    } else {
-        double tk = g16_now_ms();
-        if (g16_engine_key_add(eng, &key, o->zkey, 0, G16_TIER_MMAP) != G16_OK)
-            goto fail;
-        sm.key_ms = g16_now_ms() - tk;
-        bench_mem_phase(&bm, "key");
-    }
+    if (!got)
+        goto done;
     char bname[16];
     int nworkers, ndev, nsynth, nfin;
     engine_shape(eng, bname, sizeof bname, &nworkers, &ndev, &nsynth, &nfin);
-    for (int i = 0; i < parts; i++) {
-        if (in_mem) {
-            w[i].data = wdata[i % syn_witnesses(o)];
-            w[i].len = wlen[i % syn_witnesses(o)];
-        } else {
-            w[i].path = o->wtns;
-        }
-    }
-    /* Warm-up: one partition per worker (each worker sizes its device
-     * context and working area at its first partition of a key shape). */
-    {
-        int nwarm = nworkers < parts ? nworkers : parts;
-        uint64_t warm;
-        engine_hold_workers(eng, 1); /* released together: one each */
-        if (engine_submit_ex(eng, &warm, key, w, (size_t)nwarm, G16_PRIORITY_NORMAL, 0, sflags) != G16_OK) {
-            engine_hold_workers(eng, 0);
-            goto fail;
-        }
-        for (double end = now_ms() + 600000; now_ms() < end;) {
-            char *s = NULL;
-            const char *r = g16_engine_status_json(eng, &s) == G16_OK ? strstr(s, "\"ready\":") : NULL;
-            int ready = r ? atoi(r + 8) : -1;
-            g16_free(s);
-            g16_engine_job_info wi;
-            if (ready < 0 || ready >= nwarm || g16_engine_job_get_info(eng, &wi, warm) != G16_OK ||
-                (wi.state != G16_JOB_QUEUED && wi.state != G16_JOB_RUNNING))
-                break;
-            usleep(2000);
-        }
-        engine_hold_workers(eng, 0);
-        if (g16_engine_wait(eng, warm, -1) != G16_OK)
-            goto fail;
-        g16_engine_job_info ji;
-        if (g16_engine_job_get_info(eng, &ji, warm) != G16_OK || ji.state != G16_JOB_DONE) {
-            fprintf(stderr, "g16 bench engine: warm-up: %s\n", ji.msg);
-            goto done;
-        }
-        if (g16_engine_job_release(eng, warm) != G16_OK)
-            goto fail;
-    }
-    /* Warm-up 2: the working areas of a full pipeline (lookahead + workers
-     * partitions in flight), made now as far as the budget allows, so that
-     * none is made during the measurement: with the CUDA backend each is a
-     * pinned cudaHostAlloc, a device-global call that stalls the workers of
-     * every device (docs/engine.md, "Scaling over devices"). */
-    {
-        char *s = NULL;
-        const char *la = g16_engine_status_json(eng, &s) == G16_OK ? strstr(s, "\"lookahead\":") : NULL;
-        int nfill = (la ? atoi(la + 12) : 0) + nworkers;
-        g16_free(s);
-        uint32_t made = 0;
-        if (engine_key_reserve_work(eng, key, (uint32_t)nfill, &made) != G16_OK)
-            goto fail;
-        g16_engine_budget b0 = {0};
-        g16_engine_key_info kinfo = {0};
-        (void)!g16_engine_get_budget(eng, &b0);
-        (void)!g16_engine_key_get_info(eng, &kinfo, key);
-        fprintf(stderr,
-                "g16 bench engine: %u working areas made before measuring (pipeline: %d); budget %.2f of %.2f GB "
-                "used (key %.2f GB, one working area %.2f GB)\n",
-                made, nfill, b0.used / 1e9, b0.limit / 1e9, kinfo.bytes / 1e9, kinfo.work_bytes / 1e9);
-    }
+    fill_witnesses(w, parts, o, in_mem, wdata, wlen);
     snap s0, s1;
-    if (!take_snap(eng, &s0))
+    double wall;
+    int ran = measure(eng, key, w, nworkers, jobs, parts, sflags, ids, lat, sum, &s0, &s1, &wall);
+    if (ran < 0)
         goto fail;
-    double t0 = now_ms();
-    for (int j = 0; j < jobs; j++)
-        if (engine_submit_ex(eng, &ids[j], key, w, (size_t)parts, G16_PRIORITY_NORMAL, 0, sflags) != G16_OK)
-            goto fail;
-    for (int j = 0; j < jobs; j++) {
-        g16_engine_job_info ji;
-        if (g16_engine_wait(eng, ids[j], -1) != G16_OK || g16_engine_job_get_info(eng, &ji, ids[j]) != G16_OK)
-            goto fail;
-        if (ji.state != G16_JOB_DONE) {
-            fprintf(stderr, "g16 bench engine: job %d: %s\n", j, ji.msg);
-            goto done;
-        }
-        lat[j] = ji.latency_ms;
-        for (int p = 0; p < parts; p++) {
-            g16_partition_stats ps;
-            if (g16_engine_partition_result(eng, NULL, NULL, &ps, ids[j], (uint32_t)p) == G16_OK) {
-                sum[0] += ps.queue_ms, sum[1] += ps.synth_ms, sum[2] += ps.device_ms;
-                sum[3] += ps.finalize_ms, sum[4] += ps.verify_ms;
-            }
-        }
-    }
-    double wall = now_ms() - t0;
-    if (!take_snap(eng, &s1))
-        goto fail;
+    if (!ran)
+        goto done;
     char msm_note[256];
     double msm_points = worker_msm_points(eng, msm_note, sizeof msm_note);
     g16_engine_budget bud = {0};
@@ -626,32 +800,9 @@ int bench_engine(const bench_opts *o) {
     /* The timeline, complete once the engine is gone (it closes the file). */
     g16_engine_destroy(eng, 0);
     eng = NULL;
-    double steady = 0, d0, d1, kbusy_steady = 0, kbusy_dev[SNAP_DEV] = {0};
+    double steady = 0, kbusy_steady = 0, kbusy_dev[SNAP_DEV] = {0};
     engine_overlap ov = {0};
-    if (tlpath[0]) {
-        int nd = done_span(tlpath, ids[0], &d0, &d1);
-        steady = nd > 1 && d1 > d0 ? (nd - 1) / ((d1 - d0) / 3.6e6) : 0;
-        engine_span *up = NULL, *kn = NULL;
-        size_t nup = 0, nk = 0;
-        g16_status tst = {0};
-        if (engine_tl_read(tlpath, ids[0], &up, &nup, &kn, &nk, &tst) != G16_OK ||
-            engine_overlap_compute(&ov, up, nup, kn, nk, ndev, wall, &tst) != G16_OK)
-            fprintf(stderr, "g16 bench engine: timeline: %s\n", tst.msg);
-        /* The same over the kernel sections' own span (first begin to last
-         * end): the sustained-load figure, without the pipeline's fill. */
-        double k0 = 0, k1 = 0;
-        for (size_t i = 0; i < nk; i++) {
-            k0 = !i || kn[i].b < k0 ? kn[i].b : k0;
-            k1 = !i || kn[i].e > k1 ? kn[i].e : k1;
-        }
-        engine_overlap ovs;
-        if (nk && k1 > k0 && engine_overlap_compute(&ovs, up, nup, kn, nk, ndev, k1 - k0, &tst) == G16_OK) {
-            kbusy_steady = ovs.kernel_busy_fraction;
-            memcpy(kbusy_dev, ovs.dev_kernel_busy, sizeof kbusy_dev);
-        }
-        free(up);
-        free(kn);
-    }
+    timeline_stats(tlpath, ids[0], ndev, wall, &steady, &ov, &kbusy_steady, kbusy_dev);
     double upov = ov.upload_ms > 0 ? ov.upload_overlap_ms / ov.upload_ms : 0;
     /* Per-stage queue waits, the finalize threads' load and each device's
      * share: what names the bottleneck (bottleneck() above). */
@@ -661,31 +812,7 @@ int bench_engine(const bench_opts *o) {
     double fin_busy = wall > 0 && nfin > 0 ? (s1.fin_busy - s0.fin_busy) / (wall * nfin) : 0;
     double dbusy[SNAP_DEV] = {0}, kmean[SNAP_DEV] = {0}, kev[SNAP_DEV] = {0};
     char per_dev[384 * SNAP_DEV + 16];
-    size_t pl = 0;
-    per_dev[0] = 0;
-    for (int d = 0; d < ndev && d < SNAP_DEV; d++) {
-        double np_d = s1.d_parts[d] - s0.d_parts[d];
-        dbusy[d] = wall > 0 ? (s1.d_busy[d] - s0.d_busy[d]) / wall : 0;
-        kmean[d] = np_d > 0 ? (s1.d_kern[d] - s0.d_kern[d]) / np_d : 0;
-        kev[d] = np_d > 0 ? (s1.d_kgpu[d] - s0.d_kgpu[d]) / np_d : 0;
-        pl += (size_t)snprintf(per_dev + pl, sizeof per_dev - pl,
-                               "%s{\"device\":%d,\"proofs\":%.0f,\"device_busy\":%.4f,\"kernel_busy_steady\":%.4f,"
-                               "\"mean_gpu_ms\":%.2f,\"mean_kernel_ms\":%.2f,\"mean_kernel_event_ms\":%.2f,"
-                               "\"mean_kernel_wait_ms\":%.2f,\"mean_stage_event_ms\":{",
-                               d ? "," : "", d, np_d, dbusy[d], kbusy_dev[d],
-                               np_d > 0 ? (s1.d_gpu[d] - s0.d_gpu[d]) / np_d : 0,
-                               np_d > 0 ? (s1.d_kern[d] - s0.d_kern[d]) / np_d : 0,
-                               np_d > 0 ? (s1.d_kgpu[d] - s0.d_kgpu[d]) / np_d : 0,
-                               np_d > 0 ? (s1.d_kwait[d] - s0.d_kwait[d]) / np_d : 0);
-        static const char *const names[ENGINE_GPU_STAGES] = ENGINE_GPU_STAGE_NAMES;
-        for (int i = 0; i < ENGINE_GPU_STAGES && pl < sizeof per_dev; i++)
-            pl += (size_t)snprintf(per_dev + pl, sizeof per_dev - pl, "%s\"%s\":%.2f", i ? "," : "", names[i],
-                                   np_d > 0 ? (s1.d_stage[d][i] - s0.d_stage[d][i]) / np_d : 0);
-        if (pl < sizeof per_dev)
-            pl += (size_t)snprintf(per_dev + pl, sizeof per_dev - pl, "}}");
-        if (pl >= sizeof per_dev)
-            pl = sizeof per_dev - 1;
-    }
+    per_device_json(per_dev, sizeof per_dev, &s0, &s1, ndev, wall, kbusy_dev, dbusy, kmean, kev);
     int is_cuda = !strcmp(bname, "cuda");
     double bwait = wall > 0 && nsynth > 0 ? (s1.budget_wait - s0.budget_wait) / (wall * nsynth) : 0;
     const char *bneck = bottleneck(is_cuda, ndev, fin_busy, fwait, kern, dbusy, kbusy_dev, kmean, kev, bwait);
@@ -734,18 +861,7 @@ int bench_engine(const bench_opts *o) {
                "budget %.1f%%; %.0f working areas made while measuring; bottleneck: %s\n",
                rwait, fwait, nfin, nfin > 1 ? "s" : "", 100 * fin_busy, 100 * bwait, s1.work_allocs - s0.work_allocs,
                bneck);
-        for (int d = 0; d < ndev && d < SNAP_DEV; d++) {
-            double np_d = s1.d_parts[d] - s0.d_parts[d];
-            printf("  device %d: %.0f proofs, device stages %.1f%% of the wall time, kernels %.1f%% of their span, "
-                   "mean GPU stage %.2f ms, kernel section %.2f ms (CUDA events %.2f), kernel-mutex wait %.2f ms\n",
-                   d, np_d, 100 * dbusy[d], 100 * kbusy_dev[d], np_d > 0 ? (s1.d_gpu[d] - s0.d_gpu[d]) / np_d : 0,
-                   np_d > 0 ? (s1.d_kern[d] - s0.d_kern[d]) / np_d : 0,
-                   np_d > 0 ? (s1.d_kgpu[d] - s0.d_kgpu[d]) / np_d : 0,
-                   np_d > 0 ? (s1.d_kwait[d] - s0.d_kwait[d]) / np_d : 0);
-        }
-        if (s1.streamed > s0.streamed || s1.fallback > s0.fallback)
-            printf("  streamed bases: %.0f partitions, CPU fallback: %.0f partitions\n", s1.streamed - s0.streamed,
-                   s1.fallback - s0.fallback);
+        print_devices_text(&s0, &s1, ndev, dbusy, kbusy_dev);
     }
     rc = 0;
     goto done;
@@ -761,9 +877,6 @@ done:
     for (int i = 0; i < SYN_W; i++)
         free(wdata[i]);
     bench_synth_key_free(&sk);
-    if (tl_tmp)
-        unlink(tlpath);
-    if (tl_fd >= 0)
-        close(tl_fd);
+    timeline_close(tlpath, tl_tmp, tl_fd);
     return rc;
 }

@@ -55,6 +55,74 @@ static int parse_u256(uint8_t out[32], const char *s) {
     return 1;
 }
 
+/* Outputs proof-<i>.json, public-<i>.json in out_dir (*outp_out: 2 n
+ * paths, proof then public, calloc'd; the caller frees it either way):
+ * none may be an input. 0 when out of memory or one is an input
+ * (g16_cli_outputs_ok says which). */
+static int batch_out_paths(const char *zkey, const char **wtns, size_t n, const char *out_dir,
+                           char (**outp_out)[4096]) {
+    const char **outs = calloc(2 * n, sizeof *outs);
+    char (*outp)[4096] = calloc(2 * n, sizeof *outp);
+    int paths_ok = outs && outp;
+    for (size_t i = 0; paths_ok && i < 2 * n; i++) {
+        snprintf(outp[i], sizeof outp[i], "%s/%s-%zu.json", out_dir, i % 2 ? "public" : "proof", i / 2);
+        outs[i] = outp[i];
+    }
+    const char **ins = calloc(n + 1, sizeof *ins);
+    if (paths_ok && ins) {
+        ins[0] = zkey;
+        memcpy(ins + 1, wtns, n * sizeof *ins);
+        paths_ok = g16_cli_outputs_ok("prove --batch", ins, n + 1, outs, 2 * n);
+    }
+    free(ins);
+    free(outs);
+    *outp_out = outp;
+    return paths_ok;
+}
+
+/* --verbose: the engine's backend, its number of workers and the key's tier. */
+static void print_batch_engine(g16_engine *eng) {
+    char *sj = NULL;
+    if (g16_engine_status_json(eng, &sj) == G16_OK && sj) {
+        const char *b = strstr(sj, "\"backend\":\""), *t = strstr(sj, "\"tier\":\"");
+        int nw = 0;
+        for (const char *q = strstr(sj, "\"workers\":["); q && (q = strstr(q, "\"device\":")) != NULL; q++)
+            nw++;
+        fprintf(stderr, "g16 prove --batch: backend %.*s, %d workers, key tier %.*s\n", b ? (int)strcspn(b + 11, "\"") : 1,
+                b ? b + 11 : "?", nw, t ? (int)strcspn(t + 8, "\"") : 1, t ? t + 8 : "?");
+    }
+    g16_free(sj);
+}
+
+/* Writes proof to paths[0] and pub to paths[1]; nonzero after printing
+ * why. The pair: both files complete on disk before either is renamed in. */
+static int write_pair(char (*paths)[4096], const char *proof, const char *pub) {
+    const char *texts[2] = {proof, pub};
+    g16_atomic_file af[2];
+    g16_status wst = {0};
+    int opened = 0;
+    g16_err werr = G16_OK;
+    for (int k = 0; k < 2 && !werr; k++) {
+        if ((werr = g16_atomic_begin(&af[k], paths[k], &wst)))
+            break;
+        opened = k + 1;
+        FILE *f = g16_atomic_stream(&af[k]);
+        af[k].failed = !f || fputs(texts[k], f) < 0;
+        werr = g16_atomic_finish(&af[k], &wst);
+    }
+    for (int k = 0; k < opened; k++) {
+        if (!werr)
+            werr = g16_atomic_commit(&af[k], &wst);
+        else
+            g16_atomic_abort(&af[k]);
+    }
+    if (werr) {
+        fprintf(stderr, "g16 prove --batch: %s\n", wst.msg);
+        return 1;
+    }
+    return 0;
+}
+
 /* g16 prove --batch <zkey> <wtns...> --out-dir DIR: every witness a
  * partition of one engine job; writes proof-<i>.json and public-<i>.json
  * (i = the witness's position), each proof verified before it is written. */
@@ -122,23 +190,8 @@ static int cmd_prove_batch(int argc, char **argv) {
         free(wtns);
         return 2;
     }
-    /* Outputs proof-<i>.json, public-<i>.json in out_dir: none may be an input. */
-    const char **outs = calloc(2 * n, sizeof *outs);
-    char (*outp)[4096] = calloc(2 * n, sizeof *outp);
-    int paths_ok = outs && outp;
-    for (size_t i = 0; paths_ok && i < 2 * n; i++) {
-        snprintf(outp[i], sizeof outp[i], "%s/%s-%zu.json", out_dir, i % 2 ? "public" : "proof", i / 2);
-        outs[i] = outp[i];
-    }
-    const char **ins = calloc(n + 1, sizeof *ins);
-    if (paths_ok && ins) {
-        ins[0] = zkey;
-        memcpy(ins + 1, wtns, n * sizeof *ins);
-        paths_ok = g16_cli_outputs_ok("prove --batch", ins, n + 1, outs, 2 * n);
-    }
-    free(ins);
-    free(outs);
-    if (!paths_ok) {
+    char (*outp)[4096] = NULL;
+    if (!batch_out_paths(zkey, wtns, n, out_dir, &outp)) {
         free(outp);
         free(wtns);
         return 2;
@@ -156,18 +209,8 @@ static int cmd_prove_batch(int argc, char **argv) {
         goto fail;
     if (g16_engine_key_add(eng, &key_id, zkey, trusted ? G16_KEY_TRUSTED : 0, G16_TIER_MMAP) != G16_OK)
         goto fail;
-    if (verbose) { /* which backend the engine chose, and the key's tier */
-        char *sj = NULL;
-        if (g16_engine_status_json(eng, &sj) == G16_OK && sj) {
-            const char *b = strstr(sj, "\"backend\":\""), *t = strstr(sj, "\"tier\":\"");
-            int nw = 0;
-            for (const char *q = strstr(sj, "\"workers\":["); q && (q = strstr(q, "\"device\":")) != NULL; q++)
-                nw++;
-            fprintf(stderr, "g16 prove --batch: backend %.*s, %d workers, key tier %.*s\n", b ? (int)strcspn(b + 11, "\"") : 1,
-                    b ? b + 11 : "?", nw, t ? (int)strcspn(t + 8, "\"") : 1, t ? t + 8 : "?");
-        }
-        g16_free(sj);
-    }
+    if (verbose) /* which backend the engine chose, and the key's tier */
+        print_batch_engine(eng);
     for (size_t i = 0; i < n; i++)
         ws[i].path = wtns[i];
     if (g16_engine_submit(eng, &job, key_id, ws, n, G16_PRIORITY_NORMAL, 0) != G16_OK ||
@@ -187,30 +230,8 @@ static int cmd_prove_batch(int argc, char **argv) {
             rc = 2;
             continue;
         }
-        /* The pair: both files complete on disk before either is renamed in. */
-        const char *texts[2] = {proof, pub};
-        g16_atomic_file af[2];
-        g16_status wst = {0};
-        int opened = 0;
-        g16_err werr = G16_OK;
-        for (int k = 0; k < 2 && !werr; k++) {
-            if ((werr = g16_atomic_begin(&af[k], outp[2 * i + k], &wst)))
-                break;
-            opened = k + 1;
-            FILE *f = g16_atomic_stream(&af[k]);
-            af[k].failed = !f || fputs(texts[k], f) < 0;
-            werr = g16_atomic_finish(&af[k], &wst);
-        }
-        for (int k = 0; k < opened; k++) {
-            if (!werr)
-                werr = g16_atomic_commit(&af[k], &wst);
-            else
-                g16_atomic_abort(&af[k]);
-        }
-        if (werr) {
-            fprintf(stderr, "g16 prove --batch: %s\n", wst.msg);
+        if (write_pair(outp + 2 * i, proof, pub))
             rc = 2;
-        }
         if (verbose)
             fprintf(stderr,
                     "g16 prove --batch: %u (%s): queue %.1f ms, synthesis %.1f ms, device %.1f ms, finalize %.1f ms, "

@@ -225,6 +225,61 @@ static json_t *job_json(const store_job_info *j, int with_results) {
 
 static int finished(store_state s) { return s == STORE_DONE || s == STORE_FAILED || s == STORE_CANCELLED; }
 
+/* Witness i of a POST /v1/jobs body, w: {"path": string} (checked,
+ * *path: its real path, malloc'd) or {"data": base64} (*data: decoded,
+ * malloc'd), set in *sw; its header must match key. NULL when it is
+ * usable, else the error reply. */
+static char *witness_load(g16d *d, json_t *w, size_t i, const g16d_key *key, store_witness *sw, char **path,
+                          uint8_t **data, int *status) {
+    const char *p = json_string_value(json_object_get(w, "path"));
+    json_t *dj = json_object_get(w, "data");
+    if (!json_is_object(w) || (!p == !dj) || (dj && !json_is_string(dj)))
+        return errf(status, 400, "invalid_arg", "witness %zu: expected {\"path\": string} or {\"data\": base64}",
+                    i);
+    g16_witness_header wh = {G16_CURVE_BN254, 0};
+    g16_err err;
+    if (p) {
+        char rp[PATH_MAX];
+        g16d_api_err e = {0};
+        if (g16d_path_check(d, p, rp, &e))
+            return errf(status, e.http, e.code, "witness %zu: %s", i, e.msg);
+        if (!(*path = strdup(rp)))
+            return errf(status, 503, "nomem", "out of memory");
+        sw->path = *path;
+        err = g16_witness_peek(d->ctx, &wh, rp);
+    } else {
+        size_t len = 0;
+        int rc = b64_decode(json_string_value(dj), json_string_length(dj), d->cfg->max_inline_bytes, data, &len);
+        if (rc == -1)
+            return errf(status, 400, "invalid_arg", "witness %zu: data is not base64", i);
+        if (rc == -2)
+            return errf(status, 413, "too_large", "witness %zu: inline data exceeds max_inline_bytes = %llu", i,
+                        (unsigned long long)d->cfg->max_inline_bytes);
+        if (rc)
+            return errf(status, 503, "nomem", "out of memory");
+        sw->data = *data;
+        sw->len = len;
+        err = g16_witness_peek_bytes(d->ctx, &wh, *data, len);
+    }
+    if (err) {
+        /* A file that passed the path check but cannot be read is
+         * 403 forbidden_path; a bad .wtns is 422 with the g16 code. */
+        if (err == G16_ERR_IO)
+            return errf(status, 403, "forbidden_path", "witness %zu: %s", i, g16d_last_engine_error());
+        else if (err == G16_ERR_NOMEM)
+            return errf(status, 503, "nomem", "witness %zu: %s", i, g16d_last_engine_error());
+        else
+            return errf(status, 422, g16d_err_code(err), "witness %zu: %s", i, g16d_last_engine_error());
+    }
+    if (wh.curve != key->curve)
+        return errf(status, 422, "wrong_curve", "witness %zu is a %s witness; key '%s' is %s", i,
+                    curve_snarkjs(wh.curve), key->id, curve_snarkjs(key->curve));
+    if (wh.n_values != key->n_vars)
+        return errf(status, 422, "size_mismatch", "witness %zu has %u values; key '%s' has %u wires", i,
+                    wh.n_values, key->id, key->n_vars);
+    return NULL;
+}
+
 static char *jobs_post(g16d *d, json_t *body, int *status) {
     pthread_mutex_lock(&d->mtx);
     int draining = d->draining;
@@ -279,71 +334,9 @@ static char *jobs_post(g16d *d, json_t *body, int *status) {
         goto out;
     }
     for (size_t i = 0; i < n; i++) {
-        json_t *w = json_array_get(wj, i);
-        const char *p = json_string_value(json_object_get(w, "path"));
-        json_t *dj = json_object_get(w, "data");
-        if (!json_is_object(w) || (!p == !dj) || (dj && !json_is_string(dj))) {
-            reply = errf(status, 400, "invalid_arg", "witness %zu: expected {\"path\": string} or {\"data\": base64}",
-                         i);
+        reply = witness_load(d, json_array_get(wj, i), i, &key, &sw[i], &paths[i], &datas[i], status);
+        if (reply)
             goto out;
-        }
-        g16_witness_header wh = {G16_CURVE_BN254, 0};
-        g16_err err;
-        if (p) {
-            char rp[PATH_MAX];
-            g16d_api_err e = {0};
-            if (g16d_path_check(d, p, rp, &e)) {
-                reply = errf(status, e.http, e.code, "witness %zu: %s", i, e.msg);
-                goto out;
-            }
-            if (!(paths[i] = strdup(rp))) {
-                reply = errf(status, 503, "nomem", "out of memory");
-                goto out;
-            }
-            sw[i].path = paths[i];
-            err = g16_witness_peek(d->ctx, &wh, rp);
-        } else {
-            size_t len = 0;
-            int rc = b64_decode(json_string_value(dj), json_string_length(dj), d->cfg->max_inline_bytes, &datas[i],
-                                &len);
-            if (rc == -1) {
-                reply = errf(status, 400, "invalid_arg", "witness %zu: data is not base64", i);
-                goto out;
-            }
-            if (rc == -2) {
-                reply = errf(status, 413, "too_large", "witness %zu: inline data exceeds max_inline_bytes = %llu", i,
-                             (unsigned long long)d->cfg->max_inline_bytes);
-                goto out;
-            }
-            if (rc) {
-                reply = errf(status, 503, "nomem", "out of memory");
-                goto out;
-            }
-            sw[i].data = datas[i];
-            sw[i].len = len;
-            err = g16_witness_peek_bytes(d->ctx, &wh, datas[i], len);
-        }
-        if (err) {
-            /* A file that passed the path check but cannot be read is
-             * 403 forbidden_path; a bad .wtns is 422 with the g16 code. */
-            if (err == G16_ERR_IO)
-                reply = errf(status, 403, "forbidden_path", "witness %zu: %s", i, g16d_last_engine_error());
-            else if (err == G16_ERR_NOMEM)
-                reply = errf(status, 503, "nomem", "witness %zu: %s", i, g16d_last_engine_error());
-            else
-                reply = errf(status, 422, g16d_err_code(err), "witness %zu: %s", i, g16d_last_engine_error());
-            goto out;
-        }
-        if (wh.curve != key.curve) {
-            reply = errf(status, 422, "wrong_curve", "witness %zu is a %s witness; key '%s' is %s", i,
-                         curve_snarkjs(wh.curve), key.id, curve_snarkjs(key.curve));
-            goto out;
-        }
-        if (wh.n_values != key.n_vars) {
-            reply = errf(status, 422, "size_mismatch", "witness %zu has %u values; key '%s' has %u wires", i,
-                         wh.n_values, key.id, key.n_vars);
-            goto out;
-        }
     }
     store_job_new jn = {idem, key.id, prio, (uint32_t)n, sw, timeout_s};
     int64_t id = 0;

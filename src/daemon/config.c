@@ -472,22 +472,9 @@ static int set_default(char **p, const char *v) {
     return *p ? 0 : -1;
 }
 
-int g16d_config_validate(g16d_config *c) {
-    if (set_default(&c->listen, "127.0.0.1:8416") || set_default(&c->store_url, "sqlite:g16d.db") ||
-        set_default(&c->backend, "auto") || set_default(&c->log_level, "info"))
-        return 2;
-    if (!c->owner) {
-        char host[256] = "localhost", buf[400];
-        gethostname(host, sizeof host - 1);
-        host[sizeof host - 1] = 0;
-        snprintf(buf, sizeof buf, "%s:%ld:%lld", host, (long)getpid(), (long long)time(NULL));
-        c->owner = strdup(buf);
-    }
-    if (strlen(c->owner) >= 128) {
-        fputs("g16d: owner: at most 127 characters\n", stderr);
-        return 2;
-    }
-    /* listen */
+/* listen: unix:/path, or host:port where a host off the loopback needs a
+ * token (or token_file); 2 after printing why, else 0. */
+static int check_listen(const g16d_config *c) {
     if (!strncmp(c->listen, "unix:", 5)) {
         if (c->listen[5] != '/' || strlen(c->listen + 5) >= 108) {
             fprintf(stderr, "g16d: listen = '%s': unix: needs an absolute path under 108 bytes\n", c->listen);
@@ -519,6 +506,54 @@ int g16d_config_validate(g16d_config *c) {
             return 2;
         }
     }
+    return 0;
+}
+
+/* allowed_roots (":"-separated absolute paths) resolved into c->roots;
+ * 2 after printing why (nothing printed when out of memory), else 0. */
+static int resolve_roots(g16d_config *c) {
+    char *dup = strdup(c->allowed_roots), *save = NULL;
+    for (char *t = strtok_r(dup, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
+        char rp[PATH_MAX];
+        if (t[0] != '/') {
+            fprintf(stderr, "g16d: allowed_roots: '%s' is not an absolute path\n", t);
+            free(dup);
+            return 2;
+        }
+        if (!realpath(t, rp)) {
+            fprintf(stderr, "g16d: allowed_roots: '%s': %s\n", t, strerror(errno));
+            free(dup);
+            return 2;
+        }
+        char **r = realloc(c->roots, (c->n_roots + 1) * sizeof *r);
+        if (!r) {
+            free(dup);
+            return 2;
+        }
+        c->roots = r;
+        r[c->n_roots++] = strdup(rp);
+    }
+    free(dup);
+    return 0;
+}
+
+int g16d_config_validate(g16d_config *c) {
+    if (set_default(&c->listen, "127.0.0.1:8416") || set_default(&c->store_url, "sqlite:g16d.db") ||
+        set_default(&c->backend, "auto") || set_default(&c->log_level, "info"))
+        return 2;
+    if (!c->owner) {
+        char host[256] = "localhost", buf[400];
+        gethostname(host, sizeof host - 1);
+        host[sizeof host - 1] = 0;
+        snprintf(buf, sizeof buf, "%s:%ld:%lld", host, (long)getpid(), (long long)time(NULL));
+        c->owner = strdup(buf);
+    }
+    if (strlen(c->owner) >= 128) {
+        fputs("g16d: owner: at most 127 characters\n", stderr);
+        return 2;
+    }
+    if (check_listen(c))
+        return 2;
     /* token */
     if (c->token && c->token_file) {
         fputs("g16d: set token or token_file, not both\n", stderr);
@@ -540,31 +575,8 @@ int g16d_config_validate(g16d_config *c) {
         fputs("g16d: token: at least 16 characters\n", stderr);
         return 2;
     }
-    /* allowed roots */
-    if (c->allowed_roots && *c->allowed_roots) {
-        char *dup = strdup(c->allowed_roots), *save = NULL;
-        for (char *t = strtok_r(dup, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
-            char rp[PATH_MAX];
-            if (t[0] != '/') {
-                fprintf(stderr, "g16d: allowed_roots: '%s' is not an absolute path\n", t);
-                free(dup);
-                return 2;
-            }
-            if (!realpath(t, rp)) {
-                fprintf(stderr, "g16d: allowed_roots: '%s': %s\n", t, strerror(errno));
-                free(dup);
-                return 2;
-            }
-            char **r = realloc(c->roots, (c->n_roots + 1) * sizeof *r);
-            if (!r) {
-                free(dup);
-                return 2;
-            }
-            c->roots = r;
-            r[c->n_roots++] = strdup(rp);
-        }
-        free(dup);
-    }
+    if (c->allowed_roots && *c->allowed_roots && resolve_roots(c))
+        return 2;
     if (strcmp(c->backend, "cpu") && strcmp(c->backend, "cuda") && strcmp(c->backend, "auto")) {
         fprintf(stderr, "g16d: backend = '%s': expected cpu, cuda or auto\n", c->backend);
         return 2;

@@ -185,12 +185,85 @@ static void SN(row_lcs)(const synth_opts *o, uint32_t row, uint32_t m, uint32_t 
     }
 }
 
+/* Opens the .r1cs file at path: its header section (1) written and the
+ * constraints section (2) begun (*s2). */
+static g16_err SN(r1cs_begin)(binwriter *wr, const char *path, uint32_t n_wires, uint32_t m, long *s2,
+                              g16_status *st) {
+    static const limb_t prime[4] = G16_CAT(FR_UP, _P);
+    g16_err err = binw_open(wr, path, "r1cs", 1, 3, st);
+    if (err)
+        return err;
+    long s1 = binw_section_begin(wr, 1);
+    binw_u32(wr, 32);
+    for (int i = 0; i < 4; i++)
+        binw_u64(wr, prime[i]);
+    binw_u32(wr, n_wires);
+    binw_u32(wr, N_PUB_OUT);
+    binw_u32(wr, N_PUB_IN);
+    binw_u32(wr, N_PRV_IN);
+    binw_u64(wr, n_wires);
+    binw_u32(wr, m);
+    binw_section_end(wr, s1);
+    *s2 = binw_section_begin(wr, 2);
+    return G16_OK;
+}
+
+/* Wire v of row `row` (A B = C, C holding gamma v) in each partition's
+ * witness w[0 .. np-1]: a random bit (fresh_bit) or solved from the row;
+ * then the row is checked. */
+static g16_err SN(row_values)(FR **w, g16_rng *vrng, int np, uint32_t row, uint32_t v, int fresh_bit, int gamma_neg,
+                              const SN(lc) *A, const SN(lc) *B, const SN(lc) *C, g16_status *st) {
+    for (int p = 0; p < np; p++) {
+        FR *wp = w[p], av, bv, cv, t;
+        if (fresh_bit) {
+            if (g16_rng_next(&vrng[p]) & 1)
+                FO(set_one)(&wp[v]);
+            else
+                FO(set_zero)(&wp[v]);
+        } else {
+            FO(set_zero)(&wp[v]);
+            SN(lc_eval)(&av, A, wp);
+            SN(lc_eval)(&bv, B, wp);
+            SN(lc_eval)(&cv, C, wp); /* Cpart, since w[v] = 0 for now */
+            FO(mul)(&t, &av, &bv);
+            FO(sub)(&t, &t, &cv);     /* gamma v = A B - Cpart */
+            if (gamma_neg)
+                FO(neg)(&t, &t);
+            wp[v] = t;
+        }
+        SN(lc_eval)(&av, A, wp);
+        SN(lc_eval)(&bv, B, wp);
+        SN(lc_eval)(&cv, C, wp);
+        FO(mul)(&t, &av, &bv);
+        if (!FO(eq)(&t, &cv))
+            return g16_fail(st, G16_ERR_INTERNAL, "synth: row %u not satisfied", row);
+    }
+    return G16_OK;
+}
+
+/* The circuit's shape into stats: sizes, the share of wires used in A and
+ * in B (used[]: bit 0, bit 1), and of 0/1 values in the witness w0. */
+static void SN(shape_stats)(synth_stats *stats, const uint8_t *used, const FR *w0, uint32_t n_wires, uint32_t m,
+                            uint32_t n_public) {
+    uint64_t in_a = 0, in_b = 0, zero_one = 0;
+    for (uint32_t i = 0; i < n_wires; i++) {
+        in_a += used[i] & 1;
+        in_b += (used[i] >> 1) & 1;
+        zero_one += FO(is_zero)(&w0[i]) | FO(is_one)(&w0[i]);
+    }
+    stats->n_constraints = m;
+    stats->n_wires = n_wires;
+    stats->n_public = n_public;
+    stats->a_wire_density = (double)in_a / n_wires;
+    stats->b_wire_density = (double)in_b / n_wires;
+    stats->zero_one_fraction = (double)zero_one / n_wires;
+}
+
 /* wout non-NULL: in memory (no files): the circuit into cs (unless NULL:
  * witnesses only) and the witnesses of partitions p0 .. p0 + partitions - 1
  * into wout[0 ..]. */
 static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, int p0, synth_stats *stats,
                        g16_status *st) {
-    static const limb_t prime[4] = G16_CAT(FR_UP, _P);
     const uint32_t n_public = N_PUB_OUT + N_PUB_IN;
     const uint32_t m = (1u << o->log_n) - n_public - 1; /* rows */
     const uint32_t n_wires = FIRST_FREE_WIRE + m - 1;
@@ -236,21 +309,9 @@ static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, int p
 
     long s2 = 0;
     if (!mem) {
-        err = binw_open(&wr, o->r1cs_path, "r1cs", 1, 3, st);
+        err = SN(r1cs_begin)(&wr, o->r1cs_path, n_wires, m, &s2, st);
         if (err)
             goto done;
-        long s1 = binw_section_begin(&wr, 1);
-        binw_u32(&wr, 32);
-        for (int i = 0; i < 4; i++)
-            binw_u64(&wr, prime[i]);
-        binw_u32(&wr, n_wires);
-        binw_u32(&wr, N_PUB_OUT);
-        binw_u32(&wr, N_PUB_IN);
-        binw_u32(&wr, N_PRV_IN);
-        binw_u64(&wr, n_wires);
-        binw_u32(&wr, m);
-        binw_section_end(&wr, s1);
-        s2 = binw_section_begin(&wr, 2);
     }
 
     FR one, minus_one;
@@ -265,33 +326,9 @@ static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, int p
         if (!fresh_bit)
             SN(lc_add)(&C, v, gamma_neg ? &minus_one : &one);
         /* Witness values: v from the row, then the row is checked. */
-        for (int p = 0; p < np; p++) {
-            FR *wp = w[p], av, bv, cv, t;
-            if (fresh_bit) {
-                if (g16_rng_next(&vrng[p]) & 1)
-                    FO(set_one)(&wp[v]);
-                else
-                    FO(set_zero)(&wp[v]);
-            } else {
-                FO(set_zero)(&wp[v]);
-                SN(lc_eval)(&av, &A, wp);
-                SN(lc_eval)(&bv, &B, wp);
-                SN(lc_eval)(&cv, &C, wp); /* Cpart, since w[v] = 0 for now */
-                FO(mul)(&t, &av, &bv);
-                FO(sub)(&t, &t, &cv);     /* gamma v = A B - Cpart */
-                if (gamma_neg)
-                    FO(neg)(&t, &t);
-                wp[v] = t;
-            }
-            SN(lc_eval)(&av, &A, wp);
-            SN(lc_eval)(&bv, &B, wp);
-            SN(lc_eval)(&cv, &C, wp);
-            FO(mul)(&t, &av, &bv);
-            if (!FO(eq)(&t, &cv)) {
-                err = g16_fail(st, G16_ERR_INTERNAL, "synth: row %u not satisfied", row);
-                goto done;
-            }
-        }
+        err = SN(row_values)(w, vrng, np, row, v, fresh_bit, gamma_neg, &A, &B, &C, st);
+        if (err)
+            goto done;
         if (!last) {
             if (is_bit) {
                 bits.v[bits.n++] = v;
@@ -333,18 +370,7 @@ static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, int p
             goto done;
     }
 
-    uint64_t in_a = 0, in_b = 0, zero_one = 0;
-    for (uint32_t i = 0; i < n_wires; i++) {
-        in_a += used[i] & 1;
-        in_b += (used[i] >> 1) & 1;
-        zero_one += FO(is_zero)(&w[0][i]) | FO(is_one)(&w[0][i]);
-    }
-    stats->n_constraints = m;
-    stats->n_wires = n_wires;
-    stats->n_public = n_public;
-    stats->a_wire_density = (double)in_a / n_wires;
-    stats->b_wire_density = (double)in_b / n_wires;
-    stats->zero_one_fraction = (double)zero_one / n_wires;
+    SN(shape_stats)(stats, used, w[0], n_wires, m, n_public);
 
     if (keep_cs) {
         cs->curve = G16_CAT(FR_UP, _CURVE_ID);
