@@ -40,5 +40,6 @@ if readelf -d "$lib" 2>/dev/null | grep -q 'libasan'; then
     export LD_PRELOAD=$asan
     export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0
 fi
+export PYTHONDONTWRITEBYTECODE=1
 cd "$tmp"
 python3 "$src/tests/python/test_g16.py"

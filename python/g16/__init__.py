@@ -15,6 +15,7 @@ and .message (the library's one-line message, g16_last_error).
 import ctypes
 import json
 import os
+import time
 
 from . import _capi
 from ._capi import c_uint64
@@ -467,9 +468,17 @@ class Engine(_Handle):
     def wait(self, job_id, timeout=None):
         """Waits until the job is finished (timeout in seconds, None: no
         limit) -> its JobInfo. Raises Timeout when the wait runs out."""
-        ms = -1.0 if timeout is None else float(timeout) * 1000.0
-        _check(_capi.lib().g16_engine_wait(self, job_id, ms))
-        return self.info(job_id)
+        # Waits in slices of at most 200 ms, so that a signal (Ctrl-C) is
+        # handled between them.
+        lib = _capi.lib()
+        deadline = None if timeout is None else time.monotonic() + float(timeout)
+        while True:
+            left = 0.2 if deadline is None else min(0.2, max(0.0, deadline - time.monotonic()))
+            code = lib.g16_engine_wait(self, job_id, left * 1000.0)
+            if code == _capi.OK:
+                return self.info(job_id)
+            if code != _capi.ERR_TIMEOUT or (deadline is not None and time.monotonic() >= deadline):
+                raise _error(code)
 
     def cancel(self, job_id):
         _check(_capi.lib().g16_engine_cancel(self, job_id))

@@ -286,6 +286,14 @@ class EngineJob(unittest.TestCase):
                         eng.release(job)
                         with self.assertRaises(g16.InvalidArgument):
                             eng.submit(kid + 1000, [wtns])
+                        # a wait that runs out raises Timeout (unless the job is done already)
+                        job = eng.submit(kid, [wtns] * 8, priority="low")
+                        try:
+                            self.assertEqual(eng.wait(job, timeout=0).state, "done")
+                        except g16.Timeout as e:
+                            self.assertEqual(e.code, _capi.ERR_TIMEOUT)
+                        self.assertEqual(eng.wait(job).state, "done")
+                        eng.release(job)
                     finally:
                         eng.close()
 
