@@ -185,6 +185,7 @@ class Prove(unittest.TestCase):
                     pub = res.public
                     pub[-1] = str(int(pub[-1]) + 1)
                     self.assertFalse(self.ctx.verify(vk, pub, proof_json))
+                    self.assertIn(self.snarkjs_verify(vk, json.dumps(pub), proof_json, curve + circ), (None, False))
                     # files written by prove(), verified through g16_verify_files
                     t = tempfile.mkdtemp(dir=TMP)
                     pp, up = os.path.join(t, "proof.json"), os.path.join(t, "public.json")
