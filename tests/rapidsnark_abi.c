@@ -198,7 +198,8 @@ int main(int argc, char **argv) {
     us = pub_cap;
     CHECK(groth16_prover_prove(objfile, wtns, wlen, proof, &ps, pub, &us, err, sizeof err) == PROVER_OK, "%s", err);
     CHECK(groth16_verify(proof, pub, vk, err, sizeof err) == VERIFIER_VALID_PROOF, "%s", err);
-    char *alt = strdup(pub);
+    char *alt = malloc(strlen(pub) + 1);
+    strcpy(alt, pub);
     char *digit = strchr(strchr(alt, '"') + 1, '"') - 1; /* the first signal's last digit: +-1 */
     *digit ^= 1;
     CHECK(groth16_verify(proof, alt, vk, err, sizeof err) == VERIFIER_INVALID_PROOF, "altered input");

@@ -111,37 +111,33 @@ RS_EXPORT void groth16_proof_size(unsigned long long *proof_size) {
         *proof_size = RS_PROOF_CAPACITY;
 }
 
-/* A prover object over the bytes (path NULL) or the file (path set). */
-static int prover_make(void **prover_object, const char *path, const void *data, unsigned long long len,
-                       char *error_msg, unsigned long long error_msg_maxsize) {
+/* A prover object without its key yet: NULL (message in error_msg) when
+ * prover_object is NULL or memory or the context cannot be had. */
+static rs_prover *prover_new(void **prover_object, char *error_msg, unsigned long long error_msg_maxsize) {
     if (!prover_object) {
         put_msg(error_msg, error_msg_maxsize, "NULL prover object");
-        return PROVER_ERROR;
+        return NULL;
     }
     *prover_object = NULL;
-    if (!path && !data) {
-        put_msg(error_msg, error_msg_maxsize, "NULL zkey buffer");
-        return PROVER_ERROR;
-    }
-    if (!path && len > SIZE_MAX) {
-        put_msg(error_msg, error_msg_maxsize, "zkey size %llu too large", len);
-        return PROVER_ERROR;
-    }
     rs_prover *p = calloc(1, sizeof *p);
     if (!p) {
         put_msg(error_msg, error_msg_maxsize, "out of memory");
-        return PROVER_ERROR;
+        return NULL;
     }
     if (!(p->ctx = new_ctx(0, error_msg, error_msg_maxsize))) {
         free(p);
-        return PROVER_ERROR;
+        return NULL;
     }
-    g16_err e = path ? g16_key_load(p->ctx, &p->key, path, 0)
-                     : g16_key_load_mem(p->ctx, &p->key, "zkey", data, (size_t)len, 0);
+    return p;
+}
+
+/* Ends a create call: e is the key load's code. */
+static int prover_finish(void **prover_object, rs_prover *p, g16_err e, const char *what, char *error_msg,
+                         unsigned long long error_msg_maxsize) {
     if (e == G16_OK)
         e = g16_key_get_info(p->ctx, &p->info, p->key);
     if (e != G16_OK) {
-        put_ctx_error(p->ctx, error_msg, error_msg_maxsize, path ? path : "zkey", PROVER_ERROR);
+        put_ctx_error(p->ctx, error_msg, error_msg_maxsize, what, PROVER_ERROR);
         g16_key_free(p->key);
         g16_ctx_destroy(p->ctx);
         free(p);
@@ -153,18 +149,32 @@ static int prover_make(void **prover_object, const char *path, const void *data,
 
 RS_EXPORT int groth16_prover_create(void **prover_object, const void *zkey_buffer, unsigned long long zkey_size,
                                     char *error_msg, unsigned long long error_msg_maxsize) {
-    return prover_make(prover_object, NULL, zkey_buffer, zkey_size, error_msg, error_msg_maxsize);
+    if (prover_object)
+        *prover_object = NULL;
+    if (!zkey_buffer || zkey_size > SIZE_MAX) {
+        put_msg(error_msg, error_msg_maxsize, zkey_buffer ? "zkey size too large" : "NULL zkey buffer");
+        return PROVER_ERROR;
+    }
+    rs_prover *p = prover_new(prover_object, error_msg, error_msg_maxsize);
+    if (!p)
+        return PROVER_ERROR;
+    g16_err e = g16_key_load_mem(p->ctx, &p->key, "zkey", zkey_buffer, (size_t)zkey_size, 0);
+    return prover_finish(prover_object, p, e, "zkey", error_msg, error_msg_maxsize);
 }
 
 RS_EXPORT int groth16_prover_create_zkey_file(void **prover_object, const char *zkey_file_path, char *error_msg,
                                               unsigned long long error_msg_maxsize) {
+    if (prover_object)
+        *prover_object = NULL;
     if (!zkey_file_path) {
         put_msg(error_msg, error_msg_maxsize, "NULL zkey file path");
-        if (prover_object)
-            *prover_object = NULL;
         return PROVER_ERROR;
     }
-    return prover_make(prover_object, zkey_file_path, NULL, 0, error_msg, error_msg_maxsize);
+    rs_prover *p = prover_new(prover_object, error_msg, error_msg_maxsize);
+    if (!p)
+        return PROVER_ERROR;
+    g16_err e = g16_key_load(p->ctx, &p->key, zkey_file_path, 0);
+    return prover_finish(prover_object, p, e, zkey_file_path, error_msg, error_msg_maxsize);
 }
 
 RS_EXPORT void groth16_prover_destroy(void *prover_object) {
@@ -191,7 +201,7 @@ static int rapidsnark_json(const char *proof_json, const char *public_json, char
     }
     if (ok) {
         *proof_out = json_dumps(out, JSON_COMPACT | JSON_SORT_KEYS);
-        *pub_out = json_array_size(uj) ? json_dumps(uj, JSON_COMPACT) : strdup("null");
+        *pub_out = json_dumps(json_array_size(uj) ? uj : json_null(), JSON_COMPACT | JSON_ENCODE_ANY);
         ok = *proof_out && *pub_out;
     }
     json_decref(pj);
