@@ -138,6 +138,16 @@ int main(int argc, char **argv) {
     CHECK(groth16_prover_prove(obj, wtns, wlen / 2, proof, &ps, pub, &us, err, sizeof err) == PROVER_ERROR && err[0],
           "truncated witness: '%s'", err);
     printf("truncated witness: %s\n", err);
+    /* the last value changed (its low bit): the witness no longer satisfies
+     * the circuit, and no proof is returned */
+    char *unsat = malloc(wlen);
+    memcpy(unsat, wtns, wlen);
+    unsat[wlen - 32] ^= 1;
+    err[0] = 0;
+    CHECK(groth16_prover_prove(obj, unsat, wlen, proof, &ps, pub, &us, err, sizeof err) == PROVER_ERROR && err[0],
+          "unsatisfying witness: '%s'", err);
+    printf("unsatisfying witness: %s\n", err);
+    free(unsat);
     char *garbage = calloc(1, 256);
     CHECK(groth16_prover_prove(obj, garbage, 256, proof, &ps, pub, &us, err, sizeof err) == PROVER_ERROR,
           "zero witness");
