@@ -274,6 +274,15 @@ typedef struct g16_prove_stats {
  * file and the fault); INVALID_ARG, NOMEM. */
 G16_API g16_err g16_key_load(g16_ctx *ctx, g16_key **key, const char *zkey_path, unsigned flags)
     G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
+/* Loads a .zkey from memory, as g16_key_load does from a file: the bytes
+ * are copied (data may be freed after the call) and validated the same way.
+ * Args: name: used in messages (NULL: "zkey"); flags: G16_KEY_*. Out: *key
+ * (free with g16_key_free), NULL on failure. Thread safety as g16_key_load's.
+ * Returns: G16_OK; g16_key_load's errors for bad bytes (TRUNCATED, FORMAT,
+ * NOT_CANONICAL, NOT_ON_CURVE, NOT_IN_SUBGROUP, WRONG_CURVE, UNSUPPORTED);
+ * INVALID_ARG, NOMEM. */
+G16_API g16_err g16_key_load_mem(g16_ctx *ctx, g16_key **key, const char *name, const void *data, size_t len,
+                                 unsigned flags) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 4);
 /* Frees a key (NULL: no-op). No proof may be using it. */
 G16_API void g16_key_free(g16_key *key);
 /* The key's curve and sizes into *info. ctx may be NULL (then no error is
@@ -337,6 +346,9 @@ typedef struct g16_key_header {
  * Out:  hdr:  the header facts (unchanged on error).
  * In:   zkey_path: the .zkey file. */
 G16_API g16_err g16_key_peek(g16_ctx *ctx, g16_key_header *hdr, const char *zkey_path) G16_WARN_UNUSED_RESULT;
+/* g16_key_peek over .zkey bytes in memory (not copied, not kept). */
+G16_API g16_err g16_key_peek_bytes(g16_ctx *ctx, g16_key_header *hdr, const void *data, size_t len)
+    G16_WARN_UNUSED_RESULT;
 
 /* Loads a circom .wtns file (g16_witness_load), or the same bytes from
  * memory (copied: data may be freed afterwards), and validates it (known

@@ -164,6 +164,9 @@ static void run_peek(const char *dir, g16_curve curve, uint64_t seed) {
         goto out;
     CHECK(g16_witness_peek_bytes(ctx, &wb, wbytes, wlen) == G16_OK && wb.curve == wh.curve &&
           wb.n_values == wh.n_values);
+    g16_key_header kb;
+    CHECK(g16_key_peek_bytes(ctx, &kb, zb, zlen) == G16_OK && kb.curve == kh.curve && kb.n_vars == kh.n_vars &&
+          kb.n_public == kh.n_public && kb.domain_size == kh.domain_size);
 
     /* Truncated inputs: a prefix that ends inside a section is TRUNCATED;
      * one that ends between sections misses one (FORMAT). Never OK, never
@@ -182,6 +185,9 @@ static void run_peek(const char *dir, g16_curve curve, uint64_t seed) {
         unlink(tp);
         CHECK_MSG(ke == G16_ERR_TRUNCATED || ke == G16_ERR_FORMAT, "key prefix %zu: %s", zl, g16_err_str(ke));
         CHECK(kh2.n_vars == 7 && cb_calls == 1 && cb_last == ke);
+        g16_err kbe = g16_key_peek_bytes(ctx, &kh2, zb, zl);
+        CHECK_MSG(kbe == ke, "key prefix %zu in memory: %s, from a file %s", zl, g16_err_str(kbe), g16_err_str(ke));
+        CHECK(kh2.n_vars == 7);
         g16_err we = g16_witness_peek_bytes(ctx, &wh2, wbytes, wl);
         CHECK_MSG(we == G16_ERR_TRUNCATED || we == G16_ERR_FORMAT, "wtns prefix %zu: %s", wl, g16_err_str(we));
         CHECK(wh2.n_values == 7);
@@ -197,6 +203,9 @@ static void run_peek(const char *dir, g16_curve curve, uint64_t seed) {
     CHECK(g16_key_peek(ctx, &kh, tp) == G16_ERR_FORMAT);
     unlink(tp);
     CHECK(g16_witness_peek_bytes(ctx, &wh, junk, sizeof junk) == G16_ERR_FORMAT);
+    CHECK(g16_key_peek_bytes(ctx, &kh, junk, sizeof junk) == G16_ERR_FORMAT);
+    CHECK(g16_key_peek_bytes(ctx, &kh, wbytes, wlen) == G16_ERR_FORMAT);
+    CHECK(g16_key_peek_bytes(ctx, &kh, NULL, 10) == G16_ERR_INVALID_ARG);
     CHECK(g16_key_peek(ctx, &kh, wtns) == G16_ERR_FORMAT);
     CHECK(g16_witness_peek(ctx, &wh, zkey) == G16_ERR_FORMAT);
     uint8_t *bad = malloc(wlen);
@@ -222,8 +231,70 @@ out:
     g16_ctx_destroy(ctx);
 }
 
+/* g16_key_load_mem: the bytes are copied (the caller's buffer may change or
+ * go after the call), the key is the file's (same info, a proof that
+ * verifies against the file's key), bad bytes give g16_key_load's errors. */
+static void run_load_mem(const char *dir, uint64_t seed) {
+    char zkey[256], wtns[256];
+    snprintf(zkey, sizeof zkey, "examples/poseidon/%s/circuit.zkey", dir);
+    snprintf(wtns, sizeof wtns, "examples/poseidon/%s/witness.wtns", dir);
+    g16_ctx_opts o = {.threads = 1, .error_cb = on_error};
+    g16_ctx *ctx = g16_ctx_create(&o);
+    CHECK(ctx != NULL);
+    size_t zlen = 0;
+    uint8_t *zb = (uint8_t *)t_read_file(zkey, &zlen);
+    g16_key *fk = NULL, *mk = NULL, *bk = (g16_key *)1;
+    g16_witness *w = NULL;
+    g16_result *res = NULL;
+    CHECK(zb && zlen > 200);
+    if (!zb || zlen <= 200)
+        goto out;
+    CHECK(g16_key_load(ctx, &fk, zkey, 0) == G16_OK);
+    CHECK(g16_key_load_mem(ctx, &mk, "poseidon.zkey", zb, zlen, 0) == G16_OK && mk);
+    memset(zb, 0, zlen); /* the key holds its own copy */
+    g16_key_info fi, mi;
+    CHECK(g16_key_get_info(ctx, &fi, fk) == G16_OK && g16_key_get_info(ctx, &mi, mk) == G16_OK);
+    CHECK(fi.curve == mi.curve && fi.n_vars == mi.n_vars && fi.n_public == mi.n_public &&
+          fi.domain_size == mi.domain_size && fi.n_coefficients == mi.n_coefficients);
+    CHECK(g16_witness_load(ctx, &w, wtns) == G16_OK);
+    CHECK(g16_prove(ctx, &res, mk, w, NULL, NULL) == G16_OK);
+    CHECK(res && g16_result_verify(ctx, fk, res) == G16_OK);
+    g16_key_state ks;
+    CHECK(g16_key_check(ctx, &ks, mk) == G16_OK && ks == G16_KEY_FILE_INTACT);
+    /* bad bytes: a random prefix (TRUNCATED or FORMAT), garbage, a witness */
+    free(zb);
+    zb = (uint8_t *)t_read_file(zkey, &zlen);
+    g16_rng rng;
+    g16_rng_seed(&rng, seed ^ 0x6d656d);
+    size_t cut = 1 + (size_t)(g16_rng_next(&rng) % (zlen - 1));
+    g16_err e = g16_key_load_mem(ctx, &bk, NULL, zb, cut, 0);
+    CHECK_MSG((e == G16_ERR_TRUNCATED || e == G16_ERR_FORMAT) && bk == NULL, "prefix %zu: %s", cut, g16_err_str(e));
+    char msg[512] = "";
+    CHECK(g16_ctx_last_error(ctx, msg, sizeof msg) == e && strstr(msg, "zkey"));
+    bk = (g16_key *)1;
+    CHECK(g16_key_load_mem(ctx, &bk, "x", zb, 64, 0) != G16_OK && bk == NULL);
+    size_t wl = 0;
+    uint8_t *wb = (uint8_t *)t_read_file(wtns, &wl);
+    CHECK(wb && g16_key_load_mem(ctx, &bk, "w", wb, wl, 0) == G16_ERR_FORMAT);
+    free(wb);
+    zb[zlen / 2] ^= 0x40; /* inside the point sections: a point off the curve, or a bad coefficient */
+    e = g16_key_load_mem(ctx, &bk, "flipped", zb, zlen, 0);
+    CHECK_MSG(e != G16_OK, "a flipped bit at %zu loaded", zlen / 2);
+    CHECK(g16_key_load_mem(ctx, NULL, "x", zb, zlen, 0) == G16_ERR_INVALID_ARG);
+    CHECK(g16_key_load_mem(ctx, &bk, "x", NULL, zlen, 0) == G16_ERR_INVALID_ARG);
+out:
+    g16_result_free(res);
+    g16_witness_free(w);
+    g16_key_free(mk);
+    g16_key_free(fk);
+    free(zb);
+    g16_ctx_destroy(ctx);
+}
+
 int main(void) {
     uint64_t seed = t_seed("test_api");
+    run_load_mem("bn128", seed);
+    run_load_mem("bls12381", seed);
     run_curve("bn128", seed);
     run_curve("bls12381", seed);
     run_peek("bn128", G16_CURVE_BN254, seed);

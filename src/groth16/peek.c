@@ -1,4 +1,4 @@
-/* g16_key_peek, g16_witness_peek(_bytes): the header facts of a .zkey or a
+/* g16_key_peek(_bytes), g16_witness_peek(_bytes): the header facts of a .zkey or a
  * .wtns through the format readers' header-only modes
  * (G16_ZKEY_HEADER_ONLY, G16_WTNS_HEADER_ONLY), so that a peek accepts
  * exactly the headers that a load accepts. */
@@ -11,6 +11,22 @@ g16_err g16_key_peek(g16_ctx *ctx, g16_key_header *hdr, const char *zkey_path) {
     g16_zkey zk;
     g16_status st = {0};
     if (g16_zkey_open(&zk, zkey_path, G16_ZKEY_HEADER_ONLY | G16_ZKEY_TRUSTED | G16_ZKEY_NO_COPY, NULL, &st))
+        return g16_ctx_report(ctx, &st);
+    hdr->curve = zk.curve;
+    hdr->n_vars = zk.nVars;
+    hdr->n_public = zk.nPublic;
+    hdr->domain_size = zk.domainSize;
+    g16_zkey_close(&zk);
+    return G16_OK;
+}
+
+g16_err g16_key_peek_bytes(g16_ctx *ctx, g16_key_header *hdr, const void *data, size_t len) {
+    if (!ctx || !hdr || !data)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_key_peek_bytes: NULL argument");
+    g16_zkey zk;
+    g16_status st = {0};
+    if (g16_zkey_open_mem(&zk, "zkey", data, len, G16_ZKEY_HEADER_ONLY | G16_ZKEY_TRUSTED | G16_ZKEY_NO_COPY, NULL,
+                          &st))
         return g16_ctx_report(ctx, &st);
     hdr->curve = zk.curve;
     hdr->n_vars = zk.nVars;

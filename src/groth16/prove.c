@@ -786,6 +786,32 @@ g16_err g16_key_load(g16_ctx *ctx, g16_key **out, const char *zkey_path, unsigne
     return err ? g16_ctx_report(ctx, &st) : G16_OK;
 }
 
+g16_err g16_key_load_mem(g16_ctx *ctx, g16_key **out, const char *name, const void *data, size_t len,
+                         unsigned flags) {
+    if (!ctx || !out || !data)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_key_load_mem: NULL argument");
+    *out = NULL;
+    g16_status st = {0};
+    void *copy = malloc(len ? len : 1);
+    if (!copy)
+        return g16_ctx_fail(ctx, G16_ERR_NOMEM, "g16_key_load_mem: out of memory (%zu bytes)", len);
+    memcpy(copy, data, len);
+    g16_err err = groth16_key_load_mem(ctx, out, name ? name : "zkey", copy, len, flags & ~GROTH16_KEY_DEFER_PREP,
+                                       &st);
+    if (err) {
+        free(copy);
+        return g16_ctx_report(ctx, &st);
+    }
+    (*out)->host_buf = copy; /* freed by g16_key_free after the zkey over it */
+    (*out)->host_len = len;
+    if ((err = groth16_work_create(ctx, &(*out)->work, *out, &st))) {
+        g16_key_free(*out);
+        *out = NULL;
+        return g16_ctx_report(ctx, &st);
+    }
+    return G16_OK;
+}
+
 void g16_key_free(g16_key *key) {
     if (!key)
         return;
