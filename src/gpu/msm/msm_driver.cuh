@@ -1,7 +1,8 @@
 /* GPU MSM (msm.cuh): the host driver. msm_core runs the pipeline on up to
- * max_points points (density form included); msm_chunked and its pipe
- * run larger MSMs in chunks; msm_run and msm_streamed_run are the entry
- * points over resident and host bases; field_op_run is a test hook. */
+ * max_points points (density form included), one helper per step
+ * (msm_core_*); msm_chunked and its pipe run larger MSMs in chunks; msm_run
+ * and msm_streamed_run are the entry points over resident and host bases;
+ * field_op_run is a test hook. */
 #ifndef G16_GPU_MSM_DRIVER_CUH
 #define G16_GPU_MSM_DRIVER_CUH
 
@@ -75,6 +76,247 @@ template <class E> g16_err msm_pipe_drain(g16_gpu *g, msm_pipe<E> *pp, int h, g1
     return G16_OK;
 }
 
+/* msm_core, density form: pos = the j-th set bit, for j < the bit count
+ * (d_count[2]). The bitmap is staged in d_scalars (the context's, so per
+ * worker): the scatter kernel has read it before the scalars overwrite it
+ * (one stream). */
+static inline g16_err msm_core_density(g16_gpu *g, const msm_density *dn, size_t n, cudaStream_t s,
+                                       const uint32_t *&pos, g16_status *st) {
+    size_t words = dn->n_bases / 32 + 1;
+    unsigned db = blocks_for(words, 1024);
+    if (2 * (size_t)db > 2 * ((g->max_points + 255) / 256) ||
+        words * sizeof(uint32_t) > g->max_points * sizeof(g16_scalar))
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm density: %zu bases too many for the context",
+                        dn->n_bases);
+    uint32_t *d_words = (uint32_t *)g->d_scalars;
+    CU(cudaMemsetAsync(d_words + words - 1, 0, sizeof(uint32_t), s));
+    if (dn->n_bases)
+        CU(cudaMemcpyAsync(d_words, dn->bits, (dn->n_bases + 7) / 8, cudaMemcpyDefault, s));
+    msm_density_count_kernel<<<db, 1024, 0, s>>>(d_words, words, dn->n_bases, g->d_cls);
+    CU_LAUNCH("msm_density_count_kernel");
+    msm_class_scan_kernel<<<1, 1024, 0, s>>>(g->d_cls, db, g->d_count + 2);
+    CU_LAUNCH("msm_class_scan_kernel");
+    msm_density_scatter_kernel<<<db, 1024, 0, s>>>(d_words, words, dn->n_bases, g->d_cls, (uint32_t)n,
+                                                   g->d_pos);
+    CU_LAUNCH("msm_density_scatter_kernel");
+    pos = g->d_pos;
+    return G16_OK;
+}
+
+/* msm_core: the scalars' device address sc. Scalars in this device's
+ * memory (the prover's w and h) are read where they are; others are
+ * copied into the context. */
+static inline g16_err msm_core_scalars(g16_gpu *g, const g16_scalar *scalars, size_t n, cudaStream_t s,
+                                       const uint64_t *&sc, g16_status *st) {
+    sc = g->d_scalars;
+    if (n) {
+        cudaPointerAttributes pa;
+        if (cudaPointerGetAttributes(&pa, scalars) == cudaSuccess && pa.type == cudaMemoryTypeDevice &&
+            pa.device == g->device)
+            sc = (const uint64_t *)scalars;
+        else
+            CU(cudaMemcpyAsync(g->d_scalars, scalars, n * sizeof(g16_scalar), cudaMemcpyDefault, s));
+    }
+    return G16_OK;
+}
+
+/* msm_core, step 0 (n > 0): the 0/1 split; n1 ones, nbig larger scalars
+ * at idx. With the density form (dn), the bit count must be n. */
+static inline g16_err msm_core_split(g16_gpu *g, const uint64_t *sc, const msm_density *dn, size_t n,
+                                     cudaStream_t s, size_t &n1, size_t &nbig, const uint32_t *&idx,
+                                     g16_status *st) {
+    unsigned cb = blocks_for(n, CLS_THREADS);
+    msm_class_count_kernel<<<cb, CLS_THREADS, 0, s>>>(sc, (uint32_t)n, g->d_cls);
+    CU_LAUNCH("msm_class_count_kernel");
+    msm_class_scan_kernel<<<1, 1024, 0, s>>>(g->d_cls, cb, g->d_count);
+    CU_LAUNCH("msm_class_scan_kernel");
+    msm_class_scatter_kernel<<<cb, CLS_THREADS, 0, s>>>(sc, (uint32_t)n, g->d_cls, g->d_one,
+                                                        g->d_big);
+    CU_LAUNCH("msm_class_scatter_kernel");
+    CU(cudaMemcpyAsync(g->h_count, g->d_count, 4 * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+    CU(cudaStreamSynchronize(s));
+    if (dn && g->h_count[2] != n)
+        return g16_fail(st, G16_ERR_SIZE_MISMATCH, "gpu msm density: %u bits set, %zu scalars", g->h_count[2],
+                        n);
+    n1 = g->h_count[0];
+    nbig = g->h_count[1];
+    idx = g->d_big;
+    if (n1 + nbig > n)
+        return g16_fail(st, G16_ERR_INTERNAL, "gpu msm: 0/1 split counted %zu + %zu of %zu", n1, nbig, n);
+    return G16_OK;
+}
+
+/* msm_core's plans. With a table: its c (digits) and one window of buckets
+ * (plr, the plan of the sort and the reduction); without, plr = pl. A table
+ * whose plan does not fit the context's scratch is not used. A merging
+ * chunk takes pp->mplan. m entries in S segments of L. */
+template <class E>
+g16_err msm_core_plan(const g16_gpu *g, const msm_pipe<E> *pp, size_t n, size_t nbig, size_t n1, int nbits,
+                      const msm_table *tb, bool merge_chunk, uint32_t L, g16gpu_msm_plan &pl,
+                      g16gpu_msm_plan &plr, bool &use_table, uint32_t &m, uint32_t &S, g16_status *st) {
+    pl = g16gpu_plan(nbig ? nbig : 1, nbits, g->plan_policy);
+    use_table = false;
+    if (merge_chunk) {
+        pl = pp->mplan;
+    } else if (tb) {
+        g16gpu_msm_plan pt = g16gpu_plan(nbig ? nbig : 1, nbits, tb->c);
+        if (pt.c == tb->c && pt.windows == tb->windows && table_fits(g, pt, nbig, n1)) {
+            pl = pt;
+            use_table = true;
+        }
+    }
+    plr = pl;
+    if (use_table) {
+        plr.windows = 1;
+        plr.zero_key = pl.nb;
+        plr.key_bits = 0;
+        while ((1ull << plr.key_bits) <= plr.zero_key)
+            plr.key_bits++;
+    }
+    size_t m64 = nbig * (size_t)pl.windows + n1;
+    size_t S64 = (m64 + L - 1) / L;
+    if (m64 > g->max_entries || (size_t)plr.windows * plr.nb > g->max_buckets || S64 > g->max_segs ||
+        2 * (size_t)plr.windows * plr.nb / plr.chunk > g->max_red || pl.windows > 64)
+        return g16_fail(st, G16_ERR_INTERNAL, "gpu msm: plan for n=%zu (c=%d) exceeds the context's scratch", n,
+                        pl.c);
+    m = (uint32_t)m64, S = (uint32_t)S64;
+    return G16_OK;
+}
+
+/* msm_core, a chunk (pp): half = the half of the scratch it takes when the
+ * plan fits one, else -1, the whole (after the pending halves are done
+ * with it). The first chunk decides on merging (merge_chunk). */
+template <class E>
+g16_err msm_core_half(g16_gpu *g, msm_pipe<E> *pp, size_t n, int nbits, const g16gpu_msm_plan &pl,
+                      const g16gpu_msm_plan &plr, bool use_table, bool &merge_chunk, int &half,
+                      g16_status *st) {
+    typedef xyzz_t<E> P;
+    size_t nbk = (size_t)plr.windows * plr.nb, nred = 2 * nbk / plr.chunk;
+    bool fits = 2 * nbk * sizeof(P) <= g->max_buckets * g->pt_bytes &&
+                2 * nred * sizeof(P) <= g->max_red * g->pt_bytes &&
+                (size_t)plr.windows * sizeof(P) <= 32 * g->pt_bytes;
+    /* The first chunk decides on merging: dense scalars (their plan is
+     * that of all n points), no table, halves that hold the plan. */
+    if (!merge_chunk && pp->merge_ok && pp->chunks == 0 && fits && !use_table &&
+        pl.c == g16gpu_plan(n, nbits, g->plan_policy).c) {
+        pp->merge = merge_chunk = true;
+        pp->mplan = pl;
+    }
+    if (merge_chunk) {
+        half = pp->chunks == 0 ? 0 : 1; /* nothing is pending in merge mode */
+    } else {
+        for (int h = 0; h < 2; h++)
+            if (!fits || h == pp->next) {
+                g16_err rc = msm_pipe_drain<E>(g, pp, h, st);
+                if (rc != G16_OK)
+                    return rc;
+            }
+        half = fits ? pp->next : -1;
+    }
+    return G16_OK;
+}
+
+/* msm_core, steps 1-3 (m > 0): digits, sort, bucket ends and accumulation
+ * into buckets; half >= 0 first waits for the reduction that used it. */
+template <class E>
+g16_err msm_core_accumulate(g16_gpu *g, cudaStream_t s, const affine_t<E> *bases, const uint64_t *sc,
+                            const uint32_t *idx, const uint32_t *pos, size_t nbig, size_t n1,
+                            const g16gpu_msm_plan &pl, const g16gpu_msm_plan &plr, bool use_table,
+                            const msm_table *tb, uint32_t m, uint32_t L, uint32_t S, int half,
+                            xyzz_t<E> *buckets, g16_status *st) {
+    typedef xyzz_t<E> P;
+    P *tree = (P *)g->d_tree, *tail = (P *)g->d_tail;
+    if (nbig)
+        msm_digits_kernel<<<blocks_for(nbig, 256), 256, 0, s>>>(
+            sc, idx, pos, (uint32_t)nbig, pl.c, pl.windows, pl.nb, use_table ? 0 : pl.nb,
+            use_table ? (uint32_t)tb->stride : 0, plr.zero_key, g->d_keys[0], g->d_vals[0]);
+    CU_LAUNCH("msm_digits_kernel");
+    size_t o1 = nbig * (size_t)pl.windows;
+    if (n1)
+        msm_ones_kernel<<<blocks_for(n1, 256), 256, 0, s>>>(g->d_one, pos, (uint32_t)n1, g->d_keys[0] + o1,
+                                                            g->d_vals[0] + o1);
+    CU_LAUNCH("msm_ones_kernel");
+
+    cub::DoubleBuffer<uint32_t> dk(g->d_keys[0], g->d_keys[1]), dv(g->d_vals[0], g->d_vals[1]);
+    size_t tmp = 0;
+    CU(cub::DeviceRadixSort::SortPairs(NULL, tmp, dk, dv, m, 0, plr.key_bits, s));
+    if (tmp > g->cub_bytes)
+        return g16_fail(st, G16_ERR_INTERNAL, "gpu msm: sort needs %zu bytes of scratch, have %zu", tmp,
+                        g->cub_bytes);
+    tmp = g->cub_bytes;
+    CU(cub::DeviceRadixSort::SortPairs(g->d_cub, tmp, dk, dv, m, 0, plr.key_bits, s));
+    const uint32_t *keys = dk.Current(), *vals = dv.Current();
+    CU(cudaEventRecord(g->ev[4], s));
+
+    if (half >= 0) /* the reduction two chunks back used this half */
+        CU(cudaStreamWaitEvent(s, g->ev_red[half], 0));
+    CU(cudaMemsetAsync(buckets, 0, (size_t)plr.windows * plr.nb * sizeof(P), s));
+    msm_bucket_end_kernel<<<blocks_for(m, 256), 256, 0, s>>>(keys, m, plr.zero_key, g->d_bucket_end);
+    CU_LAUNCH("msm_bucket_end_kernel");
+
+    msm_accumulate_launch<E>(g, blocks_for(S, MSM_THREADS), s, keys, vals, m, L, S, plr.zero_key, bases,
+                             buckets, tree, tail, g->d_tkey);
+    CU_LAUNCH("msm_accumulate_kernel");
+    CU(cudaEventRecord(g->ev[5], s));
+    return G16_OK;
+}
+
+/* msm_core, steps 3b-4 (m > 0): a merging chunk's fix-up and merge into
+ * half 0; a chunk in a half: its fix-up, then the reduction and the
+ * windows' copy left running on red_stream (pp->pending); else both over
+ * the whole scratch on s. queued: the first two (no windows to wait for). */
+template <class E>
+g16_err msm_core_reduce(g16_gpu *g, msm_pipe<E> *pp, cudaStream_t s, const g16gpu_msm_plan &pl,
+                        const g16gpu_msm_plan &plr, bool use_table, bool merge_chunk, int half, uint32_t L,
+                        uint32_t S, xyzz_t<E> *buckets, bool &queued, g16_status *st) {
+    typedef xyzz_t<E> P;
+    if (merge_chunk) {
+        /* Step 3b, then (later chunks) the merge into half 0. */
+        g16_err rerr = msm_fixup<E>(g, S, L, buckets, st);
+        if (rerr != G16_OK)
+            return rerr;
+        if (half == 1) {
+            uint32_t count = (uint32_t)((size_t)plr.windows * plr.nb);
+            msm_merge_buckets_kernel<E><<<blocks_for(count, MSM_THREADS), MSM_THREADS, 0, s>>>(
+                (P *)g->d_buckets, buckets, count);
+            CU_LAUNCH("msm_merge_buckets_kernel");
+        }
+        pp->chunks++;
+        queued = true;
+        return G16_OK;
+    }
+    if (half >= 0) {
+        /* Step 3b here, step 4 and the windows' copy on red_stream. */
+        size_t wbytes = (size_t)plr.windows * sizeof(P);
+        void *red = pipe_half(g->d_red, g->max_red * g->pt_bytes, half);
+        void *win = pipe_half(g->d_win, 64 * g->pt_bytes, half);
+        void *hwin = pipe_half(g->h_win, 64 * g->pt_bytes, half);
+        g16_err rerr = msm_fixup<E>(g, S, L, buckets, st);
+        if (rerr != G16_OK)
+            return rerr;
+        CU(cudaEventRecord(g->ev_acc[half], s));
+        CU(cudaStreamWaitEvent(g->red_stream, g->ev_acc[half], 0));
+        rerr = msm_reduce_windows<E>(plr, buckets, red, win, g->red_stream, st);
+        if (rerr != G16_OK)
+            return rerr;
+        CU(cudaMemcpyAsync(hwin, win, wbytes, cudaMemcpyDeviceToHost, g->red_stream));
+        CU(cudaEventRecord(g->ev_red[half], g->red_stream));
+        pp->pending[half] = true;
+        pp->windows[half] = pl.windows;
+        pp->c[half] = pl.c;
+        pp->table[half] = use_table;
+        pp->next = half ^ 1;
+        pp->chunks++;
+        g->last.table = use_table;
+        queued = true;
+        return G16_OK;
+    }
+    g16_err rerr = msm_reduce<E>(g, plr, S, L, st);
+    if (rerr != G16_OK)
+        return rerr;
+    return G16_OK;
+}
+
 /* The MSM of n <= max_points points at device address bases (affine_t<E>,
  * at least n of them); *res receives the sum (XYZZ, on the host). Times in
  * g->last. With pp (a chunk of msm_chunked), the reduction may be left
@@ -93,42 +335,17 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
     cudaStream_t s = g->stream;
     CU(cudaEventRecord(g->ev[0], s));
 
-    /* Density form: pos[j] = the j-th set bit, and the bit count. The bitmap
-     * is staged in d_scalars (the context's, so per worker): the scatter
-     * kernel has read it before the scalars below overwrite it (one stream). */
     const uint32_t *pos = NULL;
     if (dn) {
-        size_t words = dn->n_bases / 32 + 1;
-        unsigned db = blocks_for(words, 1024);
-        if (2 * (size_t)db > 2 * ((g->max_points + 255) / 256) ||
-            words * sizeof(uint32_t) > g->max_points * sizeof(g16_scalar))
-            return g16_fail(st, G16_ERR_INVALID_ARG, "gpu msm density: %zu bases too many for the context",
-                            dn->n_bases);
-        uint32_t *d_words = (uint32_t *)g->d_scalars;
-        CU(cudaMemsetAsync(d_words + words - 1, 0, sizeof(uint32_t), s));
-        if (dn->n_bases)
-            CU(cudaMemcpyAsync(d_words, dn->bits, (dn->n_bases + 7) / 8, cudaMemcpyDefault, s));
-        msm_density_count_kernel<<<db, 1024, 0, s>>>(d_words, words, dn->n_bases, g->d_cls);
-        CU_LAUNCH("msm_density_count_kernel");
-        msm_class_scan_kernel<<<1, 1024, 0, s>>>(g->d_cls, db, g->d_count + 2);
-        CU_LAUNCH("msm_class_scan_kernel");
-        msm_density_scatter_kernel<<<db, 1024, 0, s>>>(d_words, words, dn->n_bases, g->d_cls, (uint32_t)n,
-                                                       g->d_pos);
-        CU_LAUNCH("msm_density_scatter_kernel");
-        pos = g->d_pos;
+        g16_err rc = msm_core_density(g, dn, n, s, pos, st);
+        if (rc != G16_OK)
+            return rc;
     }
 
-    /* Scalars in this device's memory (the prover's w and h) are read where
-     * they are; others are copied into the context. */
-    const uint64_t *sc = g->d_scalars;
-    if (n) {
-        cudaPointerAttributes pa;
-        if (cudaPointerGetAttributes(&pa, scalars) == cudaSuccess && pa.type == cudaMemoryTypeDevice &&
-            pa.device == g->device)
-            sc = (const uint64_t *)scalars;
-        else
-            CU(cudaMemcpyAsync(g->d_scalars, scalars, n * sizeof(g16_scalar), cudaMemcpyDefault, s));
-    }
+    const uint64_t *sc;
+    g16_err rc = msm_core_scalars(g, scalars, n, s, sc, st);
+    if (rc != G16_OK)
+        return rc;
     CU(cudaEventRecord(g->ev[1], s));
 
     /* 0. The 0/1 split. */
@@ -141,165 +358,35 @@ g16_err msm_core(g16_gpu *g, xyzz_t<E> *res, const affine_t<E> *bases, const msm
             return g16_fail(st, G16_ERR_SIZE_MISMATCH, "gpu msm density: %u bits set, 0 scalars", g->h_count[2]);
         return G16_OK;
     }
-    {
-        unsigned cb = blocks_for(n, CLS_THREADS);
-        msm_class_count_kernel<<<cb, CLS_THREADS, 0, s>>>(sc, (uint32_t)n, g->d_cls);
-        CU_LAUNCH("msm_class_count_kernel");
-        msm_class_scan_kernel<<<1, 1024, 0, s>>>(g->d_cls, cb, g->d_count);
-        CU_LAUNCH("msm_class_scan_kernel");
-        msm_class_scatter_kernel<<<cb, CLS_THREADS, 0, s>>>(sc, (uint32_t)n, g->d_cls, g->d_one,
-                                                            g->d_big);
-        CU_LAUNCH("msm_class_scatter_kernel");
-        CU(cudaMemcpyAsync(g->h_count, g->d_count, 4 * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
-        CU(cudaStreamSynchronize(s));
-        if (dn && g->h_count[2] != n)
-            return g16_fail(st, G16_ERR_SIZE_MISMATCH, "gpu msm density: %u bits set, %zu scalars", g->h_count[2],
-                            n);
-        n1 = g->h_count[0];
-        nbig = g->h_count[1];
-        idx = g->d_big;
-        if (n1 + nbig > n)
-            return g16_fail(st, G16_ERR_INTERNAL, "gpu msm: 0/1 split counted %zu + %zu of %zu", n1, nbig, n);
-    }
+    rc = msm_core_split(g, sc, dn, n, s, n1, nbig, idx, st);
+    if (rc != G16_OK)
+        return rc;
 
-    /* With a table: its c (digits) and one window of buckets (plr, the
-     * plan of the sort and the reduction); without, plr = pl. A table
-     * whose plan does not fit the context's scratch is not used. */
-    g16gpu_msm_plan pl = g16gpu_plan(nbig ? nbig : 1, nbits, g->plan_policy);
+    g16gpu_msm_plan pl, plr;
     bool use_table = false;
     bool merge_chunk = pp && pp->merge;
-    if (merge_chunk) {
-        pl = pp->mplan;
-    } else if (tb) {
-        g16gpu_msm_plan pt = g16gpu_plan(nbig ? nbig : 1, nbits, tb->c);
-        if (pt.c == tb->c && pt.windows == tb->windows && table_fits(g, pt, nbig, n1)) {
-            pl = pt;
-            use_table = true;
-        }
-    }
-    g16gpu_msm_plan plr = pl;
-    if (use_table) {
-        plr.windows = 1;
-        plr.zero_key = pl.nb;
-        plr.key_bits = 0;
-        while ((1ull << plr.key_bits) <= plr.zero_key)
-            plr.key_bits++;
-    }
-    size_t m64 = nbig * (size_t)pl.windows + n1;
-    uint32_t L = g->seg_len;
-    size_t S64 = (m64 + L - 1) / L;
-    if (m64 > g->max_entries || (size_t)plr.windows * plr.nb > g->max_buckets || S64 > g->max_segs ||
-        2 * (size_t)plr.windows * plr.nb / plr.chunk > g->max_red || pl.windows > 64)
-        return g16_fail(st, G16_ERR_INTERNAL, "gpu msm: plan for n=%zu (c=%d) exceeds the context's scratch", n,
-                        pl.c);
-    uint32_t m = (uint32_t)m64, S = (uint32_t)S64;
+    uint32_t L = g->seg_len, m = 0, S = 0;
+    rc = msm_core_plan<E>(g, pp, n, nbig, n1, nbits, tb, merge_chunk, L, pl, plr, use_table, m, S, st);
+    if (rc != G16_OK)
+        return rc;
 
-    /* A chunk: a half of the scratch when the plan fits one, else the
-     * whole (after the pending halves are done with it). */
     int half = -1;
     if (pp && m > 0) {
-        size_t nbk = (size_t)plr.windows * plr.nb, nred = 2 * nbk / plr.chunk;
-        bool fits = 2 * nbk * sizeof(P) <= g->max_buckets * g->pt_bytes &&
-                    2 * nred * sizeof(P) <= g->max_red * g->pt_bytes &&
-                    (size_t)plr.windows * sizeof(P) <= 32 * g->pt_bytes;
-        /* The first chunk decides on merging: dense scalars (their plan is
-         * that of all n points), no table, halves that hold the plan. */
-        if (!merge_chunk && pp->merge_ok && pp->chunks == 0 && fits && !use_table &&
-            pl.c == g16gpu_plan(n, nbits, g->plan_policy).c) {
-            pp->merge = merge_chunk = true;
-            pp->mplan = pl;
-        }
-        if (merge_chunk) {
-            half = pp->chunks == 0 ? 0 : 1; /* nothing is pending in merge mode */
-        } else {
-            for (int h = 0; h < 2; h++)
-                if (!fits || h == pp->next) {
-                    g16_err rc = msm_pipe_drain<E>(g, pp, h, st);
-                    if (rc != G16_OK)
-                        return rc;
-                }
-            half = fits ? pp->next : -1;
-        }
+        rc = msm_core_half<E>(g, pp, n, nbits, pl, plr, use_table, merge_chunk, half, st);
+        if (rc != G16_OK)
+            return rc;
     }
     P *buckets = (P *)pipe_half(g->d_buckets, half >= 0 ? g->max_buckets * g->pt_bytes : 0, half);
-    P *tree = (P *)g->d_tree, *tail = (P *)g->d_tail;
 
     if (m > 0) {
-        if (nbig)
-            msm_digits_kernel<<<blocks_for(nbig, 256), 256, 0, s>>>(
-                sc, idx, pos, (uint32_t)nbig, pl.c, pl.windows, pl.nb, use_table ? 0 : pl.nb,
-                use_table ? (uint32_t)tb->stride : 0, plr.zero_key, g->d_keys[0], g->d_vals[0]);
-        CU_LAUNCH("msm_digits_kernel");
-        size_t o1 = nbig * (size_t)pl.windows;
-        if (n1)
-            msm_ones_kernel<<<blocks_for(n1, 256), 256, 0, s>>>(g->d_one, pos, (uint32_t)n1, g->d_keys[0] + o1,
-                                                                g->d_vals[0] + o1);
-        CU_LAUNCH("msm_ones_kernel");
-
-        cub::DoubleBuffer<uint32_t> dk(g->d_keys[0], g->d_keys[1]), dv(g->d_vals[0], g->d_vals[1]);
-        size_t tmp = 0;
-        CU(cub::DeviceRadixSort::SortPairs(NULL, tmp, dk, dv, m, 0, plr.key_bits, s));
-        if (tmp > g->cub_bytes)
-            return g16_fail(st, G16_ERR_INTERNAL, "gpu msm: sort needs %zu bytes of scratch, have %zu", tmp,
-                            g->cub_bytes);
-        tmp = g->cub_bytes;
-        CU(cub::DeviceRadixSort::SortPairs(g->d_cub, tmp, dk, dv, m, 0, plr.key_bits, s));
-        const uint32_t *keys = dk.Current(), *vals = dv.Current();
-        CU(cudaEventRecord(g->ev[4], s));
-
-        if (half >= 0) /* the reduction two chunks back used this half */
-            CU(cudaStreamWaitEvent(s, g->ev_red[half], 0));
-        CU(cudaMemsetAsync(buckets, 0, (size_t)plr.windows * plr.nb * sizeof(P), s));
-        msm_bucket_end_kernel<<<blocks_for(m, 256), 256, 0, s>>>(keys, m, plr.zero_key, g->d_bucket_end);
-        CU_LAUNCH("msm_bucket_end_kernel");
-
-        msm_accumulate_launch<E>(g, blocks_for(S, MSM_THREADS), s, keys, vals, m, L, S, plr.zero_key, bases,
-                                 buckets, tree, tail, g->d_tkey);
-        CU_LAUNCH("msm_accumulate_kernel");
-        CU(cudaEventRecord(g->ev[5], s));
-
-        if (merge_chunk) {
-            /* Step 3b, then (later chunks) the merge into half 0. */
-            g16_err rerr = msm_fixup<E>(g, S, L, buckets, st);
-            if (rerr != G16_OK)
-                return rerr;
-            if (half == 1) {
-                uint32_t count = (uint32_t)((size_t)plr.windows * plr.nb);
-                msm_merge_buckets_kernel<E><<<blocks_for(count, MSM_THREADS), MSM_THREADS, 0, s>>>(
-                    (P *)g->d_buckets, buckets, count);
-                CU_LAUNCH("msm_merge_buckets_kernel");
-            }
-            pp->chunks++;
-            return G16_OK;
-        }
-        if (half >= 0) {
-            /* Step 3b here, step 4 and the windows' copy on red_stream. */
-            size_t wbytes = (size_t)plr.windows * sizeof(P);
-            void *red = pipe_half(g->d_red, g->max_red * g->pt_bytes, half);
-            void *win = pipe_half(g->d_win, 64 * g->pt_bytes, half);
-            void *hwin = pipe_half(g->h_win, 64 * g->pt_bytes, half);
-            g16_err rerr = msm_fixup<E>(g, S, L, buckets, st);
-            if (rerr != G16_OK)
-                return rerr;
-            CU(cudaEventRecord(g->ev_acc[half], s));
-            CU(cudaStreamWaitEvent(g->red_stream, g->ev_acc[half], 0));
-            rerr = msm_reduce_windows<E>(plr, buckets, red, win, g->red_stream, st);
-            if (rerr != G16_OK)
-                return rerr;
-            CU(cudaMemcpyAsync(hwin, win, wbytes, cudaMemcpyDeviceToHost, g->red_stream));
-            CU(cudaEventRecord(g->ev_red[half], g->red_stream));
-            pp->pending[half] = true;
-            pp->windows[half] = pl.windows;
-            pp->c[half] = pl.c;
-            pp->table[half] = use_table;
-            pp->next = half ^ 1;
-            pp->chunks++;
-            g->last.table = use_table;
-            return G16_OK;
-        }
-        g16_err rerr = msm_reduce<E>(g, plr, S, L, st);
-        if (rerr != G16_OK)
-            return rerr;
+        rc = msm_core_accumulate<E>(g, s, bases, sc, idx, pos, nbig, n1, pl, plr, use_table, tb, m, L, S, half,
+                                    buckets, st);
+        if (rc != G16_OK)
+            return rc;
+        bool queued = false;
+        rc = msm_core_reduce<E>(g, pp, s, pl, plr, use_table, merge_chunk, half, L, S, buckets, queued, st);
+        if (rc != G16_OK || queued)
+            return rc;
     }
     CU(cudaEventRecord(g->ev[2], s));
     if (m > 0)
