@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs ON the GPU machine (nvcc, compute-sanitizer, an H200): the add_cold
 # experiment. Builds tests/gpu/addcold_repro.cu (the bucket reduction's
-# kernels from src/gpu/msm/msm.cuh on inputs that take the addition's doubling,
+# kernels from src/gpu/msm/msm_buckets.cuh on inputs that take the addition's doubling,
 # opposite and infinity branches, checked bit for bit against the same
 # templates on the host; plus the density compaction's block scans) in
 # several variants, one translation unit each, no library:

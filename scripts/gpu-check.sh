@@ -44,7 +44,7 @@ for curve in bn254 bls12-381; do
             --json >>"$out/bench.jsonl" 2>>"$out/bench.err" || say "bench $curve g2 2^$lg failed rc=$?"
     done
 done
-# The other accumulation-kernel variant for 12-limb fields (src/gpu/msm/msm.cuh,
+# The other accumulation-kernel variant for 12-limb fields (src/gpu/msm/msm_buckets.cuh,
 # MINB; the default is 3), for comparison.
 for lg in ${GPU_CHECK_MINB_LOGS:-20 22 24}; do
     in_budget || break

@@ -1,4 +1,4 @@
-/* The bucket reduction's kernels (msm.cuh: msm_chunk_kernel, msm_merge_kernel,
+/* The bucket reduction's kernels (msm_buckets.cuh: msm_chunk_kernel, msm_merge_kernel,
  * msm_tree_kernel) on inputs that take the point addition's special
  * branches, compared bit for bit with the same templates run on the host;
  * plus the density compaction (block scans in shared memory). Built and run
