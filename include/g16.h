@@ -98,6 +98,11 @@ typedef struct g16_ctx_opts {
     void *error_cb_user;
 } g16_ctx_opts;
 
+/* Sets *opts to the defaults (all online CPUs, no callback). Start from it
+ * rather than from a brace initializer, so that fields appended later get
+ * their defaults. opts may not be NULL. */
+G16_API void g16_ctx_opts_init(g16_ctx_opts *opts) G16_NONNULL(1);
+
 /* Creates a context: a thread pool of opts->threads threads, the error
  * callback, caches (NTT twiddles, GPU devices). opts may be NULL for the
  * defaults (all online CPUs, no callback). Ownership: the caller's; free
@@ -507,6 +512,12 @@ typedef struct g16_engine_opts {
      * the workers' areas, is resident without them. */
     int gpu_tables;
 } g16_engine_opts;
+
+/* Sets *opts to the defaults above (every field 0: unlimited budgets, one
+ * CPU worker or two per GPU, AUTO backend, verify before return). Start
+ * from it, so that fields appended later get their defaults. opts may not
+ * be NULL. */
+G16_API void g16_engine_opts_init(g16_engine_opts *opts) G16_NONNULL(1);
 
 /* Creates an engine on ctx (which must outlive it): its worker, synthesis
  * and finalize threads start here. opts may be NULL for the defaults.

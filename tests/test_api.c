@@ -299,6 +299,27 @@ int main(void) {
     run_curve("bls12381", seed);
     run_peek("bn128", G16_CURVE_BN254, seed);
     run_peek("bls12381", G16_CURVE_BLS12_381, seed);
+    /* The options structs' init functions give the documented defaults
+     * (poisoned first, so that an init that skips a field shows). */
+    {
+        g16_ctx_opts co;
+        memset(&co, 0xa5, sizeof co);
+        g16_ctx_opts_init(&co);
+        CHECK(co.threads == 0 && co.error_cb == NULL && co.error_cb_user == NULL);
+        g16_ctx *c2 = g16_ctx_create(&co);
+        CHECK(c2 != NULL);
+        g16_engine_opts eo;
+        memset(&eo, 0xa5, sizeof eo);
+        g16_engine_opts_init(&eo);
+        CHECK(eo.budget_bytes == 0 && eo.workers == 0 && eo.synth_threads == 0 && eo.lookahead == 0 &&
+              eo.no_verify == 0 && eo.timeline_path == NULL && eo.backend == G16_ENGINE_BACKEND_AUTO &&
+              eo.workers_per_device == 0 && eo.devices == 0 && eo.device_budget_bytes == 0 && eo.gpu_tables == 0);
+        eo.backend = G16_ENGINE_BACKEND_CPU;
+        g16_engine *e2 = NULL;
+        CHECK(c2 && g16_engine_create(c2, &e2, &eo) == G16_OK && e2 != NULL);
+        g16_engine_destroy(e2, 1);
+        g16_ctx_destroy(c2);
+    }
     /* Witness of one curve against the other's key: WRONG_CURVE. */
     g16_ctx *ctx = g16_ctx_create(NULL);
     g16_key *key = NULL;

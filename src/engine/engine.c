@@ -180,6 +180,8 @@ static g16_err engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_op
     return G16_OK;
 }
 
+void g16_engine_opts_init(g16_engine_opts *opts) { memset(opts, 0, sizeof *opts); }
+
 g16_err g16_engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_opts *opts) {
     return engine_create(ctx, out, opts, NULL);
 }

@@ -30,6 +30,8 @@ g16_err g16_env_check(char *msg, size_t msg_len) {
     return e;
 }
 
+void g16_ctx_opts_init(g16_ctx_opts *opts) { memset(opts, 0, sizeof *opts); }
+
 g16_ctx *g16_ctx_create(const g16_ctx_opts *opts) {
     g16_ctx *ctx = NULL;
     return g16_ctx_create_ex(&ctx, opts, NULL, 0) == G16_OK ? ctx : NULL;
