@@ -5,12 +5,15 @@
 #include "groth16.h"
 #include "util/ctx.h"
 
-g16_err g16_key_peek(g16_ctx *ctx, g16_key_header *hdr, const char *zkey_path) {
-    if (!ctx || !hdr || !zkey_path)
-        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_key_peek: NULL argument");
+/* The header facts of a .zkey at path, or of its bytes (data, len) when
+ * path is NULL. */
+static g16_err key_peek(g16_ctx *ctx, g16_key_header *hdr, const char *path, const void *data, size_t len) {
+    const unsigned flags = G16_ZKEY_HEADER_ONLY | G16_ZKEY_TRUSTED | G16_ZKEY_NO_COPY;
     g16_zkey zk;
     g16_status st = {0};
-    if (g16_zkey_open(&zk, zkey_path, G16_ZKEY_HEADER_ONLY | G16_ZKEY_TRUSTED | G16_ZKEY_NO_COPY, NULL, &st))
+    g16_err err = path ? g16_zkey_open(&zk, path, flags, NULL, &st)
+                       : g16_zkey_open_mem(&zk, "zkey", data, len, flags, NULL, &st);
+    if (err)
         return g16_ctx_report(ctx, &st);
     hdr->curve = zk.curve;
     hdr->n_vars = zk.nVars;
@@ -20,20 +23,16 @@ g16_err g16_key_peek(g16_ctx *ctx, g16_key_header *hdr, const char *zkey_path) {
     return G16_OK;
 }
 
+g16_err g16_key_peek(g16_ctx *ctx, g16_key_header *hdr, const char *zkey_path) {
+    if (!ctx || !hdr || !zkey_path)
+        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_key_peek: NULL argument");
+    return key_peek(ctx, hdr, zkey_path, NULL, 0);
+}
+
 g16_err g16_key_peek_bytes(g16_ctx *ctx, g16_key_header *hdr, const void *data, size_t len) {
     if (!ctx || !hdr || !data)
         return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_key_peek_bytes: NULL argument");
-    g16_zkey zk;
-    g16_status st = {0};
-    if (g16_zkey_open_mem(&zk, "zkey", data, len, G16_ZKEY_HEADER_ONLY | G16_ZKEY_TRUSTED | G16_ZKEY_NO_COPY, NULL,
-                          &st))
-        return g16_ctx_report(ctx, &st);
-    hdr->curve = zk.curve;
-    hdr->n_vars = zk.nVars;
-    hdr->n_public = zk.nPublic;
-    hdr->domain_size = zk.domainSize;
-    g16_zkey_close(&zk);
-    return G16_OK;
+    return key_peek(ctx, hdr, NULL, data, len);
 }
 
 static g16_err witness_peek(g16_ctx *ctx, g16_witness_header *hdr, const char *path, const void *data,
