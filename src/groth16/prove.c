@@ -118,9 +118,14 @@ static void *scratch_buf(groth16_scratch *s, size_t bytes, unsigned bit, unsigne
             return p;
         }
     }
-    return malloc(bytes ? bytes : 1);
+    return calloc(1, bytes ? bytes : 1);
 }
 
+/* A new working area holds zeros only (the wipe invariant of
+ * groth16_work_test_wiped): calloc, whose large blocks are fresh mappings
+ * and cost no memset; pinned blocks are new pages, which the kernel
+ * zero-fills. Reused heap memory could otherwise carry another buffer's
+ * bytes into an area that is never written before it is freed. */
 static g16_err scratch_alloc(groth16_scratch *s, g16_ctx *ctx, const g16_zkey *key, unsigned flags,
                              g16_status *st) {
     memset(s, 0, sizeof *s);
@@ -145,10 +150,10 @@ static g16_err scratch_alloc(groth16_scratch *s, g16_ctx *ctx, const g16_zkey *k
         l2 = msm_bls381_g2_scratch_size(ctx, key->nVars);
     }
     s->msm_len = l1 > l2 ? l1 : l2;
-    s->msm = malloc(s->msm_len ? s->msm_len : 1);
+    s->msm = calloc(1, s->msm_len ? s->msm_len : 1);
     for (int i = 0; i < 3; i++)
         s->fr[i] = scratch_buf(s, (size_t)key->domainSize * 32, 1u << i, flags);
-    s->scalars[0] = malloc((size_t)key->domainSize * sizeof(g16_scalar));
+    s->scalars[0] = calloc(key->domainSize, sizeof(g16_scalar));
     s->scalars[1] = scratch_buf(s, (size_t)key->nVars * sizeof(g16_scalar), 8u, flags);
     if (!s->fr[0] || !s->fr[1] || !s->fr[2] || !s->scalars[0] || !s->scalars[1] || !s->msm) {
         scratch_free(s);
