@@ -10,6 +10,10 @@
 #              faulted ("Invalid __local__ read of size 4 ... 0x80")
 #   cold-val   -DG16_GPU_ADD_COLD=2: out of line, q by value, sum in a local
 #   cold-O0    the cold variant with -Xptxas -O0 (no ptxas optimization)
+#   val-O0     cold-val with -Xptxas -O0
+#   val-pc     cold-val with G16_GPU_PORTABLE_CARRY (carry chains in C, not
+#              on the PTX carry flag across asm statements)
+#   val-G      cold-val with -G (device debug: no NVVM or ptxas optimization)
 # for BN254 Fp2 (G2, where the fault was first seen) and BN254 Fp (G1), then
 # runs each plainly, with a 64 KiB stack limit (cold only), under
 # compute-sanitizer --tool memcheck and --tool racecheck. Logs (build logs
@@ -17,6 +21,7 @@
 # summary go to OUTDIR.
 #   bash scripts/gpu-addcold.sh OUTDIR
 # Env: ADDCOLD_FIELDS (default "2 1"; 3 = BLS12-381 Fp, slow to compile),
+# ADDCOLD_VARIANTS (default "inline cold cold-val cold-O0"),
 # ADDCOLD_ARCH (default sm_90). About 2-3 minutes of builds (in parallel)
 # and well under a minute of runs on the H200 machine.
 set -u
@@ -39,8 +44,11 @@ declare -A vflags=(
     [cold]="-DG16_GPU_ADD_COLD=1"
     [cold-val]="-DG16_GPU_ADD_COLD=2"
     [cold-O0]="-DG16_GPU_ADD_COLD=1 -Xptxas -O0"
+    [val-O0]="-DG16_GPU_ADD_COLD=2 -Xptxas -O0"
+    [val-pc]="-DG16_GPU_ADD_COLD=2 -DG16_GPU_PORTABLE_CARRY"
+    [val-G]="-DG16_GPU_ADD_COLD=2 -G"
 )
-variants="inline cold cold-val cold-O0"
+variants=${ADDCOLD_VARIANTS:-"inline cold cold-val cold-O0"}
 t0=$(date +%s)
 pids=()
 for f in $fields; do

@@ -76,6 +76,34 @@ static void run(g16_ctx *ctx, g16_curve curve, int device, uint64_t seed) {
     if (pg) {
         CHECK_MSG(groth16_prover_prove(pg, &rg, w, NULL, r, s, &rep, &st) == G16_OK, "%s: cuda: %s", cn, st.msg);
         CHECK(rep.backend == G16_BACKEND_CUDA && rep.gtm.gpu_ms > 0);
+        /* Nothing witness-derived stays on the device: the working area
+         * (a, b, c, h, w) and the MSM scratch (digits, bucket sums) are
+         * zero after the proof. */
+        size_t nz = 1, nzw = 1;
+        g16_gpu *g = groth16_prover_gpu(pg);
+        CHECK(g16_gpu_test_scratch_nonzero(g, &nz, &st) == G16_OK);
+        CHECK(groth16_gpu_work_test_nonzero(g, groth16_prover_gpu_work(pg), &nzw, &st) == G16_OK);
+        CHECK_MSG(nz == 0 && nzw == 0, "%s: %zu scratch and %zu working-area bytes nonzero after a proof", cn, nz,
+                  nzw);
+        /* The check sees an MSM's leftovers (it can fail): an MSM alone
+         * leaves them, g16_gpu_scratch_wipe clears them. */
+        const g16_zkey *zk = groth16_key_zkey(key);
+        size_t nb = zk->domainSize;
+        void *pts = zk->curve == G16_CURVE_BN254 ? (void *)zk->bn254.H : (void *)zk->bls381.H;
+        g16_gpu_bases *gb = NULL;
+        g16_scalar *ks = calloc(nb, sizeof *ks);
+        uint64_t jac[3 * 12] = {0};
+        CHECK(ks && g16_gpu_bases_upload(g, &gb, zk->curve, G16_GPU_G1, pts, nb, &st) == G16_OK);
+        for (size_t i = 0; ks && i < nb; i++)
+            ks[i].l[0] = 1000003u * (i + 1), ks[i].l[1] = i;
+        if (gb && ks) {
+            CHECK(g16_gpu_msm(g, jac, gb, ks, nb, NULL, &st) == G16_OK);
+            CHECK(g16_gpu_test_scratch_nonzero(g, &nz, &st) == G16_OK && nz > 0);
+            CHECK(g16_gpu_scratch_wipe(g, &st) == G16_OK);
+            CHECK(g16_gpu_test_scratch_nonzero(g, &nz, &st) == G16_OK && nz == 0);
+        }
+        g16_gpu_bases_free(g, gb);
+        free(ks);
     }
     char *tc = proof_text(ctx, rc), *tg = proof_text(ctx, rg);
     CHECK_MSG(tc && tg && !strcmp(tc, tg), "%s: cpu and cuda proofs differ", cn);

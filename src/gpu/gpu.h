@@ -54,10 +54,23 @@ void g16_gpu_destroy(g16_gpu *g);
 /* One line describing the device (name, SMs, memory). */
 const char *g16_gpu_name(const g16_gpu *g);
 
-/* The context's pinned host buffer for max_points scalars. Scalars written
- * here go to the device at full PCIe speed (g16_gpu_msm notices); other
- * (pageable) scalar arrays are copied 2-4 times slower. */
+/* The context's pinned host buffer for max_points scalars, made on the
+ * first call (NULL if that fails). Scalars written here go to the device at
+ * full PCIe speed (g16_gpu_msm notices); other (pageable) scalar arrays are
+ * copied 2-4 times slower. */
 g16_scalar *g16_gpu_scalar_buffer(g16_gpu *g);
+
+/* Zeroes every buffer of g's MSM scratch that holds witness-derived data
+ * (the scalars, their digits and sort space, bucket and partial sums, the
+ * window sums on device and host, the 0/1 split's index lists and counts,
+ * the density positions): memsets queued on g's stream, the pinned window
+ * sums cleared on the host. Call with no MSM of g in flight (every
+ * g16_gpu_msm* call returns after its copies); the caller's scalar buffer
+ * (g16_gpu_scalar_buffer) is the caller's to wipe. */
+g16_err g16_gpu_scratch_wipe(g16_gpu *g, g16_status *st);
+/* Tests: the number of nonzero bytes in that scratch (waits for g's
+ * stream, copies every buffer back). */
+g16_err g16_gpu_test_scratch_nonzero(g16_gpu *g, size_t *nonzero, g16_status *st);
 
 /* Uploads n affine points of `group` on `curve` (the CPU's G_affine array)
  * and keeps them on the device until g16_gpu_bases_free. */

@@ -229,6 +229,9 @@ int groth16_gpu_work_fits(const groth16_gpu_work *gw, const g16_key *key);
  * device memory speed, no device-global call. groth16_stage_heavy_gpu calls
  * it at its end, also after a failure. */
 g16_err groth16_gpu_work_wipe(struct g16_gpu *g, groth16_gpu_work *gw, g16_status *st);
+/* Tests: the nonzero bytes in gw's device buffers (waits for g's stream). */
+g16_err groth16_gpu_work_test_nonzero(struct g16_gpu *g, const groth16_gpu_work *gw, size_t *nonzero,
+                                      g16_status *st);
 /* Kernel exclusivity (optional; NULL, the default, = none): with a mutex
  * set, groth16_stage_heavy_gpu on gw queues the copies of a, b, c, w, waits
  * for them on the host (that copy event only), then holds *mu while it runs

@@ -358,6 +358,31 @@ g16_err groth16_gpu_work_wipe(struct g16_gpu *g, groth16_gpu_work *gw, g16_statu
     return err;
 }
 
+g16_err groth16_gpu_work_test_nonzero(struct g16_gpu *g, const groth16_gpu_work *gw, size_t *nonzero,
+                                      g16_status *st) {
+    *nonzero = 0;
+    if (!g || !gw)
+        return G16_OK;
+    g16_err err = g16_gpu_sync(g, st);
+    const void *p[5] = {gw->d_abc[0], gw->d_abc[1], gw->d_abc[2], gw->d_w, gw->d_wm};
+    size_t len[5] = {(size_t)gw->n * 32, (size_t)gw->n * 32, (size_t)gw->n * 32, (size_t)gw->nv * sizeof(g16_scalar),
+                     (size_t)gw->nv * 32};
+    for (int i = 0; i < 5 && !err; i++) {
+        if (!p[i])
+            continue;
+        uint8_t *h = malloc(len[i] ? len[i] : 1);
+        if (!h)
+            return g16_fail(st, G16_ERR_NOMEM, "prove (gpu): out of memory");
+        err = g16_gpu_copy_async(g, h, p[i], len[i], st);
+        if (!err)
+            err = g16_gpu_sync(g, st);
+        for (size_t j = 0; !err && j < len[i]; j++)
+            *nonzero += h[j] != 0;
+        free(h);
+    }
+    return err;
+}
+
 void groth16_gpu_work_set_exclusive(groth16_gpu_work *gw, pthread_mutex_t *mu) {
     if (gw)
         gw->excl = mu;
@@ -563,6 +588,8 @@ g16_err groth16_stage_heavy_gpu(g16_ctx *ctx, struct g16_gpu *g, groth16_gpu_wor
      * with the host's a, b, c (pinned or not). */
     g16_status wst = {0};
     g16_err werr = groth16_gpu_work_wipe(g, gw, &wst);
+    if (!werr) /* the MSM scratch: digits and bucket sums of the w and h scalars */
+        werr = g16_gpu_scratch_wipe(g, &wst);
     if (!err && werr)
         err = g16_fail(st, werr, "prove (gpu): wiping device buffers: %s", wst.msg);
     /* After a failure the copies from the (pinned) host buffers may still be

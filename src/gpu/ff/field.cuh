@@ -40,6 +40,15 @@
 #define G16_UNROLL
 #endif
 
+/* Carry chains on the PTX carry flag (device) or in C (host; on the device
+ * too with G16_GPU_PORTABLE_CARRY, an experiment of scripts/gpu-addcold.sh,
+ * never in the library build). */
+#if defined(__CUDA_ARCH__) && !defined(G16_GPU_PORTABLE_CARRY)
+#define G16_PTX_CARRY 1
+#else
+#define G16_PTX_CARRY 0
+#endif
+
 #define G16_HD __host__ __device__ __forceinline__
 #define G16_HD_NI __host__ __device__
 
@@ -76,13 +85,13 @@ G16_FIELD_CFG(bls381_fr, BLS381_FR, 8)
  * a chain takes the carry in (first = true: none) and every call but
  * carry/add_carry/mad_last passes one on. */
 struct wide_chain {
-#if !defined(__CUDA_ARCH__)
+#if !G16_PTX_CARRY
     uint32_t cf = 0;
 #endif
     /* (dlo, dhi) = x * y + (slo, shi) + carry */
     G16_HD void mad_to(uint32_t &dlo, uint32_t &dhi, uint32_t x, uint32_t y, uint32_t slo, uint32_t shi,
                        bool first) {
-#if defined(__CUDA_ARCH__)
+#if G16_PTX_CARRY
         if (first)
             asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(dlo) : "r"(x), "r"(y), "r"(slo));
         else
@@ -102,7 +111,7 @@ struct wide_chain {
      * too, what overflows is dropped, as on the device) */
     G16_HD void mad_last(uint32_t &dlo, uint32_t &dhi, uint32_t x, uint32_t y, uint32_t slo, uint32_t shi,
                          bool first) {
-#if defined(__CUDA_ARCH__)
+#if G16_PTX_CARRY
         if (first)
             asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(dlo) : "r"(x), "r"(y), "r"(slo));
         else
@@ -116,7 +125,7 @@ struct wide_chain {
     /* x + y (+ carry unless first) */
     G16_HD uint32_t add(uint32_t x, uint32_t y, bool first) {
         uint32_t r;
-#if defined(__CUDA_ARCH__)
+#if G16_PTX_CARRY
         if (first)
             asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(y));
         else
@@ -131,7 +140,7 @@ struct wide_chain {
     G16_HD uint32_t add3(uint32_t x, uint32_t y) { return add(x, y, false); }
     /* the chain's last step: x + carry, no carry out */
     G16_HD uint32_t add_carry(uint32_t x) {
-#if defined(__CUDA_ARCH__)
+#if G16_PTX_CARRY
         uint32_t r;
         asm volatile("addc.u32 %0, %1, 0;" : "=r"(r) : "r"(x));
         return r;
@@ -181,7 +190,7 @@ G16_UNROLL
     /* t = t - p if t >= p (t < 2p). */
     static G16_HD void reduce_once(uint32_t t[N]) {
         uint32_t s[N];
-#if defined(__CUDA_ARCH__)
+#if G16_PTX_CARRY
         uint32_t borrow;
         asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(t[0]), "r"(C::p(0)));
 G16_UNROLL
@@ -206,7 +215,7 @@ G16_UNROLL
 
     friend G16_HD fp_t operator+(const fp_t &a, const fp_t &b) {
         fp_t r;
-#if defined(__CUDA_ARCH__)
+#if G16_PTX_CARRY
         asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
 G16_UNROLL
         for (int i = 1; i < N; i++)
@@ -226,7 +235,7 @@ G16_UNROLL
 
     friend G16_HD fp_t operator-(const fp_t &a, const fp_t &b) {
         fp_t r;
-#if defined(__CUDA_ARCH__)
+#if G16_PTX_CARRY
         uint32_t borrow;
         asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r.l[0]) : "r"(a.l[0]), "r"(b.l[0]));
 G16_UNROLL

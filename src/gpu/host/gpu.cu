@@ -196,7 +196,6 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
     g->cub_bytes = cub_bytes;
     size_t pt = g->pt_bytes;
     CU(ctx_malloc(g, (void **)&g->d_scalars, g->max_points * sizeof(g16_scalar)));
-    CU(cudaMallocHost(&g->h_scalars, g->max_points * sizeof(g16_scalar)));
     for (int i = 0; i < 2; i++) {
         CU(ctx_malloc(g, (void **)&g->d_keys[i], g->max_entries * sizeof(uint32_t)));
         CU(ctx_malloc(g, (void **)&g->d_vals[i], g->max_entries * sizeof(uint32_t)));
@@ -285,7 +284,97 @@ extern "C" void g16_gpu_destroy(g16_gpu *g) {
 
 extern "C" const char *g16_gpu_name(const g16_gpu *g) { return g ? g->name : "none"; }
 
-extern "C" g16_scalar *g16_gpu_scalar_buffer(g16_gpu *g) { return g ? g->h_scalars : NULL; }
+/* Made on first use: the prover never asks for it, and at 2^27 it would be
+ * 4 GiB of pinned memory per context. */
+extern "C" g16_scalar *g16_gpu_scalar_buffer(g16_gpu *g) {
+    if (!g)
+        return NULL;
+    if (!g->h_scalars && (cudaSetDevice(g->device) != cudaSuccess ||
+                          cudaMallocHost(&g->h_scalars, g->max_points * sizeof(g16_scalar)) != cudaSuccess)) {
+        (void)cudaGetLastError();
+        g->h_scalars = NULL;
+    }
+    return g->h_scalars;
+}
+
+/* The witness-derived scratch: every buffer an MSM writes from the scalars
+ * (the scalars, digit keys and values and CUB's sort space, bucket ends,
+ * bucket, segment, tail and reduction sums, window sums, the 0/1 split's
+ * classes, index lists and counts, the density positions). Not the NTT's
+ * shift tables or the streaming stages (public data). */
+typedef struct scratch_region {
+    void *p;
+    size_t bytes;
+} scratch_region;
+
+static int scratch_regions(const g16_gpu *g, scratch_region r[16]) {
+    size_t pt = g->pt_bytes, cls_blocks = (g->max_points + 255) / 256;
+    int n = 0;
+    r[n++] = (scratch_region){g->d_scalars, g->max_points * sizeof(g16_scalar)};
+    for (int i = 0; i < 2; i++) {
+        r[n++] = (scratch_region){g->d_keys[i], g->max_entries * sizeof(uint32_t)};
+        r[n++] = (scratch_region){g->d_vals[i], g->max_entries * sizeof(uint32_t)};
+    }
+    r[n++] = (scratch_region){g->d_cub, g->cub_bytes};
+    r[n++] = (scratch_region){g->d_bucket_end, g->max_buckets * sizeof(uint32_t)};
+    r[n++] = (scratch_region){g->d_buckets, g->max_buckets * pt};
+    r[n++] = (scratch_region){g->d_tree, (2 * g->max_segs + 64) * pt};
+    r[n++] = (scratch_region){g->d_tail, g->max_segs * pt};
+    r[n++] = (scratch_region){g->d_tkey, g->max_segs * sizeof(uint32_t)};
+    r[n++] = (scratch_region){g->d_red, g->max_red * pt};
+    r[n++] = (scratch_region){g->d_win, 64 * pt};
+    r[n++] = (scratch_region){g->d_cls, 2 * cls_blocks * sizeof(uint32_t)};
+    r[n++] = (scratch_region){g->d_big, g->max_points * sizeof(uint32_t)};
+    r[n++] = (scratch_region){g->d_one, g->max_points * sizeof(uint32_t)};
+    return n;
+}
+
+extern "C" g16_err g16_gpu_scratch_wipe(g16_gpu *g, g16_status *st) {
+    if (!g)
+        return G16_OK;
+    CU(cudaSetDevice(g->device));
+    scratch_region r[16];
+    int n = scratch_regions(g, r);
+    for (int i = 0; i < n; i++)
+        if (r[i].p && r[i].bytes)
+            CU(cudaMemsetAsync(r[i].p, 0, r[i].bytes, g->stream));
+    CU(cudaMemsetAsync(g->d_pos, 0, g->max_points * sizeof(uint32_t), g->stream));
+    CU(cudaMemsetAsync(g->d_count, 0, 4 * sizeof(uint32_t), g->stream));
+    /* No copy into these is in flight: every MSM returns after its own. */
+    if (g->h_win)
+        g16_wipe(g->h_win, 64 * g->pt_bytes);
+    if (g->h_count)
+        g16_wipe(g->h_count, 4 * sizeof(uint32_t));
+    return G16_OK;
+}
+
+extern "C" g16_err g16_gpu_test_scratch_nonzero(g16_gpu *g, size_t *nonzero, g16_status *st) {
+    *nonzero = 0;
+    if (!g)
+        return G16_OK;
+    CU(cudaSetDevice(g->device));
+    CU(cudaStreamSynchronize(g->stream));
+    scratch_region r[18];
+    int n = scratch_regions(g, r);
+    r[n++] = (scratch_region){g->d_pos, g->max_points * sizeof(uint32_t)};
+    r[n++] = (scratch_region){g->d_count, 4 * sizeof(uint32_t)};
+    for (int i = 0; i < n; i++) {
+        if (!r[i].p || !r[i].bytes)
+            continue;
+        unsigned char *h = (unsigned char *)malloc(r[i].bytes);
+        if (!h)
+            return g16_fail(st, G16_ERR_NOMEM, "gpu: out of memory reading the scratch back");
+        cudaError_t e = cudaMemcpy(h, r[i].p, r[i].bytes, cudaMemcpyDeviceToHost);
+        for (size_t j = 0; e == cudaSuccess && j < r[i].bytes; j++)
+            *nonzero += h[j] != 0;
+        free(h);
+        if (e != cudaSuccess)
+            return g16_fail(st, G16_ERR_DEVICE, "gpu: reading the scratch back: %s", cudaGetErrorString(e));
+    }
+    for (size_t j = 0; g->h_win && j < 64 * g->pt_bytes; j++)
+        *nonzero += ((const unsigned char *)g->h_win)[j] != 0;
+    return G16_OK;
+}
 
 static size_t affine_bytes(g16_curve curve, g16_gpu_group group) {
     size_t fp = curve == G16_CURVE_BN254 ? 32 : 48;

@@ -72,6 +72,17 @@ g16_err g16_gpu_msm_at(g16_gpu *g, void *out_jac, const g16_gpu_bases *b, size_t
     return g16_fail(st, G16_ERR_NO_DEVICE, "gpu: this build of g16 has no CUDA backend");
 }
 
+g16_err g16_gpu_scratch_wipe(g16_gpu *g, g16_status *st) {
+    (void)g, (void)st;
+    return G16_OK; /* no context exists in this build */
+}
+
+g16_err g16_gpu_test_scratch_nonzero(g16_gpu *g, size_t *nonzero, g16_status *st) {
+    (void)g, (void)st;
+    *nonzero = 0;
+    return G16_OK;
+}
+
 const g16_config *g16_gpu_config(const g16_gpu *g) {
     (void)g;
     return NULL;
