@@ -355,17 +355,16 @@ static void man_cmd(FILE *f, const cli_cmd *c) {
     man_paragraphs(f, c->description);
     for (const cli_opt *o = c->opts; o && o->name; o++) {
         fputs(".TP\n", f);
+        fputs(o->arg ? ".BI \"" : ".B \"", f);
         if (o->id > 0 && o->id < CLI_ID)
-            fprintf(f, ".BR \\-%c \", \" ", o->id);
-        else
-            fputs(".B ", f);
+            fprintf(f, "\\-%c, ", o->id);
         fputs("\\-\\-", f);
         cli_roff(f, o->name);
         if (o->arg) {
-            fputs(" \" \"\n.I ", f);
+            fputs(" \" \"", f);
             cli_roff(f, o->arg);
         }
-        fputc('\n', f);
+        fputs("\"\n", f);
         cli_roff(f, o->help);
         fputc('\n', f);
     }

@@ -37,6 +37,10 @@ int g16_cli_outputs_ok(const char *cmd, const char *const *inputs, size_t n_inpu
  * could not be created or is not a folder. */
 int g16_cli_mkdirs(const char *dir, char *why, size_t why_len);
 
+/* The source tree's git commit ("unknown" outside a checkout), written
+ * at build time (cmake/gitrev.cmake). */
+extern const char g16_cli_git_commit[];
+
 /* Monotonic milliseconds (clock.c; the clock of the library's g16_now_ms). */
 double g16_cli_now_ms(void);
 

@@ -12,10 +12,6 @@
 #include "g16.h"
 #include "gpu/gpu.h"
 
-#ifndef G16_GIT_COMMIT
-#include "g16_gitrev.h" /* generated at build time (cmake/gitrev.cmake) */
-#endif
-
 static const cli_cmd CLI_SELFCHECK = {
     .name = "selfcheck",
     .summary = "Run the library's self-test (fields, curves, pairing, a small proof) and print its report.",
@@ -144,7 +140,7 @@ static void top_help(FILE *f) {
 /* g16 --version: the library's version, the commit, the CUDA backend and
  * the GPUs seen (none without a driver: never an error). */
 static int print_version(void) {
-    printf("g16 %s\ncommit: %s\n", g16_version(), G16_GIT_COMMIT);
+    printf("g16 %s\ncommit: %s\n", g16_version(), g16_cli_git_commit);
 #ifdef G16_HAVE_CUDA
     char note[256];
     int n = g16_gpu_probe(note, sizeof note);
@@ -216,7 +212,7 @@ static int run_help(int argc, char **argv) {
         char desc[1024];
         snprintf(desc, sizeof desc,
                  "g16 %s proves and verifies Groth16 proofs from circom and snarkjs files (.zkey, .wtns, .r1cs, "
-                 "proof.json, public.json, verification_key.json) on BN254 and BLS12\\-381, on the CPU or, when "
+                 "proof.json, public.json, verification_key.json) on BN254 and BLS12-381, on the CPU or, when "
                  "built with CUDA, on NVIDIA GPUs. Its prove command is a drop-in for rapidsnark's prover and "
                  "snarkjs groth16 prove: the same arguments and byte-identical JSON.\n\n"
                  "Options take their value as --opt value or --opt=value, and may come before, between or after "
