@@ -36,13 +36,6 @@ static const cli_cmd CLI_HELP_CMD = {
     .example = "g16 help prove\ng16 help client submit\ng16 help --man > g16.1 && man -l g16.1",
 };
 
-static const cli_cmd CLI_BENCH_CMD = {
-    .name = "bench",
-    .summary = "Benchmarks: arith, ntt, msm, prove, engine (`g16 bench --help` lists their options).",
-    .synopsis = "arith|ntt|msm|prove|engine [OPTIONS]",
-    .example = "g16 bench msm --curve bn254 --log-n 16 --json\ng16 bench prove --synthetic --curve bls12-381 --log-n 14",
-};
-
 typedef struct command {
     const cli_cmd *spec;
     int (*run)(int argc, char **argv);
@@ -76,7 +69,7 @@ static const command COMMANDS[] = {
 #else
     {&CLI_CLIENT, run_no_client},
 #endif
-    {&CLI_BENCH_CMD, bench_main},
+    {&CLI_BENCH, bench_main},
     {&CLI_SELFCHECK, run_selfcheck},
     {&CLI_OPTIONS, run_options},
     {&CLI_HELP_CMD, run_help},
@@ -246,10 +239,6 @@ static int run_help(int argc, char **argv) {
             }
         fprintf(stderr, "g16 help: '%s' has no subcommand '%s'\n", spec_c->name, want + strlen(spec_c->name) + 1);
         return 2;
-    }
-    if (cmd->run == bench_main) { /* the benches print their own option list */
-        char *bargv[] = {"bench", "--help", NULL};
-        return bench_main(2, bargv);
     }
     cli_help(stdout, spec_c);
     return 0;
