@@ -28,8 +28,11 @@ static const cli_cmd CLI_OPTIONS = {
     .example = "g16 options | jq '.[] | select(.name == \"gpu.msm_window_bits\")'",
 };
 
+enum { H_MAN = CLI_ID };
+static const cli_opt HELP_OPTS[] = {{"man", H_MAN, NULL, "write the man page (roff) on stdout"}, {NULL, 0, NULL, NULL}};
 static const cli_cmd CLI_HELP_CMD = {
     .name = "help",
+    .opts = HELP_OPTS,
     .summary = "Print the list of commands, or one command's help.",
     .synopsis = "[COMMAND [SUBCOMMAND]]\n--man",
     .description = "--man writes the whole help as a man page (roff) on stdout; the build installs it as g16(1).",
@@ -188,14 +191,10 @@ static const char MAN_EXTRA[] =
 
 static int run_help(int argc, char **argv) {
     cli_parse p;
-    enum { O_MAN = CLI_ID };
-    static const cli_opt opts[] = {{"man", O_MAN, NULL, "write the man page (roff) on stdout"}, {NULL, 0, NULL, NULL}};
-    cli_cmd spec = CLI_HELP_CMD;
-    spec.opts = opts;
-    cli_init(&p, &spec, argc, argv, 0);
+    cli_init(&p, &CLI_HELP_CMD, argc, argv, 0);
     int c, man = 0;
     while ((c = cli_next(&p)) > 0)
-        man |= c == O_MAN;
+        man |= c == H_MAN;
     if (c != CLI_END)
         return cli_exit(c);
     if (man) {
