@@ -295,7 +295,7 @@ int main(int argc, char **argv) {
     const command *cmd = find_command(a);
     if (!cmd) {
         if (a[0] == '-') {
-            static const char *const top[] = {"--help", "--version", "-h", "-V"};
+            static const char *const top[] = {"--version", "--help", "-V", "-h"};
             return unknown("option", a, top, 4, "g16 --help");
         }
         const char *names[NCOMMANDS];
