@@ -305,7 +305,10 @@ int main(int argc, char **argv) {
     }
     /* Help needs no valid environment; every other command checks every
      * option's environment variable first (docs/config.md). */
-    if (cmd->run != run_help) {
+    int wants_help = cmd->run == run_help;
+    for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
+        wants_help |= !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
+    if (!wants_help) {
         char emsg[512];
         if (g16_env_check(emsg, sizeof emsg) != G16_OK) {
             fprintf(stderr, "g16: %s\n", emsg);
