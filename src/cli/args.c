@@ -38,6 +38,8 @@ void cli_init(cli_parse *p, const cli_cmd *cmd, int argc, char **argv, int flags
                 *s++ = ':';
         }
     }
+    if (cmd->opts && cmd->opts[n].name) /* a programming error: raise CLI_MAX_OPTS */
+        fprintf(stderr, "%s: internal: more than %d options; the rest are ignored\n", full_name(cmd), CLI_MAX_OPTS);
     p->lo[n++] = (struct option){"help", no_argument, NULL, 'h'};
     p->lo[n] = (struct option){0, 0, 0, 0};
     *s = 0;

@@ -38,7 +38,7 @@ enum { CLI_END = -1, CLI_HELP = -2, CLI_ERR = -3 };
  * before its subcommand); the command has no -h/--help of its own. */
 enum { CLI_STOP_AT_OPERAND = 1 };
 
-#define CLI_MAX_OPTS 64
+#define CLI_MAX_OPTS 96 /* rows of one table (cli_init reports a longer one) */
 
 typedef struct cli_parse {
     const cli_cmd *cmd;
