@@ -179,9 +179,6 @@ const cli_cmd CLI_CLIENT = {
                "g16 verify verification_key.json proofs/public-0.json proofs/proof-0.json",
 };
 
-/* Parses a subcommand's options (argv[0]: its word) into the caller's
- * switch: returns the option id, CLI_END, or the exit code's CLI_HELP/CLI_ERR. */
-
 static int usage_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_err(const char *fmt, ...) {
     va_list ap;
