@@ -5,32 +5,60 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "gpu/gpu.h"
 #include "util/ctx.h"
 
-static int usage(void) {
-    fprintf(stderr,
-            "usage: g16 bench <arith|ntt|msm|prove|engine> [--curve bn254|bls12-381] [--log-n K]\n"
-            "                 [--group g1|g2] [--threads T] [--backend cpu|cuda|auto]\n"
-            "                 [--reps R] [--zkey K --wtns W] [--json]\n"
-            "                 prove --synthetic --curve C --log-n K [--profile P] [--seed S]: all in memory\n"
-            "                 engine: (--zkey|--key K --wtns W | --log-n N [--curve C]) [--jobs J] [--partitions P]\n"
-            "                         [--workers W] [--workers-per-device W] [--synth-threads S] [--no-verify]\n"
-            "                         [--timeline FILE] [--budget BYTES] [--witnesses 1..4]: --log-n builds all\n"
-            "                         in memory; --precompute (cuda): window tables of the key's bases\n"
-            "                 msm: [--profile random|filecoin] [--streamed | --precompute [--table-c C] (cuda)]\n"
-            "                      [--chunk-log K] (cuda: a context of 2^K points, resident bases in chunks)\n"
-            "                 prove --backend cuda: [--precompute] (window tables of the key's bases)\n"
-            "                 any: [--set KEY=VALUE]... (options, docs/config.md: gpu.msm_window_bits=20,\n"
-            "                      bench.gpu_device=1, bench.stream_bases=1, ...; over the environment)\n");
-    return 2;
-}
+enum {
+    B_JSON = CLI_ID, B_CURVE, B_LOG_N, B_GROUP, B_THREADS, B_BACKEND, B_REPS, B_ZKEY, B_KEY, B_WTNS, B_JOBS,
+    B_PARTITIONS, B_WORKERS, B_WPD, B_SYNTH_THREADS, B_TIMELINE, B_BUDGET, B_WITNESSES, B_PROFILE, B_PRECOMPUTE,
+    B_TABLE_C, B_STREAMED, B_CHUNK_LOG, B_NO_VERIFY, B_SYNTHETIC, B_SET, B_SEED,
+};
+static const cli_opt BENCH_OPTS[] = {
+    {"curve", B_CURVE, "bn254|bls12-381", "the curve (default bn254)"},
+    {"log-n", B_LOG_N, "K", "2^K points, rows or constraints (1..30)"},
+    {"json", B_JSON, NULL, "print the results as JSON"},
+    {"backend", B_BACKEND, "cpu|cuda|auto", "where to run (default cpu)"},
+    {"threads", B_THREADS, "T", "CPU threads (default: all)"},
+    {"reps", B_REPS, "R", "repetitions"},
+    {"group", B_GROUP, "g1|g2", "msm: the group (default g1)"},
+    {"profile", B_PROFILE, "P", "msm: random|filecoin; prove --synthetic: dense|filecoin|sparse-b"},
+    {"seed", B_SEED, "S", "the seed of the random inputs"},
+    {"zkey", B_ZKEY, "FILE", "prove, engine: the key (else a synthetic circuit)"},
+    {"key", B_KEY, "FILE", "the same as --zkey"},
+    {"wtns", B_WTNS, "FILE", "prove, engine: the witness"},
+    {"synthetic", B_SYNTHETIC, NULL, "prove: a synthetic circuit, all in memory (--curve, --log-n, --profile)"},
+    {"jobs", B_JOBS, "J", "engine: jobs"},
+    {"partitions", B_PARTITIONS, "P", "engine: partitions per job"},
+    {"workers", B_WORKERS, "W", "engine: workers"},
+    {"workers-per-device", B_WPD, "W", "engine, cuda: workers per GPU"},
+    {"synth-threads", B_SYNTH_THREADS, "S", "engine: synthesis threads"},
+    {"witnesses", B_WITNESSES, "1..4", "engine: distinct witnesses"},
+    {"timeline", B_TIMELINE, "FILE", "engine: per-partition stage timings (JSON lines)"},
+    {"budget", B_BUDGET, "BYTES", "engine: the byte budget"},
+    {"no-verify", B_NO_VERIFY, NULL, "engine: skip the verification of each proof"},
+    {"precompute", B_PRECOMPUTE, NULL, "cuda: window tables of the key's bases"},
+    {"table-c", B_TABLE_C, "C", "msm, cuda: the window tables' c (implies --precompute)"},
+    {"streamed", B_STREAMED, NULL, "msm, cuda: bases streamed from host memory"},
+    {"chunk-log", B_CHUNK_LOG, "K", "msm, cuda: a context of 2^K points, resident bases in chunks"},
+    {"set", B_SET, "KEY=VALUE", "a library option (docs/config.md), over the environment; repeatable"},
+    {NULL, 0, NULL, NULL},
+};
+const cli_cmd CLI_BENCH = {
+    .name = "bench",
+    .summary = "Benchmarks: arith, ntt, msm, prove, engine.",
+    .synopsis = "arith|ntt|msm|prove|engine [OPTIONS]",
+    .description = "prove --synthetic --curve C --log-n K builds the circuit in memory; engine takes --zkey and "
+                   "--wtns, or --log-n to build all in memory. Options name the benches they apply to.",
+    .opts = BENCH_OPTS,
+    .example = "g16 bench msm --curve bn254 --log-n 16 --json\n"
+               "g16 bench prove --synthetic --curve bls12-381 --log-n 14\n"
+               "g16 bench engine --log-n 10 --jobs 2 --partitions 4 --backend cpu",
+};
 
 #define BENCH_MAX_LOG_N 30
 
 int bench_main(int argc, char **argv) {
-    if (argc < 2)
-        return usage();
     bench_opts o = {.group = "g1", .backend = "cpu", .log_n = -1};
     g16_status cst = {0};
     g16_config_init(&o.cfg);
@@ -38,116 +66,91 @@ int bench_main(int argc, char **argv) {
         fprintf(stderr, "g16 bench: %s\n", cst.msg);
         return 2;
     }
-    const char *what = argv[1];
-    int i;
-    for (i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--json")) {
-            o.json = 1;
-        } else if (!strcmp(a, "--curve") && v) {
-            if (g16_curve_from_name(&o.curve, v) != G16_OK) {
-                fprintf(stderr, "g16 bench: unknown curve '%s'\n", v);
-                return 2;
-            }
+    cli_parse p;
+    cli_init(&p, &CLI_BENCH, argc, argv, 0);
+    int c;
+    long long v;
+    unsigned long long u;
+    while ((c = cli_next(&p)) > 0) {
+        const char *a = p.arg;
+        switch (c) {
+        case B_JSON: o.json = 1; break;
+        case B_CURVE:
+            if (g16_curve_from_name(&o.curve, a) != G16_OK)
+                return cli_usage_error(&CLI_BENCH, "unknown curve '%s' (bn254, bls12-381)", a);
             o.curve_set = 1;
-            i++;
-        } else if (!strcmp(a, "--log-n") && v) {
+            break;
+        case B_LOG_N:
             /* 2^log_n points or rows: 1 .. BENCH_MAX_LOG_N (a shift of a
              * wider exponent is undefined, and no bench fits 2^31 anyway). */
-            char *end;
-            long k = strtol(v, &end, 10);
-            if (end == v || *end || k < 1 || k > BENCH_MAX_LOG_N) {
-                fprintf(stderr, "g16 bench: --log-n takes an integer in 1..%d, not '%s'\n", BENCH_MAX_LOG_N, v);
+            if (!cli_int(&p, 1, BENCH_MAX_LOG_N, &v))
                 return 2;
-            }
-            o.log_n = (int)k;
-            i++;
-        } else if (!strcmp(a, "--group") && v) {
-            o.group = v;
-            i++;
-        } else if (!strcmp(a, "--threads") && v) {
-            o.threads = atoi(v);
-            i++;
-        } else if (!strcmp(a, "--backend") && v) {
-            o.backend = v;
-            i++;
-        } else if (!strcmp(a, "--reps") && v) {
-            o.reps = atoi(v);
-            i++;
-        } else if ((!strcmp(a, "--zkey") || !strcmp(a, "--key")) && v) {
-            o.zkey = v;
-            i++;
-        } else if (!strcmp(a, "--wtns") && v) {
-            o.wtns = v;
-            i++;
-        } else if (!strcmp(a, "--jobs") && v) {
-            o.jobs = atoi(v);
-            i++;
-        } else if (!strcmp(a, "--partitions") && v) {
-            o.partitions = atoi(v);
-            i++;
-        } else if (!strcmp(a, "--workers") && v) {
-            o.workers = atoi(v);
-            i++;
-        } else if (!strcmp(a, "--workers-per-device") && v) {
-            o.workers_per_device = atoi(v);
-            i++;
-        } else if (!strcmp(a, "--synth-threads") && v) {
-            o.synth_threads = atoi(v);
-            i++;
-        } else if (!strcmp(a, "--timeline") && v) {
-            o.timeline = v;
-            i++;
-        } else if (!strcmp(a, "--budget") && v) {
-            o.budget = strtoull(v, NULL, 0);
-            i++;
-        } else if (!strcmp(a, "--witnesses") && v) {
-            o.witnesses = atoi(v);
-            i++;
-        } else if (!strcmp(a, "--profile") && v) {
-            o.profile = v;
-            i++;
-        } else if (!strcmp(a, "--precompute")) {
-            o.precompute = 1;
-        } else if (!strcmp(a, "--table-c") && v) {
-            o.precompute = 1;
-            o.table_c = atoi(v);
-            i++;
-        } else if (!strcmp(a, "--streamed")) {
-            o.streamed = 1;
-        } else if (!strcmp(a, "--chunk-log") && v) {
-            o.chunk_log = atoi(v);
-            i++;
-        } else if (!strcmp(a, "--no-verify")) {
-            o.no_verify = 1;
-        } else if (!strcmp(a, "--synthetic")) {
-            o.synthetic = 1;
-        } else if (!strcmp(a, "--set") && v) {
-            char key[128];
-            const char *eq = strchr(v, '=');
-            if (!eq || (size_t)(eq - v) >= sizeof key) {
-                fprintf(stderr, "g16 bench: --set '%s': expected KEY=VALUE\n", v);
+            o.log_n = (int)v;
+            break;
+        case B_GROUP: o.group = a; break;
+        case B_BACKEND: o.backend = a; break;
+        case B_ZKEY:
+        case B_KEY: o.zkey = a; break;
+        case B_WTNS: o.wtns = a; break;
+        case B_TIMELINE: o.timeline = a; break;
+        case B_PROFILE: o.profile = a; break;
+        case B_PRECOMPUTE: o.precompute = 1; break;
+        case B_STREAMED: o.streamed = 1; break;
+        case B_NO_VERIFY: o.no_verify = 1; break;
+        case B_SYNTHETIC: o.synthetic = 1; break;
+        case B_THREADS:
+        case B_REPS:
+        case B_JOBS:
+        case B_PARTITIONS:
+        case B_WORKERS:
+        case B_WPD:
+        case B_SYNTH_THREADS:
+        case B_WITNESSES:
+        case B_TABLE_C:
+        case B_CHUNK_LOG: {
+            if (!cli_int(&p, 0, 1 << 20, &v))
                 return 2;
-            }
-            memcpy(key, v, (size_t)(eq - v));
-            key[eq - v] = 0;
-            if (g16_config_set(&o.cfg, key, eq + 1, G16_SRC_FLAG, &cst) != G16_OK) {
-                fprintf(stderr, "g16 bench: --set: %s\n", cst.msg);
-                return 2;
-            }
-            i++;
-        } else if (!strcmp(a, "--seed") && v) {
-            o.seed = strtoull(v, NULL, 0);
-            o.seed_set = 1;
-            i++;
-        } else if (a[0] == '-') {
-            fprintf(stderr, "g16 bench: unknown option '%s'\n", a);
-            return usage();
-        } else {
+            int *dst = c == B_THREADS ? &o.threads : c == B_REPS ? &o.reps : c == B_JOBS ? &o.jobs
+                       : c == B_PARTITIONS ? &o.partitions : c == B_WORKERS ? &o.workers
+                       : c == B_WPD ? &o.workers_per_device : c == B_SYNTH_THREADS ? &o.synth_threads
+                       : c == B_WITNESSES ? &o.witnesses : c == B_TABLE_C ? &o.table_c : &o.chunk_log;
+            *dst = (int)v;
+            if (c == B_TABLE_C)
+                o.precompute = 1;
             break;
         }
+        case B_BUDGET:
+            if (!cli_u64(&p, &u))
+                return 2;
+            o.budget = u;
+            break;
+        case B_SEED:
+            if (!cli_u64(&p, &u))
+                return 2;
+            o.seed = u;
+            o.seed_set = 1;
+            break;
+        case B_SET: {
+            char key[128];
+            const char *eq = strchr(a, '=');
+            if (!eq || (size_t)(eq - a) >= sizeof key)
+                return cli_usage_error(&CLI_BENCH, "--set '%s': expected KEY=VALUE", a);
+            memcpy(key, a, (size_t)(eq - a));
+            key[eq - a] = 0;
+            if (g16_config_set(&o.cfg, key, eq + 1, G16_SRC_FLAG, &cst) != G16_OK)
+                return cli_usage_error(&CLI_BENCH, "--set: %s", cst.msg);
+            break;
+        }
+        }
     }
+    if (c != CLI_END)
+        return cli_exit(c);
+    int i = p.optind;
+    if (i >= argc) {
+        cli_usage(stderr, &CLI_BENCH);
+        return cli_usage_error(&CLI_BENCH, "needs a bench: arith, ntt, msm, prove or engine");
+    }
+    const char *what = argv[i++];
     o.argc = argc - i;
     o.argv = argv + i;
     if (!strcmp(what, "arith"))
@@ -172,5 +175,8 @@ int bench_main(int argc, char **argv) {
         return bench_prove(&o);
     if (!strcmp(what, "engine"))
         return bench_engine(&o);
-    return usage();
+    static const char *const names[] = {"arith", "ntt", "msm", "prove", "engine"};
+    const char *near = cli_nearest(what, names, 5);
+    return cli_usage_error(&CLI_BENCH, "unknown bench '%s'%s%s%s", what, near ? "; did you mean '" : "",
+                           near ? near : "", near ? "'?" : "");
 }

@@ -4,6 +4,11 @@
 #ifndef G16_BENCH_MAIN_H
 #define G16_BENCH_MAIN_H
 
+#include "cli/args.h"
+
+/* Its options, --help and man page text (bench.c). */
+extern const cli_cmd CLI_BENCH;
+
 /* argv[0] is "bench". Returns the process exit code (0 ok, 2 usage error). */
 int bench_main(int argc, char **argv);
 

@@ -75,8 +75,8 @@ done
 
 # The proofs the page's client example fetched verify with snarkjs too.
 SNARKJS=tests/js/node_modules/snarkjs/cli.js
-if [ -f $SNARKJS ] && [ -f $tmp/root/proofs/proof_0.json ]; then
-  node $SNARKJS groth16 verify $tmp/root/demo_vk.json $tmp/root/proofs/public_0.json $tmp/root/proofs/proof_0.json 2>&1 |
+if [ -f $SNARKJS ] && [ -f $tmp/root/proofs/proof-0.json ]; then
+  node $SNARKJS groth16 verify $tmp/root/demo_vk.json $tmp/root/proofs/public-0.json $tmp/root/proofs/proof-0.json 2>&1 |
     grep -q "OK!" && ok || bad "snarkjs rejects the daemon's proof"
 fi
 

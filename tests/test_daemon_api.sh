@@ -58,13 +58,13 @@ TOKEN=$SAVED
 
 # keys
 expect POST /v1/keys "{\"id\":\"k\",\"path\":\"$T/k/c.zkey\"}" 201
-[ "$(jq_ "$T/resp" "d['curve'], d['n_public'], d['domain'], d['tier']")" = "bn128 2 256 mmap" ] ||
+[ "$(jq_ "$T/resp" "d['curve'], d['n_public'], d['domain'], d['tier']")" = "bn254 2 256 mmap" ] ||
     fail "key reply $(cat "$T/resp")"
 expect POST /v1/keys "{\"id\":\"k\",\"path\":\"$T/k/c.zkey\"}" 200
 expect POST /v1/keys "{\"id\":\"k\",\"path\":\"$T/k2/c.zkey\"}" 409 conflict
 expect POST /v1/keys "{\"id\":\"k2\",\"path\":\"$T/k2/c.zkey\",\"tier\":\"host\"}" 201
 expect POST /v1/keys "{\"id\":\"kb\",\"path\":\"$T/kb/c.zkey\"}" 201
-[ "$(jq_ "$T/resp" "d['curve']")" = bls12381 ] || fail "bls key curve"
+[ "$(jq_ "$T/resp" "d['curve']")" = bls12-381 ] || fail "bls key curve"
 expect POST /v1/keys "{\"id\":\"x\",\"path\":\"$T/k/c.zkey\",\"tier\":\"gpu\"}" 400 invalid_arg
 expect POST /v1/keys "{\"id\":\"bad id\",\"path\":\"$T/k/c.zkey\"}" 400 invalid_arg
 expect POST /v1/keys "{\"id\":\"x\",\"path\":\"$OUT/w.wtns\"}" 403 forbidden_path

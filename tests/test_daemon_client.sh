@@ -45,7 +45,7 @@ expect_rc 0 "G16D_TOKEN"          C keys list
 
 # keys
 expect_rc 0 "keys add"            C keys add small $tmp/small/c.zkey
-grep -q "bn128" $tmp/out && ok || bad "keys add output: $(cat $tmp/out)"
+grep -q "bn254" $tmp/out && ok || bad "keys add output: $(cat $tmp/out)"
 (cd $tmp/big && "$G16" client keys add big c.zkey --tier host >$tmp/out 2>&1) && ok || bad "keys add with a relative path: $(cat $tmp/out)"
 expect_rc 0 "keys list"           C keys list
 [ "$(grep -c -E '^(small|big) ' $tmp/out)" = 2 ] && ok || bad "keys list: $(cat $tmp/out)"
@@ -57,16 +57,16 @@ grep -q "403 forbidden_path" $tmp/err && ok || bad "keys add /etc/passwd: $(cat 
 expect_rc 0 "submit --wait"       C submit small $tmp/small/w.0.wtns $tmp/small/w.1.wtns $tmp/small/w.2.wtns --wait --out $tmp/o1/deep/er
 id1=$(head -n 1 $tmp/out)
 for i in 0 1 2; do
-  "$G16" verify $tmp/small/vk.json $tmp/o1/deep/er/public_$i.json $tmp/o1/deep/er/proof_$i.json >/dev/null 2>&1 && ok ||
+  "$G16" verify $tmp/small/vk.json $tmp/o1/deep/er/public-$i.json $tmp/o1/deep/er/proof-$i.json >/dev/null 2>&1 && ok ||
     bad "proof $i of submit --wait does not verify"
 done
 # Partition i has witness i: its public signals are those of a local proof.
 "$G16" prove $tmp/small/c.zkey $tmp/small/w.2.wtns $tmp/lp.json $tmp/lpub.json >/dev/null 2>&1
-[ "$(json_get $tmp/lpub.json j)" = "$(json_get $tmp/o1/deep/er/public_2.json j)" ] && ok || bad "public_2.json is not witness 2's"
+[ "$(json_get $tmp/lpub.json j)" = "$(json_get $tmp/o1/deep/er/public-2.json j)" ] && ok || bad "public-2.json is not witness 2's"
 SNARKJS=tests/js/node_modules/snarkjs/cli.js
 if [ -f $SNARKJS ]; then
-  node $SNARKJS groth16 verify $tmp/small/vk.json $tmp/o1/deep/er/public_0.json $tmp/o1/deep/er/proof_0.json 2>&1 | grep -q "OK!" && ok ||
-    bad "snarkjs rejects proof_0.json"
+  node $SNARKJS groth16 verify $tmp/small/vk.json $tmp/o1/deep/er/public-0.json $tmp/o1/deep/er/proof-0.json 2>&1 | grep -q "OK!" && ok ||
+    bad "snarkjs rejects proof-0.json"
 fi
 # inline, idempotency, wait and job on a finished job
 expect_rc 0 "submit --inline"     C submit small $tmp/small/w.1.wtns --inline --idempotency-key idem-1 --priority critical
@@ -75,7 +75,7 @@ expect_rc 0 "submit, same idempotency key" C submit small $tmp/small/w.1.wtns --
 [ "$(cat $tmp/out)" = "$id2" ] && ok || bad "idempotent resubmit: job $(cat $tmp/out), wanted $id2"
 grep -q existing $tmp/err && ok || bad "idempotent resubmit not reported as existing: $(cat $tmp/err)"
 expect_rc 0 "wait"                C wait $id2 --out $tmp/o2
-"$G16" verify $tmp/small/vk.json $tmp/o2/public_0.json $tmp/o2/proof_0.json >/dev/null 2>&1 && ok || bad "inline proof does not verify"
+"$G16" verify $tmp/small/vk.json $tmp/o2/public-0.json $tmp/o2/proof-0.json >/dev/null 2>&1 && ok || bad "inline proof does not verify"
 expect_rc 0 "job"                 C job $id1
 [ "$(json_get $tmp/out 'j["progress"]["done"]')" = 3 ] && ok || bad "job $id1: $(head -c 300 $tmp/out)"
 expect_rc 0 "job --no-results"    C job $id1 --no-results
@@ -104,11 +104,11 @@ expect_rc 0 "cancel"              C cancel $idc
 grep -q cancelled $tmp/out && ok || bad "cancel output: $(cat $tmp/out)"
 expect_rc 1 "wait on a cancelled job" C wait $idc
 expect_rc 0 "wait big"            C wait $idb --timeout 300 --out $tmp/ob
-"$G16" verify $tmp/big/vk.json $tmp/ob/public_7.json $tmp/ob/proof_7.json >/dev/null 2>&1 && ok || bad "big proof 7 does not verify"
+"$G16" verify $tmp/big/vk.json $tmp/ob/public-7.json $tmp/ob/proof-7.json >/dev/null 2>&1 && ok || bad "big proof 7 does not verify"
 grep -q "8/8 done" $tmp/err && ok || bad "wait: no final progress line '8/8 done': $(cat $tmp/err)"
 expect_rc 1 "wait on a failed job" C wait $idf --timeout 300 --out $tmp/of
 grep -q "partition 0 failed" $tmp/err && ok || bad "wait on a failed job: no partition error: $(cat $tmp/err)"
-[ -f $tmp/of/proof_1.json ] && [ ! -f $tmp/of/proof_0.json ] && ok || bad "failed job: proof_1.json missing or proof_0.json present"
+[ -f $tmp/of/proof-1.json ] && [ ! -f $tmp/of/proof-0.json ] && ok || bad "failed job: proof-1.json missing or proof-0.json present"
 expect_rc 0 "keys rm"             C keys rm big
 expect_rc 3 "keys rm again"       C keys rm big
 
@@ -130,7 +130,7 @@ cp $tmp/small/c.zkey $tmp/small/w.0.wtns $tmp/u/
 expect_rc 0 "socket: health"      C --socket $tmp/u/g16d.sock health
 expect_rc 0 "socket: keys add"    C --socket $tmp/u/g16d.sock keys add small $tmp/u/c.zkey
 expect_rc 0 "socket: submit --wait" C --socket $tmp/u/g16d.sock submit small $tmp/u/w.0.wtns --wait --out $tmp/u/o
-"$G16" verify $tmp/small/vk.json $tmp/u/o/public_0.json $tmp/u/o/proof_0.json >/dev/null 2>&1 && ok ||
+"$G16" verify $tmp/small/vk.json $tmp/u/o/public-0.json $tmp/u/o/proof-0.json >/dev/null 2>&1 && ok ||
   bad "proof over the unix socket does not verify"
 d_stop || bad "socket g16d exit status"
 
@@ -164,7 +164,7 @@ wait $wpid; rc=$?
 [ $rc = 0 ] && ok || { bad "wait across a restart: exit $rc"; cat $tmp/r/wait.err; }
 grep -q "retrying" $tmp/r/wait.err && ok || bad "wait did not report the lost server: $(cat $tmp/r/wait.err)"
 for i in 0 7; do
-  "$G16" verify $tmp/r/vk.json $tmp/r/o/public_$i.json $tmp/r/o/proof_$i.json >/dev/null 2>&1 && ok ||
+  "$G16" verify $tmp/r/vk.json $tmp/r/o/public-$i.json $tmp/r/o/proof-$i.json >/dev/null 2>&1 && ok ||
     bad "proof $i after the restart does not verify"
 done
 # submit --retry while the daemon is down: it gets through once it is back.
@@ -176,7 +176,7 @@ sleep 2
 d_start $tmp/r "${RARGS[@]}" || { echo "$pass passed, $((fail+1)) failed"; exit 1; }
 wait $spid; rc=$?
 [ $rc = 0 ] && ok || { bad "submit --retry across a restart: exit $rc"; cat $tmp/r/sub.err; }
-"$G16" verify $tmp/r/vk.json $tmp/r/o2/public_0.json $tmp/r/o2/proof_0.json >/dev/null 2>&1 && ok ||
+"$G16" verify $tmp/r/vk.json $tmp/r/o2/public-0.json $tmp/r/o2/proof-0.json >/dev/null 2>&1 && ok ||
   bad "proof of the retried submit does not verify"
 d_stop || bad "restarted g16d exit status"
 echo "$pass passed, $fail failed"

@@ -6,7 +6,9 @@
 # systemd unit with that tree's paths; its g16 must prove and verify the
 # bundled example (examples/poseidon) with LD_LIBRARY_PATH unset, and a small
 # C program built with `pkg-config --cflags --libs g16` must run
-# g16_version() and g16_selfcheck() against the installed library.
+# g16_version() and g16_selfcheck() against the installed library; the man
+# pages g16.1 and g16d.8 are installed, equal to the installed programs'
+# --man output, and `man -l` formats them without a warning.
 # Skips (77) without cmake, cpack or dpkg-deb.
 set -uo pipefail
 for t in cmake cpack dpkg-deb; do
@@ -114,9 +116,26 @@ check "g16.pc Version" has_line "$lib/pkgconfig/g16.pc" "Version: $version"
 for f in README.md LICENSE LICENSE-APACHE LICENSE-MIT CHANGELOG.md; do
     check "share/doc/g16/$f" test -f "$p/share/doc/g16/$f"
 done
-for m in "$src"/docs/man/*.1; do
-    [ -e "$m" ] && check "man page $(basename "$m")" test -f "$p/share/man/man1/$(basename "$m")"
-done
+# man_renders PAGE: `man -l` formats it without a warning (groff when man
+# is missing; only the file's presence when neither is there).
+man_renders() {
+    if command -v man >/dev/null; then
+        MANWIDTH=80 man --warnings -l "$1" >"$tmp/man.txt" 2>"$tmp/man.err" || return 1
+    elif command -v groff >/dev/null; then
+        groff -man -Tutf8 -ww "$1" >"$tmp/man.txt" 2>"$tmp/man.err" || return 1
+    else
+        return 0
+    fi
+    cat "$tmp/man.err"
+    [ ! -s "$tmp/man.err" ] && grep -q NAME "$tmp/man.txt"
+}
+# same_as_output FILE CMD...: FILE holds exactly what CMD writes.
+same_as_output() { local f=$1; shift; "$@" >"$tmp/gen.out" && cmp "$f" "$tmp/gen.out"; }
+check "man page g16.1" test -f "$p/share/man/man1/g16.1"
+check "man -l g16.1" man_renders "$p/share/man/man1/g16.1"
+check "g16.1 is g16 help --man" same_as_output "$p/share/man/man1/g16.1" "$p/bin/g16" help --man
+check "bin/g16 --help" sh -c "'$p/bin/g16' --help | grep -q 'usage: g16'"
+check "bin/g16 --version" sh -c "'$p/bin/g16' --version | grep -qx 'g16 $version'"
 if [ $daemon = ON ]; then
     unit=$p/lib/systemd/system/g16d.service
     check "bin/g16d executable" test -x "$p/bin/g16d"
@@ -125,6 +144,9 @@ if [ $daemon = ON ]; then
     check "unit ExecStart" has_line "$unit" "ExecStart=$p/bin/g16d --config $p/etc/g16d/g16d.conf"
     check "unit has no @VAR@ left" sh -c "! grep -q @ '$unit'"
     check "sample config" cmp "$src/examples/g16d.conf" "$p/share/doc/g16/examples/g16d.conf"
+    check "man page g16d.8" test -f "$p/share/man/man8/g16d.8"
+    check "man -l g16d.8" man_renders "$p/share/man/man8/g16d.8"
+    check "g16d.8 is g16d --man" same_as_output "$p/share/man/man8/g16d.8" "$p/bin/g16d" --man
 fi
 echo "== installed g16 on examples/poseidon"
 prove_example "$p/bin/g16" prefix
@@ -144,8 +166,9 @@ check "the .deb g16_${version}_ARCH.deb" test -f "$deb"
 [ -f "$deb" ] || finish
 dpkg-deb -c "$deb" | awk '{print $6}' | sed 's,^\./,/,' >"$tmp/deb.list"
 dpkg-deb -I "$deb" >"$tmp/deb.info"
-debfiles=(/usr/bin/g16 /usr/include/g16.h /usr/share/doc/g16/LICENSE /usr/share/doc/g16/CHANGELOG.md)
-[ $daemon = ON ] && debfiles+=(/usr/bin/g16d /usr/lib/systemd/system/g16d.service)
+debfiles=(/usr/bin/g16 /usr/include/g16.h /usr/share/doc/g16/LICENSE /usr/share/doc/g16/CHANGELOG.md
+          /usr/share/man/man1/g16.1)
+[ $daemon = ON ] && debfiles+=(/usr/bin/g16d /usr/lib/systemd/system/g16d.service /usr/share/man/man8/g16d.8)
 for f in "${debfiles[@]}"; do check "dpkg-deb -c lists $f" grep -qx "$f" "$tmp/deb.list"; done
 check "dpkg-deb -c lists libg16.so.$major" grep -qE "^/usr/lib/([^/]+/)?libg16\.so\.$major$" "$tmp/deb.list"
 check "dpkg-deb -c lists g16.pc" grep -qE "^/usr/lib/([^/]+/)?pkgconfig/g16\.pc$" "$tmp/deb.list"

@@ -52,6 +52,7 @@ FRONT_EXCEPTIONS = {
     "src/cli/cmd_synth.c": ("groth16/synth.h",),
     "src/cli/cmd_client.c": ("util/file.h", "util/config.h"),
     "src/cli/cmd_params.c": ("groth16/params.h",),
+    "src/cli/main.c": ("gpu/gpu.h",),
     "src/daemon/store.h": ("util/util.h",),
 }
 FRONT_WHY = {
@@ -64,6 +65,8 @@ FRONT_WHY = {
     "src/cli/cmd_client.c": "`g16 client` reads witness files with the library's regular-file check "
                             "(util/file.h: a FIFO is refused, never blocks) and its $G16D_URL / $G16D_TOKEN "
                             "through the options table's environment reader (util/config.h)",
+    "src/cli/main.c": "`g16 --version` lists the GPUs that the CUDA runtime sees (g16_gpu_probe, "
+                      "g16_gpu_describe), which g16.h does not offer",
     "src/daemon/store.h": "g16_status / g16_fail (typed errors with a message) and g16_now_ms of the "
                           "util layer, which every daemon file reaches through store.h",
 }

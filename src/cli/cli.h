@@ -5,7 +5,11 @@
 
 #include <stddef.h>
 
+#include "args.h"
 #include "g16.h"
+
+/* Each command's table (args.h): its options, --help and man page text. */
+extern const cli_cmd CLI_PROVE, CLI_VERIFY, CLI_ZKEY, CLI_INFO, CLI_SETUP, CLI_SYNTH, CLI_CLIENT;
 
 int cmd_synth(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
@@ -28,6 +32,14 @@ int cmd_client(int argc, char **argv);
  * returns 0: the command then exits 2 before any work. */
 int g16_cli_outputs_ok(const char *cmd, const char *const *inputs, size_t n_inputs, const char *const *outputs,
                        size_t n_outputs);
+
+/* mkdir -p dir: 0, or -1 with why (why_len bytes) naming the part that
+ * could not be created or is not a folder. */
+int g16_cli_mkdirs(const char *dir, char *why, size_t why_len);
+
+/* The source tree's git commit ("unknown" outside a checkout), written
+ * at build time (cmake/gitrev.cmake). */
+extern const char g16_cli_git_commit[];
 
 /* Monotonic milliseconds (clock.c; the clock of the library's g16_now_ms). */
 double g16_cli_now_ms(void);

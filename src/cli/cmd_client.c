@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "cli.h"
 #include "util/file.h"
 #include "util/config.h"
@@ -58,30 +59,125 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *arg) {
     return buf_put(arg, data, size * nmemb) ? size * nmemb : 0;
 }
 
-static void usage(void) {
-    fputs("usage: g16 client [--url URL | --socket PATH] [--token T] <command>\n"
-          "  keys add ID PATH [--tier mmap|host]   register and preload a proving key (.zkey)\n"
-          "  keys list                             resident keys\n"
-          "  keys rm ID                            evict a key\n"
-          "  submit KEY WTNS... [--priority low|normal|high|critical] [--idempotency-key K]\n"
-          "         [--inline] [--job-timeout S] [--retry S] [--wait [--timeout S] [--out DIR]]\n"
-          "                                        submit a job, one partition per witness;\n"
-          "                                        prints the job id; --retry S: retry a down\n"
-          "                                        server for S seconds (any lost reply only\n"
-          "                                        with an idempotency key)\n"
-          "  wait JOB [--timeout S] [--retry S] [--out DIR]\n"
-          "                                        wait for a job; writes proof_<i>.json and\n"
-          "                                        public_<i>.json into DIR; retries a lost\n"
-          "                                        server for S seconds (default 120)\n"
-          "  job JOB [--no-results]                the job as JSON\n"
-          "  cancel JOB                            cancel a job\n"
-          "  status                                daemon status as JSON\n"
-          "  metrics                               Prometheus metrics\n"
-          "  health                                GET /healthz\n"
-          "URL defaults to $G16D_URL or http://127.0.0.1:8416, the token to $G16D_TOKEN.\n"
-          "Exit: 0 ok, 1 job failed or cancelled, 2 usage, 3 server/HTTP error, 4 wait timed out.\n",
-          stderr);
-}
+/* ---- the command tables (args.h) ------------------------------------------ */
+
+enum {
+    C_URL = CLI_ID, C_SOCKET, C_TOKEN, C_TIER, C_PRIORITY, C_IDEM, C_INLINE, C_JOB_TIMEOUT, C_RETRY, C_WAIT,
+    C_TIMEOUT, C_OUT, C_NO_RESULTS,
+};
+static const cli_opt CLIENT_OPTS[] = {
+    {"url", C_URL, "URL", "g16d's address (default $G16D_URL, else http://127.0.0.1:8416)"},
+    {"socket", C_SOCKET, "PATH", "talk to g16d over this unix socket (its listen = unix:PATH)"},
+    {"token", C_TOKEN, "T", "the bearer token (default $G16D_TOKEN)"},
+    {NULL, 0, NULL, NULL},
+};
+static const cli_opt KEYS_ADD_OPTS[] = {
+    {"tier", C_TIER, "mmap|host", "keep the key mapped from its file (mmap, default) or read into memory (host)"},
+    {NULL, 0, NULL, NULL},
+};
+static const cli_opt SUBMIT_OPTS[] = {
+    {"priority", C_PRIORITY, "low|normal|high|critical", "the job's priority (default normal)"},
+    {"idempotency-key", C_IDEM, "K", "a resubmission with the same key returns the same job"},
+    {"inline", C_INLINE, NULL, "send the witnesses' bytes in the request (default: their paths, read by g16d)"},
+    {"job-timeout", C_JOB_TIMEOUT, "S", "the job fails if not done within S seconds"},
+    {"retry", C_RETRY, "S", "retry a down server for S seconds (a lost reply only with --idempotency-key)"},
+    {"wait", C_WAIT, NULL, "then wait for the job, as g16 client wait"},
+    {"timeout", C_TIMEOUT, "S", "--wait: give up after S seconds (exit status 4)"},
+    {"out", C_OUT, "DIR", "--wait: write proof-<i>.json and public-<i>.json into DIR (created if missing)"},
+    {NULL, 0, NULL, NULL},
+};
+static const cli_opt WAIT_OPTS[] = {
+    {"timeout", C_TIMEOUT, "S", "give up after S seconds (exit status 4; default: no limit)"},
+    {"retry", C_RETRY, "S", "retry a lost server for S seconds (default 120)"},
+    {"out", C_OUT, "DIR", "write proof-<i>.json and public-<i>.json into DIR (created if missing)"},
+    {NULL, 0, NULL, NULL},
+};
+static const cli_opt JOB_OPTS[] = {
+    {"no-results", C_NO_RESULTS, NULL, "leave the proofs out of the job's JSON"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const cli_cmd CLI_KEYS_ADD = {
+    .name = "client keys add",
+    .summary = "Register and preload a proving key (.zkey) under an id.",
+    .synopsis = "[--tier mmap|host] ID PATH",
+    .opts = KEYS_ADD_OPTS,
+    .example = "g16 client keys add demo circuit.zkey",
+};
+static const cli_cmd CLI_KEYS_LIST = {
+    .name = "client keys list",
+    .summary = "List the resident keys.",
+    .synopsis = "",
+    .example = "g16 client keys list",
+};
+static const cli_cmd CLI_KEYS_RM = {
+    .name = "client keys rm",
+    .summary = "Evict a key.",
+    .synopsis = "ID",
+    .example = "g16 client keys rm demo",
+};
+static const cli_cmd CLI_SUBMIT = {
+    .name = "client submit",
+    .summary = "Submit a job, one partition per witness; prints the job's id.",
+    .synopsis = "[OPTIONS] KEY WTNS...",
+    .opts = SUBMIT_OPTS,
+    .example = "g16 client submit demo w0.wtns w1.wtns --wait --out proofs",
+};
+static const cli_cmd CLI_WAIT = {
+    .name = "client wait",
+    .summary = "Wait for a job with a progress line, then write its proofs.",
+    .synopsis = "[OPTIONS] JOB",
+    .description = "The i-th witness's proof goes to DIR/proof-<i>.json and DIR/public-<i>.json, as with "
+                   "g16 prove --batch. Exit status 1 when the job failed or was cancelled.",
+    .opts = WAIT_OPTS,
+    .example = "g16 client wait 42 --out proofs",
+};
+static const cli_cmd CLI_JOB = {
+    .name = "client job",
+    .summary = "Print a job as JSON.",
+    .synopsis = "[--no-results] JOB",
+    .opts = JOB_OPTS,
+    .example = "g16 client job 42 --no-results",
+};
+static const cli_cmd CLI_CANCEL = {
+    .name = "client cancel",
+    .summary = "Cancel a job.",
+    .synopsis = "JOB",
+    .example = "g16 client cancel 42",
+};
+static const cli_cmd CLI_STATUS = {
+    .name = "client status",
+    .summary = "Print the daemon's status as JSON.",
+    .synopsis = "",
+    .example = "g16 client status",
+};
+static const cli_cmd CLI_METRICS = {
+    .name = "client metrics",
+    .summary = "Print the daemon's Prometheus metrics.",
+    .synopsis = "",
+    .example = "g16 client metrics",
+};
+static const cli_cmd CLI_HEALTH = {
+    .name = "client health",
+    .summary = "GET /healthz.",
+    .synopsis = "",
+    .example = "g16 client health",
+};
+static const cli_cmd *const CLIENT_SUBS[] = {&CLI_KEYS_ADD, &CLI_KEYS_LIST, &CLI_KEYS_RM, &CLI_SUBMIT, &CLI_WAIT,
+                                             &CLI_JOB,      &CLI_CANCEL,    &CLI_STATUS,  &CLI_METRICS, &CLI_HEALTH,
+                                             NULL};
+const cli_cmd CLI_CLIENT = {
+    .name = "client",
+    .summary = "Talk to g16d, the proving daemon, over its HTTP API: keys, jobs, status.",
+    .synopsis = "[--url URL | --socket PATH] [--token T] COMMAND ...",
+    .description = "Exit status: 0 ok, 1 the job failed or was cancelled, 2 usage, 3 server or HTTP error (the "
+                   "server's error code and message are printed), 4 wait --timeout elapsed.",
+    .opts = CLIENT_OPTS,
+    .subs = CLIENT_SUBS,
+    .example = "g16d --key demo:circuit.zkey &\n"
+               "g16 client submit demo witness.wtns --wait --out proofs\n"
+               "g16 verify verification_key.json proofs/public-0.json proofs/proof-0.json",
+};
 
 static int usage_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_err(const char *fmt, ...) {
@@ -134,8 +230,12 @@ static int http(client *c, const char *method, const char *path, const char *bod
     CURLcode rc = c->last = curl_easy_perform(c->curl);
     curl_slist_free_all(hdr);
     if (rc != CURLE_OK) {
-        if (!c->quiet)
+        if (!c->quiet) {
             fprintf(stderr, "g16 client: %s %s: %s\n", method, c->socket ? c->socket : url, curl_easy_strerror(rc));
+            if (rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST)
+                fprintf(stderr, "g16 client: is g16d running there? Start it (g16d --listen 127.0.0.1:8416, "
+                                "docs/daemon.md), or point --url URL (or $G16D_URL) or --socket PATH at it\n");
+        }
         free(out->p);
         memset(out, 0, sizeof *out);
         return EXIT_SERVER;
@@ -289,15 +389,38 @@ static char *base64_file(const char *path, const char **err) {
 
 /* ---- keys ------------------------------------------------------------------ */
 
+/* A subcommand without options: its operands (want of them) from argv
+ * (argv[0]: its word); -1 to go on, else the exit code. */
+static int sub_operands(const cli_cmd *cmd, int argc, char **argv, int want, char ***ops) {
+    cli_parse p;
+    cli_init(&p, cmd, argc, argv, 0);
+    int c;
+    while ((c = cli_next(&p)) > 0)
+        ;
+    if (c != CLI_END)
+        return cli_exit(c);
+    *ops = argv + p.optind;
+    if (argc - p.optind != want) {
+        cli_usage(stderr, cmd);
+        return cli_usage_error(cmd, "takes %d operand%s, not %d", want, want == 1 ? "" : "s", argc - p.optind);
+    }
+    return -1;
+}
+
 static int cmd_keys(client *c, int argc, char **argv) {
     if (argc < 2)
         return usage_err("keys: add | list | rm");
     const char *sub = argv[1];
     json_t *r = NULL;
     int rc;
+    char **ops;
+    if (!strcmp(sub, "--help") || !strcmp(sub, "-h")) {
+        cli_help(stdout, &CLI_CLIENT);
+        return EXIT_OK;
+    }
     if (!strcmp(sub, "list")) {
-        if (argc != 2)
-            return usage_err("usage: keys list");
+        if ((rc = sub_operands(&CLI_KEYS_LIST, argc - 1, argv + 1, 0, &ops)) >= 0)
+            return rc;
         if ((rc = call_json(c, "GET", "/v1/keys", NULL, 60, NULL, &r)))
             return rc;
         json_t *keys = json_object_get(r, "keys"), *k;
@@ -319,20 +442,20 @@ static int cmd_keys(client *c, int argc, char **argv) {
     }
     if (!strcmp(sub, "add")) {
         const char *id = NULL, *path = NULL, *tier = NULL;
-        for (int i = 2; i < argc; i++) {
-            if (!strcmp(argv[i], "--tier") && i + 1 < argc)
-                tier = argv[++i];
-            else if (argv[i][0] == '-' && argv[i][1])
-                return usage_err("keys add: unknown option '%s'", argv[i]);
-            else if (!id)
-                id = argv[i];
-            else if (!path)
-                path = argv[i];
-            else
-                return usage_err("usage: keys add ID PATH [--tier mmap|host]");
+        cli_parse p;
+        cli_init(&p, &CLI_KEYS_ADD, argc - 1, argv + 1, 0);
+        int o;
+        while ((o = cli_next(&p)) > 0)
+            if (o == C_TIER)
+                tier = p.arg;
+        if (o != CLI_END)
+            return cli_exit(o);
+        if (argc - 1 - p.optind != 2) {
+            cli_usage(stderr, &CLI_KEYS_ADD);
+            return cli_usage_error(&CLI_KEYS_ADD, "takes 2 operands (ID, PATH), not %d", argc - 1 - p.optind);
         }
-        if (!id || !path)
-            return usage_err("usage: keys add ID PATH [--tier mmap|host]");
+        id = argv[1 + p.optind];
+        path = argv[2 + p.optind];
         if (tier && strcmp(tier, "mmap") && strcmp(tier, "host"))
             return usage_err("keys add: --tier is mmap or host");
         char *ap = abs_path(path);
@@ -357,18 +480,21 @@ static int cmd_keys(client *c, int argc, char **argv) {
         return EXIT_OK;
     }
     if (!strcmp(sub, "rm")) {
-        if (argc != 3)
-            return usage_err("usage: keys rm ID");
+        if ((rc = sub_operands(&CLI_KEYS_RM, argc - 1, argv + 1, 1, &ops)) >= 0)
+            return rc;
         char path[1024] = "/v1/keys/";
-        if (!escape_seg(c, path + strlen(path), sizeof path - strlen(path), argv[2]))
+        if (!escape_seg(c, path + strlen(path), sizeof path - strlen(path), ops[0]))
             return usage_err("keys rm: id too long");
         if ((rc = call_json(c, "DELETE", path, NULL, 60, NULL, &r)))
             return rc;
-        printf("key %s evicted\n", argv[2]);
+        printf("key %s evicted\n", ops[0]);
         json_decref(r);
         return EXIT_OK;
     }
-    return usage_err("keys: unknown subcommand '%s'", sub);
+    const char *names[] = {"add", "list", "rm"};
+    const char *near = cli_nearest(sub, names, 3);
+    return usage_err("keys: unknown subcommand '%s'%s%s%s", sub, near ? "; did you mean '" : "", near ? near : "",
+                     near ? "'?" : "");
 }
 
 /* ---- jobs ------------------------------------------------------------------ */
@@ -382,23 +508,6 @@ static int finished(const char *state) {
     return !strcmp(state, "done") || !strcmp(state, "failed") || !strcmp(state, "cancelled");
 }
 
-/* mkdir -p: creates dir and its missing parents. Returns 0 or -1 (errno). */
-static int mkdirs(const char *dir) {
-    char p[PATH_MAX];
-    if (snprintf(p, sizeof p, "%s", dir) >= (int)sizeof p) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = 0;
-            if (mkdir(p, 0777) && errno != EEXIST)
-                return -1;
-            *s = '/';
-        }
-    return mkdir(p, 0777) && errno != EEXIST ? -1 : 0;
-}
-
 /* Writes the finished job's proofs into dir and reports failed partitions.
  * Returns the exit code for the job's final state. */
 static int job_results(const json_t *job, const char *dir) {
@@ -406,8 +515,9 @@ static int job_results(const json_t *job, const char *dir) {
     json_t *parts = json_object_get(job, "partitions"), *p;
     size_t i;
     int rc = strcmp(state, "done") ? EXIT_JOB : EXIT_OK;
-    if (dir && mkdirs(dir)) {
-        fprintf(stderr, "g16 client: --out %s: %s\n", dir, strerror(errno));
+    char why[PATH_MAX + 128];
+    if (dir && g16_cli_mkdirs(dir, why, sizeof why)) {
+        fprintf(stderr, "g16 client: --out %s: %s\n", dir, why);
         return EXIT_USAGE;
     }
     json_array_foreach(parts, i, p) {
@@ -428,7 +538,7 @@ static int job_results(const json_t *job, const char *dir) {
             json_t *v;
         } files[2] = {{"proof", proof}, {"public", pub}};
         for (int k = 0; k < 2; k++) {
-            snprintf(fn, sizeof fn, "%s/%s_%lld.json", dir, files[k].name, idx);
+            snprintf(fn, sizeof fn, "%s/%s-%lld.json", dir, files[k].name, idx);
             if (json_dump_file(files[k].v, fn, JSON_INDENT(1) | JSON_PRESERVE_ORDER)) {
                 fprintf(stderr, "g16 client: cannot write %s: %s\n", fn, strerror(errno));
                 rc = EXIT_USAGE;
@@ -559,38 +669,32 @@ static int cmd_submit(client *c, int argc, char **argv) {
         json_decref(ws);
         return EXIT_USAGE;
     }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--priority") && v)
-            prio = v, i++;
-        else if (!strcmp(a, "--idempotency-key") && v)
-            idem = v, i++;
-        else if (!strcmp(a, "--out") && v)
-            dir = v, i++;
-        else if (!strcmp(a, "--timeout") && v) {
-            if (!parse_double(v, &timeout_s))
+    cli_parse p;
+    cli_init(&p, &CLI_SUBMIT, argc, argv, 0);
+    int o;
+    while ((o = cli_next(&p)) > 0) {
+        switch (o) {
+        case C_PRIORITY: prio = p.arg; break;
+        case C_IDEM: idem = p.arg; break;
+        case C_OUT: dir = p.arg; break;
+        case C_INLINE: inl = 1; break;
+        case C_WAIT: wait = 1; break;
+        case C_TIMEOUT:
+        case C_RETRY:
+        case C_JOB_TIMEOUT:
+            if (!parse_double(p.arg, o == C_TIMEOUT ? &timeout_s : o == C_RETRY ? &retry_s : &job_timeout))
                 goto bad_num;
-            i++;
-        } else if (!strcmp(a, "--retry") && v) {
-            if (!parse_double(v, &retry_s))
-                goto bad_num;
-            i++;
-        } else if (!strcmp(a, "--job-timeout") && v) {
-            if (!parse_double(v, &job_timeout))
-                goto bad_num;
-            i++;
-        } else if (!strcmp(a, "--inline"))
-            inl = 1;
-        else if (!strcmp(a, "--wait"))
-            wait = 1;
-        else if (a[0] == '-' && a[1]) {
-            usage_err("submit: unknown option '%s'", a);
-            goto out;
-        } else if (!key)
-            key = a;
-        else
-            wtns[nw++] = a;
+            break;
+        }
     }
+    if (o != CLI_END) {
+        rc = cli_exit(o);
+        goto out;
+    }
+    if (p.optind < argc)
+        key = argv[p.optind];
+    for (int i = p.optind + 1; i < argc; i++)
+        wtns[nw++] = argv[i];
     /* Witnesses after every option is known (--inline may come last). */
     for (int i = 0; i < nw; i++) {
         json_t *w;
@@ -614,8 +718,8 @@ static int cmd_submit(client *c, int argc, char **argv) {
         }
     }
     if (!key || !json_array_size(ws)) {
-        usage_err("usage: submit KEY WTNS... [--priority P] [--idempotency-key K] [--inline] [--job-timeout S] "
-                  "[--wait [--timeout S] [--out DIR]]");
+        cli_usage(stderr, &CLI_SUBMIT);
+        cli_usage_error(&CLI_SUBMIT, "needs a key id and at least one witness");
         goto out;
     }
     if (prio && strcmp(prio, "low") && strcmp(prio, "normal") && strcmp(prio, "high") && strcmp(prio, "critical")) {
@@ -685,39 +789,47 @@ out:
 bad_num:
     json_decref(ws);
     free(wtns);
-    return usage_err("submit: bad number of seconds");
+    return usage_err("submit: bad number of seconds '%s'", p.arg);
 }
 
 static int cmd_wait(client *c, int argc, char **argv) {
     const char *job = NULL, *dir = NULL;
     double timeout_s = 0, retry_s = 120;
     long long id;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--out") && i + 1 < argc)
-            dir = argv[++i];
-        else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
-            if (!parse_double(argv[++i], &timeout_s))
-                return usage_err("wait: bad --timeout");
-        } else if (!strcmp(argv[i], "--retry") && i + 1 < argc) {
-            if (!parse_double(argv[++i], &retry_s))
-                return usage_err("wait: bad --retry");
-        } else if (argv[i][0] == '-' && argv[i][1])
-            return usage_err("wait: unknown option '%s'", argv[i]);
-        else if (!job)
-            job = argv[i];
-        else
-            return usage_err("usage: wait JOB [--timeout S] [--out DIR]");
+    cli_parse p;
+    cli_init(&p, &CLI_WAIT, argc, argv, 0);
+    int o;
+    while ((o = cli_next(&p)) > 0) {
+        if (o == C_OUT)
+            dir = p.arg;
+        else if (!parse_double(p.arg, o == C_TIMEOUT ? &timeout_s : &retry_s))
+            return usage_err("wait: bad --%s '%s'", o == C_TIMEOUT ? "timeout" : "retry", p.arg);
     }
-    if (!job || !parse_job_id(job, &id))
-        return usage_err("usage: wait JOB [--timeout S] [--out DIR] (JOB: a job id)");
+    if (o != CLI_END)
+        return cli_exit(o);
+    if (argc - p.optind == 1)
+        job = argv[p.optind];
+    if (!job || !parse_job_id(job, &id)) {
+        cli_usage(stderr, &CLI_WAIT);
+        return cli_usage_error(&CLI_WAIT, "needs one job id (a positive integer)");
+    }
     return wait_job(c, id, timeout_s, retry_s, dir);
 }
 
 static int cmd_job(client *c, int argc, char **argv) {
     long long id;
-    int no_results = argc == 3 && !strcmp(argv[2], "--no-results");
-    if ((argc != 2 && !no_results) || !parse_job_id(argv[1], &id))
-        return usage_err("usage: job JOB [--no-results]");
+    int no_results = 0;
+    cli_parse p;
+    cli_init(&p, &CLI_JOB, argc, argv, 0);
+    int o;
+    while ((o = cli_next(&p)) > 0)
+        no_results |= o == C_NO_RESULTS;
+    if (o != CLI_END)
+        return cli_exit(o);
+    if (argc - p.optind != 1 || !parse_job_id(argv[p.optind], &id)) {
+        cli_usage(stderr, &CLI_JOB);
+        return cli_usage_error(&CLI_JOB, "needs one job id (a positive integer)");
+    }
     char path[128];
     snprintf(path, sizeof path, "/v1/jobs/%lld%s", id, no_results ? "?results=0" : "");
     json_t *r;
@@ -731,8 +843,12 @@ static int cmd_job(client *c, int argc, char **argv) {
 
 static int cmd_cancel(client *c, int argc, char **argv) {
     long long id;
-    if (argc != 2 || !parse_job_id(argv[1], &id))
-        return usage_err("usage: cancel JOB");
+    char **ops;
+    int rc0 = sub_operands(&CLI_CANCEL, argc, argv, 1, &ops);
+    if (rc0 >= 0)
+        return rc0;
+    if (!parse_job_id(ops[0], &id))
+        return cli_usage_error(&CLI_CANCEL, "'%s' is no job id (a positive integer)", ops[0]);
     char path[128];
     snprintf(path, sizeof path, "/v1/jobs/%lld", id);
     json_t *r;
@@ -771,26 +887,23 @@ int cmd_client(int argc, char **argv) {
         return usage_err("%s", est.msg);
     const char *eu = g16_config_str(&env, G16_OPT_CLIENT_URL), *et = g16_config_str(&env, G16_OPT_CLIENT_TOKEN);
     client c = {.url = *eu ? eu : NULL, .token = *et ? et : NULL};
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-'; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--url") && v)
-            c.url = v, i++;
-        else if (!strcmp(a, "--socket") && v)
-            c.socket = v, i++;
-        else if (!strcmp(a, "--token") && v)
-            c.token = v, i++;
-        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage();
-            return EXIT_OK;
-        } else {
-            usage();
-            return usage_err("unknown option '%s'", a);
-        }
+    cli_parse p;
+    cli_init(&p, &CLI_CLIENT, argc, argv, CLI_STOP_AT_OPERAND);
+    int o;
+    while ((o = cli_next(&p)) > 0) {
+        if (o == C_URL)
+            c.url = p.arg;
+        else if (o == C_SOCKET)
+            c.socket = p.arg;
+        else if (o == C_TOKEN)
+            c.token = p.arg;
     }
+    if (o != CLI_END)
+        return cli_exit(o);
+    int i = p.optind;
     if (i >= argc) {
-        usage();
-        return EXIT_USAGE;
+        cli_usage(stderr, &CLI_CLIENT);
+        return cli_usage_error(&CLI_CLIENT, "needs a command (keys, submit, wait, job, cancel, status, metrics, health)");
     }
     /* Over a unix socket the host part is only the Host header. */
     char url[1024];
@@ -821,19 +934,24 @@ int cmd_client(int argc, char **argv) {
         rc = cmd_job(&c, sub_argc, sub);
     else if (!strcmp(cmd, "cancel"))
         rc = cmd_cancel(&c, sub_argc, sub);
-    else if (!strcmp(cmd, "status") && sub_argc == 1) {
-        json_t *r;
-        rc = call_json(&c, "GET", "/v1/status", NULL, 60, NULL, &r);
-        if (!rc)
-            print_json(r);
-        json_decref(r);
-    } else if (!strcmp(cmd, "metrics") && sub_argc == 1)
-        rc = cmd_get_text(&c, "/metrics");
-    else if (!strcmp(cmd, "health") && sub_argc == 1)
-        rc = cmd_get_text(&c, "/healthz");
-    else {
-        usage();
-        rc = usage_err("unknown command or arguments: '%s'", cmd);
+    else if (!strcmp(cmd, "status") || !strcmp(cmd, "metrics") || !strcmp(cmd, "health")) {
+        char **ops;
+        const cli_cmd *spec = cmd[0] == 's' ? &CLI_STATUS : cmd[0] == 'm' ? &CLI_METRICS : &CLI_HEALTH;
+        if ((rc = sub_operands(spec, sub_argc, sub, 0, &ops)) < 0) {
+            if (cmd[0] == 's') {
+                json_t *r;
+                rc = call_json(&c, "GET", "/v1/status", NULL, 60, NULL, &r);
+                if (!rc)
+                    print_json(r);
+                json_decref(r);
+            } else
+                rc = cmd_get_text(&c, cmd[0] == 'm' ? "/metrics" : "/healthz");
+        }
+    } else {
+        static const char *const names[] = {"keys", "submit", "wait", "job", "cancel", "status", "metrics", "health"};
+        const char *near = cli_nearest(cmd, names, 8);
+        rc = cli_usage_error(&CLI_CLIENT, "unknown command '%s'%s%s%s", cmd, near ? "; did you mean '" : "",
+                             near ? near : "", near ? "'?" : "");
     }
     curl_easy_cleanup(c.curl);
     curl_global_cleanup();

@@ -1,8 +1,13 @@
-/* g16 prove | verify | info | zkey export-vk */
+/* g16 prove | verify | info | zkey export-vk | setup */
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "args.h"
 #include "cli.h"
 #include "gpu/gpu.h"
 #include "groth16/groth16.h"
@@ -16,6 +21,37 @@ int g16_cli_outputs_ok(const char *cmd, const char *const *inputs, size_t n_inpu
     if (g16_check_outputs(inputs, n_inputs, outputs, n_outputs, &st) == G16_OK)
         return 1;
     fprintf(stderr, "g16 %s: %s; refusing to overwrite it\n", cmd, st.msg);
+    return 0;
+}
+
+int g16_cli_mkdirs(const char *dir, char *why, size_t why_len) {
+    char p[PATH_MAX];
+    struct stat sb;
+    if (!*dir) {
+        snprintf(why, why_len, "empty folder name");
+        return -1;
+    }
+    if (snprintf(p, sizeof p, "%s", dir) >= (int)sizeof p) {
+        snprintf(why, why_len, "%s", strerror(ENAMETOOLONG));
+        return -1;
+    }
+    for (char *s = p + 1;; s++) {
+        int end = !*s;
+        if (*s == '/' || end) {
+            *s = 0;
+            if (mkdir(p, 0777) && errno != EEXIST) {
+                snprintf(why, why_len, "cannot create %s: %s", p, strerror(errno));
+                return -1;
+            }
+            if (stat(p, &sb) || !S_ISDIR(sb.st_mode)) {
+                snprintf(why, why_len, "%s exists and is not a folder", p);
+                return -1;
+            }
+            if (end)
+                break;
+            *s = '/';
+        }
+    }
     return 0;
 }
 
@@ -123,77 +159,83 @@ static int write_pair(char (*paths)[4096], const char *proof, const char *pub) {
     return 0;
 }
 
+/* g16 prove's options (both forms; the batch ones need --batch). */
+enum {
+    P_TRUSTED = CLI_ID, P_NO_VERIFY, P_BACKEND, P_DEVICE, P_STREAM_BASES, P_TEST_RS, P_BATCH, P_OUT_DIR,
+    P_WORKERS, P_WPD, P_DEVICES, P_SYNTH_THREADS, P_BUDGET, P_DEVICE_BUDGET, P_TIMELINE,
+};
+static const cli_opt PROVE_OPTS[] = {
+    {"verbose", 'v', NULL, "print the stages and their timings on stderr"},
+    {"backend", P_BACKEND, "cpu|cuda|auto", "where to prove (default auto: the GPU when there is one, else the CPU)"},
+    {"device", P_DEVICE, "N", "the GPU to use (default 0)"},
+    {"stream-bases", P_STREAM_BASES, NULL, "cuda: stream the key's points from host memory instead of uploading them"},
+    {"trusted-key", P_TRUSTED, NULL, "skip the point checks of the key's large sections (a key you made)"},
+    {"no-verify", P_NO_VERIFY, NULL, "write the proof without checking it first (default: every proof is checked)"},
+    {"insecure-test-rs", P_TEST_RS, "R S", "tests only: fixed blinding scalars r and s (NOT zero-knowledge)"},
+    {"batch", P_BATCH, NULL, "prove every witness against the one key (an engine job; see --out-dir)"},
+    {"out-dir", P_OUT_DIR, "DIR", "--batch: write proof-<i>.json and public-<i>.json here (created if missing)"},
+    {"workers", P_WORKERS, "W", "--batch: CPU prover workers (default 1)"},
+    {"workers-per-device", P_WPD, "W", "--batch, cuda: workers per GPU (default 2)"},
+    {"devices", P_DEVICES, "N", "--batch, cuda: use the first N GPUs (default all)"},
+    {"synth-threads", P_SYNTH_THREADS, "S", "--batch: synthesis threads (default 1)"},
+    {"budget", P_BUDGET, "BYTES", "--batch: the engine's byte budget for keys and working sets (0: no limit)"},
+    {"device-budget", P_DEVICE_BUDGET, "BYTES", "--batch, cuda: bytes per GPU (0: no limit)"},
+    {"timeline", P_TIMELINE, "FILE", "--batch: write each partition's stage timings here (JSON lines)"},
+    {NULL, 0, NULL, NULL},
+};
+const cli_cmd CLI_PROVE = {
+    .name = "prove",
+    .summary = "Prove: a .zkey and a .wtns in, proof.json and public.json out (rapidsnark's and snarkjs's arguments).",
+    .synopsis = "[OPTIONS] <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
+                "--batch [OPTIONS] <circuit.zkey> <witness.wtns>... --out-dir DIR",
+    .description = "The proof is checked against the key's verification key before it is written (--no-verify "
+                   "skips that); proof.json and public.json are byte-for-byte what snarkjs writes. The key's "
+                   "points are checked on load (on the curve and in the subgroup) unless --trusted-key.\n\n"
+                   "With --batch every witness is one partition of one engine job; the i-th witness's proof goes "
+                   "to DIR/proof-<i>.json and DIR/public-<i>.json (i from 0). Exit status 2 when any proof "
+                   "failed; the others are written.",
+    .opts = PROVE_OPTS,
+    .example = "g16 prove circuit.zkey witness.wtns proof.json public.json\n"
+               "g16 prove --batch circuit.zkey w0.wtns w1.wtns --out-dir proofs",
+};
+
+typedef struct prove_args {
+    int verbose, trusted, no_verify, device, stream_bases, fixed_rs, batch;
+    g16_engine_backend engine_backend;
+    const char *backend, *out_dir, *timeline;
+    int workers, wpd, devices, synth;
+    unsigned long long budget, dev_budget;
+    uint8_t r_le[32], s_le[32];
+    char **ops; /* the operands */
+    int nops;
+} prove_args;
+
 /* g16 prove --batch <zkey> <wtns...> --out-dir DIR: every witness a
  * partition of one engine job; writes proof-<i>.json and public-<i>.json
  * (i = the witness's position), each proof verified before it is written. */
-static int cmd_prove_batch(int argc, char **argv) {
-    const char *out_dir = NULL, *zkey = NULL, *timeline = NULL;
-    int verbose = 0, trusted = 0, no_verify = 0, workers = 0, synth = 0, wpd = 0, devices = 0;
-    unsigned long long budget = 0, dev_budget = 0;
-    g16_engine_backend backend = G16_ENGINE_BACKEND_AUTO;
-    const char **wtns = calloc((size_t)argc, sizeof *wtns);
-    size_t n = 0;
-    if (!wtns)
-        return 2;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--batch"))
-            continue;
-        if (!strcmp(a, "--out-dir") && v)
-            out_dir = v, i++;
-        else if (!strcmp(a, "--workers") && v)
-            workers = atoi(v), i++;
-        else if (!strcmp(a, "--timeline") && v)
-            timeline = v, i++;
-        else if (!strcmp(a, "--synth-threads") && v)
-            synth = atoi(v), i++;
-        else if (!strcmp(a, "--budget") && v)
-            budget = strtoull(v, NULL, 10), i++;
-        else if (!strcmp(a, "--device-budget") && v)
-            dev_budget = strtoull(v, NULL, 10), i++;
-        else if (!strcmp(a, "--workers-per-device") && v)
-            wpd = atoi(v), i++;
-        else if (!strcmp(a, "--devices") && v)
-            devices = atoi(v), i++;
-        else if (!strcmp(a, "--backend") && v) {
-            if (!strcmp(v, "cpu"))
-                backend = G16_ENGINE_BACKEND_CPU;
-            else if (!strcmp(v, "cuda"))
-                backend = G16_ENGINE_BACKEND_CUDA;
-            else if (!strcmp(v, "auto"))
-                backend = G16_ENGINE_BACKEND_AUTO;
-            else {
-                fprintf(stderr, "g16 prove --batch: --backend must be cpu, cuda or auto\n");
-                free(wtns);
-                return 2;
-            }
-            i++;
-        } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v"))
-            verbose = 1;
-        else if (!strcmp(a, "--trusted-key"))
-            trusted = 1;
-        else if (!strcmp(a, "--no-verify"))
-            no_verify = 1;
-        else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "g16 prove --batch: unknown option '%s'\n", a);
-            free(wtns);
-            return 2;
-        } else if (!zkey)
-            zkey = a;
-        else
-            wtns[n++] = a;
-    }
+static int cmd_prove_batch(const prove_args *pa) {
+    const char *out_dir = pa->out_dir, *zkey = pa->nops ? pa->ops[0] : NULL, *timeline = pa->timeline;
+    int verbose = pa->verbose, trusted = pa->trusted, no_verify = pa->no_verify, workers = pa->workers,
+        synth = pa->synth, wpd = pa->wpd, devices = pa->devices;
+    unsigned long long budget = pa->budget, dev_budget = pa->dev_budget;
+    g16_engine_backend backend = pa->engine_backend;
+    const char **wtns = (const char **)(pa->ops + 1);
+    size_t n = pa->nops > 1 ? (size_t)pa->nops - 1 : 0;
     if (!zkey || !n || !out_dir) {
-        fprintf(stderr, "usage: g16 prove --batch [--backend cpu|cuda|auto] [--workers W] [--workers-per-device W]\n"
-                        "                 [--devices N] [--synth-threads S] [--budget BYTES] [--device-budget BYTES]\n"
-                        "                 [--trusted-key] [--timeline FILE] [--no-verify] [--verbose] <circuit.zkey> <witness.wtns>... --out-dir DIR\n");
-        free(wtns);
-        return 2;
+        cli_usage(stderr, &CLI_PROVE);
+        return cli_usage_error(&CLI_PROVE, "--batch needs a key, at least one witness and --out-dir DIR");
     }
+    if (pa->fixed_rs || pa->stream_bases || pa->device)
+        return cli_usage_error(&CLI_PROVE, "--insecure-test-rs, --stream-bases and --device are not --batch options");
     char (*outp)[4096] = NULL;
     if (!batch_out_paths(zkey, wtns, n, out_dir, &outp)) {
         free(outp);
-        free(wtns);
+        return 2;
+    }
+    char why[PATH_MAX + 128];
+    if (g16_cli_mkdirs(out_dir, why, sizeof why)) {
+        fprintf(stderr, "g16 prove --batch: --out-dir %s: %s\n", out_dir, why);
+        free(outp);
         return 2;
     }
     g16_ctx *ctx = g16_ctx_create(NULL);
@@ -252,7 +294,6 @@ done:
     g16_ctx_destroy(ctx);
     free(ws);
     free(outp);
-    free(wtns);
     return rc;
 }
 
@@ -289,57 +330,77 @@ static void prove_event(void *user, int ev, const groth16_prove_report *r) {
 }
 
 int cmd_prove(int argc, char **argv) {
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--batch"))
-            return cmd_prove_batch(argc, argv);
-    int verbose = 0, trusted = 0, check = 1, device = 0, stream_bases = 0;
-    const char *pos[4], *backend = "auto";
-    int npos = 0, fixed_rs = 0;
-    uint8_t r_le[32], s_le[32];
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
-            backend = argv[++i];
-            if (strcmp(backend, "cpu") && strcmp(backend, "cuda") && strcmp(backend, "auto")) {
-                fprintf(stderr, "g16 prove: --backend takes cpu, cuda or auto\n");
+    prove_args a = {.backend = "auto", .engine_backend = G16_ENGINE_BACKEND_AUTO};
+    int batch_only = 0; /* an option that needs --batch */
+    cli_parse p;
+    cli_init(&p, &CLI_PROVE, argc, argv, 0);
+    int c;
+    long long v;
+    while ((c = cli_next(&p)) > 0) {
+        switch (c) {
+        case 'v': a.verbose = 1; break;
+        case P_TRUSTED: a.trusted = 1; break;
+        case P_NO_VERIFY: a.no_verify = 1; break;
+        case P_STREAM_BASES: a.stream_bases = 1; break;
+        case P_BATCH: a.batch = 1; break;
+        case P_BACKEND:
+            a.backend = p.arg;
+            if (strcmp(p.arg, "cpu") && strcmp(p.arg, "cuda") && strcmp(p.arg, "auto"))
+                return cli_usage_error(&CLI_PROVE, "--backend takes cpu, cuda or auto, not '%s'", p.arg);
+            a.engine_backend = !strcmp(p.arg, "cpu")    ? G16_ENGINE_BACKEND_CPU
+                               : !strcmp(p.arg, "cuda") ? G16_ENGINE_BACKEND_CUDA
+                                                        : G16_ENGINE_BACKEND_AUTO;
+            break;
+        case P_DEVICE:
+            if (!cli_int(&p, 0, 1024, &v))
                 return 2;
-            }
-        } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
-            char *end;
-            long d = strtol(argv[++i], &end, 10);
-            if (*end || d < 0 || d > 1024) {
-                fprintf(stderr, "g16 prove: --device takes a device number\n");
+            a.device = (int)v;
+            break;
+        case P_TEST_RS: { /* tests only: deterministic, NOT zero-knowledge proofs */
+            const char *r = p.arg, *sv = cli_next_value(&p);
+            if (!sv)
                 return 2;
-            }
-            device = (int)d;
-        } else if (!strcmp(argv[i], "--stream-bases"))
-            stream_bases = 1;
-        else if (!strcmp(argv[i], "--insecure-test-rs") && i + 2 < argc) {
-            /* Tests only: deterministic, NOT zero-knowledge proofs. */
-            if (!parse_u256(r_le, argv[i + 1]) || !parse_u256(s_le, argv[i + 2])) {
-                fprintf(stderr, "g16 prove: --insecure-test-rs takes two integers below 2^256\n");
+            if (!parse_u256(a.r_le, r) || !parse_u256(a.s_le, sv))
+                return cli_usage_error(&CLI_PROVE, "--insecure-test-rs takes two integers below 2^256");
+            a.fixed_rs = 1;
+            break;
+        }
+        case P_OUT_DIR: a.out_dir = p.arg, batch_only = 1; break;
+        case P_TIMELINE: a.timeline = p.arg, batch_only = 1; break;
+        case P_WORKERS:
+        case P_WPD:
+        case P_DEVICES:
+        case P_SYNTH_THREADS:
+            if (!cli_int(&p, 0, 4096, &v))
                 return 2;
-            }
-            fixed_rs = 1;
-            i += 2;
-        } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v"))
-            verbose = 1;
-        else if (!strcmp(argv[i], "--trusted-key"))
-            trusted = 1;
-        else if (!strcmp(argv[i], "--no-verify"))
-            check = 0;
-        else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "g16 prove: unknown option '%s'\n", argv[i]);
-            return 2;
-        } else if (npos < 4)
-            pos[npos++] = argv[i];
-        else
-            npos = 5;
+            *(c == P_WORKERS ? &a.workers : c == P_WPD ? &a.wpd : c == P_DEVICES ? &a.devices : &a.synth) = (int)v;
+            batch_only = 1;
+            break;
+        case P_BUDGET:
+        case P_DEVICE_BUDGET:
+            if (!cli_u64(&p, c == P_BUDGET ? &a.budget : &a.dev_budget))
+                return 2;
+            batch_only = 1;
+            break;
+        }
     }
-    if (npos != 4) {
-        fprintf(stderr, "usage: g16 prove [--verbose] [--trusted-key] [--no-verify] [--backend cpu|cuda|auto]\n"
-                        "                 [--device N] [--stream-bases] <circuit.zkey> <witness.wtns> <proof.json> "
-                        "<public.json>\n");
-        return 2;
+    if (c != CLI_END)
+        return cli_exit(c);
+    a.ops = argv + p.optind;
+    a.nops = argc - p.optind;
+    if (a.batch)
+        return cmd_prove_batch(&a);
+    if (batch_only)
+        return cli_usage_error(&CLI_PROVE, "--out-dir, --workers, --workers-per-device, --devices, --synth-threads, "
+                                           "--budget, --device-budget and --timeline go with --batch");
+    int verbose = a.verbose, trusted = a.trusted, check = !a.no_verify, device = a.device,
+        stream_bases = a.stream_bases, fixed_rs = a.fixed_rs;
+    const char *backend = a.backend;
+    const char *const *pos = (const char *const *)a.ops;
+    const uint8_t *r_le = a.r_le, *s_le = a.s_le;
+    if (a.nops != 4) {
+        cli_usage(stderr, &CLI_PROVE);
+        return cli_usage_error(&CLI_PROVE, "takes 4 operands (key, witness, proof, public), not %d", a.nops);
     }
     if (!g16_cli_outputs_ok("prove", (const char *[]){pos[0], pos[1]}, 2, (const char *[]){pos[2], pos[3]}, 2))
         return 2;
@@ -425,15 +486,40 @@ done:
     return rc;
 }
 
-int cmd_verify(int argc, char **argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: g16 verify <verification_key.json> <public.json> <proof.json>\n");
-        return 2;
+/* Parses a command without options of its own: the operands in *ops, and
+ * -1 to go on, else the exit code (help printed, or a usage error). */
+static int operands_only(const cli_cmd *cmd, int argc, char **argv, int want, char ***ops) {
+    cli_parse p;
+    cli_init(&p, cmd, argc, argv, 0);
+    int c = cli_next(&p);
+    if (c != CLI_END)
+        return c > 0 ? 2 : cli_exit(c);
+    *ops = argv + p.optind;
+    if (argc - p.optind != want) {
+        cli_usage(stderr, cmd);
+        return cli_usage_error(cmd, "takes %d operand%s, not %d", want, want == 1 ? "" : "s", argc - p.optind);
     }
+    return -1;
+}
+
+const cli_cmd CLI_VERIFY = {
+    .name = "verify",
+    .summary = "Verify a proof: snarkjs's verification_key.json, public.json and proof.json (as snarkjs groth16 verify).",
+    .synopsis = "<verification_key.json> <public.json> <proof.json>",
+    .description = "Prints \"OK: proof is valid\" and exits 0, or \"INVALID: proof does not verify\" and exits 1; "
+                   "a malformed file is an error (exit status 2).",
+    .example = "g16 verify verification_key.json public.json proof.json",
+};
+
+int cmd_verify(int argc, char **argv) {
+    char **ops;
+    int prc = operands_only(&CLI_VERIFY, argc, argv, 3, &ops);
+    if (prc >= 0)
+        return prc;
     g16_ctx *ctx = g16_ctx_create(NULL);
     if (!ctx)
         return 2;
-    g16_err err = g16_verify_files(ctx, argv[1], argv[2], argv[3]);
+    g16_err err = g16_verify_files(ctx, ops[0], ops[1], ops[2]);
     int rc;
     if (err == G16_OK) {
         printf("OK: proof is valid\n");
@@ -449,19 +535,34 @@ int cmd_verify(int argc, char **argv) {
     return rc;
 }
 
-int cmd_zkey(int argc, char **argv) {
-    if (argc != 4 || strcmp(argv[1], "export-vk") != 0) {
-        fprintf(stderr, "usage: g16 zkey export-vk <circuit.zkey> <verification_key.json>\n");
-        return 2;
-    }
-    if (!g16_cli_outputs_ok("zkey export-vk", (const char *[]){argv[2]}, 1, (const char *[]){argv[3]}, 1))
+const cli_cmd CLI_ZKEY_EXPORT_VK = {
+    .name = "zkey export-vk",
+    .summary = "Write the key's verification_key.json (as snarkjs zkey export verificationkey).",
+    .synopsis = "<circuit.zkey> <verification_key.json>",
+    .example = "g16 zkey export-vk circuit.zkey verification_key.json",
+};
+static const cli_cmd *const ZKEY_SUBS[] = {&CLI_ZKEY_EXPORT_VK, NULL};
+const cli_cmd CLI_ZKEY = {
+    .name = "zkey",
+    .summary = "Proving key tools: export-vk.",
+    .synopsis = "COMMAND ...",
+    .subs = ZKEY_SUBS,
+    .example = "g16 zkey export-vk circuit.zkey verification_key.json",
+};
+
+static int cmd_zkey_export_vk(int argc, char **argv) {
+    char **ops;
+    int prc = operands_only(&CLI_ZKEY_EXPORT_VK, argc, argv, 2, &ops);
+    if (prc >= 0)
+        return prc;
+    if (!g16_cli_outputs_ok("zkey export-vk", (const char *[]){ops[0]}, 1, (const char *[]){ops[1]}, 1))
         return 2;
     g16_ctx *ctx = g16_ctx_create(NULL);
     if (!ctx)
         return 2;
     g16_key *key = NULL;
     int rc = 2;
-    if (g16_key_load(ctx, &key, argv[2], 0) == G16_OK && g16_key_export_vk(ctx, key, argv[3]) == G16_OK)
+    if (g16_key_load(ctx, &key, ops[0], 0) == G16_OK && g16_key_export_vk(ctx, key, ops[1]) == G16_OK)
         rc = 0;
     else
         print_ctx_error(ctx, "zkey export-vk");
@@ -470,13 +571,92 @@ int cmd_zkey(int argc, char **argv) {
     return rc;
 }
 
-/* g16 info <file>: what a .zkey, .r1cs or .wtns file holds. */
-int cmd_info(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: g16 info <file.zkey|file.r1cs|file.wtns|file.params|file.vk>\n");
+int cmd_zkey(int argc, char **argv) {
+    cli_parse p;
+    cli_init(&p, &CLI_ZKEY, argc, argv, CLI_STOP_AT_OPERAND);
+    int c = cli_next(&p);
+    if (c != CLI_END)
+        return c > 0 ? 2 : cli_exit(c);
+    if (p.optind >= argc) {
+        cli_usage(stderr, &CLI_ZKEY);
+        return cli_usage_error(&CLI_ZKEY, "needs a command (export-vk)");
+    }
+    const char *sub = argv[p.optind];
+    if (!strcmp(sub, "export-vk"))
+        return cmd_zkey_export_vk(argc - p.optind, argv + p.optind);
+    const char *names[] = {"export-vk"};
+    const char *near = cli_nearest(sub, names, 1);
+    return cli_usage_error(&CLI_ZKEY, "unknown command '%s'%s%s%s", sub, near ? "; did you mean '" : "",
+                           near ? near : "", near ? "'?" : "");
+}
+
+/* g16 info on a JSON file: which snarkjs file it is (0), or why it is none
+ * that g16 reads (2). */
+static int info_json(const char *path) {
+    json_error_t je;
+    json_t *j = json_load_file(path, JSON_DECODE_ANY, &je);
+    if (!j) {
+        fprintf(stderr, "g16 info: %s: starts like JSON but does not parse (line %d: %s); not a binary "
+                        ".zkey, .r1cs or .wtns file either\n", path, je.line, je.text);
         return 2;
     }
-    const char *path = argv[1];
+    const char *what = NULL;
+    json_t *cv = json_object_get(j, "curve");
+    g16_curve curve;
+    const char *cname = json_is_string(cv) && g16_curve_from_name(&curve, json_string_value(cv)) == G16_OK
+                            ? g16_curve_name(curve) : NULL;
+    if (json_is_object(j) && json_object_get(j, "pi_a"))
+        what = "snarkjs proof (proof.json)";
+    else if (json_is_object(j) && json_object_get(j, "vk_alpha_1"))
+        what = "snarkjs verification key (verification_key.json)";
+    else if (json_is_array(j)) {
+        size_t i;
+        json_t *e;
+        int strings = 1;
+        json_array_foreach(j, i, e) strings &= json_is_string(e);
+        if (strings)
+            what = "public signals (public.json)";
+    } else if (json_is_object(j))
+        what = "JSON object (circuit inputs, input.json, or another file)";
+    if (!what) {
+        fprintf(stderr, "g16 info: %s is JSON but none of the files g16 reads (proof, verification key, public "
+                        "signals); g16 info describes binary .zkey, .r1cs, .wtns, .params and .vk files\n", path);
+        json_decref(j);
+        return 2;
+    }
+    printf("file: %s\ntype: %s\n", path, what);
+    if (cname)
+        printf("curve: %s\n", cname);
+    const char *proto = json_string_value(json_object_get(j, "protocol"));
+    if (proto)
+        printf("protocol: %s\n", proto);
+    json_t *np = json_object_get(j, "nPublic");
+    if (json_is_integer(np))
+        printf("public: %lld\n", (long long)json_integer_value(np));
+    if (json_is_array(j))
+        printf("values: %zu\n", json_array_size(j));
+    printf("note: a JSON file, not a binary key; g16 prove takes the .zkey, g16 verify this kind of file\n");
+    json_decref(j);
+    return 0;
+}
+
+const cli_cmd CLI_INFO = {
+    .name = "info",
+    .summary = "Describe a file: .zkey, .r1cs, .wtns, bellperson .params and .vk, or snarkjs's JSON files.",
+    .synopsis = "<file>",
+    .description = "Binary files: the header, the sections and the counts (curve, wires, public signals, domain). "
+                   "A .params or .vk file (by its extension) is checked as bellperson's layout. A JSON file is "
+                   "named for what it is (proof, verification key, public signals).",
+    .example = "g16 info circuit.zkey",
+};
+
+/* g16 info <file>: what a .zkey, .r1cs or .wtns file holds. */
+int cmd_info(int argc, char **argv) {
+    char **ops;
+    int prc = operands_only(&CLI_INFO, argc, argv, 1, &ops);
+    if (prc >= 0)
+        return prc;
+    const char *path = ops[0];
     if (cmd_info_is_params(path))
         return cmd_info_params(path);
     g16_status st = {0};
@@ -494,6 +674,13 @@ int cmd_info(int argc, char **argv) {
         return 2;
     }
     fclose(f);
+    size_t lead = strspn(magic, " \t\r\n");
+    if (lead < 4 && (magic[lead] == '{' || magic[lead] == '['))
+        return info_json(path);
+    if (strcmp(magic, "zkey") && strcmp(magic, "r1cs") && strcmp(magic, "wtns")) {
+        fprintf(stderr, "g16 info: %s: not a .zkey, .r1cs or .wtns file (its first bytes are no such magic)\n", path);
+        return 2;
+    }
     if (g16_binfile_open(&bf, path, magic, 1000, &st) != G16_OK) {
         fprintf(stderr, "g16 info: %s\n", st.msg);
         return 2;
@@ -532,11 +719,30 @@ int cmd_info(int argc, char **argv) {
         }
         printf("curve: %s\nwitness values: %zu\n", g16_curve_name(w.curve), w.n);
         g16_frvec_free(&w);
-    } else {
-        printf("(no further details for '%s' files)\n", magic);
     }
     return rc;
 }
+
+enum { S_INSECURE = CLI_ID, S_CURVE, S_VK, S_BACKEND, S_SNARKJS_INIT, S_PRINT_TOXIC, S_SEED };
+static const cli_opt SETUP_OPTS[] = {
+    {"insecure-test-setup", S_INSECURE, NULL, "required: acknowledge that the toxic waste comes from a seed"},
+    {"curve", S_CURVE, "bn254|bls12-381", "check that the circuit is on this curve"},
+    {"vk", S_VK, "FILE", "also write the verification key (verification_key.json)"},
+    {"seed", S_SEED, "S", "the seed of the toxic waste (default: random)"},
+    {"backend", S_BACKEND, "cpu|cuda|auto", "where to compute the key's points (default auto)"},
+    {"snarkjs-init", S_SNARKJS_INIT, NULL, "write the key as snarkjs's init key (before contributions), as snarkjs groth16 setup"},
+    {"print-toxic", S_PRINT_TOXIC, NULL, "print tau, alpha, beta, gamma and delta (hex) on stdout"},
+    {NULL, 0, NULL, NULL},
+};
+const cli_cmd CLI_SETUP = {
+    .name = "setup",
+    .summary = "Make an INSECURE test key for a circuit (toxic waste from a seed): for tests and benchmarks only.",
+    .synopsis = "--insecure-test-setup [OPTIONS] <circuit.r1cs> <out.zkey>",
+    .description = "Anyone who knows the seed can forge proofs for the key. Production keys come from a ceremony "
+                   "(snarkjs powersoftau and zkey contribute).",
+    .opts = SETUP_OPTS,
+    .example = "g16 setup --insecure-test-setup --seed 1 circuit.r1cs circuit.zkey --vk verification_key.json",
+};
 
 /* g16 setup --insecure-test-setup [--curve C] circuit.r1cs out.zkey [--vk vk.json] [--seed S]
  *           [--backend cpu|cuda|auto] [--snarkjs-init] [--print-toxic] */
@@ -544,58 +750,46 @@ int cmd_setup(int argc, char **argv) {
     int insecure = 0, curve_set = 0, print_toxic = 0;
     groth16_setup_opts so = {.backend = GROTH16_SETUP_AUTO};
     g16_curve curve = G16_CURVE_BN254;
-    const char *vk_path = NULL, *pos[2];
-    int npos = 0;
-    uint64_t seed = 0;
+    const char *vk_path = NULL;
+    unsigned long long seed = 0;
     int seed_set = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--insecure-test-setup")) {
-            insecure = 1;
-        } else if (!strcmp(a, "--curve") && v) {
-            if (g16_curve_from_name(&curve, v) != G16_OK) {
-                fprintf(stderr, "g16 setup: unknown curve '%s'\n", v);
-                return 2;
-            }
+    cli_parse p;
+    cli_init(&p, &CLI_SETUP, argc, argv, 0);
+    int c;
+    while ((c = cli_next(&p)) > 0) {
+        switch (c) {
+        case S_INSECURE: insecure = 1; break;
+        case S_CURVE:
+            if (g16_curve_from_name(&curve, p.arg) != G16_OK)
+                return cli_usage_error(&CLI_SETUP, "unknown curve '%s' (bn254, bls12-381)", p.arg);
             curve_set = 1;
-            i++;
-        } else if (!strcmp(a, "--vk") && v) {
-            vk_path = v;
-            i++;
-        } else if (!strcmp(a, "--backend") && v) {
-            if (!strcmp(v, "cpu"))
+            break;
+        case S_VK: vk_path = p.arg; break;
+        case S_BACKEND:
+            if (!strcmp(p.arg, "cpu"))
                 so.backend = GROTH16_SETUP_CPU;
-            else if (!strcmp(v, "cuda"))
+            else if (!strcmp(p.arg, "cuda"))
                 so.backend = GROTH16_SETUP_CUDA;
-            else if (!strcmp(v, "auto"))
+            else if (!strcmp(p.arg, "auto"))
                 so.backend = GROTH16_SETUP_AUTO;
-            else {
-                fprintf(stderr, "g16 setup: unknown backend '%s' (cpu, cuda, auto)\n", v);
+            else
+                return cli_usage_error(&CLI_SETUP, "unknown backend '%s' (cpu, cuda, auto)", p.arg);
+            break;
+        case S_SNARKJS_INIT: so.snarkjs_init = 1; break;
+        case S_PRINT_TOXIC: print_toxic = 1; break;
+        case S_SEED:
+            if (!cli_u64(&p, &seed))
                 return 2;
-            }
-            i++;
-        } else if (!strcmp(a, "--snarkjs-init")) {
-            so.snarkjs_init = 1;
-        } else if (!strcmp(a, "--print-toxic")) {
-            print_toxic = 1;
-        } else if (!strcmp(a, "--seed") && v) {
-            seed = strtoull(v, NULL, 0);
             seed_set = 1;
-            i++;
-        } else if (a[0] == '-') {
-            fprintf(stderr, "g16 setup: unknown option '%s'\n", a);
-            return 2;
-        } else if (npos < 2) {
-            pos[npos++] = a;
-        } else {
-            npos = 3;
+            break;
         }
     }
-    if (npos != 2) {
-        fprintf(stderr, "usage: g16 setup --insecure-test-setup [--curve C] <circuit.r1cs> <out.zkey> "
-                        "[--vk vk.json] [--seed S]\n"
-                        "                 [--backend cpu|cuda|auto] [--snarkjs-init] [--print-toxic]\n");
-        return 2;
+    if (c != CLI_END)
+        return cli_exit(c);
+    const char *const *pos = (const char *const *)argv + p.optind;
+    if (argc - p.optind != 2) {
+        cli_usage(stderr, &CLI_SETUP);
+        return cli_usage_error(&CLI_SETUP, "takes 2 operands (circuit.r1cs, out.zkey), not %d", argc - p.optind);
     }
     if (!g16_cli_outputs_ok("setup", (const char *[]){pos[0]}, 1, (const char *[]){pos[1], vk_path}, 2))
         return 2;

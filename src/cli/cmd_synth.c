@@ -3,47 +3,74 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "cli.h"
 #include "groth16/synth.h"
 
+enum { Y_CURVE = CLI_ID, Y_LOG_N, Y_PROFILE, Y_PARTITIONS, Y_SEED, Y_OUT, Y_WITNESS };
+static const cli_opt SYNTH_OPTS[] = {
+    {"curve", Y_CURVE, "bn254|bls12-381", "the curve (default bn254)"},
+    {"log-n", Y_LOG_N, "K", "2^K constraints (default 10)"},
+    {"profile", Y_PROFILE, "dense|filecoin|sparse-b", "the shape of the rows and the witness (default dense)"},
+    {"partitions", Y_PARTITIONS, "N", "write N witnesses (out.0.wtns ... when N > 1; default 1)"},
+    {"seed", Y_SEED, "S", "the seed of the random circuit (default 1)"},
+    {"out", Y_OUT, "FILE", "required: the circuit (.r1cs)"},
+    {"witness", Y_WITNESS, "FILE", "required: the witness (.wtns)"},
+    {NULL, 0, NULL, NULL},
+};
+const cli_cmd CLI_SYNTH = {
+    .name = "synth",
+    .summary = "Write a synthetic circuit (.r1cs) and witnesses that satisfy it, for tests and benchmarks.",
+    .synopsis = "--out circuit.r1cs --witness out.wtns [OPTIONS]",
+    .description = "Prints the circuit's statistics as one JSON line.",
+    .opts = SYNTH_OPTS,
+    .example = "g16 synth --curve bls12-381 --log-n 12 --profile filecoin --out c.r1cs --witness w.wtns",
+};
+
 int cmd_synth(int argc, char **argv) {
     synth_opts o = {.curve = G16_CURVE_BN254, .log_n = 10, .profile = SYNTH_DENSE, .partitions = 1, .seed = 1};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v) {
-            fprintf(stderr, "g16 synth: option %s needs a value\n", a);
-            return 2;
-        }
-        if (!strcmp(a, "--curve")) {
-            if (g16_curve_from_name(&o.curve, v) != G16_OK) {
-                fprintf(stderr, "g16 synth: unknown curve '%s'\n", v);
+    cli_parse p;
+    cli_init(&p, &CLI_SYNTH, argc, argv, 0);
+    int c;
+    long long v;
+    unsigned long long u;
+    while ((c = cli_next(&p)) > 0) {
+        switch (c) {
+        case Y_CURVE:
+            if (g16_curve_from_name(&o.curve, p.arg) != G16_OK)
+                return cli_usage_error(&CLI_SYNTH, "unknown curve '%s' (bn254, bls12-381)", p.arg);
+            break;
+        case Y_LOG_N:
+            if (!cli_int(&p, 0, 40, &v))
                 return 2;
-            }
-        } else if (!strcmp(a, "--log-n")) {
-            o.log_n = atoi(v);
-        } else if (!strcmp(a, "--profile")) {
-            if (synth_profile_from_name(&o.profile, v) != G16_OK) {
-                fprintf(stderr, "g16 synth: unknown profile '%s' (dense, filecoin, sparse-b)\n", v);
+            o.log_n = (int)v;
+            break;
+        case Y_PROFILE:
+            if (synth_profile_from_name(&o.profile, p.arg) != G16_OK)
+                return cli_usage_error(&CLI_SYNTH, "unknown profile '%s' (dense, filecoin, sparse-b)", p.arg);
+            break;
+        case Y_PARTITIONS:
+            if (!cli_int(&p, 0, 1 << 20, &v))
                 return 2;
-            }
-        } else if (!strcmp(a, "--partitions")) {
-            o.partitions = atoi(v);
-        } else if (!strcmp(a, "--seed")) {
-            o.seed = strtoull(v, NULL, 0);
-        } else if (!strcmp(a, "--out")) {
-            o.r1cs_path = v;
-        } else if (!strcmp(a, "--witness")) {
-            o.wtns_path = v;
-        } else {
-            fprintf(stderr, "g16 synth: unknown option '%s'\n", a);
-            return 2;
+            o.partitions = (int)v;
+            break;
+        case Y_SEED:
+            if (!cli_u64(&p, &u))
+                return 2;
+            o.seed = u;
+            break;
+        case Y_OUT: o.r1cs_path = p.arg; break;
+        case Y_WITNESS: o.wtns_path = p.arg; break;
         }
-        i++;
     }
+    if (c != CLI_END)
+        return cli_exit(c);
+    if (p.optind < argc)
+        return cli_usage_error(&CLI_SYNTH, "takes no operands ('%s'); the files are --out and --witness",
+                               argv[p.optind]);
     if (!o.r1cs_path || !o.wtns_path) {
-        fprintf(stderr, "usage: g16 synth --curve C --log-n K --profile dense|filecoin|sparse-b\n"
-                        "                 --out circuit.r1cs --witness out.wtns [--partitions N] [--seed S]\n");
-        return 2;
+        cli_usage(stderr, &CLI_SYNTH);
+        return cli_usage_error(&CLI_SYNTH, "needs --out and --witness");
     }
     {
         const char *outs[1 + 64] = {o.r1cs_path};

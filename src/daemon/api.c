@@ -51,7 +51,9 @@ static char *store_fail(g16d *d, const char *op, const g16_status *st, int *stat
     return errf(status, 503, "unavailable", "job store: %s", st->msg);
 }
 
-static const char *curve_snarkjs(g16_curve c) { return c == G16_CURVE_BN254 ? "bn128" : "bls12381"; }
+/* Curves are named as everywhere in g16's output: bn254, bls12-381 (proof
+ * JSON keeps snarkjs's "bn128" / "bls12381"). */
+static const char *curve_name(g16_curve c) { return g16_curve_name(c); }
 
 /* ---- base64 (RFC 4648; also the URL-safe alphabet; padding optional) ---- */
 static int b64_val(unsigned char c) {
@@ -108,7 +110,7 @@ static json_t *key_json(g16d *d, const g16d_key *k, int full) {
     json_t *o = json_pack("{s:s}", "id", k->id);
     if (full)
         json_object_set_new(o, "path", json_string(k->path));
-    json_object_set_new(o, "curve", json_string(curve_snarkjs(k->curve)));
+    json_object_set_new(o, "curve", json_string(curve_name(k->curve)));
     json_object_set_new(o, "n_public", json_integer(k->n_public));
     json_object_set_new(o, "n_vars", json_integer(k->n_vars));
     json_object_set_new(o, "domain", json_integer(k->domain));
@@ -150,7 +152,7 @@ static char *keys_post(g16d *d, json_t *body, int *status) {
         g16d_keys_save(d);
     if (!existed)
         g16d_log(G16D_INFO, "key_registered", json_pack("{s:s,s:s,s:s,s:i}", "key", k.id, "path", k.path, "curve",
-                                                         curve_snarkjs(k.curve), "domain", (int)k.domain));
+                                                         curve_name(k.curve), "domain", (int)k.domain));
     return dump(key_json(d, &k, 0), existed ? 200 : 201, status);
 }
 
@@ -273,7 +275,7 @@ static char *witness_load(g16d *d, json_t *w, size_t i, const g16d_key *key, sto
     }
     if (wh.curve != key->curve)
         return errf(status, 422, "wrong_curve", "witness %zu is a %s witness; key '%s' is %s", i,
-                    curve_snarkjs(wh.curve), key->id, curve_snarkjs(key->curve));
+                    curve_name(wh.curve), key->id, curve_name(key->curve));
     if (wh.n_values != key->n_vars)
         return errf(status, 422, "size_mismatch", "witness %zu has %u values; key '%s' has %u wires", i,
                     wh.n_values, key->id, key->n_vars);

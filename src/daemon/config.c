@@ -1,11 +1,15 @@
 /* g16d's options: one table row per option (name, kind, bounds), read from
  * a `key = value` file and overridden by `--key value` / `--key=value`
- * flags (dashes and underscores are the same). Every value is checked at
+ * flags (getopt_long; dashes and underscores are the same). The table is
+ * also --help and the man page (--man, installed as g16d.8). Every value is checked at
  * start-up; a bad one is reported with its source and exit code 2. */
 #include "daemon.h"
 
+#include "../cli/args.h" /* cli_nearest, cli_roff: shared with g16's command line */
+
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -344,120 +348,254 @@ static int load_file(g16d_config *c, const char *path) {
     return rc;
 }
 
-static void usage(FILE *out) {
-    fputs("usage: g16d [--config FILE] [--OPTION VALUE]...\n"
-          "The g16 proving daemon: an HTTP API (docs/api.md) over a durable job store\n"
-          "and the proving engine. Options (config file: `option = value`):\n",
-          out);
-    for (size_t i = 0; i < NOPTS; i++) {
-        char flag[64];
-        snprintf(flag, sizeof flag, "--%s", OPTS[i].name);
-        for (char *p = flag + 2; *p; p++)
-            if (*p == '_')
-                *p = '-';
-        fprintf(out, "  %-24s %s\n", flag, OPTS[i].help);
+/* The value's name of an option in --help and the man page. */
+static const char *metavar(const opt *o) {
+    switch (o->kind) {
+    case OPT_BOOL: return "[on|off]";
+    case OPT_LIB: return strcmp(o->name, "gpu_sync") ? "[on|off]" : "MODE";
+    case OPT_KEY: return "ID:PATH";
+    case OPT_BYTES: return "BYTES";
+    case OPT_DBL: return "SECONDS";
+    case OPT_STR: return "VALUE";
+    default: return "N";
     }
-    fputs("  --config FILE            read options from FILE first (flags override it)\n"
-          "  --help, --version\n"
+}
+
+/* "--name" with dashes (the config file's key has underscores). */
+static void flag_name(char *flag, size_t cap, const char *name) {
+    snprintf(flag, cap, "--%s", name);
+    for (char *p = flag + 2; *p; p++)
+        if (*p == '_')
+            *p = '-';
+}
+
+static int lib_listed(const g16_option_info *in) {
+    return strncmp(in->name, "client.", 7) && strncmp(in->name, "bench.", 6);
+}
+
+static const char USAGE_HEAD[] =
+    "usage: g16d [--config FILE] [--OPTION VALUE | --OPTION=VALUE]...\n"
+    "The g16 proving daemon: an HTTP API (docs/api.md) over a durable job store\n"
+    "and the proving engine. Options (config file: `option = value`):\n";
+static const char USAGE_EXAMPLE[] =
+    "Example:\n"
+    "  g16d --listen 127.0.0.1:8416 --store sqlite:/var/lib/g16d/jobs.db --key demo:/srv/g16/demo.zkey\n"
+    "  g16d --config /etc/g16d/g16d.conf\n";
+
+static void usage(FILE *out) {
+    fputs(USAGE_HEAD, out);
+    for (size_t i = 0; i < NOPTS; i++) {
+        char flag[96], left[128];
+        flag_name(flag, sizeof flag, OPTS[i].name);
+        snprintf(left, sizeof left, "%s %s", flag, metavar(&OPTS[i]));
+        if (strlen(left) > 32)
+            fprintf(out, "  %s\n  %-32s %s\n", left, "", OPTS[i].help);
+        else
+            fprintf(out, "  %-32s %s\n", left, OPTS[i].help);
+    }
+    fputs("  --config FILE                    read options from FILE first (flags override it)\n"
+          "  -h, --help                       print this help and exit\n"
+          "  --version                        print the version and exit\n"
+          "  --man                            print this help as a man page (roff) and exit\n"
           "Library options (docs/config.md; `gpu.msm_window_bits = 20` or --gpu.msm_window_bits=20;\n"
           "the environment variable applies when neither sets it):\n",
           out);
     for (int i = 0; i < g16_option_count(); i++) {
         g16_option_info in;
-        if (g16_option_get_info(&in, i) == G16_OK && strncmp(in.name, "client.", 7) && strncmp(in.name, "bench.", 6))
+        if (g16_option_get_info(&in, i) == G16_OK && lib_listed(&in))
             fprintf(out, "  %-24s %s (%s, default %s; $%s)\n", in.name, in.doc, in.range[0] ? in.range : in.type,
                      in.default_value, in.env);
     }
+    fputs(USAGE_EXAMPLE, out);
+}
+
+/* The man page g16d.8 from the same table as --help. */
+static void man_page(FILE *f) {
+    fprintf(f, ".TH G16D 8 \"\" \"g16d %s\" \"System Administration\"\n.SH NAME\n"
+               "g16d \\- the g16 Groth16 proving daemon\n.SH SYNOPSIS\n.B g16d\n"
+               "[\\fB\\-\\-config\\fR \\fIFILE\\fR] [\\fB\\-\\-\\fIOPTION\\fR \\fIVALUE\\fR]...\n"
+               ".SH DESCRIPTION\n",
+            g16_version());
+    cli_roff(f, "g16d serves an HTTP/JSON API (docs/api.md) over a durable job store (SQLite, or PostgreSQL "
+                "shared by several daemons) and the proving engine: keys stay loaded, jobs of many witnesses are "
+                "split into partitions, every proof is verified before it is stored. SIGTERM and SIGINT drain "
+                "the running partitions and exit 0; SIGHUP reopens the log file.");
+    fputs("\n.PP\n", f);
+    cli_roff(f, "Each option is a line `option = value` of the --config file, or a flag --option value or "
+                "--option=value (dashes and underscores are the same); flags override the file. A boolean flag "
+                "alone means on. Every value is checked at start; a bad one is reported with its source.");
+    fputs("\n.SH OPTIONS\n", f);
+    for (size_t i = 0; i < NOPTS; i++) {
+        char flag[96];
+        flag_name(flag, sizeof flag, OPTS[i].name);
+        fputs(".TP\n.BI \"", f);
+        cli_roff(f, flag);
+        fputs(" \" \"", f);
+        cli_roff(f, metavar(&OPTS[i]));
+        fputs("\"\n", f);
+        cli_roff(f, OPTS[i].help);
+        fputs(" (config key: ", f);
+        cli_roff(f, OPTS[i].name);
+        fputs(")\n", f);
+    }
+    fputs(".TP\n.BI \"\\-\\-config \" FILE\nread options from FILE first (flags override it)\n"
+          ".TP\n.BR \\-h \", \" \\-\\-help\nprint the help and exit\n"
+          ".TP\n.B \\-\\-version\nprint the version and exit\n"
+          ".TP\n.B \\-\\-man\nprint this page (roff) and exit\n"
+          ".SH LIBRARY OPTIONS\n",
+          f);
+    cli_roff(f, "The library's options (docs/config.md) under their dotted names, in the config file "
+                "(gpu.msm_window_bits = 20) or as flags (--gpu.msm_window_bits=20); the environment variable "
+                "applies when neither sets it.");
+    fputc('\n', f);
+    for (int i = 0; i < g16_option_count(); i++) {
+        g16_option_info in;
+        if (g16_option_get_info(&in, i) != G16_OK || !lib_listed(&in))
+            continue;
+        fputs(".TP\n.B ", f);
+        cli_roff(f, in.name);
+        fputc('\n', f);
+        char line[512];
+        snprintf(line, sizeof line, "%s (%s, default %s; $%s)", in.doc, in.range[0] ? in.range : in.type,
+                 in.default_value, in.env);
+        cli_roff(f, line);
+        fputc('\n', f);
+    }
+    fputs(".SH EXAMPLE\n.nf\n", f);
+    cli_roff(f, USAGE_EXAMPLE + strlen("Example:\n"));
+    fputs(".fi\n.SH EXIT STATUS\n0 after a drain on SIGTERM or SIGINT (and for \\-\\-help, \\-\\-version, "
+          "\\-\\-man); 2 for a bad option, config file, store or key at start.\n"
+          ".SH SEE ALSO\n.BR g16 (1);\ndocs/daemon.md and docs/api.md in the g16 sources.\n",
+          f);
+}
+
+/* getopt_long's table: each g16d option under its dashed and its
+ * underscored name (val K_OPT + row), each library option under its dotted
+ * name (val K_LIB + index), and --config, --help, --version, --man. */
+enum { K_HELP = 'h', K_CONFIG = 1000, K_VERSION, K_MAN, K_OPT = 2000, K_LIB = 4000 };
+
+static struct option *long_options(void) {
+    int nlib = g16_option_count();
+    struct option *lo = calloc(2 * NOPTS + (size_t)nlib + 5, sizeof *lo);
+    static char dashed[NOPTS][64];
+    if (!lo)
+        return NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < NOPTS; i++) {
+        int has = OPTS[i].kind == OPT_BOOL || (OPTS[i].kind == OPT_LIB && strcmp(OPTS[i].name, "gpu_sync"))
+                      ? optional_argument
+                      : required_argument;
+        flag_name(dashed[i], sizeof dashed[i], OPTS[i].name);
+        lo[n++] = (struct option){dashed[i] + 2, has, NULL, K_OPT + (int)i};
+        if (strcmp(dashed[i] + 2, OPTS[i].name))
+            lo[n++] = (struct option){OPTS[i].name, has, NULL, K_OPT + (int)i};
+    }
+    for (int j = 0; j < nlib; j++) {
+        g16_option_info in;
+        if (g16_option_get_info(&in, j) == G16_OK && strchr(in.name, '.'))
+            lo[n++] = (struct option){in.name, required_argument, NULL, K_LIB + j};
+    }
+    lo[n++] = (struct option){"config", required_argument, NULL, K_CONFIG};
+    lo[n++] = (struct option){"help", no_argument, NULL, K_HELP};
+    lo[n++] = (struct option){"version", no_argument, NULL, K_VERSION};
+    lo[n++] = (struct option){"man", no_argument, NULL, K_MAN};
+    return lo;
+}
+
+/* The flag as typed ("--max-witnesses" of "--max-witnesses=9"), for messages. */
+static void typed_flag(char *w, size_t cap, const char *el) {
+    snprintf(w, cap, "%.*s", (int)strcspn(el, "="), el);
+}
+
+/* One getopt_long step over argv ('+': no permutation, stop at the first
+ * operand); an optional value that is a separate word (--verify off) is
+ * taken too. */
+static int next_flag(int argc, char **argv, const struct option *lo, const char **val) {
+    int ch = getopt_long(argc, argv, "+:h", lo, NULL);
+    *val = optarg;
+    if (ch >= K_OPT && ch < K_LIB) {
+        const opt *o = &OPTS[ch - K_OPT];
+        int optional = o->kind == OPT_BOOL || (o->kind == OPT_LIB && strcmp(o->name, "gpu_sync"));
+        if (optional && !optarg && optind < argc && strncmp(argv[optind], "--", 2))
+            *val = argv[optind++];
+    }
+    return ch;
 }
 
 int g16d_config_load(g16d_config *c, int argc, char **argv) {
-    /* The config file first, so that flags override it. */
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
+    struct option *lo = long_options();
+    if (!lo)
+        return 2;
+    int rc = 0, ch;
+    const char *val;
+    /* First --help, --version, --man and the config file, so that flags
+     * override the file; errors wait for the second pass. */
+    optind = 0; /* glibc: a full re-initialization */
+    opterr = 0;
+    while ((ch = next_flag(argc, argv, lo, &val)) != -1) {
+        if (ch == K_HELP || ch == K_VERSION || ch == K_MAN) {
+            if (ch == K_HELP)
+                usage(stdout);
+            else if (ch == K_VERSION)
+                printf("g16d %s\n", g16_version());
+            else
+                man_page(stdout);
+            free(lo);
             return 1;
         }
-        if (!strcmp(argv[i], "--version")) {
-            printf("g16d %s\n", g16_version());
-            return 1;
-        }
-        const char *v = NULL;
-        if (!strcmp(argv[i], "--config")) {
-            if (i + 1 >= argc) {
-                fputs("g16d: --config needs a value\n", stderr);
-                return 2;
-            }
-            v = argv[++i];
-        } else if (!strncmp(argv[i], "--config=", 9)) {
-            v = argv[i] + 9;
-        }
-        if (v) {
+        if (ch == K_CONFIG) {
             free(c->config_path);
-            c->config_path = strdup(v);
+            c->config_path = strdup(val);
         }
     }
-    if (c->config_path) {
-        int rc = load_file(c, c->config_path);
-        if (rc)
-            return rc;
-    }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--config")) {
-            i++;
+    if (c->config_path && (rc = load_file(c, c->config_path)))
+        goto out;
+    optind = 0;
+    while ((ch = next_flag(argc, argv, lo, &val)) != -1) {
+        char flag[96], where[128];
+        const char *el = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+        if (val && el == val && optind >= 2) /* "--opt value": the flag is the word before */
+            el = argv[optind - 2];
+        typed_flag(flag, sizeof flag, el);
+        if (ch == ':') {
+            fprintf(stderr, "g16d: %s needs a value\n", flag);
+            rc = 2;
+            goto out;
+        }
+        if (ch == '?') {
+            const char *names[2 * NOPTS + 256];
+            int n = 0;
+            for (int i = 0; lo[i].name && n < (int)(sizeof names / sizeof names[0]); i++)
+                names[n++] = lo[i].name;
+            const char *near = cli_nearest(flag[0] == '-' && flag[1] == '-' ? flag + 2 : flag, names, n);
+            fprintf(stderr, "g16d: unknown option '%s'", flag);
+            if (near)
+                fprintf(stderr, "; did you mean '--%s'?", near);
+            fputs(" (see g16d --help)\n", stderr);
+            rc = 2;
+            goto out;
+        }
+        if (ch == K_CONFIG)
             continue;
-        }
-        if (!strncmp(a, "--config=", 9))
-            continue;
-        if (strncmp(a, "--", 2) != 0) {
-            fprintf(stderr, "g16d: unexpected argument '%s' (options are --name value)\n", a);
-            return 2;
-        }
-        char name[64];
-        const char *eq = strchr(a, '='), *val;
-        size_t nlen = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-        if (nlen >= sizeof name) {
-            fprintf(stderr, "g16d: unknown option '%s'\n", a);
-            return 2;
-        }
-        memcpy(name, a + 2, nlen);
-        name[nlen] = 0;
-        const opt *o = find_opt(name);
-        if (!o && is_lib_name(name)) { /* --gpu.msm_window_bits=20 or --gpu.msm_window_bits 20 */
-            if (!eq && i + 1 >= argc) {
-                fprintf(stderr, "g16d: --%s needs a value\n", name);
-                return 2;
-            }
-            char where[96];
-            snprintf(where, sizeof where, "flag --%s", name);
-            int rc = lib_set(c, name, name, eq ? eq + 1 : argv[++i], where, 1);
-            if (rc)
-                return rc;
-            continue;
-        }
-        if (!o) {
-            fprintf(stderr, "g16d: unknown option '--%s' (see g16d --help)\n", name);
-            return 2;
-        }
-        if (eq) {
-            val = eq + 1;
-        } else if ((o->kind == OPT_BOOL || (o->kind == OPT_LIB && strcmp(o->name, "gpu_sync"))) &&
-                   (i + 1 >= argc || !strncmp(argv[i + 1], "--", 2))) {
-            val = "on";
+        snprintf(where, sizeof where, "flag %s", flag);
+        if (ch >= K_LIB) {
+            g16_option_info in;
+            (void)!g16_option_get_info(&in, ch - K_LIB);
+            rc = lib_set(c, in.name, in.name, val, where, 1);
         } else {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "g16d: --%s needs a value\n", name);
-                return 2;
-            }
-            val = argv[++i];
+            const opt *o = &OPTS[ch - K_OPT];
+            rc = set_opt(c, o, val ? val : "on", where);
         }
-        char where[96];
-        snprintf(where, sizeof where, "flag --%s", name);
-        int rc = set_opt(c, o, val, where);
         if (rc)
-            return rc;
+            goto out;
     }
-    return 0;
+    if (optind < argc) {
+        fprintf(stderr, "g16d: unexpected argument '%s' (options are --name value)\n", argv[optind]);
+        rc = 2;
+    }
+out:
+    free(lo);
+    return rc;
 }
 
 static int is_loopback(const char *host) {

@@ -39,6 +39,13 @@ typedef enum g16_gpu_group { G16_GPU_G1 = 1, G16_GPU_G2 = 2 } g16_gpu_group;
 
 /* Number of usable CUDA devices (0 without CUDA, or if the driver fails). */
 int g16_gpu_count(void);
+/* The device count, as g16_gpu_count, with note (cap bytes) saying the CUDA
+ * runtime and driver versions, or why no device is seen ("no CUDA driver",
+ * the runtime's error). Never fails; creates no device context. */
+int g16_gpu_probe(char *note, size_t cap);
+/* One line about device `device` into buf (cap bytes): its name, compute
+ * capability, SMs and memory, or the runtime's error. Creates no context. */
+void g16_gpu_describe(int device, char *buf, size_t cap);
 
 /* Creates the context for device `device`, with scratch for MSMs of up to
  * max_points points in G1 (and in G2 as well if with_g2). Its knobs (gpu.*

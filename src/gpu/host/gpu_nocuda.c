@@ -1,9 +1,22 @@
 /* The GPU interface in a build without CUDA: no devices, every call fails
  * with G16_ERR_NO_DEVICE. */
+#include <stdio.h>
+
 #include "../gpu.h"
 #include "../msm_plan.h"
 
 int g16_gpu_count(void) { return 0; }
+
+int g16_gpu_probe(char *note, size_t cap) {
+    if (note && cap)
+        snprintf(note, cap, "this build has no CUDA backend");
+    return 0;
+}
+
+void g16_gpu_describe(int device, char *buf, size_t cap) {
+    if (buf && cap)
+        snprintf(buf, cap, "device %d: this build has no CUDA backend", device);
+}
 
 g16_err g16_gpu_create(g16_gpu **out, int device, size_t max_points, int with_g2, const g16_config *cfg,
                        g16_status *st) {
