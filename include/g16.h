@@ -299,6 +299,48 @@ G16_API g16_err g16_key_get_info(g16_ctx *ctx, g16_key_info *info, const g16_key
 G16_API g16_err g16_key_export_vk(g16_ctx *ctx, const g16_key *key, const char *vk_path)
     G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
 
+/* ---- Solidity: snarkjs's verifier contract and calldata --------------------
+ * The texts snarkjs 0.7.6 makes, byte for byte. The contract (snarkjs's
+ * Groth16Verifier) checks BN254 proofs with the EVM's precompiles; for a
+ * BLS12-381 key these functions return the text snarkjs writes, the same
+ * contract with BLS12-381's numbers, which exceed uint256 (it does not
+ * compile; `g16 zkey export solidityverifier` warns). */
+
+/* The contract "snarkjs zkey export solidityverifier" writes for a key: from
+ * a loaded key; from a verification_key.json text (_json); or from a file
+ * (_file) that is either a .zkey (only its header, vk points and IC are read
+ * and checked, so a large key exports quickly) or a verification_key.json
+ * (told apart by the .zkey magic).
+ * Out: *sol: NUL-terminated, malloc'd (g16_free); NULL on failure;
+ *      *curve (_file; may be NULL): the key's curve.
+ * Thread-safe. Returns: G16_OK; the errors of g16_key_load or
+ * g16_verify_files for a bad key or JSON (IO, TRUNCATED, FORMAT,
+ * NOT_CANONICAL, NOT_ON_CURVE, NOT_IN_SUBGROUP, WRONG_CURVE); NOMEM,
+ * INVALID_ARG. */
+G16_API g16_err g16_export_solidity_verifier(g16_ctx *ctx, char **sol, const g16_key *key)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
+G16_API g16_err g16_export_solidity_verifier_json(g16_ctx *ctx, char **sol, const char *vk_json)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
+G16_API g16_err g16_export_solidity_verifier_file(g16_ctx *ctx, char **sol, g16_curve *curve, const char *path)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 4);
+/* The call arguments "snarkjs zkey export soliditycalldata public.json
+ * proof.json" prints, without the newline it ends the line with:
+ * ["0x<A.x>", "0x<A.y>"],[["0x<B.x.c1>", "0x<B.x.c0>"],["0x<B.y.c1>",
+ * "0x<B.y.c0>"]],["0x<C.x>", "0x<C.y>"],["0x<in0>","0x<in1>",...], each
+ * number in lowercase hex of at least 64 digits. From NUL-terminated texts,
+ * or from files (_files, messages name them). The proof must say protocol
+ * "groth16" (FORMAT when missing, UNSUPPORTED for another protocol); one
+ * that names no curve (rapidsnark's) is read as BN254; the public inputs are
+ * read on the proof's curve. Both are validated as g16_verify_files does.
+ * Out: *calldata: NUL-terminated, malloc'd (g16_free); NULL on failure.
+ * Thread-safe. Returns: G16_OK; IO, FORMAT, NOT_CANONICAL, NOT_ON_CURVE,
+ * NOT_IN_SUBGROUP, WRONG_CURVE, UNSUPPORTED; NOMEM, INVALID_ARG. */
+G16_API g16_err g16_export_solidity_calldata(g16_ctx *ctx, char **calldata, const char *public_json,
+                                             const char *proof_json) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3, 4);
+G16_API g16_err g16_export_solidity_calldata_files(g16_ctx *ctx, char **calldata, const char *public_path,
+                                                   const char *proof_path) G16_WARN_UNUSED_RESULT
+    G16_NONNULL(1, 2, 3, 4);
+
 
 /* What became of a loaded key's file (docs/formats.md "Mapped files that
  * change"). A key is memory-mapped: a file truncated or rewritten in place

@@ -450,8 +450,11 @@ int cmd_verify(int argc, char **argv) {
 }
 
 int cmd_zkey(int argc, char **argv) {
+    if (argc >= 2 && !strcmp(argv[1], "export"))
+        return cmd_zkey_export(argc - 1, argv + 1);
     if (argc != 4 || strcmp(argv[1], "export-vk") != 0) {
-        fprintf(stderr, "usage: g16 zkey export-vk <circuit.zkey> <verification_key.json>\n");
+        fprintf(stderr, "usage: g16 zkey export-vk <circuit.zkey> <verification_key.json>\n"
+                        "       g16 zkey export solidityverifier|soliditycalldata ... (g16 zkey export --help)\n");
         return 2;
     }
     if (!g16_cli_outputs_ok("zkey export-vk", (const char *[]){argv[2]}, 1, (const char *[]){argv[3]}, 1))

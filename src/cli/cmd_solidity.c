@@ -1,0 +1,99 @@
+/* g16 zkey export solidityverifier | soliditycalldata: snarkjs 0.7's commands
+ * with its arguments and defaults, and its output byte for byte. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "util/file.h"
+
+static const char sol_usage[] =
+    "usage: g16 zkey export solidityverifier [circuit_final.zkey] [verifier.sol]\n"
+    "       g16 zkey export soliditycalldata [public.json] [proof.json]\n"
+    "  solidityverifier writes snarkjs's Groth16Verifier contract for the key (a .zkey,\n"
+    "  or a verification_key.json); soliditycalldata prints the verifyProof arguments\n"
+    "  for a proof. Defaults are snarkjs's file names.\n"
+    "  example: g16 zkey export solidityverifier circuit.zkey verifier.sol\n";
+
+static void print_error(g16_ctx *ctx, const char *cmd) {
+    char msg[512];
+    g16_err e = g16_ctx_last_error(ctx, msg, sizeof msg);
+    fprintf(stderr, "g16 zkey export %s: %s (%s)\n", cmd, msg[0] ? msg : g16_err_str(e), g16_err_str(e));
+}
+
+static int export_verifier(const char *in, const char *out) {
+    if (!g16_cli_outputs_ok("zkey export solidityverifier", (const char *[]){in}, 1, (const char *[]){out}, 1))
+        return 2;
+    g16_ctx *ctx = g16_ctx_create(NULL);
+    if (!ctx)
+        return 2;
+    char *sol = NULL;
+    g16_curve curve = G16_CURVE_BN254;
+    int rc = 2;
+    if (g16_export_solidity_verifier_file(ctx, &sol, &curve, in) != G16_OK) {
+        print_error(ctx, "solidityverifier");
+    } else {
+        g16_status st = {0};
+        if (g16_atomic_write(out, sol, strlen(sol), &st) != G16_OK) {
+            fprintf(stderr, "g16 zkey export solidityverifier: %s\n", st.msg);
+        } else {
+            rc = 0;
+            if (curve != G16_CURVE_BN254)
+                fprintf(stderr,
+                        "g16 zkey export solidityverifier: warning: %s is a %s key; the contract (snarkjs's, "
+                        "for BN254's EVM precompiles) holds its numbers as snarkjs writes them, which do not "
+                        "fit uint256: it will not compile\n",
+                        in, g16_curve_name(curve));
+        }
+    }
+    g16_free(sol);
+    g16_ctx_destroy(ctx);
+    return rc;
+}
+
+static int export_calldata(const char *pub, const char *proof) {
+    g16_ctx *ctx = g16_ctx_create(NULL);
+    if (!ctx)
+        return 2;
+    char *cd = NULL;
+    int rc = 2;
+    if (g16_export_solidity_calldata_files(ctx, &cd, pub, proof) != G16_OK)
+        print_error(ctx, "soliditycalldata");
+    else if (printf("%s\n", cd) < 0 || fflush(stdout) != 0)
+        fprintf(stderr, "g16 zkey export soliditycalldata: writing to stdout failed\n");
+    else
+        rc = 0;
+    g16_free(cd);
+    g16_ctx_destroy(ctx);
+    return rc;
+}
+
+int cmd_zkey_export(int argc, char **argv) {
+    const char *what = argc >= 2 ? argv[1] : "";
+    if (!strcmp(what, "--help") || !strcmp(what, "-h")) {
+        fputs(sol_usage, stdout);
+        return 0;
+    }
+    const char *pos[2] = {NULL, NULL};
+    int npos = 0;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(sol_usage, stdout);
+            return 0;
+        }
+        if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "g16 zkey export %s: unknown option '%s'\n%s", what, argv[i], sol_usage);
+            return 2;
+        }
+        if (npos == 2) {
+            fprintf(stderr, "g16 zkey export %s: too many arguments\n%s", what, sol_usage);
+            return 2;
+        }
+        pos[npos++] = argv[i];
+    }
+    if (!strcmp(what, "solidityverifier"))
+        return export_verifier(pos[0] ? pos[0] : "circuit_final.zkey", pos[1] ? pos[1] : "verifier.sol");
+    if (!strcmp(what, "soliditycalldata"))
+        return export_calldata(pos[0] ? pos[0] : "public.json", pos[1] ? pos[1] : "proof.json");
+    fprintf(stderr, "%s", sol_usage);
+    return 2;
+}
