@@ -304,15 +304,22 @@ G16_API g16_err g16_key_export_vk(g16_ctx *ctx, const g16_key *key, const char *
  * Groth16Verifier) checks BN254 proofs with the EVM's precompiles; for a
  * BLS12-381 key these functions return the text snarkjs writes, the same
  * contract with BLS12-381's numbers, which exceed uint256 (it does not
- * compile; `g16 zkey export solidityverifier` warns). */
+ * compile; `g16 zkey export solidityverifier` warns, as it does for a key
+ * without public inputs). */
 
 /* The contract "snarkjs zkey export solidityverifier" writes for a key: from
  * a loaded key; from a verification_key.json text (_json); or from a file
  * (_file) that is either a .zkey (only its header, vk points and IC are read
  * and checked, so a large key exports quickly) or a verification_key.json
- * (told apart by the .zkey magic).
- * Out: *sol: NUL-terminated, malloc'd (g16_free); NULL on failure;
- *      *curve (_file; may be NULL): the key's curve.
+ * (told apart by the .zkey magic), which also writes the contract to
+ * sol_path when that is not NULL (atomically, as g16_result_write; a
+ * sol_path that names the input is refused with INVALID_ARG before any
+ * work).
+ * Out: *sol: NUL-terminated, malloc'd (g16_free); NULL on failure (_file:
+ *      sol may be NULL, then nothing is returned);
+ *      *curve, *n_public (_file; either may be NULL): the key's curve and
+ *      its number of public inputs (with none, snarkjs's contract declares
+ *      uint[0], which solc rejects).
  * Thread-safe. Returns: G16_OK; the errors of g16_key_load or
  * g16_verify_files for a bad key or JSON (IO, TRUNCATED, FORMAT,
  * NOT_CANONICAL, NOT_ON_CURVE, NOT_IN_SUBGROUP, WRONG_CURVE); NOMEM,
@@ -321,8 +328,9 @@ G16_API g16_err g16_export_solidity_verifier(g16_ctx *ctx, char **sol, const g16
     G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
 G16_API g16_err g16_export_solidity_verifier_json(g16_ctx *ctx, char **sol, const char *vk_json)
     G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
-G16_API g16_err g16_export_solidity_verifier_file(g16_ctx *ctx, char **sol, g16_curve *curve, const char *path)
-    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 4);
+G16_API g16_err g16_export_solidity_verifier_file(g16_ctx *ctx, char **sol, g16_curve *curve, uint32_t *n_public,
+                                                  const char *path, const char *sol_path) G16_WARN_UNUSED_RESULT
+    G16_NONNULL(1, 5);
 /* The call arguments "snarkjs zkey export soliditycalldata public.json
  * proof.json" prints, without the newline it ends the line with:
  * ["0x<A.x>", "0x<A.y>"],[["0x<B.x.c1>", "0x<B.x.c0>"],["0x<B.y.c1>",

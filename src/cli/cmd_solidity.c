@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "util/file.h"
 
 static const char sol_usage[] =
     "usage: g16 zkey export solidityverifier [circuit_final.zkey] [verifier.sol]\n"
@@ -26,26 +25,25 @@ static int export_verifier(const char *in, const char *out) {
     g16_ctx *ctx = g16_ctx_create(NULL);
     if (!ctx)
         return 2;
-    char *sol = NULL;
     g16_curve curve = G16_CURVE_BN254;
+    uint32_t npub = 1;
     int rc = 2;
-    if (g16_export_solidity_verifier_file(ctx, &sol, &curve, in) != G16_OK) {
+    if (g16_export_solidity_verifier_file(ctx, NULL, &curve, &npub, in, out) != G16_OK) {
         print_error(ctx, "solidityverifier");
     } else {
-        g16_status st = {0};
-        if (g16_atomic_write(out, sol, strlen(sol), &st) != G16_OK) {
-            fprintf(stderr, "g16 zkey export solidityverifier: %s\n", st.msg);
-        } else {
-            rc = 0;
-            if (curve != G16_CURVE_BN254)
-                fprintf(stderr,
-                        "g16 zkey export solidityverifier: warning: %s is a %s key; the contract (snarkjs's, "
-                        "for BN254's EVM precompiles) holds its numbers as snarkjs writes them, which do not "
-                        "fit uint256: it will not compile\n",
-                        in, g16_curve_name(curve));
-        }
+        rc = 0;
+        if (curve != G16_CURVE_BN254)
+            fprintf(stderr,
+                    "g16 zkey export solidityverifier: warning: %s is a %s key; the contract (snarkjs's, "
+                    "for BN254's EVM precompiles) holds its numbers as snarkjs writes them, which do not "
+                    "fit uint256: it will not compile\n",
+                    in, g16_curve_name(curve));
+        if (npub == 0)
+            fprintf(stderr,
+                    "g16 zkey export solidityverifier: warning: %s has no public inputs; the contract "
+                    "(snarkjs's) declares uint[0] _pubSignals, which solc rejects\n",
+                    in);
     }
-    g16_free(sol);
     g16_ctx_destroy(ctx);
     return rc;
 }

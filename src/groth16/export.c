@@ -37,12 +37,15 @@ g16_err g16_export_solidity_verifier_json(g16_ctx *ctx, char **sol, const char *
     return verifier_from_vk(ctx, sol, &vk, err, &st);
 }
 
-g16_err g16_export_solidity_verifier_file(g16_ctx *ctx, char **sol, g16_curve *curve, const char *path) {
+g16_err g16_export_solidity_verifier_file(g16_ctx *ctx, char **sol, g16_curve *curve, uint32_t *n_public,
+                                          const char *path, const char *sol_path) {
     if (sol)
         *sol = NULL;
-    if (!ctx || !sol || !path)
+    if (!ctx || !path)
         return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_export_solidity_verifier_file: NULL argument");
     g16_status st = {0};
+    if (sol_path && g16_check_outputs((const char *[]){path}, 1, (const char *[]){sol_path}, 1, &st))
+        return g16_ctx_report(ctx, &st);
     char magic[4] = {0};
     FILE *f = NULL;
     if (g16_file_fopen_read(path, &f, &st))
@@ -56,9 +59,8 @@ g16_err g16_export_solidity_verifier_file(g16_ctx *ctx, char **sol, g16_curve *c
         g16_zkey zk;
         err = g16_zkey_open(&zk, path, G16_ZKEY_VK_ONLY | G16_ZKEY_NO_COPY, ctx->pool, &st);
         if (!err) {
-            err = g16_zkey_check(&zk, NULL, &st);
-            if (!err)
-                err = g16_vk_from_zkey(&vk, &zk, &st);
+            err = g16_vk_from_zkey(&vk, &zk, &st);
+            err = g16_binfile_settle(&zk.file, err, "; export again", &st);
             g16_zkey_close(&zk);
         }
     } else {
@@ -66,7 +68,17 @@ g16_err g16_export_solidity_verifier_file(g16_ctx *ctx, char **sol, g16_curve *c
     }
     if (!err && curve)
         *curve = vk.curve;
-    return verifier_from_vk(ctx, sol, &vk, err, &st);
+    if (!err && n_public)
+        *n_public = vk.nPublic;
+    char *text = NULL;
+    err = verifier_from_vk(ctx, &text, &vk, err, &st);
+    if (!err && sol_path && g16_atomic_write(sol_path, text, strlen(text), &st))
+        err = g16_ctx_report(ctx, &st);
+    if (!err && sol)
+        *sol = text;
+    else
+        free(text);
+    return err;
 }
 
 g16_err g16_export_solidity_calldata(g16_ctx *ctx, char **calldata, const char *public_json, const char *proof_json) {
