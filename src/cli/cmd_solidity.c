@@ -1,5 +1,6 @@
 /* g16 zkey export solidityverifier | soliditycalldata: snarkjs 0.7's commands
  * with its arguments and defaults, and its output byte for byte. */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,7 +11,7 @@ static const char sol_usage[] =
     "       g16 zkey export soliditycalldata [public.json] [proof.json]\n"
     "  solidityverifier writes snarkjs's Groth16Verifier contract for the key (a .zkey,\n"
     "  or a verification_key.json); soliditycalldata prints the verifyProof arguments\n"
-    "  for a proof. Defaults are snarkjs's file names.\n"
+    "  for a proof. Defaults are snarkjs's file names; -v/--verbose is accepted (snarkjs's).\n"
     "  example: g16 zkey export solidityverifier circuit.zkey verifier.sol\n";
 
 static void print_error(g16_ctx *ctx, const char *cmd) {
@@ -71,27 +72,35 @@ int cmd_zkey_export(int argc, char **argv) {
         fputs(sol_usage, stdout);
         return 0;
     }
-    const char *pos[2] = {NULL, NULL};
-    int npos = 0;
-    for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+    if (strcmp(what, "solidityverifier") != 0 && strcmp(what, "soliditycalldata") != 0) {
+        fprintf(stderr, "%s", sol_usage);
+        return 2;
+    }
+    /* --verbose is snarkjs's logging switch: accepted, nothing to log */
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'}, {"verbose", no_argument, NULL, 'v'}, {NULL, 0, NULL, 0}};
+    int sub_argc = argc - 1;
+    char **sub_argv = argv + 1; /* from the subcommand's name */
+    optind = 0;                 /* (glibc) a fresh scan */
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(sub_argc, sub_argv, "hv", opts, NULL)) != -1) {
+        if (c == 'v')
+            continue;
+        if (c == 'h') {
             fputs(sol_usage, stdout);
             return 0;
         }
-        if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "g16 zkey export %s: unknown option '%s'\n%s", what, argv[i], sol_usage);
-            return 2;
-        }
-        if (npos == 2) {
-            fprintf(stderr, "g16 zkey export %s: too many arguments\n%s", what, sol_usage);
-            return 2;
-        }
-        pos[npos++] = argv[i];
+        fprintf(stderr, "g16 zkey export %s: unknown option '%s'\n%s", what, sub_argv[optind - 1], sol_usage);
+        return 2;
     }
+    if (sub_argc - optind > 2) {
+        fprintf(stderr, "g16 zkey export %s: too many arguments\n%s", what, sol_usage);
+        return 2;
+    }
+    const char *a = optind < sub_argc ? sub_argv[optind] : NULL;
+    const char *b = optind + 1 < sub_argc ? sub_argv[optind + 1] : NULL;
     if (!strcmp(what, "solidityverifier"))
-        return export_verifier(pos[0] ? pos[0] : "circuit_final.zkey", pos[1] ? pos[1] : "verifier.sol");
-    if (!strcmp(what, "soliditycalldata"))
-        return export_calldata(pos[0] ? pos[0] : "public.json", pos[1] ? pos[1] : "proof.json");
-    fprintf(stderr, "%s", sol_usage);
-    return 2;
+        return export_verifier(a ? a : "circuit_final.zkey", b ? b : "verifier.sol");
+    return export_calldata(a ? a : "public.json", b ? b : "proof.json");
 }

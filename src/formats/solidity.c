@@ -382,7 +382,7 @@ g16_err g16_solidity_verifier_str(char **out, const g16_vk *vk, g16_status *st) 
     free(s.ic);
     if (!ok) {
         free(b.p);
-        return g16_fail(st, G16_ERR_INVALID_ARG, "solidity verifier: malformed template (a bug)");
+        return g16_fail(st, G16_ERR_INTERNAL, "solidity verifier: malformed template (a bug)");
     }
     return sb_finish(out, &b, st);
 }
