@@ -307,23 +307,23 @@ G16_API g16_err g16_key_export_vk(g16_ctx *ctx, const g16_key *key, const char *
  * compile; `g16 zkey export solidityverifier` warns, as it does for a key
  * without public inputs). */
 
-/* The contract "snarkjs zkey export solidityverifier" writes for a key: from
- * a loaded key; from a verification_key.json text (_json); or from a file
- * (_file) that is either a .zkey (only its header, vk points and IC are read
- * and checked, so a large key exports quickly) or a verification_key.json
- * (told apart by the .zkey magic), which also writes the contract to
- * sol_path when that is not NULL (atomically, as g16_result_write; a
- * sol_path that names the input is refused with INVALID_ARG before any
- * work).
- * Out: *sol: NUL-terminated, malloc'd (g16_free); NULL on failure (_file:
- *      sol may be NULL, then nothing is returned);
- *      *curve, *n_public (_file; either may be NULL): the key's curve and
- *      its number of public inputs (with none, snarkjs's contract declares
- *      uint[0], which solc rejects).
- * Thread-safe. Returns: G16_OK; the errors of g16_key_load or
- * g16_verify_files for a bad key or JSON (IO, TRUNCATED, FORMAT,
- * NOT_CANONICAL, NOT_ON_CURVE, NOT_IN_SUBGROUP, WRONG_CURVE); NOMEM,
- * INVALID_ARG. */
+/* The contract "snarkjs zkey export solidityverifier" writes for a key:
+ *   - g16_export_solidity_verifier: from a loaded key;
+ *   - _json: from a verification_key.json text;
+ *   - _file: from a file, either a .zkey (told apart by its magic; only its
+ *     header, vk points and IC are read and checked, so a key of any size
+ *     exports at once) or a verification_key.json. When sol_path is not
+ *     NULL the contract is also written there, atomically (as
+ *     g16_result_write); a sol_path naming the input file is refused with
+ *     INVALID_ARG before anything is read.
+ * Out: *sol: NUL-terminated, malloc'd (g16_free); NULL on failure. _file
+ *      takes sol NULL (nothing returned), and fills *curve and *n_public
+ *      (either may be NULL) with the key's curve and public input count
+ *      (with none, snarkjs's contract declares uint[0], which solc rejects).
+ * Thread-safe. Returns: G16_OK; for a bad key or JSON the errors of
+ * g16_key_load and g16_verify_files (IO, TRUNCATED, FORMAT, NOT_CANONICAL,
+ * NOT_ON_CURVE, NOT_IN_SUBGROUP, WRONG_CURVE, UNSUPPORTED); IO for a failed
+ * write; NOMEM, INVALID_ARG. */
 G16_API g16_err g16_export_solidity_verifier(g16_ctx *ctx, char **sol, const g16_key *key)
     G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
 G16_API g16_err g16_export_solidity_verifier_json(g16_ctx *ctx, char **sol, const char *vk_json)

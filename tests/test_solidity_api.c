@@ -144,6 +144,15 @@ static void run_curve(const char *dir, uint64_t seed) {
     CHECK(g16_export_solidity_verifier_file(ctx, &s_zfile, &cv, &npub, zkey, NULL) == G16_OK);
     CHECK(cv == (bn ? G16_CURVE_BN254 : G16_CURVE_BLS12_381) && npub == 2);
     CHECK(g16_export_solidity_verifier_file(ctx, &s_vfile, NULL, NULL, vkp, NULL) == G16_OK);
+    /* written to a file (no text returned); a path naming the input is refused */
+    char solp[64];
+    snprintf(solp, sizeof solp, "/tmp/g16_solapi_v.%d.sol", (int)getpid());
+    CHECK(g16_export_solidity_verifier_file(ctx, NULL, NULL, NULL, zkey, solp) == G16_OK);
+    char *s_written = t_read_file(solp, NULL);
+    unlink(solp);
+    CHECK(s_written && s_key && !strcmp(s_written, s_key));
+    free(s_written);
+    CHECK(g16_export_solidity_verifier_file(ctx, NULL, NULL, NULL, zkey, zkey) == G16_ERR_INVALID_ARG);
     CHECK(s_key && s_json && s_zfile && s_vfile);
     if (s_key && s_json && s_zfile && s_vfile) {
         CHECK(!strcmp(s_key, s_json) && !strcmp(s_key, s_zfile) && !strcmp(s_key, s_vfile));
