@@ -18,7 +18,6 @@
  * order. The point at infinity renders as snarkjs's object form does: G1
  * (0, 1), G2 x = (0, 0), y = (1, 0). */
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
