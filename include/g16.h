@@ -299,6 +299,56 @@ G16_API g16_err g16_key_get_info(g16_ctx *ctx, g16_key_info *info, const g16_key
 G16_API g16_err g16_key_export_vk(g16_ctx *ctx, const g16_key *key, const char *vk_path)
     G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
 
+/* ---- Solidity: snarkjs's verifier contract and calldata --------------------
+ * The texts snarkjs 0.7.6 makes, byte for byte. The contract (snarkjs's
+ * Groth16Verifier) checks BN254 proofs with the EVM's precompiles; for a
+ * BLS12-381 key these functions return the text snarkjs writes, the same
+ * contract with BLS12-381's numbers, which exceed uint256 (it does not
+ * compile; `g16 zkey export solidityverifier` warns, as it does for a key
+ * without public inputs). */
+
+/* The contract "snarkjs zkey export solidityverifier" writes for a key:
+ *   - g16_export_solidity_verifier: from a loaded key;
+ *   - _json: from a verification_key.json text;
+ *   - _file: from a file, either a .zkey (told apart by its magic; only its
+ *     header, vk points and IC are read and checked, so a key of any size
+ *     exports at once) or a verification_key.json. When sol_path is not
+ *     NULL the contract is also written there, atomically (as
+ *     g16_result_write); a sol_path naming the input file is refused with
+ *     INVALID_ARG before anything is read.
+ * Out: *sol: NUL-terminated, malloc'd (g16_free); NULL on failure. _file
+ *      takes sol NULL (nothing returned), and fills *curve and *n_public
+ *      (either may be NULL) with the key's curve and public input count
+ *      (with none, snarkjs's contract declares uint[0], which solc rejects).
+ * Thread-safe. Returns: G16_OK; for a bad key or JSON the errors of
+ * g16_key_load and g16_verify_files (IO, TRUNCATED, FORMAT, NOT_CANONICAL,
+ * NOT_ON_CURVE, NOT_IN_SUBGROUP, WRONG_CURVE, UNSUPPORTED); IO for a failed
+ * write; NOMEM, INVALID_ARG. */
+G16_API g16_err g16_export_solidity_verifier(g16_ctx *ctx, char **sol, const g16_key *key)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
+G16_API g16_err g16_export_solidity_verifier_json(g16_ctx *ctx, char **sol, const char *vk_json)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
+G16_API g16_err g16_export_solidity_verifier_file(g16_ctx *ctx, char **sol, g16_curve *curve, uint32_t *n_public,
+                                                  const char *path, const char *sol_path) G16_WARN_UNUSED_RESULT
+    G16_NONNULL(1, 5);
+/* The call arguments "snarkjs zkey export soliditycalldata public.json
+ * proof.json" prints, without the newline it ends the line with:
+ * ["0x<A.x>", "0x<A.y>"],[["0x<B.x.c1>", "0x<B.x.c0>"],["0x<B.y.c1>",
+ * "0x<B.y.c0>"]],["0x<C.x>", "0x<C.y>"],["0x<in0>","0x<in1>",...], each
+ * number in lowercase hex of at least 64 digits. From NUL-terminated texts,
+ * or from files (_files, messages name them). The proof must say protocol
+ * "groth16" (FORMAT when missing, UNSUPPORTED for another protocol); one
+ * that names no curve (rapidsnark's) is read as BN254; the public inputs are
+ * read on the proof's curve. Both are validated as g16_verify_files does.
+ * Out: *calldata: NUL-terminated, malloc'd (g16_free); NULL on failure.
+ * Thread-safe. Returns: G16_OK; IO, FORMAT, NOT_CANONICAL, NOT_ON_CURVE,
+ * NOT_IN_SUBGROUP, WRONG_CURVE, UNSUPPORTED; NOMEM, INVALID_ARG. */
+G16_API g16_err g16_export_solidity_calldata(g16_ctx *ctx, char **calldata, const char *public_json,
+                                             const char *proof_json) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3, 4);
+G16_API g16_err g16_export_solidity_calldata_files(g16_ctx *ctx, char **calldata, const char *public_path,
+                                                   const char *proof_path) G16_WARN_UNUSED_RESULT
+    G16_NONNULL(1, 2, 3, 4);
+
 
 /* What became of a loaded key's file (docs/formats.md "Mapped files that
  * change"). A key is memory-mapped: a file truncated or rewritten in place

@@ -15,6 +15,8 @@ int cmd_synth(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_zkey(int argc, char **argv);
+/* g16 zkey export solidityverifier | soliditycalldata (cmd_solidity.c); argv from "export". */
+int cmd_zkey_export(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_setup(int argc, char **argv);
 /* g16 info for bellperson .params / .vk files (cmd_params.c), chosen by extension. */

@@ -541,10 +541,17 @@ const cli_cmd CLI_ZKEY_EXPORT_VK = {
     .synopsis = "<circuit.zkey> <verification_key.json>",
     .example = "g16 zkey export-vk circuit.zkey verification_key.json",
 };
-static const cli_cmd *const ZKEY_SUBS[] = {&CLI_ZKEY_EXPORT_VK, NULL};
+const cli_cmd CLI_ZKEY_EXPORT = {
+    .name = "zkey export",
+    .summary = "snarkjs's Solidity exports, byte for byte: solidityverifier (the verifier contract of a "
+               "key or verification_key.json) and soliditycalldata (a proof's verifyProof arguments).",
+    .synopsis = "solidityverifier [circuit_final.zkey] [verifier.sol] | soliditycalldata [public.json] [proof.json]",
+    .example = "g16 zkey export solidityverifier circuit.zkey verifier.sol",
+};
+static const cli_cmd *const ZKEY_SUBS[] = {&CLI_ZKEY_EXPORT_VK, &CLI_ZKEY_EXPORT, NULL};
 const cli_cmd CLI_ZKEY = {
     .name = "zkey",
-    .summary = "Proving key tools: export-vk.",
+    .summary = "Proving key tools: export-vk, export solidityverifier|soliditycalldata.",
     .synopsis = "COMMAND ...",
     .subs = ZKEY_SUBS,
     .example = "g16 zkey export-vk circuit.zkey verification_key.json",
@@ -584,8 +591,10 @@ int cmd_zkey(int argc, char **argv) {
     const char *sub = argv[p.optind];
     if (!strcmp(sub, "export-vk"))
         return cmd_zkey_export_vk(argc - p.optind, argv + p.optind);
-    const char *names[] = {"export-vk"};
-    const char *near = cli_nearest(sub, names, 1);
+    if (!strcmp(sub, "export"))
+        return cmd_zkey_export(argc - p.optind, argv + p.optind);
+    const char *names[] = {"export-vk", "export"};
+    const char *near = cli_nearest(sub, names, 2);
     return cli_usage_error(&CLI_ZKEY, "unknown command '%s'%s%s%s", sub, near ? "; did you mean '" : "",
                            near ? near : "", near ? "'?" : "");
 }

@@ -131,7 +131,11 @@ enum {
      * vk points) and the sizes of sections 3..9; IC, the coefficients and
      * the big sections are neither read nor checked, and the point and
      * coefficient pointers stay NULL (g16_key_peek). */
-    G16_ZKEY_HEADER_ONLY = 8
+    G16_ZKEY_HEADER_ONLY = 8,
+    /* Stop after IC (the verification key: header, vk points, IC, all
+     * checked): the coefficients and the big sections are neither read nor
+     * checked, and their pointers stay NULL (the Solidity export). */
+    G16_ZKEY_VK_ONLY = 16
 };
 
 /* One entry of section 4: value = c * R^2 mod r with R = 2^256, i.e. the
@@ -390,6 +394,25 @@ g16_err g16_proof_check_subgroup(const g16_proof *p, g16_status *st);
  * neither old file is touched. A NULL path skips that file. */
 g16_err g16_result_files_write(const char *proof_path, const g16_proof *p, const char *public_path,
                                const g16_frvec *pub, g16_status *st);
+
+/* ---- Solidity (solidity.c): snarkjs 0.7.6's exports, byte for byte --------
+ * g16_solidity_verifier_str: the Groth16Verifier contract that "snarkjs zkey
+ * export solidityverifier" writes for vk (its verifier_groth16.sol.ejs,
+ * rendered). The contract calls the EVM's BN254 precompiles; snarkjs renders
+ * a BLS12-381 key into the same text all the same (its numbers exceed
+ * uint256, so that contract does not compile), and so does this.
+ * g16_solidity_calldata_*: the line "snarkjs zkey export soliditycalldata"
+ * prints, without its newline: [A],[[B]],[C],[public inputs] as quoted
+ * "0x" hex of at least 64 digits (G2 as c1, c0). The proof must name
+ * protocol "groth16" (FORMAT when missing, UNSUPPORTED for another); one
+ * without "curve" is read as BN254; proof and public inputs are validated
+ * as g16_proof_json_read / g16_public_json_read do (the public inputs on
+ * the proof's curve). *out is malloc'd (free()). */
+g16_err g16_solidity_verifier_str(char **out, const g16_vk *vk, g16_status *st);
+g16_err g16_solidity_calldata_str(char **out, const g16_proof *p, const g16_frvec *pub, g16_status *st);
+g16_err g16_solidity_calldata_parse(char **out, const char *public_json, size_t public_len, const char *proof_json,
+                                    size_t proof_len, g16_status *st);
+g16_err g16_solidity_calldata_files(char **out, const char *public_path, const char *proof_path, g16_status *st);
 
 /* snarkjs's curve name: "bn128" / "bls12381". */
 const char *g16_snarkjs_curve_name(g16_curve curve);

@@ -414,6 +414,13 @@ static g16_err zkey_load(g16_zkey *key, unsigned flags, g16_pool *pool, g16_stat
         if (pt_is_zero((const uint8_t *)ic + i * cd->g1, cd->g1))
             return g16_fail(st, G16_ERR_FORMAT, "%s: section 3: IC[%llu] is the point at infinity (no setup makes one)",
                             nm, (unsigned long long)i);
+    if (flags & G16_ZKEY_VK_ONLY) {
+        if (key->curve == G16_CURVE_BN254)
+            key->bn254.IC = ic;
+        else
+            key->bls381.IC = ic;
+        return G16_OK;
+    }
     if ((e = load_coefs(key, cd, pool, st)))
         return e;
     int check = !(flags & G16_ZKEY_TRUSTED), sub = check && (flags & G16_ZKEY_CHECK_SUBGROUP);
