@@ -292,6 +292,8 @@ int cmd_prove(int argc, char **argv) {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--batch"))
             return cmd_prove_batch(argc, argv);
+        else if (!strcmp(argv[i], "--params"))
+            return cmd_prove_params(argc, argv); /* a bellperson key and a partition (cmd_params.c) */
     int verbose = 0, trusted = 0, check = 1, device = 0, stream_bases = 0;
     const char *pos[4], *backend = "auto";
     int npos = 0, fixed_rs = 0;
@@ -426,6 +428,8 @@ done:
 }
 
 int cmd_verify(int argc, char **argv) {
+    if (argc > 1 && !strcmp(argv[1], "--params"))
+        return cmd_verify_params(argc, argv); /* a bellperson vk and proof (cmd_params.c) */
     if (argc != 4) {
         fprintf(stderr, "usage: g16 verify <verification_key.json> <public.json> <proof.json>\n");
         return 2;
@@ -473,12 +477,14 @@ int cmd_zkey(int argc, char **argv) {
 /* g16 info <file>: what a .zkey, .r1cs or .wtns file holds. */
 int cmd_info(int argc, char **argv) {
     if (argc != 2) {
-        fprintf(stderr, "usage: g16 info <file.zkey|file.r1cs|file.wtns|file.params|file.vk>\n");
+        fprintf(stderr, "usage: g16 info <file.zkey|file.r1cs|file.wtns|file.params|file.vk|file.assignment>\n");
         return 2;
     }
     const char *path = argv[1];
     if (cmd_info_is_params(path))
         return cmd_info_params(path);
+    if (cmd_info_is_assignment(path))
+        return cmd_info_assignment(path);
     g16_status st = {0};
     g16_binfile bf;
     char magic[5] = {0};

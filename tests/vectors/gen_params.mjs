@@ -5,6 +5,11 @@
 //   params_toy.vk      vk and ic alone (bellperson VerifyingKey::write)
 //   params_toy.txt     every point's expected value (see the format below)
 //   params_toy.proof   a valid proof for x = 3 (bellperson's 192-byte encoding)
+//   params_toy.assignment  the partition for x = 3 as bellperson's prover hands
+//                      it over (g16's .assignment file, docs/formats.md): the
+//                      rows' values a_j = <A_j, w>, b_j, c_j (constraints, then
+//                      one row per input), the inputs and aux, and the
+//                      densities (a variable is in A or B iff a row names it)
 // Deterministic (the toxic waste is fixed), so rerunning it reproduces the
 // committed files byte for byte (tests/test_params_regen.sh).
 //
@@ -180,3 +185,30 @@ for (const [name, P] of vk) L.push(`pt ${name} 0 ${coords(P)} ${hex(P.toBytes(tr
 for (const name of order)
   arrays[name].forEach((P, i) => L.push(`pt ${name} ${i} ${coords(P)} ${hex(P.toBytes(true))}`));
 writeFileSync(`${outdir}/params_toy.txt`, L.join('\n') + '\n');
+
+// The assignment file: all little-endian; Fr values in Montgomery form
+// (v * 2^256 mod r) as 4 x u64 limbs (blst's blst_fr).
+{
+  const R256 = (1n << 256n) % r;
+  const fr = (v) => { const b = Buffer.alloc(32); let m = mod(v) * R256 % r;
+    for (let i = 0; i < 4; i++, m >>= 64n) b.writeBigUInt64LE(m & ((1n << 64n) - 1n), 8 * i); return b; };
+  const u64 = (v) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(v)); return b; };
+  const u32le = (v) => { const b = Buffer.alloc(4); b.writeUInt32LE(v); return b; };
+  const lc = (terms) => terms.reduce((acc, [v, co]) => mod(acc + co * wit[key(v)]), 0n);
+  const rows = constraints.map((c) => [lc(c[0]), lc(c[1]), lc(c[2])]);
+  const bitmap = (len, set) => {
+    const w = Array(Math.ceil(len / 64)).fill(0n);
+    for (const i of set) w[i >> 6] |= 1n << BigInt(i & 63);
+    return { words: w, pop: set.size };
+  };
+  const named = (m, input) => new Set(constraints.flatMap((c) => c[m].filter(([v]) => v.input === input).map(([v]) => v.k)));
+  const aAux = bitmap(nAux, named(0, false)), bInp = bitmap(nInputs, named(1, true)), bAux = bitmap(nAux, named(1, false));
+  if (nInputs + aAux.pop !== arrays.a.length || bInp.pop + bAux.pop !== arrays.b_g1.length)
+    throw new Error('densities disagree with the key');
+  const parts = [Buffer.from('g16asgn\0', 'latin1'), u32le(1), u32le(2),
+    ...[rows.length, nInputs, nAux, nAux, aAux.pop, nInputs, bInp.pop, nAux, bAux.pop].map(u64),
+    ...[0, 1, 2].flatMap((m) => rows.map((row) => fr(row[m]))),
+    ...wit.map(fr),
+    ...[aAux, bInp, bAux].flatMap((d) => d.words.map(u64))];
+  writeFileSync(`${outdir}/params_toy.assignment`, Buffer.concat(parts));
+}
