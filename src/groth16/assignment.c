@@ -126,6 +126,8 @@ static g16_err parse_header(asg_counts *c, const uint8_t *h, uint64_t len, const
                 return g16_fail(st, G16_ERR_FORMAT, "%s: %s %llu is over %s %llu", name, k_count_names[i],
                                 (unsigned long long)c->v[i], k_count_names[i - 1], (unsigned long long)c->v[i - 1]);
         }
+    if (c->v[1] == 0)
+        return g16_fail(st, G16_ERR_FORMAT, "%s: n_inputs is 0 (input 0, the constant one, is required)", name);
     uint64_t left = len - G16_ASSIGNMENT_HEADER_SIZE;
     struct {
         uint64_t count, size;
@@ -144,8 +146,6 @@ static g16_err parse_header(asg_counts *c, const uint8_t *h, uint64_t len, const
     if (left)
         return g16_fail(st, G16_ERR_FORMAT, "%s: %llu trailing bytes after the b_aux density", name,
                         (unsigned long long)left);
-    if (c->v[1] == 0)
-        return g16_fail(st, G16_ERR_FORMAT, "%s: n_inputs is 0 (input 0, the constant one, is required)", name);
     return G16_OK;
 }
 

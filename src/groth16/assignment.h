@@ -71,6 +71,9 @@ g16_err g16_assignment_check_key(const g16_params *p, const g16_assignment *a, c
  * omega_b = omega_g^m over its domain (params_prove.c; tests). */
 const g16_params *g16_params_key_params(const g16_params_key *key);
 uint32_t g16_params_key_root_exponent(const g16_params_key *key);
+/* m (mod 2^k, odd for k >= 1) with bellperson's 7^((r-1)/2^k) = w[k]^m, w[k]
+ * g16's root of unity of order 2^k (ntt.h). */
+uint32_t g16_params_root_exponent(unsigned k);
 
 /* A partition computed bellperson's way from a circom R1CS over BLS12-381
  * and a satisfying-or-not witness of it: inputs = wires 0 .. nPubOut+nPubIn,

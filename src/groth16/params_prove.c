@@ -60,7 +60,7 @@ struct g16_params_key {
  * m with 7^((r-1)/2^k) = w[k]^m, by the bits of m from the lowest: with the
  * low i bits m_i known, u = 7^((r-1)/2^k) w[k]^(-m_i) has order dividing
  * 2^(k-i), and u^(2^(k-i-1)) is 1 iff bit i of m is 0 (else it is -1). */
-static uint32_t root_exponent(unsigned k) {
+uint32_t g16_params_root_exponent(unsigned k) {
     if (k == 0)
         return 0;
     bls381_fr seven, wb, wg, wginv, u, t;
@@ -117,7 +117,7 @@ g16_err g16_params_key_load(g16_ctx *ctx, g16_params_key **out, const char *path
     }
     k->domain = (size_t)n;
     k->log_n = (unsigned)__builtin_ctzll(n);
-    k->root_m = root_exponent(k->log_n);
+    k->root_m = g16_params_root_exponent(k->log_n);
     *out = k;
     return G16_OK;
 }

@@ -10,6 +10,10 @@
 //                      rows' values a_j = <A_j, w>, b_j, c_j (constraints, then
 //                      one row per input), the inputs and aux, and the
 //                      densities (a variable is in A or B iff a row names it)
+//   params_toy.r1cs, params_toy.wtns  the same circuit and witness as circom
+//                      files (wires: one, out | x, x2, x3, t; the 4 constraints
+//                      without bellperson's input rows), from which
+//                      `g16 synth --assignment` must make params_toy.assignment
 // Deterministic (the toxic waste is fixed), so rerunning it reproduces the
 // committed files byte for byte (tests/test_params_regen.sh).
 //
@@ -211,4 +215,26 @@ writeFileSync(`${outdir}/params_toy.txt`, L.join('\n') + '\n');
     ...wit.map(fr),
     ...[aAux, bInp, bAux].flatMap((d) => d.words.map(u64))];
   writeFileSync(`${outdir}/params_toy.assignment`, Buffer.concat(parts));
+}
+
+// circom's .r1cs (version 1: header, constraints, wire-to-label sections)
+// and .wtns (version 2) for the same circuit; values little-endian, standard form.
+{
+  const u32le = (v) => { const b = Buffer.alloc(4); b.writeUInt32LE(v); return b; };
+  const u64le = (v) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(v)); return b; };
+  const le32b = (v, raw = false) => { const b = Buffer.alloc(32); let m = raw ? v : mod(v);
+    for (let i = 0; i < 32; i++, m >>= 8n) b[i] = Number(m & 255n); return b; };
+  const section = (type, data) => Buffer.concat([u32le(type), u64le(data.length), data]);
+  const lcBytes = (terms) => Buffer.concat([u32le(terms.length),
+    ...[...terms].sort((x, y) => key(x[0]) - key(y[0])).flatMap(([v, co]) => [u32le(key(v)), le32b(co)])]);
+  const circuit = constraints.slice(0, constraints.length - nInputs); // without the input rows
+  const hdr = Buffer.concat([u32le(32), le32b(r, true), u32le(nv), u32le(1), u32le(0), u32le(1), u64le(nv),
+    u32le(circuit.length)]);
+  const cons = Buffer.concat(circuit.flatMap((c) => c.map(lcBytes)));
+  const labels = Buffer.concat(Array.from({ length: nv }, (_, i) => u64le(i)));
+  writeFileSync(`${outdir}/params_toy.r1cs`, Buffer.concat([Buffer.from('r1cs'), u32le(1), u32le(3),
+    section(1, hdr), section(2, cons), section(3, labels)]));
+  const whdr = Buffer.concat([u32le(32), le32b(r, true), u32le(nv)]);
+  writeFileSync(`${outdir}/params_toy.wtns`, Buffer.concat([Buffer.from('wtns'), u32le(2), u32le(2),
+    section(1, whdr), section(2, Buffer.concat(wit.map(le32b)))]));
 }
