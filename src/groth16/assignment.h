@@ -71,6 +71,10 @@ g16_err g16_assignment_check_key(const g16_params *p, const g16_assignment *a, c
  * omega_b = omega_g^m over its domain (params_prove.c; tests). */
 const g16_params *g16_params_key_params(const g16_params_key *key);
 uint32_t g16_params_key_root_exponent(const g16_params_key *key);
+/* g16_prove_assignments with the error in st rather than in ctx. */
+g16_err g16_prove_assignments_st(g16_ctx *ctx, const g16_params_key *key, const g16_assignment *assignments,
+                                 size_t n, const g16_assignment_prove_opts *opts, g16_params_proof_raw *proofs,
+                                 g16_status *st);
 /* m (mod 2^k, odd for k >= 1) with bellperson's 7^((r-1)/2^k) = w[k]^m, w[k]
  * g16's root of unity of order 2^k (ntt.h). */
 uint32_t g16_params_root_exponent(unsigned k);

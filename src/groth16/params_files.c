@@ -36,9 +36,9 @@ g16_err g16_params_prove_file(g16_ctx *ctx, const g16_params_key *key, const cha
     if (e)
         return e;
     g16_params_proof_raw raw;
-    if ((e = g16_prove_assignments(ctx, key, &af.a, 1, opts, &raw))) {
-        char msg[512];
-        (void)g16_ctx_last_error(ctx, msg, sizeof msg);
+    if ((e = g16_prove_assignments_st(ctx, key, &af.a, 1, opts, &raw, st))) {
+        char msg[sizeof st->msg];
+        snprintf(msg, sizeof msg, "%s", st->msg);
         g16_assignment_file_free(&af);
         return g16_fail(st, e, "%s: %s", asg_path, msg);
     }

@@ -233,6 +233,23 @@ static void conv_task(void *arg, size_t t) {
     }
 }
 
+/* out[i] = canonical integer of in[i] (values already reduced) */
+typedef struct hconv_job {
+    const bls381_fr *in;
+    g16_scalar *out;
+    size_t n;
+} hconv_job;
+
+static void hconv_task(void *arg, size_t t) {
+    hconv_job *j = arg;
+    size_t lo = t * PP_CHUNK, hi = lo + PP_CHUNK < j->n ? lo + PP_CHUNK : j->n;
+    for (size_t i = lo; i < hi; i++) {
+        g16_scalar x;
+        bls381_fr_from_mont(x.l, &j->in[i]);
+        memcpy(&j->out[i], &x, sizeof x);
+    }
+}
+
 static size_t ntasks_for(size_t n) { return (n + PP_CHUNK - 1) / PP_CHUNK; }
 
 static size_t first_bad(const size_t *bad, size_t nt, size_t *task) {
@@ -367,11 +384,8 @@ static g16_err compute_h(g16_ctx *ctx, const g16_params_key *k, const g16_assign
         return g16_fail(st, err, "%s: NTT failed: %s", who, g16_err_str(err));
     /* h_i = canonical coefficient i, i < n - 1, into abc[1]'s memory */
     g16_scalar *h = (g16_scalar *)(void *)scr->abc[1];
-    for (size_t i = 0; i + 1 < n; i++) {
-        g16_scalar x;
-        bls381_fr_from_mont(x.l, &scr->abc[0][i]);
-        memcpy(&h[i], &x, sizeof x);
-    }
+    hconv_job hj = {scr->abc[0], h, n - 1};
+    g16_pool_run(ctx->pool, ntasks_for(n - 1), hconv_task, &hj);
     g16_wipe(scr->abc[0], n * sizeof(bls381_fr));
     g16_wipe(scr->abc[2], n * sizeof(bls381_fr));
     *h_out = h;
@@ -526,29 +540,26 @@ static g16_err prove_one(g16_ctx *ctx, g16_params_proof *pr, const g16_params_ke
     return err;
 }
 
-g16_err g16_prove_assignments(g16_ctx *ctx, const g16_params_key *key, const g16_assignment *assignments, size_t n,
-                              const g16_assignment_prove_opts *opts, g16_params_proof_raw *proofs) {
-    if (!ctx)
-        return G16_ERR_INVALID_ARG;
-    if (!key || !assignments || !proofs || n == 0)
-        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_prove_assignments: NULL argument or n = 0");
+g16_err g16_prove_assignments_st(g16_ctx *ctx, const g16_params_key *key, const g16_assignment *assignments,
+                                 size_t n, const g16_assignment_prove_opts *opts, g16_params_proof_raw *proofs,
+                                 g16_status *st) {
+    if (!ctx || !key || !assignments || !proofs || n == 0)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "g16_prove_assignments: NULL argument or n = 0");
     g16_assignment_prove_opts o;
     g16_assignment_prove_opts_init(&o);
     if (opts) {
         if (opts->size < offsetof(g16_assignment_prove_opts, backend) + sizeof opts->backend || opts->size > sizeof o)
-            return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG,
-                                "g16_prove_assignments: opts->size is %zu (set it with "
-                                "g16_assignment_prove_opts_init)",
-                                opts->size);
+            return g16_fail(st, G16_ERR_INVALID_ARG,
+                            "g16_prove_assignments: opts->size is %zu (set it with g16_assignment_prove_opts_init)",
+                            opts->size);
         memcpy(&o, opts, opts->size);
     }
     if (o.backend == G16_BACKEND_CUDA)
-        return g16_ctx_fail(ctx, G16_ERR_UNSUPPORTED,
-                            "g16_prove_assignments: the CUDA backend does not prove assignments yet (use cpu or auto)");
+        return g16_fail(st, G16_ERR_UNSUPPORTED,
+                        "g16_prove_assignments: the CUDA backend does not prove assignments yet (use cpu or auto)");
     if (o.backend != G16_BACKEND_CPU && o.backend != G16_BACKEND_AUTO)
-        return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_prove_assignments: unknown backend %d", (int)o.backend);
+        return g16_fail(st, G16_ERR_INVALID_ARG, "g16_prove_assignments: unknown backend %d", (int)o.backend);
     memset(proofs, 0, n * sizeof *proofs);
-    g16_status st = {0};
     g16_err err = G16_OK;
     for (size_t i = 0; i < n && !err; i++) {
         char who[64];
@@ -557,29 +568,36 @@ g16_err g16_prove_assignments(g16_ctx *ctx, const g16_params_key *key, const g16
         if (o.r) {
             int ok = fr_canonical(&o.r[i]) && fr_canonical(o.s ? &o.s[i] : &o.r[i]);
             if (!o.s || !ok) {
-                err = g16_fail(&st, o.s ? G16_ERR_NOT_CANONICAL : G16_ERR_INVALID_ARG,
+                err = g16_fail(st, o.s ? G16_ERR_NOT_CANONICAL : G16_ERR_INVALID_ARG,
                                "%s: r or s %s", who, o.s ? "not below r" : "missing (give both or neither)");
                 break;
             }
             memcpy(&r, &o.r[i], sizeof r);
             memcpy(&s, &o.s[i], sizeof s);
         } else if (o.s) {
-            err = g16_fail(&st, G16_ERR_INVALID_ARG, "%s: r missing (give both r and s or neither)", who);
+            err = g16_fail(st, G16_ERR_INVALID_ARG, "%s: r missing (give both r and s or neither)", who);
             break;
         } else if (bls381_fr_random_os(&r) || bls381_fr_random_os(&s)) {
-            err = g16_fail(&st, G16_ERR_IO, "%s: getrandom failed", who);
+            err = g16_fail(st, G16_ERR_IO, "%s: getrandom failed", who);
             break;
         }
         g16_params_proof pr;
-        err = prove_one(ctx, &pr, key, &assignments[i], &r, &s, o.verify != 0, who, &st);
+        err = prove_one(ctx, &pr, key, &assignments[i], &r, &s, o.verify != 0, who, st);
         g16_wipe(&r, sizeof r);
         g16_wipe(&s, sizeof s);
         if (!err)
             proof_to_raw(&proofs[i], &pr);
     }
-    if (err) {
+    if (err)
         memset(proofs, 0, n * sizeof *proofs);
-        return g16_ctx_report(ctx, &st);
-    }
-    return G16_OK;
+    return err;
+}
+
+g16_err g16_prove_assignments(g16_ctx *ctx, const g16_params_key *key, const g16_assignment *assignments, size_t n,
+                              const g16_assignment_prove_opts *opts, g16_params_proof_raw *proofs) {
+    if (!ctx)
+        return G16_ERR_INVALID_ARG;
+    g16_status st = {0};
+    g16_err err = g16_prove_assignments_st(ctx, key, assignments, n, opts, proofs, &st);
+    return err ? g16_ctx_report(ctx, &st) : G16_OK;
 }
