@@ -9,6 +9,8 @@
  *     (bellperson's formulas, domain 2^10: several scatter tasks, m mod n
  *     far from 1), sparse B, aux absent from A: proofs verify, through the
  *     file writer and reader too, and a changed aux value is INVALID_PROOF;
+ *   - a synthetic Filecoin-profile circuit (synth.h, 2^9) through
+ *     g16_assignment_from_r1cs, a key made here from its R1CS: it verifies;
  *   - bad assignments: each count, bitmap and value fault gives its typed
  *     error naming the field;
  *   - bad files: truncation at every byte, magic, version, curve, counts that
@@ -21,7 +23,9 @@
 #include "curve/curve.h"
 #include "g16.h"
 #include "groth16/assignment.h"
+#include "formats/formats.h"
 #include "groth16/params.h"
+#include "groth16/synth.h"
 #include "ntt/ntt.h"
 #include "testutil.h"
 
@@ -355,9 +359,17 @@ static void be32(uint8_t *b, uint32_t v) {
     b[0] = (uint8_t)(v >> 24), b[1] = (uint8_t)(v >> 16), b[2] = (uint8_t)(v >> 8), b[3] = (uint8_t)v;
 }
 
-/* Writes the bellperson key of rows[0..nr) (the input rows included) over
- * ni inputs and nx aux, domain 2^log_n, from fixed toxic waste. */
-static int write_key(const char *path, const row *rows, size_t nr, size_t ni, size_t nx, unsigned log_n,
+/* One term of a circuit: matrix m (0 A, 1 B, 2 C), row, variable, coefficient. */
+typedef struct trip {
+    uint32_t row, v;
+    int m;
+    bls381_fr c;
+} trip;
+
+/* Writes the bellperson key of the terms t[0..nt) (the input rows included)
+ * over ni inputs and nx aux, domain 2^log_n, from random toxic waste:
+ * bellperson's formulas (docs/formats.md), the a/b points at infinity left out. */
+static int write_key(const char *path, const trip *tr, size_t ntr, size_t ni, size_t nx, unsigned log_n,
                      g16_rng *rng) {
     size_t n = (size_t)1 << log_n, nv = ni + nx;
     bls381_fr alpha, beta, gamma, delta, tau;
@@ -381,12 +393,10 @@ static int write_key(const char *path, const row *rows, size_t nr, size_t ni, si
     bls381_fr *ev[3];
     for (int m = 0; m < 3; m++)
         ev[m] = calloc(nv, sizeof(bls381_fr));
-    for (size_t j = 0; j < nr; j++)
-        for (int m = 0; m < 3; m++)
-            for (int i = 0; i < rows[j].n[m]; i++) {
-                bls381_fr_mul(&x, &rows[j].t[m][i].c, &lag[j]);
-                bls381_fr_add(&ev[m][rows[j].t[m][i].v], &ev[m][rows[j].t[m][i].v], &x);
-            }
+    for (size_t i = 0; i < ntr; i++) {
+        bls381_fr_mul(&x, &tr[i].c, &lag[tr[i].row]);
+        bls381_fr_add(&ev[tr[i].m][tr[i].v], &ev[tr[i].m][tr[i].v], &x);
+    }
     FILE *f = fopen(path, "wb");
     if (!f)
         return 0;
@@ -492,7 +502,14 @@ static void test_random_circuit(uint64_t seed) {
     char kpath[300];
     snprintf(kpath, sizeof kpath, "%s/rand.params", g_tmp);
     double t0 = g16_now_ms();
-    CHECK(write_key(kpath, rows, nr, ni, nx, log_n, &rng));
+    trip *tr = malloc(nr * 12 * sizeof *tr);
+    size_t ntr = 0;
+    for (size_t j = 0; j < nr; j++)
+        for (int m = 0; m < 3; m++)
+            for (int i = 0; i < rows[j].n[m]; i++)
+                tr[ntr++] = (trip){(uint32_t)j, rows[j].t[m][i].v, m, rows[j].t[m][i].c};
+    CHECK(write_key(kpath, tr, ntr, ni, nx, log_n, &rng));
+    free(tr);
     fprintf(stderr, "random key: %zu rows, %zu variables, written in %.0f ms\n", nr, nv, g16_now_ms() - t0);
     /* the assignment, bellperson's way */
     bls381_fr *abc = malloc(3 * nr * sizeof *abc);
@@ -557,6 +574,61 @@ static void test_random_circuit(uint64_t seed) {
     free(rows), free(w), free(abc), free(da), free(dbi), free(dbx);
 }
 
+/* A synthetic Filecoin-profile circuit (g16 synth's generator: mostly 0/1
+ * values, A dense, B about a quarter) through g16_assignment_from_r1cs, with
+ * a key made here from the same R1CS: the proof verifies. */
+static void test_synth_filecoin(uint64_t seed) {
+    char rpath[300], wpath[300], kpath[300];
+    snprintf(rpath, sizeof rpath, "%s/fc.r1cs", g_tmp);
+    snprintf(wpath, sizeof wpath, "%s/fc.wtns", g_tmp);
+    snprintf(kpath, sizeof kpath, "%s/fc.params", g_tmp);
+    synth_opts so = {.curve = G16_CURVE_BLS12_381, .log_n = 9, .profile = SYNTH_FILECOIN, .partitions = 1,
+                     .seed = seed, .r1cs_path = rpath, .wtns_path = wpath};
+    synth_stats ss;
+    g16_status st = {0};
+    CHECK_MSG(synth_generate(&so, &ss, &st) == G16_OK, "%s", st.msg);
+    g16_assignment_file af;
+    CHECK_MSG(g16_assignment_from_r1cs(&af, rpath, wpath, &st) == G16_OK, "%s", st.msg);
+    g16_r1cs r;
+    CHECK_MSG(g16_r1cs_read(&r, rpath, &st) == G16_OK, "%s", st.msg);
+    if (!af.buf || !r.m[0].row) {
+        g16_assignment_file_free(&af);
+        return;
+    }
+    size_t ni = 1 + (size_t)g16_r1cs_npublic(&r), nx = r.nWires - ni;
+    size_t nnz = r.m[0].row[r.nConstraints] + r.m[1].row[r.nConstraints] + r.m[2].row[r.nConstraints];
+    trip *tr = malloc((nnz + ni) * sizeof *tr);
+    size_t ntr = 0;
+    for (int m = 0; m < 3; m++)
+        for (uint32_t j = 0; j < r.nConstraints; j++)
+            for (uint64_t e = r.m[m].row[j]; e < r.m[m].row[j + 1]; e++) {
+                tr[ntr] = (trip){j, r.m[m].wire[e], m, {{0}}};
+                memcpy(tr[ntr].c.l, r.m[m].coef[e], 32);
+                ntr++;
+            }
+    for (size_t i = 0; i < ni; i++) {
+        tr[ntr] = (trip){(uint32_t)(r.nConstraints + i), (uint32_t)i, 0, {{0}}};
+        bls381_fr_set_one(&tr[ntr].c);
+        ntr++;
+    }
+    g16_rng rng;
+    g16_rng_seed(&rng, seed + 1);
+    CHECK(write_key(kpath, tr, ntr, ni, nx, 9, &rng));
+    free(tr);
+    CHECK(af.a.abc_size == 512 && af.a.inp_assignment_size == ni && af.a.aux_assignment_size == nx);
+    CHECK(af.a.b_aux_popcount < nx / 2 && af.a.a_aux_popcount > nx / 2); /* the profile's shape */
+    g16_params_key *key = NULL;
+    CHECK_MSG(g16_params_key_load(g_ctx, &key, kpath, 1) == G16_OK, "%s", last());
+    if (key) {
+        g16_params_proof_raw raw;
+        CHECK_MSG(g16_prove_assignments(g_ctx, key, &af.a, 1, NULL, &raw) == G16_OK, "filecoin profile: %s",
+                  last());
+    }
+    g16_params_key_free(key);
+    g16_r1cs_free(&r);
+    g16_assignment_file_free(&af);
+}
+
 int main(void) {
     uint64_t seed = t_seed("test_params_prove");
     g16_ctx_opts co;
@@ -585,6 +657,7 @@ int main(void) {
     g16_assignment_file_free(&af);
     g16_params_key_free(key);
     test_random_circuit(seed);
+    test_synth_filecoin(seed);
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_tmp);
     CHECK(system(cmd) == 0);

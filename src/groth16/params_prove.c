@@ -157,7 +157,12 @@ void g16_assignment_prove_opts_init(g16_assignment_prove_opts *o) {
 static const limb_t k_fr_p[4] = BLS381_FR_P;
 static int fr_canonical(const g16_fr_mont *v) { return limbs_lt_vartime(v->l, k_fr_p, 4); }
 
-#define PP_CHUNK 4096u
+/* Elements per pool task: about 8 tasks per thread, at least 256 (task
+ * overhead) and at most 2^16 (balance). */
+static size_t chunk_for(const g16_ctx *ctx, size_t n) {
+    size_t c = n / (8 * (size_t)g16_ctx_threads(ctx));
+    return c < 256 ? 256 : c > 65536 ? 65536 : c;
+}
 
 /* dst[m j mod n] = src[j] for j < abc_size, zero elsewhere, for a, b, c;
  * bad[t] = 1 + the first row of task t holding a value >= r (0: none). */
@@ -168,11 +173,12 @@ typedef struct scatter_job {
     uint64_t m;
     size_t *bad_row;
     int *bad_arr;
+    size_t chunk;
 } scatter_job;
 
 static void scatter_task(void *arg, size_t t) {
     scatter_job *j = arg;
-    size_t lo = t * PP_CHUNK, hi = lo + PP_CHUNK < j->n ? lo + PP_CHUNK : j->n;
+    size_t lo = t * j->chunk, hi = lo + j->chunk < j->n ? lo + j->chunk : j->n;
     j->bad_row[t] = SIZE_MAX;
     for (size_t i = lo; i < hi; i++) {
         size_t pos = (size_t)((j->m * (uint64_t)i) & (uint64_t)(j->n - 1));
@@ -195,11 +201,12 @@ typedef struct quot_job {
     bls381_fr *a;
     const bls381_fr *b, *c, *zinv;
     size_t n;
+    size_t chunk;
 } quot_job;
 
 static void quot_task(void *arg, size_t t) {
     quot_job *j = arg;
-    size_t lo = t * PP_CHUNK, hi = lo + PP_CHUNK < j->n ? lo + PP_CHUNK : j->n;
+    size_t lo = t * j->chunk, hi = lo + j->chunk < j->n ? lo + j->chunk : j->n;
     for (size_t i = lo; i < hi; i++) {
         bls381_fr x;
         bls381_fr_mul(&x, &j->a[i], &j->b[i]);
@@ -214,11 +221,12 @@ typedef struct conv_job {
     g16_scalar *out;
     size_t n;
     size_t *bad;
+    size_t chunk;
 } conv_job;
 
 static void conv_task(void *arg, size_t t) {
     conv_job *j = arg;
-    size_t lo = t * PP_CHUNK, hi = lo + PP_CHUNK < j->n ? lo + PP_CHUNK : j->n;
+    size_t lo = t * j->chunk, hi = lo + j->chunk < j->n ? lo + j->chunk : j->n;
     j->bad[t] = SIZE_MAX;
     for (size_t i = lo; i < hi; i++) {
         if (!fr_canonical(&j->in[i])) {
@@ -238,11 +246,12 @@ typedef struct hconv_job {
     const bls381_fr *in;
     g16_scalar *out;
     size_t n;
+    size_t chunk;
 } hconv_job;
 
 static void hconv_task(void *arg, size_t t) {
     hconv_job *j = arg;
-    size_t lo = t * PP_CHUNK, hi = lo + PP_CHUNK < j->n ? lo + PP_CHUNK : j->n;
+    size_t lo = t * j->chunk, hi = lo + j->chunk < j->n ? lo + j->chunk : j->n;
     for (size_t i = lo; i < hi; i++) {
         g16_scalar x;
         bls381_fr_from_mont(x.l, &j->in[i]);
@@ -250,7 +259,7 @@ static void hconv_task(void *arg, size_t t) {
     }
 }
 
-static size_t ntasks_for(size_t n) { return (n + PP_CHUNK - 1) / PP_CHUNK; }
+static size_t ntasks_for(size_t n, size_t chunk) { return (n + chunk - 1) / chunk; }
 
 static size_t first_bad(const size_t *bad, size_t nt, size_t *task) {
     for (size_t t = 0; t < nt; t++)
@@ -267,11 +276,11 @@ static g16_err to_scalars(g16_ctx *ctx, g16_scalar *out, const g16_fr_mont *in, 
                           const char *what, g16_status *st) {
     if (n == 0)
         return G16_OK;
-    size_t nt = ntasks_for(n);
+    size_t chunk = chunk_for(ctx, n), nt = ntasks_for(n, chunk);
     size_t *bad = malloc(nt * sizeof *bad);
     if (!bad)
         return g16_fail(st, G16_ERR_NOMEM, "%s: out of memory", who);
-    conv_job j = {in, out, n, bad};
+    conv_job j = {in, out, n, bad, chunk};
     g16_pool_run(ctx->pool, nt, conv_task, &j);
     size_t b = first_bad(bad, nt, NULL);
     free(bad);
@@ -347,7 +356,7 @@ static g16_err compute_h(g16_ctx *ctx, const g16_params_key *k, const g16_assign
                          g16_scalar **h_out, const char *who, g16_status *st) {
     size_t n = k->domain;
     unsigned log_n = k->log_n;
-    size_t nt = ntasks_for(n);
+    size_t chunk = chunk_for(ctx, n), nt = ntasks_for(n, chunk);
     size_t *bad = malloc(nt * sizeof *bad);
     int *bad_arr = malloc(nt * sizeof *bad_arr);
     if (!bad || !bad_arr) {
@@ -355,7 +364,7 @@ static g16_err compute_h(g16_ctx *ctx, const g16_params_key *k, const g16_assign
         return g16_fail(st, G16_ERR_NOMEM, "%s: out of memory", who);
     }
     scatter_job sj = {{as->a, as->b, as->c}, {scr->abc[0], scr->abc[1], scr->abc[2]}, n, as->abc_size, k->root_m,
-                      bad, bad_arr};
+                      bad, bad_arr, chunk};
     g16_pool_run(ctx->pool, nt, scatter_task, &sj);
     size_t task = 0, b = first_bad(bad, nt, &task);
     int arr = b != SIZE_MAX ? bad_arr[task] : 0;
@@ -378,14 +387,14 @@ static g16_err compute_h(g16_ctx *ctx, const g16_params_key *k, const g16_assign
             break;
     if (err)
         return g16_fail(st, err, "%s: NTT failed: %s", who, g16_err_str(err));
-    quot_job qj = {scr->abc[0], scr->abc[1], scr->abc[2], &zinv, n};
+    quot_job qj = {scr->abc[0], scr->abc[1], scr->abc[2], &zinv, n, chunk};
     g16_pool_run(ctx->pool, nt, quot_task, &qj);
     if ((err = ntt_bls381_fr_coset_inverse(ctx, scr->abc[0], log_n, &g, NTT_RN)))
         return g16_fail(st, err, "%s: NTT failed: %s", who, g16_err_str(err));
     /* h_i = canonical coefficient i, i < n - 1, into abc[1]'s memory */
     g16_scalar *h = (g16_scalar *)(void *)scr->abc[1];
-    hconv_job hj = {scr->abc[0], h, n - 1};
-    g16_pool_run(ctx->pool, ntasks_for(n - 1), hconv_task, &hj);
+    hconv_job hj = {scr->abc[0], h, n - 1, chunk};
+    g16_pool_run(ctx->pool, ntasks_for(n - 1, chunk), hconv_task, &hj);
     g16_wipe(scr->abc[0], n * sizeof(bls381_fr));
     g16_wipe(scr->abc[2], n * sizeof(bls381_fr));
     *h_out = h;
