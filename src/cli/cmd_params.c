@@ -80,13 +80,27 @@ int cmd_info_assignment(const char *path) {
  *           part.assignment proof.bin public.json */
 int cmd_prove_params(int argc, char **argv) {
     const char *key_path = NULL, *pos[3];
-    int npos = 0, verify = 1, subgroup = -1;
+    int npos = 0, verify = 1, subgroup = -1, fixed_rs = 0;
+    g16_fr_mont r, s;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--params") && i + 1 < argc)
+        if (!strcmp(argv[i], "--params")) {
+            if (i + 1 == argc) {
+                key_path = NULL;
+                break;
+            }
             key_path = argv[++i];
+        }
         else if (!strcmp(argv[i], "--no-verify"))
             verify = 0;
-        else if (!strcmp(argv[i], "--subgroup-check"))
+        else if (!strcmp(argv[i], "--insecure-test-rs") && i + 2 < argc) {
+            /* Tests only: deterministic, NOT zero-knowledge proofs. */
+            if (g16_fr_mont_from_dec(&r, argv[i + 1]) || g16_fr_mont_from_dec(&s, argv[i + 2])) {
+                fprintf(stderr, "g16 prove: --insecure-test-rs takes two decimal integers below r\n");
+                return 2;
+            }
+            fixed_rs = 1;
+            i += 2;
+        } else if (!strcmp(argv[i], "--subgroup-check"))
             subgroup = 1;
         else if (!strcmp(argv[i], "--no-subgroup-check"))
             subgroup = 0;
@@ -106,8 +120,8 @@ int cmd_prove_params(int argc, char **argv) {
     }
     if (!key_path || npos != 3) {
         fprintf(stderr, "usage: g16 prove --params <key.params> [--no-verify] [--backend cpu|auto]\n"
-                        "                 [--subgroup-check|--no-subgroup-check] <part.assignment> <proof.bin> "
-                        "<public.json>\n");
+                        "                 [--subgroup-check|--no-subgroup-check] [--insecure-test-rs R S]\n"
+                        "                 <part.assignment> <proof.bin> <public.json>\n");
         return 2;
     }
     if (!g16_cli_outputs_ok("prove", (const char *[]){key_path, pos[0]}, 2, (const char *[]){pos[1], pos[2]}, 2))
@@ -130,6 +144,8 @@ int cmd_prove_params(int argc, char **argv) {
     g16_assignment_prove_opts_init(&o);
     o.backend = G16_BACKEND_CPU;
     o.verify = verify;
+    if (fixed_rs)
+        o.r = &r, o.s = &s;
     g16_err e = g16_params_prove_file(ctx, key, pos[0], pos[1], pos[2], &o, &st);
     if (e) {
         fprintf(stderr, "g16 prove: %s (%s)\n", st.msg, g16_err_str(e));

@@ -90,6 +90,10 @@ uint32_t g16_params_root_exponent(unsigned k);
 g16_err g16_assignment_from_r1cs(g16_assignment_file *own, const char *r1cs_path, const char *wtns_path,
                                  g16_status *st);
 
+/* A decimal integer below r as a g16_fr_mont (tests' fixed r, s).
+ * Errors: FORMAT, NOT_CANONICAL (as bls381_fr_from_dec). */
+g16_err g16_fr_mont_from_dec(g16_fr_mont *out, const char *dec);
+
 /* ---- files end to end (g16 prove --params, g16 verify --params) -----------
  * Proves the partition in asg_path with the key and writes proof_path (the
  * 192-byte bellperson proof) and public_path (the inputs after the constant

@@ -8,6 +8,14 @@
 #include "../util/file.h"
 #include "assignment.h"
 
+g16_err g16_fr_mont_from_dec(g16_fr_mont *out, const char *dec) {
+    bls381_fr x;
+    g16_err e = bls381_fr_from_dec(&x, dec);
+    if (!e)
+        memcpy(out->l, x.l, sizeof out->l);
+    return e;
+}
+
 static g16_err pair_write(const char *path[2], const void *data[2], const size_t len[2], g16_status *st) {
     g16_atomic_file af[2];
     int open_n = 0;
