@@ -500,6 +500,8 @@ int cmd_info(int argc, char **argv) {
         return 2;
     }
     fclose(f);
+    if (!memcmp(magic, "g16a", 4)) /* an assignment file under another name */
+        return cmd_info_assignment(path);
     if (g16_binfile_open(&bf, path, magic, 1000, &st) != G16_OK) {
         fprintf(stderr, "g16 info: %s\n", st.msg);
         return 2;

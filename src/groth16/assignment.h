@@ -71,6 +71,20 @@ g16_err g16_assignment_check_key(const g16_params *p, const g16_assignment *a, c
  * omega_b = omega_g^m over its domain (params_prove.c; tests). */
 const g16_params *g16_params_key_params(const g16_params_key *key);
 uint32_t g16_params_key_root_exponent(const g16_params_key *key);
+/* The heavy stage of one checked partition (g16_assignment_check_bits and
+ * _check_key passed, input 0 = one): H bellperson's way and the five MSM
+ * sums, before r and s enter (params_prove.c has the math). A GPU backend
+ * provides the same function over the same inputs; the finalize and the
+ * verify stay shared. Witness-derived scratch is wiped before return.
+ * Errors: NOT_CANONICAL (a value not below r, named), NOMEM, the NTT's and
+ * MSMs'. */
+typedef struct g16_params_msms {
+    bls381_g1_jac a, b1, l, h; /* over the key's a, b_g1, l, h */
+    bls381_g2_jac b2;          /* over b_g2 */
+} g16_params_msms;
+g16_err g16_params_heavy_cpu(g16_ctx *ctx, g16_params_msms *m, const g16_params_key *key, const g16_assignment *as,
+                             const char *who, g16_status *st);
+
 /* g16_prove_assignments with the error in st rather than in ctx. */
 g16_err g16_prove_assignments_st(g16_ctx *ctx, const g16_params_key *key, const g16_assignment *assignments,
                                  size_t n, const g16_assignment_prove_opts *opts, g16_params_proof_raw *proofs,

@@ -22,8 +22,8 @@
  *      n - 2, so the n values on the coset determine H exactly. The forward
  *      coset transform leaves its values bit-reversed and the inverse takes
  *      them so: the pointwise step does not care.
- *   3. MSMs ("heavy stage", params_heavy_cpu: the piece a GPU backend
- *      replaces):
+ *   3. MSMs (steps 2 and 3 are the heavy stage, g16_params_heavy_cpu: the
+ *      piece a GPU backend replaces):
  *        msm_a  = sum over inputs and A-dense aux of w_v a_v   (key a)
  *        msm_b1 = sum over B-dense inputs and aux of w_v b_v   (key b_g1)
  *        msm_b2 = the same over b_g2
@@ -292,14 +292,8 @@ static g16_err to_scalars(g16_ctx *ctx, g16_scalar *out, const g16_fr_mont *in, 
 
 static int bit_at(const uint64_t *w, size_t i) { return (int)(w[i / 64] >> (i % 64) & 1); }
 
-/* ---- the heavy stage -------------------------------------------------------
- * Everything between the checked assignment and the five MSM sums. A GPU
- * backend takes the same inputs (key, assignment, root exponent) and fills
- * the same params_msms. */
-typedef struct params_msms {
-    bls381_g1_jac a, b1, l, h;
-    bls381_g2_jac b2;
-} params_msms;
+/* ---- the heavy stage (g16_params_heavy_cpu, assignment.h) ------------------ */
+typedef g16_params_msms params_msms;
 
 typedef struct params_scratch {
     bls381_fr *abc[3];    /* n each */
@@ -401,8 +395,8 @@ static g16_err compute_h(g16_ctx *ctx, const g16_params_key *k, const g16_assign
     return G16_OK;
 }
 
-static g16_err params_heavy_cpu(g16_ctx *ctx, params_msms *m, const g16_params_key *k, const g16_assignment *as,
-                                params_scratch *scr, const char *who, g16_status *st) {
+static g16_err heavy_cpu(g16_ctx *ctx, params_msms *m, const g16_params_key *k, const g16_assignment *as,
+                         params_scratch *scr, const char *who, g16_status *st) {
     const g16_params *p = &k->p;
     g16_scalar *h = NULL;
     g16_err err;
@@ -433,6 +427,17 @@ static g16_err params_heavy_cpu(g16_ctx *ctx, params_msms *m, const g16_params_k
         (err = msm_bls381_g1(ctx, &m->h, p->h, h, k->domain - 1, NULL, 0)))
         return g16_fail(st, err, "%s: MSM failed: %s", who, g16_err_str(err));
     return G16_OK;
+}
+
+g16_err g16_params_heavy_cpu(g16_ctx *ctx, g16_params_msms *m, const g16_params_key *k, const g16_assignment *as,
+                             const char *who, g16_status *st) {
+    params_scratch scr;
+    g16_err err = scratch_alloc(&scr, k, as, who, st);
+    if (err)
+        return err;
+    err = heavy_cpu(ctx, m, k, as, &scr, who, st);
+    scratch_free(&scr);
+    return err;
 }
 
 /* ---- finalize -------------------------------------------------------------- */
@@ -528,13 +533,8 @@ static g16_err prove_one(g16_ctx *ctx, g16_params_proof *pr, const g16_params_ke
     if (memcmp(as->inp_assignment[0].l, one.l, sizeof one.l))
         return g16_fail(st, G16_ERR_FORMAT, "%s: inp_assignment[0] is not one (Montgomery 1, the constant input)",
                         who);
-    params_scratch scr;
-    if ((err = scratch_alloc(&scr, k, as, who, st)))
-        return err;
     params_msms m;
-    err = params_heavy_cpu(ctx, &m, k, as, &scr, who, st);
-    scratch_free(&scr);
-    if (err)
+    if ((err = g16_params_heavy_cpu(ctx, &m, k, as, who, st)))
         return err;
     params_finalize(pr, &k->p, &m, r, s);
     g16_declassify(pr, sizeof *pr); /* the proof is public output */
