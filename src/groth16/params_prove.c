@@ -38,7 +38,6 @@
  * before they are freed. The MSMs and the value checks are variable time in
  * the witness, as every prover's are (msm.h). */
 #define _GNU_SOURCE
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,7 +164,8 @@ static size_t chunk_for(const g16_ctx *ctx, size_t n) {
 }
 
 /* dst[m j mod n] = src[j] for j < abc_size, zero elsewhere, for a, b, c;
- * bad[t] = 1 + the first row of task t holding a value >= r (0: none). */
+ * bad_row[t] = the first row of task t holding a value >= r (SIZE_MAX:
+ * none), bad_arr[t] which of a, b, c it is in. */
 typedef struct scatter_job {
     const g16_fr_mont *src[3];
     bls381_fr *dst[3];
@@ -215,7 +215,8 @@ static void quot_task(void *arg, size_t t) {
     }
 }
 
-/* out[i] = canonical integer of in[i] (i < n); bad[t] as above for values >= r. */
+/* out[i] = canonical integer of in[i] (i < n); bad[t] = the first index of
+ * task t holding a value >= r (SIZE_MAX: none). */
 typedef struct conv_job {
     const g16_fr_mont *in;
     g16_scalar *out;
@@ -344,8 +345,10 @@ static g16_err scratch_alloc(params_scratch *s, const g16_params_key *k, const g
     return G16_OK;
 }
 
-/* h into scr->abc[0] reinterpreted: returns the h scalars (n - 1 of them),
- * computed in place over abc[1]'s memory. */
+/* Step 2 of the header: H's coefficients h_0 .. h_{n-2} as canonical
+ * scalars, in *h_out, which points into abc[1]'s memory (abc[0] and abc[2]
+ * are wiped; scratch_free wipes abc[1]). NOT_CANONICAL names the first row
+ * of a, b or c not below r. */
 static g16_err compute_h(g16_ctx *ctx, const g16_params_key *k, const g16_assignment *as, params_scratch *scr,
                          g16_scalar **h_out, const char *who, g16_status *st) {
     size_t n = k->domain;
