@@ -498,9 +498,9 @@ G16_API void g16_params_key_free(g16_params_key *key);
 /* The key's counts, for callers sizing buffers. Thread-safe.
  * Out: n_inputs: public inputs including the constant one (ic count);
  *      n_aux: aux variables (l count); domain: n = h count + 1. Each may be NULL.
- * Returns: G16_OK, or INVALID_ARG for a NULL key. */
-G16_API g16_err g16_params_key_info(const g16_params_key *key, size_t *n_inputs, size_t *n_aux, size_t *domain)
-    G16_WARN_UNUSED_RESULT;
+ * Returns: G16_OK, or INVALID_ARG for a NULL key (so it cannot fail for a
+ *      loaded key, and its result may be ignored). */
+G16_API g16_err g16_params_key_info(const g16_params_key *key, size_t *n_inputs, size_t *n_aux, size_t *domain);
 
 /* A BLS12-381 scalar as blst's blst_fr: 4 x u64 little-endian limbs,
  * Montgomery form (R = 2^256), fully reduced (below r). */
