@@ -100,6 +100,40 @@ static int read_rs(g16_fr_mont *r, g16_fr_mont *s) {
     return ok;
 }
 
+/* The raw proof's limbs against noble's coordinates (params_toy.txt "proof"
+ * lines: decimal x y, or x.c0 x.c1 y.c0 y.c1): Montgomery Fp, c0 before c1. */
+static void check_raw_layout(const g16_params_proof_raw *raw) {
+    size_t len;
+    char *txt = t_read_file(DIR "params_toy.txt", &len);
+    CHECK(txt != NULL);
+    if (!txt)
+        return;
+    static const char *names[3] = {"proof_a", "proof_b", "proof_c"};
+    const uint64_t *limbs[3][4] = {{raw->a[0], raw->a[1]},
+                                   {raw->b[0][0], raw->b[0][1], raw->b[1][0], raw->b[1][1]},
+                                   {raw->c[0], raw->c[1]}};
+    for (int p = 0; p < 3; p++) {
+        char key[32];
+        snprintf(key, sizeof key, "\nproof %s ", names[p]);
+        char *line = strstr(txt, key);
+        CHECK(line != NULL);
+        if (!line)
+            continue;
+        line += strlen(key);
+        int nc = p == 1 ? 4 : 2;
+        for (int c = 0; c < nc; c++) {
+            char dec[140];
+            int used = 0;
+            CHECK(sscanf(line, "%139s%n", dec, &used) == 1);
+            line += used;
+            bls381_fp x;
+            CHECK(bls381_fp_from_dec(&x, dec) == G16_OK);
+            CHECK_MSG(!memcmp(x.l, limbs[p][c], 48), "%s coordinate %d", names[p], c);
+        }
+    }
+    free(txt);
+}
+
 static void test_toy(g16_params_key *key, const g16_assignment_file *af) {
     g16_fr_mont r, s;
     CHECK(read_rs(&r, &s));
@@ -118,6 +152,7 @@ static void test_toy(g16_params_key *key, const g16_assignment_file *af) {
     char *want = t_read_file(DIR "params_toy.proof", &plen);
     CHECK(want && plen == 192 && !memcmp(enc, want, 192)); /* noble's proof, byte for byte */
     free(want);
+    check_raw_layout(&raw);
     /* fresh r, s: a different proof that verifies */
     o.r = o.s = NULL;
     g16_params_proof_raw raw2;
@@ -628,6 +663,10 @@ static void test_synth_filecoin(uint64_t seed) {
     g16_r1cs_free(&r);
     g16_assignment_file_free(&af);
 }
+
+_Static_assert(sizeof(g16_assignment) == 17 * 8, "supraseal-c2's Assignment is 17 words");
+_Static_assert(sizeof(g16_params_proof_raw) == 384, "supraseal-c2's groth16_proof is 384 bytes");
+_Static_assert(sizeof(g16_fr_mont) == sizeof(bls381_fr), "g16_fr_mont is a bls381_fr");
 
 int main(void) {
     uint64_t seed = t_seed("test_params_prove");
