@@ -508,6 +508,122 @@ G16_API g16_err g16_verify_files(g16_ctx *ctx, const char *vk_path, const char *
 G16_API g16_err g16_verify_json(g16_ctx *ctx, const char *vk_json, const char *public_json,
                                 const char *proof_json) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3, 4);
 
+/* ---- bellperson (Filecoin) keys and pre-synthesized partitions -------------
+ * A bellperson Groth16 key over BLS12-381 (a `.params` file, no header:
+ * docs/formats.md "bellperson .params and .vk") proves partitions that the
+ * caller has already synthesized: the row evaluations a, b, c and the
+ * assignment, as bellperson's prover hands them to supraseal-c2. The
+ * assignment file (`.assignment`, docs/formats.md) holds the same in a file.
+ *
+ * Variables are bellperson's: inputs (input 0 is the constant one, then the
+ * public inputs), then aux. Rows: the circuit's constraints, then one row
+ * "input_i * 0 = 0" per input; the domain n is the key's (h count + 1).
+ * Densities: a_aux bit v is set iff aux v appears in an A row, b_inp bit i
+ * iff input i appears in a B row, b_aux likewise for aux in B; the key's a
+ * array holds every input then the A-dense aux, b_g1 and b_g2 the B-dense
+ * inputs then the B-dense aux. H is computed bellperson's way (coset of the
+ * multiplicative generator 7, monomial-basis h points). */
+
+/* A bellperson key loaded for proving (its points decoded, Montgomery form). */
+typedef struct g16_params_key g16_params_key;
+
+/* Loads a bellperson .params file (mapped while read; every count is checked
+ * against the file size before anything is allocated; every point checked
+ * canonical and on the curve).
+ * Args: ctx: the context (threads for the point conversion, errors);
+ *       subgroup: -1 checks subgroup membership iff the file is small
+ *       (1 MiB or less; bellperson itself loads unchecked), 0 off, 1 on.
+ * Out:  *out: the key (free with g16_params_key_free), NULL on failure.
+ * Thread safety: a loaded key is read-only; any number of threads may prove
+ *       with it at once.
+ * Returns: G16_OK; G16_ERR_IO, TRUNCATED, FORMAT, NOT_CANONICAL,
+ *       NOT_ON_CURVE, NOT_IN_SUBGROUP (the message names the array and the
+ *       index, "h[17]: not on curve"); G16_ERR_FORMAT for a .vk (no proving
+ *       arrays) or a domain (h + 1) that is not a power of two;
+ *       INVALID_ARG, NOMEM. */
+G16_API g16_err g16_params_key_load(g16_ctx *ctx, g16_params_key **out, const char *path, int subgroup)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
+/* Frees a key (NULL: no-op). No proof may be using it. */
+G16_API void g16_params_key_free(g16_params_key *key);
+/* The key's counts, for callers sizing buffers. Thread-safe.
+ * Out: n_inputs: public inputs including the constant one (ic count);
+ *      n_aux: aux variables (l count); domain: n = h count + 1. Each may be NULL.
+ * Returns: G16_OK, or INVALID_ARG for a NULL key (so it cannot fail for a
+ *      loaded key, and its result may be ignored). */
+G16_API g16_err g16_params_key_info(const g16_params_key *key, size_t *n_inputs, size_t *n_aux, size_t *domain);
+
+/* A BLS12-381 scalar as blst's blst_fr: 4 x u64 little-endian limbs,
+ * Montgomery form (R = 2^256), fully reduced (below r). */
+typedef struct g16_fr_mont {
+    uint64_t l[4];
+} g16_fr_mont;
+
+/* One pre-synthesized partition. The field order and types are
+ * supraseal-c2's Assignment (17 eight-byte words on LP64). Bitmaps are u64
+ * words, bit i = (words[i / 64] >> (i % 64)) & 1; bits past bit_len must be
+ * zero. Everything is borrowed: the caller's memory, only read. */
+typedef struct g16_assignment {
+    const uint64_t *a_aux_density; size_t a_aux_bit_len; size_t a_aux_popcount; /* bit_len = n_aux */
+    const uint64_t *b_inp_density; size_t b_inp_bit_len; size_t b_inp_popcount; /* bit_len = n_inputs */
+    const uint64_t *b_aux_density; size_t b_aux_bit_len; size_t b_aux_popcount; /* bit_len = n_aux */
+    const g16_fr_mont *a, *b, *c;   /* abc_size rows each: constraints, then one row per input */
+    size_t abc_size;                 /* <= domain; rows past it are zero */
+    const g16_fr_mont *inp_assignment; size_t inp_assignment_size; /* n_inputs; input 0 is one */
+    const g16_fr_mont *aux_assignment; size_t aux_assignment_size; /* n_aux */
+} g16_assignment;
+
+/* A proof in memory: affine points, Montgomery-form Fp limbs (6 x u64
+ * little-endian each, R = 2^384), the layout of supraseal-c2's groth16_proof
+ * (384 bytes): A G1 (x, y), B G2 (x.c0, x.c1, y.c0, y.c1), C G1 (x, y); a
+ * point at infinity is all zeros. */
+typedef struct g16_params_proof_raw {
+    uint64_t a[2][6];
+    uint64_t b[2][2][6];
+    uint64_t c[2][6];
+} g16_params_proof_raw;
+
+/* Options of g16_prove_assignments. Initialize with
+ * g16_assignment_prove_opts_init (it sets size). */
+typedef struct g16_assignment_prove_opts {
+    size_t size;              /* sizeof(g16_assignment_prove_opts) */
+    g16_backend backend;      /* default G16_BACKEND_AUTO; this build proves assignments on the
+                               * CPU: CUDA gives G16_ERR_UNSUPPORTED, AUTO takes the CPU */
+    int verify;               /* default 1: each proof is verified against the key's vk */
+    const g16_fr_mont *r, *s; /* NULL (default): r, s drawn from the OS CSPRNG; else n each
+                               * (tests, reproducible proofs), below r */
+} g16_assignment_prove_opts;
+
+/* Sets *o to the defaults above. o may not be NULL. */
+G16_API void g16_assignment_prove_opts_init(g16_assignment_prove_opts *o) G16_NONNULL(1);
+
+/* Proves n partitions of one key: proofs[i] for assignments[i], in order.
+ * Each assignment is first checked against the key (bit lengths, popcounts
+ * = the set bits and = the key's a / b_g1 / b_g2 counts, abc_size <= the
+ * domain, input and aux counts, every value below r, input 0 = one); the
+ * first mismatch fails the call with a message naming the partition and the
+ * field. Witness-derived scratch is wiped before return; r and s are used
+ * in constant time and wiped.
+ * Args: ctx: the context (threads, errors); key: from g16_params_key_load;
+ *       assignments: n partitions (n >= 1); opts: NULL for the defaults.
+ * Out:  proofs: n proofs (unchanged ones past a failure are zeroed).
+ * Thread safety: calls on one key may run concurrently.
+ * Returns: G16_OK; G16_ERR_SIZE_MISMATCH (a count that does not match the
+ *       key), G16_ERR_FORMAT (a bitmap's popcount differs from its set bits,
+ *       bits past bit_len, input 0 not one), G16_ERR_NOT_CANONICAL (a value
+ *       or r, s not below r), G16_ERR_INVALID_PROOF (verify on: the partition
+ *       does not satisfy the key's circuit), G16_ERR_UNSUPPORTED (backend
+ *       CUDA), G16_ERR_IO (getrandom), INVALID_ARG, NOMEM. */
+G16_API g16_err g16_prove_assignments(g16_ctx *ctx, const g16_params_key *key, const g16_assignment *assignments,
+                                      size_t n, const g16_assignment_prove_opts *opts, g16_params_proof_raw *proofs)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3, 6);
+
+/* The 192-byte bellperson encoding of a proof: A (G1 compressed, 48 bytes)
+ * || B (G2 compressed, 96) || C (G1 compressed, 48), zcash flags.
+ * Returns: G16_OK; G16_ERR_NOT_CANONICAL (a limb vector not below p),
+ *       G16_ERR_NOT_ON_CURVE (a point off its curve); INVALID_ARG. */
+G16_API g16_err g16_params_proof_raw_encode(uint8_t out[192], const g16_params_proof_raw *p)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
+
 /* ---- engine --------------------------------------------------------------
  * A proving engine (docs/engine.md): keys loaded once and kept resident
  * under one byte budget, jobs of N witnesses ("partitions") scheduled by

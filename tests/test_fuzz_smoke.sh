@@ -4,8 +4,8 @@
 # and runs each for about 20 s: the point and field decoders
 # (tests/fuzz/fuzz_decode.c) from valid encodings (tests/vectors), and the
 # file readers (tests/fuzz/fuzz_formats.c: .zkey, .wtns, .r1cs, proof.json,
-# public.json, verification_key.json) from small valid files of both curves
-# made with $G16_BIN (synth, setup, prove). Fails with a clear message if
+# public.json, verification_key.json, .assignment) from small valid files of
+# both curves made with $G16_BIN (synth, setup, prove) and the toy partition. Fails with a clear message if
 # clang-14 or its libFuzzer runtime (Debian package libclang-rt-14-dev) is
 # missing.
 set -euo pipefail
@@ -68,7 +68,7 @@ echo "test_fuzz_smoke.sh: fuzz_decode: no crash in ${SECONDS_TOTAL} s"
 "$CC" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -Wall -Wextra -Werror -std=gnu11 -DG16_NO_NONNULL=1 -Iinclude -Isrc \
     src/util/*.c src/field/*.c src/curve/*.c src/pairing/*.c src/formats/binfile.c src/formats/zkey.c \
-    src/formats/wtns_r1cs.c src/formats/json.c tests/fuzz/fuzz_formats.c \
+    src/formats/wtns_r1cs.c src/formats/json.c src/groth16/assignment.c tests/fuzz/fuzz_formats.c \
     -ljansson -lpthread -lm -o "$out/fuzz_formats"
 G16=${G16_BIN:-${G16_BUILD_DIR:-build}/g16}
 mkdir -p "$work/fcorpus"
@@ -87,6 +87,7 @@ for curve in bn254 bls12-381; do
     seed 0 "$d/c.zkey"; seed 1 "$d/w.wtns"; seed 2 "$d/c.r1cs"
     seed 3 "$d/proof.json"; seed $pub "$d/public.json"; seed 8 "$d/vk.json"
 done
+seed 11 tests/vectors/params_toy.assignment
 "$out/fuzz_formats" -max_total_time="$SECONDS_TOTAL" -max_len=8000 -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 "$work/fcorpus" 2>&1 | tail -n 8
 echo "test_fuzz_smoke.sh: fuzz_formats: no crash in ${SECONDS_TOTAL} s"

@@ -19,7 +19,8 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 node tests/vectors/gen_params.mjs "$tmp"
-for f in params_toy.params params_toy.vk params_toy.txt params_toy.proof; do
+for f in params_toy.params params_toy.vk params_toy.txt params_toy.proof params_toy.assignment \
+         params_toy.r1cs params_toy.wtns; do
     if ! cmp "tests/vectors/$f" "$tmp/$f"; then
         echo "test_params_cli.sh: $f differs from a fresh generation" >&2
         exit 1

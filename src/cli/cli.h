@@ -22,6 +22,14 @@ int cmd_setup(int argc, char **argv);
 /* g16 info for bellperson .params / .vk files (cmd_params.c), chosen by extension. */
 int cmd_info_is_params(const char *path);
 int cmd_info_params(const char *path);
+/* bellperson partitions (cmd_params.c): g16 info x.assignment, g16 prove
+ * --params, g16 verify --params, g16 synth --r1cs --wtns --assignment. */
+int cmd_info_is_assignment(const char *path);
+int cmd_info_assignment(const char *path);
+int cmd_prove_params(int argc, char **argv);
+int cmd_verify_params(int argc, char **argv);
+/* quiet: no JSON summary line on stdout */
+int cmd_synth_assignment(const char *r1cs, const char *wtns, const char *out, int quiet);
 #ifdef G16_HAVE_CLIENT
 /* g16 client: g16d's HTTP API (cmd_client.c, daemon builds only). Exit
  * codes: 0 ok, 1 job failed/cancelled, 2 usage, 3 server/HTTP error, 4 wait

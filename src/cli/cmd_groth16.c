@@ -162,7 +162,7 @@ static int write_pair(char (*paths)[4096], const char *proof, const char *pub) {
 /* g16 prove's options (both forms; the batch ones need --batch). */
 enum {
     P_TRUSTED = CLI_ID, P_NO_VERIFY, P_BACKEND, P_DEVICE, P_STREAM_BASES, P_TEST_RS, P_BATCH, P_OUT_DIR,
-    P_WORKERS, P_WPD, P_DEVICES, P_SYNTH_THREADS, P_BUDGET, P_DEVICE_BUDGET, P_TIMELINE,
+    P_WORKERS, P_WPD, P_DEVICES, P_SYNTH_THREADS, P_BUDGET, P_DEVICE_BUDGET, P_TIMELINE, P_PARAMS,
 };
 static const cli_opt PROVE_OPTS[] = {
     {"verbose", 'v', NULL, "print the stages and their timings on stderr"},
@@ -181,13 +181,17 @@ static const cli_opt PROVE_OPTS[] = {
     {"budget", P_BUDGET, "BYTES", "--batch: the engine's byte budget for keys and working sets (0: no limit)"},
     {"device-budget", P_DEVICE_BUDGET, "BYTES", "--batch, cuda: bytes per GPU (0: no limit)"},
     {"timeline", P_TIMELINE, "FILE", "--batch: write each partition's stage timings here (JSON lines)"},
+    {"params", P_PARAMS, NULL, "a bellperson partition: <key.params> <part.assignment> <proof.bin> <public.json> "
+                               "(docs/formats.md; its own options: --no-verify, --subgroup-check, "
+                               "--no-subgroup-check, --insecure-test-rs)"},
     {NULL, 0, NULL, NULL},
 };
 const cli_cmd CLI_PROVE = {
     .name = "prove",
     .summary = "Prove: a .zkey and a .wtns in, proof.json and public.json out (rapidsnark's and snarkjs's arguments).",
     .synopsis = "[OPTIONS] <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
-                "--batch [OPTIONS] <circuit.zkey> <witness.wtns>... --out-dir DIR",
+                "--batch [OPTIONS] <circuit.zkey> <witness.wtns>... --out-dir DIR\n"
+                "--params [OPTIONS] <key.params> <part.assignment> <proof.bin> <public.json>",
     .description = "The proof is checked against the key's verification key before it is written (--no-verify "
                    "skips that); proof.json and public.json are byte-for-byte what snarkjs writes. The key's "
                    "points are checked on load (on the curve and in the subgroup) unless --trusted-key.\n\n"
@@ -330,6 +334,9 @@ static void prove_event(void *user, int ev, const groth16_prove_report *r) {
 }
 
 int cmd_prove(int argc, char **argv) {
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--params"))
+            return cmd_prove_params(argc, argv); /* a bellperson key and a partition (cmd_params.c) */
     prove_args a = {.backend = "auto", .engine_backend = G16_ENGINE_BACKEND_AUTO};
     int batch_only = 0; /* an option that needs --batch */
     cli_parse p;
@@ -505,13 +512,17 @@ static int operands_only(const cli_cmd *cmd, int argc, char **argv, int want, ch
 const cli_cmd CLI_VERIFY = {
     .name = "verify",
     .summary = "Verify a proof: snarkjs's verification_key.json, public.json and proof.json (as snarkjs groth16 verify).",
-    .synopsis = "<verification_key.json> <public.json> <proof.json>",
+    .synopsis = "<verification_key.json> <public.json> <proof.json>\n"
+                "--params <key.vk|key.params> <public.json> <proof.bin>",
     .description = "Prints \"OK: proof is valid\" and exits 0, or \"INVALID: proof does not verify\" and exits 1; "
                    "a malformed file is an error (exit status 2).",
     .example = "g16 verify verification_key.json public.json proof.json",
 };
 
 int cmd_verify(int argc, char **argv) {
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--params"))
+            return cmd_verify_params(argc, argv); /* a bellperson vk and proof (cmd_params.c) */
     char **ops;
     int prc = operands_only(&CLI_VERIFY, argc, argv, 3, &ops);
     if (prc >= 0)
@@ -668,6 +679,8 @@ int cmd_info(int argc, char **argv) {
     const char *path = ops[0];
     if (cmd_info_is_params(path))
         return cmd_info_params(path);
+    if (cmd_info_is_assignment(path))
+        return cmd_info_assignment(path);
     g16_status st = {0};
     g16_binfile bf;
     char magic[5] = {0};
@@ -686,6 +699,8 @@ int cmd_info(int argc, char **argv) {
     size_t lead = strspn(magic, " \t\r\n");
     if (lead < 4 && (magic[lead] == '{' || magic[lead] == '['))
         return info_json(path);
+    if (!memcmp(magic, "g16a", 4)) /* an assignment file under another name */
+        return cmd_info_assignment(path);
     if (strcmp(magic, "zkey") && strcmp(magic, "r1cs") && strcmp(magic, "wtns")) {
         fprintf(stderr, "g16 info: %s: not a .zkey, .r1cs or .wtns file (its first bytes are no such magic)\n", path);
         return 2;

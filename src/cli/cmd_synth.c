@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "groth16/synth.h"
 
-enum { Y_CURVE = CLI_ID, Y_LOG_N, Y_PROFILE, Y_PARTITIONS, Y_SEED, Y_OUT, Y_WITNESS };
+enum { Y_CURVE = CLI_ID, Y_LOG_N, Y_PROFILE, Y_PARTITIONS, Y_SEED, Y_OUT, Y_WITNESS, Y_ASSIGNMENT, Y_R1CS, Y_WTNS };
 static const cli_opt SYNTH_OPTS[] = {
     {"curve", Y_CURVE, "bn254|bls12-381", "the curve (default bn254)"},
     {"log-n", Y_LOG_N, "K", "2^K constraints (default 10)"},
@@ -16,18 +16,23 @@ static const cli_opt SYNTH_OPTS[] = {
     {"seed", Y_SEED, "S", "the seed of the random circuit (default 1)"},
     {"out", Y_OUT, "FILE", "required: the circuit (.r1cs)"},
     {"witness", Y_WITNESS, "FILE", "required: the witness (.wtns)"},
+    {"assignment", Y_ASSIGNMENT, "FILE", "also write each witness as a bellperson partition (.assignment; "
+                                         "BLS12-381), or with --r1cs and --wtns that of an existing circuit"},
+    {"r1cs", Y_R1CS, "FILE", "an existing circuit (with --wtns and --assignment, instead of --out)"},
+    {"wtns", Y_WTNS, "FILE", "its witness"},
     {NULL, 0, NULL, NULL},
 };
 const cli_cmd CLI_SYNTH = {
     .name = "synth",
     .summary = "Write a synthetic circuit (.r1cs) and witnesses that satisfy it, for tests and benchmarks.",
-    .synopsis = "--out circuit.r1cs --witness out.wtns [OPTIONS]",
+    .synopsis = "--out circuit.r1cs --witness out.wtns [OPTIONS] | --r1cs c.r1cs --wtns w.wtns --assignment p.assignment",
     .description = "Prints the circuit's statistics as one JSON line.",
     .opts = SYNTH_OPTS,
     .example = "g16 synth --curve bls12-381 --log-n 12 --profile filecoin --out c.r1cs --witness w.wtns",
 };
 
 int cmd_synth(int argc, char **argv) {
+    const char *asg_path = NULL, *r1cs_in = NULL, *wtns_in = NULL;
     synth_opts o = {.curve = G16_CURVE_BN254, .log_n = 10, .profile = SYNTH_DENSE, .partitions = 1, .seed = 1};
     cli_parse p;
     cli_init(&p, &CLI_SYNTH, argc, argv, 0);
@@ -61,6 +66,9 @@ int cmd_synth(int argc, char **argv) {
             break;
         case Y_OUT: o.r1cs_path = p.arg; break;
         case Y_WITNESS: o.wtns_path = p.arg; break;
+        case Y_ASSIGNMENT: asg_path = p.arg; break;
+        case Y_R1CS: r1cs_in = p.arg; break;
+        case Y_WTNS: wtns_in = p.arg; break;
         }
     }
     if (c != CLI_END)
@@ -68,9 +76,19 @@ int cmd_synth(int argc, char **argv) {
     if (p.optind < argc)
         return cli_usage_error(&CLI_SYNTH, "takes no operands ('%s'); the files are --out and --witness",
                                argv[p.optind]);
+    /* A bellperson partition of an existing circuit and witness (cmd_params.c). */
+    if (r1cs_in || wtns_in) {
+        if (!r1cs_in || !wtns_in || !asg_path || o.r1cs_path || o.wtns_path)
+            return cli_usage_error(&CLI_SYNTH, "--r1cs and --wtns go together, with --assignment, and "
+                                               "without --out and --witness");
+        return cmd_synth_assignment(r1cs_in, wtns_in, asg_path, 0);
+    }
     if (!o.r1cs_path || !o.wtns_path) {
         cli_usage(stderr, &CLI_SYNTH);
-        return cli_usage_error(&CLI_SYNTH, "needs --out and --witness");
+        return cli_usage_error(&CLI_SYNTH, "needs --out and --witness (or --r1cs, --wtns and --assignment)");
+    }
+    if (asg_path && o.curve != G16_CURVE_BLS12_381)
+        return cli_usage_error(&CLI_SYNTH, "--assignment needs --curve bls12-381 (bellperson partitions)");
     }
     {
         const char *outs[1 + 64] = {o.r1cs_path};
@@ -94,5 +112,14 @@ int cmd_synth(int argc, char **argv) {
            s.n_constraints, s.n_wires, s.n_public, (unsigned long long)s.a_terms,
            (unsigned long long)s.b_terms, (unsigned long long)s.c_terms, s.a_wire_density,
            s.b_wire_density, s.zero_one_fraction);
+    /* each partition's witness as a bellperson assignment, named as the witnesses are */
+    for (int p = 0; asg_path && p < (o.partitions < 1 ? 1 : o.partitions); p++) {
+        char wp[4096], ap[4096];
+        synth_wtns_path(wp, sizeof wp, o.wtns_path, o.partitions, p);
+        synth_wtns_path(ap, sizeof ap, asg_path, o.partitions, p);
+        int rc = cmd_synth_assignment(o.r1cs_path, wp, ap, 1);
+        if (rc)
+            return rc;
+    }
     return 0;
 }

@@ -7,6 +7,7 @@
  *   3..5  proof.json with curve -1 (from the file), BN254, BLS12-381
  *   6, 7  public.json for BN254, BLS12-381
  *   8..10 verification_key.json with curve -1, BN254, BLS12-381
+ *   11    .assignment (g16_assignment_read_mem: header, counts, bitmaps)
  * Every reader must succeed or return an input-error code with a message;
  * any other code (INTERNAL, NOMEM on a small input, ...) traps, and the
  * sanitizers catch memory errors and leaks. Build and run:
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "formats/formats.h"
+#include "groth16/assignment.h"
 
 #define REQUIRE(c)                 \
     do {                           \
@@ -95,6 +97,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check(e, &st);
         if (e == G16_OK)
             g16_vk_free(&vk);
+        break;
+    }
+    case 11: {
+        g16_assignment_file f;
+        g16_err e = g16_assignment_read_mem(&f, "fuzz.assignment", d, n, &st);
+        check(e, &st);
+        if (e == G16_OK)
+            g16_assignment_file_free(&f);
         break;
     }
     default:

@@ -5,6 +5,15 @@
 //   params_toy.vk      vk and ic alone (bellperson VerifyingKey::write)
 //   params_toy.txt     every point's expected value (see the format below)
 //   params_toy.proof   a valid proof for x = 3 (bellperson's 192-byte encoding)
+//   params_toy.assignment  the partition for x = 3 as bellperson's prover hands
+//                      it over (g16's .assignment file, docs/formats.md): the
+//                      rows' values a_j = <A_j, w>, b_j, c_j (constraints, then
+//                      one row per input), the inputs and aux, and the
+//                      densities (a variable is in A or B iff a row names it)
+//   params_toy.r1cs, params_toy.wtns  the same circuit and witness as circom
+//                      files (wires: one, out | x, x2, x3, t; the 4 constraints
+//                      without bellperson's input rows), from which
+//                      `g16 synth --assignment` must make params_toy.assignment
 // Deterministic (the toxic waste is fixed), so rerunning it reproduces the
 // committed files byte for byte (tests/test_params_regen.sh).
 //
@@ -180,3 +189,52 @@ for (const [name, P] of vk) L.push(`pt ${name} 0 ${coords(P)} ${hex(P.toBytes(tr
 for (const name of order)
   arrays[name].forEach((P, i) => L.push(`pt ${name} ${i} ${coords(P)} ${hex(P.toBytes(true))}`));
 writeFileSync(`${outdir}/params_toy.txt`, L.join('\n') + '\n');
+
+// The assignment file: all little-endian; Fr values in Montgomery form
+// (v * 2^256 mod r) as 4 x u64 limbs (blst's blst_fr).
+{
+  const R256 = (1n << 256n) % r;
+  const fr = (v) => { const b = Buffer.alloc(32); let m = mod(v) * R256 % r;
+    for (let i = 0; i < 4; i++, m >>= 64n) b.writeBigUInt64LE(m & ((1n << 64n) - 1n), 8 * i); return b; };
+  const u64 = (v) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(v)); return b; };
+  const u32le = (v) => { const b = Buffer.alloc(4); b.writeUInt32LE(v); return b; };
+  const lc = (terms) => terms.reduce((acc, [v, co]) => mod(acc + co * wit[key(v)]), 0n);
+  const rows = constraints.map((c) => [lc(c[0]), lc(c[1]), lc(c[2])]);
+  const bitmap = (len, set) => {
+    const w = Array(Math.ceil(len / 64)).fill(0n);
+    for (const i of set) w[i >> 6] |= 1n << BigInt(i & 63);
+    return { words: w, pop: set.size };
+  };
+  const named = (m, input) => new Set(constraints.flatMap((c) => c[m].filter(([v]) => v.input === input).map(([v]) => v.k)));
+  const aAux = bitmap(nAux, named(0, false)), bInp = bitmap(nInputs, named(1, true)), bAux = bitmap(nAux, named(1, false));
+  if (nInputs + aAux.pop !== arrays.a.length || bInp.pop + bAux.pop !== arrays.b_g1.length)
+    throw new Error('densities disagree with the key');
+  const parts = [Buffer.from('g16asgn\0', 'latin1'), u32le(1), u32le(2),
+    ...[rows.length, nInputs, nAux, nAux, aAux.pop, nInputs, bInp.pop, nAux, bAux.pop].map(u64),
+    ...[0, 1, 2].flatMap((m) => rows.map((row) => fr(row[m]))),
+    ...wit.map(fr),
+    ...[aAux, bInp, bAux].flatMap((d) => d.words.map(u64))];
+  writeFileSync(`${outdir}/params_toy.assignment`, Buffer.concat(parts));
+}
+
+// circom's .r1cs (version 1: header, constraints, wire-to-label sections)
+// and .wtns (version 2) for the same circuit; values little-endian, standard form.
+{
+  const u32le = (v) => { const b = Buffer.alloc(4); b.writeUInt32LE(v); return b; };
+  const u64le = (v) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(v)); return b; };
+  const le32b = (v, raw = false) => { const b = Buffer.alloc(32); let m = raw ? v : mod(v);
+    for (let i = 0; i < 32; i++, m >>= 8n) b[i] = Number(m & 255n); return b; };
+  const section = (type, data) => Buffer.concat([u32le(type), u64le(data.length), data]);
+  const lcBytes = (terms) => Buffer.concat([u32le(terms.length),
+    ...[...terms].sort((x, y) => key(x[0]) - key(y[0])).flatMap(([v, co]) => [u32le(key(v)), le32b(co)])]);
+  const circuit = constraints.slice(0, constraints.length - nInputs); // without the input rows
+  const hdr = Buffer.concat([u32le(32), le32b(r, true), u32le(nv), u32le(1), u32le(0), u32le(1), u64le(nv),
+    u32le(circuit.length)]);
+  const cons = Buffer.concat(circuit.flatMap((c) => c.map(lcBytes)));
+  const labels = Buffer.concat(Array.from({ length: nv }, (_, i) => u64le(i)));
+  writeFileSync(`${outdir}/params_toy.r1cs`, Buffer.concat([Buffer.from('r1cs'), u32le(1), u32le(3),
+    section(1, hdr), section(2, cons), section(3, labels)]));
+  const whdr = Buffer.concat([u32le(32), le32b(r, true), u32le(nv)]);
+  writeFileSync(`${outdir}/params_toy.wtns`, Buffer.concat([Buffer.from('wtns'), u32le(2), u32le(2),
+    section(1, whdr), section(2, Buffer.concat(wit.map(le32b)))]));
+}
