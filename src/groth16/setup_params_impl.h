@@ -58,7 +58,9 @@ static uint8_t *params_put_count(uint8_t *p, uint32_t v) {
     return p + 4;
 }
 
-#define PARAMS_BLOCK ((size_t)1 << 16) /* points per emit-and-encode block */
+/* Points per emit-and-encode block: 2^20 (96 MiB of G1 staging, 192 MiB of
+ * G2; less for smaller keys) keeps 256 pool tasks of FB_CHUNK per block. */
+#define PARAMS_BLOCK ((size_t)1 << 20)
 
 /* cnt points k_i B (scalars from vals, or for h from fill_hh blocks) into
  * out in zcash form, PARAMS_BLOCK at a time through tmp. */
@@ -117,8 +119,12 @@ static g16_err params_build(setup_env *e, const g16_r1cs *cs, const bls381_fr tw
     bls381_fr *ea = calloc(nvars, sizeof *ea), *eb = calloc(nvars, sizeof *eb), *ec = calloc(nvars, sizeof *ec);
     bls381_fr *va = malloc(((size_t)cnt[G16_PARAMS_A] + 1) * sizeof *va);
     bls381_fr *vb = malloc(((size_t)cnt[G16_PARAMS_B_G1] + 1) * sizeof *vb);
-    bls381_g1_affine *tmp1 = malloc(PARAMS_BLOCK * sizeof *tmp1);
-    bls381_g2_affine *tmp2 = malloc(PARAMS_BLOCK * sizeof *tmp2);
+    size_t most = 1; /* the largest array: the staging size */
+    for (int a = 0; a < G16_PARAMS_NARRAYS; a++)
+        most = cnt[a] > most ? cnt[a] : most;
+    most = most < PARAMS_BLOCK ? most : PARAMS_BLOCK;
+    bls381_g1_affine *tmp1 = malloc(most * sizeof *tmp1);
+    bls381_g2_affine *tmp2 = malloc((cnt[G16_PARAMS_B_G2] < most ? cnt[G16_PARAMS_B_G2] + 1 : most) * sizeof *tmp2);
     PS_G1T t1 = {0};
     PS_G2T t2 = {0};
     bls381_fr gamma_inv, delta_inv, one;
