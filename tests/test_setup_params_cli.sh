@@ -8,6 +8,7 @@
 #  - refusals: output = input, a BN254 --curve, --snarkjs-init, a bad
 #    --insecure-toxic, no --insecure-test-setup; a refused run leaves the
 #    existing outputs as they were;
+#  - with a CUDA device, --backend cuda writes the same bytes;
 #  - when the library proves bellperson partitions (g16_prove_assignments in
 #    g16.h): a seeded key for a synthetic 2^10 filecoin-profile circuit and
 #    `g16 synth --assignment` partitions prove with `g16 prove --params`, and
@@ -73,6 +74,14 @@ grep -q "root of unity" "$tmp/err.txt" || fail "tau = 1: $(cat "$tmp/err.txt")"
 refuse "toxic short" --insecure-test-setup --format params $V/params_toy.r1cs "$tmp/key.params" --insecure-toxic "1,2,3,4"
 refuse "format" --insecure-test-setup --format pk $V/params_toy.r1cs "$tmp/key.params"
 refuse "not insecure" --format params $V/params_toy.r1cs "$tmp/key.params" --seed 1
+
+# On a machine with a CUDA device: the GPU's fixed-base multiplications give the same bytes.
+if "$G16" setup --insecure-test-setup --format params $V/params_toy.r1cs "$tmp/gpu.params" --insecure-toxic "$tox" \
+    --backend cuda >/dev/null 2>&1; then
+    cmp "$tmp/gpu.params" $V/params_toy.params || fail "--backend cuda key differs from the CPU's"
+    cmp "$tmp/gpu.vk" $V/params_toy.vk || fail "--backend cuda vk differs from the CPU's"
+    echo "test_setup_params_cli.sh: --backend cuda gives the same key"
+fi
 
 if grep -q 'g16_prove_assignments(' include/g16.h; then
     "$G16" synth --curve bls12-381 --log-n 10 --profile filecoin --out "$tmp/f.r1cs" --witness "$tmp/f.wtns" \
