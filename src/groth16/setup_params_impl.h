@@ -108,10 +108,12 @@ static void params_presence(const g16_r1cs *cs, int m, uint8_t *in) {
             in[mat->wire[e]] = 1;
 }
 
-/* Writes the key into buf (exactly the size the counts give). */
+/* Writes the key into buf (exactly the size the counts give). Frees *lag
+ * (the Lagrange basis) once the column sums are made, and the per-variable
+ * evaluations once the point scalars are, to lower the peak memory. */
 static g16_err params_build(setup_env *e, const g16_r1cs *cs, const bls381_fr tw[5], uint8_t *buf, size_t total,
                             const uint32_t cnt[G16_PARAMS_NARRAYS], const uint8_t *in_a, const uint8_t *in_b,
-                            const bls381_fr *lag, unsigned log_n, g16_status *st) {
+                            bls381_fr **lag, unsigned log_n, g16_status *st) {
     const uint32_t ninp = cs->nPubOut + cs->nPubIn + 1, nvars = cs->nWires, naux = nvars - ninp;
     const bls381_fr *const tau = &tw[0], *const alpha = &tw[1], *const beta = &tw[2], *const gamma = &tw[3],
                            *const delta = &tw[4];
@@ -138,11 +140,13 @@ static g16_err params_build(setup_env *e, const g16_r1cs *cs, const bls381_fr tw
 
     /* Column sums, then the input rows A = Input(i). */
     {
-        setup_bls381_col_job cj = {cs, lag, {ea, eb, ec}};
+        setup_bls381_col_job cj = {cs, *lag, {ea, eb, ec}};
         g16_pool_run(e->ctx->pool, 3, setup_bls381_col_task, &cj);
     }
     for (uint32_t i = 0; i < ninp; i++)
-        bls381_fr_add(&ea[i], &ea[i], &lag[cs->nConstraints + i]);
+        bls381_fr_add(&ea[i], &ea[i], &(*lag)[cs->nConstraints + i]);
+    free(*lag);
+    *lag = NULL;
 
     /* The a and b values of the variables present, in variable order. */
     size_t na = 0, nb = 0;
@@ -168,6 +172,9 @@ static g16_err params_build(setup_env *e, const g16_r1cs *cs, const bls381_fr tw
         setup_bls381_comb_job cj = {ea, eb, ec, *alpha, *beta, gamma_inv, delta_inv, ninp - 1, nvars};
         g16_pool_run(e->ctx->pool, ((size_t)nvars + FB_CHUNK - 1) / FB_CHUNK, setup_bls381_comb_task, &cj);
     }
+    free(ea);
+    free(eb);
+    ea = eb = NULL;
 
     bls381_g1_affine gen1;
     bls381_g2_affine gen2;
@@ -406,7 +413,7 @@ g16_err groth16_setup_params_insecure(g16_ctx *ctx, const g16_r1cs *cs, const gr
         err = g16_fail(st, G16_ERR_IO, "setup: cannot map %zu bytes for the key: %s", total, strerror(errno));
         goto done;
     }
-    if ((err = params_build(&e, cs, tw, map, total, cnt, in_a, in_b, lag, log_n, st)))
+    if ((err = params_build(&e, cs, tw, map, total, cnt, in_a, in_b, &lag, log_n, st)))
         goto done;
     if (msync(map, total, MS_SYNC) != 0) {
         err = g16_fail(st, G16_ERR_IO, "setup: writing %s: %s", params_path, strerror(errno));
