@@ -69,9 +69,7 @@ void groth16_setup_toxic(g16_curve curve, uint64_t seed, uint8_t out[5][32]);
  * seed). o->backend picks the fixed-base engine; o->snarkjs_init, align and
  * cs_done are not used. Errors: WRONG_CURVE (not BLS12-381), FORMAT,
  * UNSUPPORTED (domain of 2^32 rows or more), INVALID_ARG (bad toxic
- * values; tau a root of unity of the domain), INTERNAL (a present
- * variable's evaluation vanished at tau: another seed), NOMEM, IO,
- * NO_DEVICE. */
+ * values; tau a root of unity of the domain), NOMEM, IO, NO_DEVICE. */
 g16_err groth16_setup_params_insecure(g16_ctx *ctx, const g16_r1cs *cs, const groth16_setup_opts *o,
                                       const char *params_path, const char *vk_path, groth16_setup_info *info,
                                       g16_status *st);

@@ -18,10 +18,13 @@
  *   l[v]  = [(beta at_v + alpha bt_v + ct_v)/delta]1       aux v
  *   a     = [at]1 for every input, then for the aux in A
  *   b_g1, b_g2 = [bt]1, [bt]2 for the inputs in B, then the aux in B.
- * "In A" means a nonzero coefficient in some A row (the prover's density
- * bitmaps are built the same way); bellperson's generator drops the points
- * at infinity instead, which is the same set unless at_v vanishes by
- * accident, which is refused (another seed then). */
+ * "In A" means named by a term of some A row, whatever its coefficient: the
+ * structural density that bellperson's prover and g16_assignment_from_r1cs
+ * build, so key and partitions agree. bellperson's generator drops the
+ * points at infinity instead, the same set unless at_v is zero (a variable
+ * whose only terms have coefficient zero, or a vanishing at tau of
+ * probability about 1/r); such a variable keeps its point, the point at
+ * infinity, which the prover's sums are right with. */
 
 /* The names the BLS12-381 instance of setup_impl.h gave its helpers. */
 #define PS_G1T setup_bls381_bls381_g1_table
@@ -100,12 +103,11 @@ static g16_err params_emit_g2(setup_env *e, const PS_G2T *t2, uint8_t *out, cons
     return G16_OK;
 }
 
-/* Marks in[w] for every wire with a nonzero coefficient in matrix m. */
+/* Marks in[w] for every wire named by a term of matrix m. */
 static void params_presence(const g16_r1cs *cs, int m, uint8_t *in) {
     const g16_r1cs_matrix *mat = &cs->m[m];
     for (uint64_t e = 0; e < cs->nnz[m]; e++)
-        if (!limbs_is_zero(mat->coef[e], 4))
-            in[mat->wire[e]] = 1;
+        in[mat->wire[e]] = 1;
 }
 
 /* Writes the key into buf (exactly the size the counts give). Frees *lag
@@ -151,20 +153,10 @@ static g16_err params_build(setup_env *e, const g16_r1cs *cs, const bls381_fr tw
     /* The a and b values of the variables present, in variable order. */
     size_t na = 0, nb = 0;
     for (uint32_t v = 0; v < nvars; v++) {
-        if (v < ninp || in_a[v]) {
-            if (bls381_fr_is_zero(&ea[v])) {
-                err = g16_fail(st, G16_ERR_INTERNAL, "setup: variable %u's A evaluation at tau is zero; use another seed", v);
-                goto done;
-            }
+        if (v < ninp || in_a[v])
             va[na++] = ea[v];
-        }
-        if (in_b[v]) {
-            if (bls381_fr_is_zero(&eb[v])) {
-                err = g16_fail(st, G16_ERR_INTERNAL, "setup: variable %u's B evaluation at tau is zero; use another seed", v);
-                goto done;
-            }
+        if (in_b[v])
             vb[nb++] = eb[v];
-        }
     }
 
     /* ext_v = (beta at + alpha bt + ct) / (gamma for inputs, delta for aux), into ec. */
