@@ -747,7 +747,7 @@ int cmd_info(int argc, char **argv) {
     return rc;
 }
 
-enum { S_INSECURE = CLI_ID, S_CURVE, S_VK, S_BACKEND, S_SNARKJS_INIT, S_PRINT_TOXIC, S_SEED };
+enum { S_INSECURE = CLI_ID, S_CURVE, S_VK, S_BACKEND, S_SNARKJS_INIT, S_PRINT_TOXIC, S_SEED, S_FORMAT, S_TOXIC };
 static const cli_opt SETUP_OPTS[] = {
     {"insecure-test-setup", S_INSECURE, NULL, "required: acknowledge that the toxic waste comes from a seed"},
     {"curve", S_CURVE, "bn254|bls12-381", "check that the circuit is on this curve"},
@@ -756,33 +756,74 @@ static const cli_opt SETUP_OPTS[] = {
     {"backend", S_BACKEND, "cpu|cuda|auto", "where to compute the key's points (default auto)"},
     {"snarkjs-init", S_SNARKJS_INIT, NULL, "write the key as snarkjs's init key (before contributions), as snarkjs groth16 setup"},
     {"print-toxic", S_PRINT_TOXIC, NULL, "print tau, alpha, beta, gamma and delta (hex) on stdout"},
+    {"format", S_FORMAT, "zkey|params", "zkey (snarkjs, default) or params: a bellperson key (BLS12-381) and its "
+                                        ".vk beside it (or --vk)"},
+    {"insecure-toxic", S_TOXIC, "T,A,B,G,D", "tests only: tau, alpha, beta, gamma, delta (decimal, BLS12-381) "
+                                             "instead of the seed"},
     {NULL, 0, NULL, NULL},
 };
 const cli_cmd CLI_SETUP = {
     .name = "setup",
     .summary = "Make an INSECURE test key for a circuit (toxic waste from a seed): for tests and benchmarks only.",
-    .synopsis = "--insecure-test-setup [OPTIONS] <circuit.r1cs> <out.zkey>",
+    .synopsis = "--insecure-test-setup [OPTIONS] <circuit.r1cs> <out.zkey>\n"
+                "--insecure-test-setup --format params [OPTIONS] <circuit.r1cs> <key.params>",
     .description = "Anyone who knows the seed can forge proofs for the key. Production keys come from a ceremony "
                    "(snarkjs powersoftau and zkey contribute).",
     .opts = SETUP_OPTS,
     .example = "g16 setup --insecure-test-setup --seed 1 circuit.r1cs circuit.zkey --vk verification_key.json",
 };
 
-/* g16 setup --insecure-test-setup [--curve C] circuit.r1cs out.zkey [--vk vk.json] [--seed S]
+/* "--insecure-toxic tau,alpha,beta,gamma,delta" (decimal) into the 32-byte
+ * little-endian values of groth16_setup_opts.toxic; 0 on success. */
+static int parse_toxic(const char *v, uint8_t out[5][32]) {
+    const char *p = v;
+    for (int i = 0; i < 5; i++) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char num[100];
+        if (len == 0 || len >= sizeof num || (i < 4) != (end != NULL))
+            return -1;
+        memcpy(num, p, len);
+        num[len] = 0;
+        bls381_fr f;
+        limb_t l[4];
+        if (bls381_fr_from_dec(&f, num) != G16_OK)
+            return -1;
+        bls381_fr_from_mont(l, &f);
+        memcpy(out[i], l, 32);
+        p = end ? end + 1 : p + len;
+    }
+    return 0;
+}
+
+/* g16 setup --insecure-test-setup [--format zkey|params] [--curve C] circuit.r1cs out.zkey [--vk vk.json] [--seed S]
  *           [--backend cpu|cuda|auto] [--snarkjs-init] [--print-toxic] */
 int cmd_setup(int argc, char **argv) {
-    int insecure = 0, curve_set = 0, print_toxic = 0;
+    int insecure = 0, curve_set = 0, print_toxic = 0, params = 0;
     groth16_setup_opts so = {.backend = GROTH16_SETUP_AUTO};
     g16_curve curve = G16_CURVE_BN254;
     const char *vk_path = NULL;
     unsigned long long seed = 0;
     int seed_set = 0;
+    uint8_t toxic[5][32];
     cli_parse p;
     cli_init(&p, &CLI_SETUP, argc, argv, 0);
     int c;
     while ((c = cli_next(&p)) > 0) {
         switch (c) {
         case S_INSECURE: insecure = 1; break;
+        case S_FORMAT:
+            if (!strcmp(p.arg, "params") || !strcmp(p.arg, "zkey"))
+                params = !strcmp(p.arg, "params");
+            else
+                return cli_usage_error(&CLI_SETUP, "unknown format '%s' (zkey, params)", p.arg);
+            break;
+        case S_TOXIC:
+            if (parse_toxic(p.arg, toxic) != 0)
+                return cli_usage_error(&CLI_SETUP, "--insecure-toxic wants five decimal values "
+                                                   "tau,alpha,beta,gamma,delta");
+            so.toxic = (const uint8_t(*)[32])toxic;
+            break;
         case S_CURVE:
             if (g16_curve_from_name(&curve, p.arg) != G16_OK)
                 return cli_usage_error(&CLI_SETUP, "unknown curve '%s' (bn254, bls12-381)", p.arg);
@@ -813,20 +854,45 @@ int cmd_setup(int argc, char **argv) {
     const char *const *pos = (const char *const *)argv + p.optind;
     if (argc - p.optind != 2) {
         cli_usage(stderr, &CLI_SETUP);
-        return cli_usage_error(&CLI_SETUP, "takes 2 operands (circuit.r1cs, out.zkey), not %d", argc - p.optind);
+        return cli_usage_error(&CLI_SETUP, "takes 2 operands (circuit.r1cs, out.zkey or key.params), not %d", argc - p.optind);
     }
-    if (!g16_cli_outputs_ok("setup", (const char *[]){pos[0]}, 1, (const char *[]){pos[1], vk_path}, 2))
+    char *vk_auto = NULL;
+    if (params) {
+        if (so.snarkjs_init) {
+            fprintf(stderr, "g16 setup: --snarkjs-init is for zkey keys only\n");
+            return 2;
+        }
+        if (curve_set && curve != G16_CURVE_BLS12_381) {
+            fprintf(stderr, "g16 setup: --format params keys are BLS12-381 only\n");
+            return 2;
+        }
+        if (!vk_path) { /* key.params -> key.vk; any other name gets .vk appended */
+            size_t n = strlen(pos[1]), stem = n > 7 && !strcmp(pos[1] + n - 7, ".params") ? n - 7 : n;
+            vk_auto = malloc(stem + 4);
+            if (!vk_auto)
+                return 2;
+            memcpy(vk_auto, pos[1], stem);
+            memcpy(vk_auto + stem, ".vk", 4);
+            vk_path = vk_auto;
+        }
+    }
+    if (!g16_cli_outputs_ok("setup", (const char *[]){pos[0]}, 1, (const char *[]){pos[1], vk_path}, 2)) {
+        free(vk_auto);
         return 2;
+    }
     if (!insecure) {
         fprintf(stderr, "g16 setup: refusing to run without --insecure-test-setup: this setup draws its toxic\n"
                         "waste from a seed, so anyone who knows the seed can forge proofs. Use a real\n"
                         "ceremony (snarkjs powersoftau + zkey contribute) for production keys.\n");
+        free(vk_auto);
         return 2;
     }
-    fprintf(stderr, "g16 setup: WARNING: insecure test-only key (toxic waste from a seed)\n");
+    fprintf(stderr, "g16 setup: WARNING: insecure test-only key (toxic waste %s)\n",
+            so.toxic ? "given on the command line" : "from a seed");
     if (!seed_set) {
         if (g16_os_random(&seed, sizeof seed) != G16_OK) {
             fprintf(stderr, "g16 setup: getrandom failed\n");
+            free(vk_auto);
             return 2;
         }
     }
@@ -834,24 +900,31 @@ int cmd_setup(int argc, char **argv) {
     g16_r1cs cs;
     if (g16_r1cs_read(&cs, pos[0], &st) != G16_OK) {
         fprintf(stderr, "g16 setup: %s\n", st.msg);
+        free(vk_auto);
         return 2;
     }
     if (curve_set && cs.curve != curve) {
         fprintf(stderr, "g16 setup: %s is a %s circuit, not %s (wrong curve)\n", pos[0], g16_curve_name(cs.curve),
                 g16_curve_name(curve));
         g16_r1cs_free(&cs);
+        free(vk_auto);
         return 2;
     }
     g16_ctx *ctx = g16_ctx_create(NULL);
     double t0 = g16_now_ms();
     so.seed = seed;
     groth16_setup_info info;
-    g16_err err = ctx ? groth16_setup_insecure_ex(ctx, &cs, &so, pos[1], NULL, NULL, &info, &st) : G16_ERR_NOMEM;
+    g16_err err = !ctx     ? G16_ERR_NOMEM
+                  : params ? groth16_setup_params_insecure(ctx, &cs, &so, pos[1], vk_path, &info, &st)
+                           : groth16_setup_insecure_ex(ctx, &cs, &so, pos[1], NULL, NULL, &info, &st);
     if (!err && print_toxic) {
         /* The toxic waste as hex (fast_ptau.mjs --tau/--alpha/--beta take it). */
         uint8_t tw[5][32];
         static const char *names[5] = {"tau", "alpha", "beta", "gamma", "delta"};
-        groth16_setup_toxic(cs.curve, seed, tw);
+        if (so.toxic)
+            memcpy(tw, so.toxic, sizeof tw);
+        else
+            groth16_setup_toxic(cs.curve, seed, tw);
         for (int t = 0; t < 5; t++) {
             printf("%s=0x", names[t]);
             for (int b = 31; b >= 0; b--)
@@ -863,13 +936,17 @@ int cmd_setup(int argc, char **argv) {
     if (err) {
         fprintf(stderr, "g16 setup: %s\n", st.msg[0] ? st.msg : g16_err_str(err));
         g16_ctx_destroy(ctx);
+        free(vk_auto);
         return 2;
     }
     fprintf(stderr, "g16 setup: wrote %s (%zu bytes) in %.0f ms (%s; lagrange %.0f ms, points %.0f ms%s)\n",
             pos[1], info.key_bytes, g16_now_ms() - t0, info.used_gpu ? "cuda" : "cpu", info.lagrange_ms,
-            info.points_ms, so.snarkjs_init ? ", snarkjs init key" : "");
+            info.points_ms, params ? ", bellperson .params" : so.snarkjs_init ? ", snarkjs init key" : "");
+    if (params)
+        fprintf(stderr, "g16 setup: wrote %s\n", vk_path);
+    free(vk_auto);
     int rc = 0;
-    if (vk_path) {
+    if (vk_path && !params) {
         g16_key *key = NULL;
         if (g16_key_load(ctx, &key, pos[1], G16_KEY_TRUSTED) != G16_OK || g16_key_export_vk(ctx, key, vk_path) != G16_OK) {
             print_ctx_error(ctx, "setup");

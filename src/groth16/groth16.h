@@ -38,6 +38,11 @@ typedef struct groth16_setup_opts {
      * key's points are made (lower peak memory at 2^27); may be NULL. */
     void (*cs_done)(void *user);
     void *cs_done_user;
+    /* NULL: the toxic waste comes from seed (groth16_setup_toxic). Else tau,
+     * alpha, beta, gamma, delta given as canonical little-endian integers,
+     * each nonzero and below the group order (INVALID_ARG otherwise): tests
+     * reproducing a key made elsewhere. */
+    const uint8_t (*toxic)[32];
 } groth16_setup_opts;
 typedef struct groth16_setup_info {
     int used_gpu;
@@ -54,6 +59,20 @@ void groth16_setup_mem_free(void *mem, size_t len);
 /* The toxic waste a seed gives: tau, alpha, beta, gamma, delta as canonical
  * little-endian 32-byte integers (for fast_ptau.mjs --tau/--alpha/--beta). */
 void groth16_setup_toxic(g16_curve curve, uint64_t seed, uint8_t out[5][32]);
+
+/* INSECURE test-only setup of a bellperson (Filecoin) Groth16 key for a
+ * BLS12-381 circuit (setup_params_impl.h gives the math; params.h the
+ * layout): writes params_path (.params) and vk_path (.vk, the vk and ic
+ * alone), each atomically, both renamed into place only when both are
+ * complete. Toxic waste: o->toxic, else from o->seed exactly as
+ * groth16_setup_insecure draws it (the same five values for the same
+ * seed). o->backend picks the fixed-base engine; o->snarkjs_init, align and
+ * cs_done are not used. Errors: WRONG_CURVE (not BLS12-381), FORMAT,
+ * UNSUPPORTED (domain of 2^32 rows or more), INVALID_ARG (bad toxic
+ * values; tau a root of unity of the domain), NOMEM, IO, NO_DEVICE. */
+g16_err groth16_setup_params_insecure(g16_ctx *ctx, const g16_r1cs *cs, const groth16_setup_opts *o,
+                                      const char *params_path, const char *vk_path, groth16_setup_info *info,
+                                      g16_status *st);
 
 
 /* ---- the prover in stages (for the engine) --------------------------------

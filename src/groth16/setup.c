@@ -35,6 +35,7 @@
 #include "gpu/gpu.h"
 #include "groth16.h"
 #include "ntt/ntt.h"
+#include "params.h"
 #include "util/blake2b.h"
 #include "util/ctx.h"
 #include "util/file.h"
@@ -134,6 +135,9 @@ static void hash_u32be(g16_blake2b *h, uint32_t v) {
 #undef CV
 #undef SETUP_FP_UP
 #undef SETUP_FR_UP
+
+/* groth16_setup_params_insecure: bellperson .params keys (BLS12-381). */
+#include "setup_params_impl.h"
 
 void groth16_setup_toxic(g16_curve curve, uint64_t seed, uint8_t out[5][32]) {
     if (curve == G16_CURVE_BN254)

@@ -333,6 +333,26 @@ static void SP(toxic)(uint64_t seed, FR tw[5]) {
         while (FRN(is_zero)(&tw[i]));
 }
 
+/* The toxic waste of a run: o->toxic (canonical little-endian, each nonzero
+ * and below r; -1 if not), else from o->seed. */
+static int SP(toxic_from)(const groth16_setup_opts *o, FR tw[5]) {
+    if (!o->toxic) {
+        SP(toxic)(o->seed, tw);
+        return 0;
+    }
+    for (int i = 0; i < 5; i++) {
+        limb_t x[4], y[4];
+        memcpy(x, o->toxic[i], 32);
+        FRN(to_mont)(&tw[i], x);
+        FRN(from_mont)(y, &tw[i]);
+        if (memcmp(x, y, 32) != 0 || FRN(is_zero)(&tw[i])) {
+            g16_wipe(tw, 5 * sizeof *tw);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static void SP(toxic_bytes)(uint64_t seed, uint8_t out[5][32]) {
     FR tw[5];
     SP(toxic)(seed, tw);
@@ -498,7 +518,8 @@ static g16_err G16_CAT(G16_CAT(groth16_, CV), _setup)(setup_env *e, const g16_r1
 
     /* Toxic waste from the seed: whoever knows the seed can forge proofs. */
     FR tw[5], gamma_inv, delta_inv, one, t;
-    SP(toxic)(e->o->seed, tw);
+    if (SP(toxic_from)(e->o, tw) != 0)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "setup: a toxic value is zero or not below r");
     FR *const tau = &tw[0], *const alpha = &tw[1], *const beta = &tw[2], *const gamma = &tw[3], *const delta = &tw[4];
     FRN(set_one)(&one);
     if (sj) {
