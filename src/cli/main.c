@@ -5,8 +5,10 @@
 #include "../../bench/bench_main.h"
 #include "cli.h"
 #include "g16.h"
+#include "progress.h"
 
 int main(int argc, char **argv) {
+    cli_quiet_take(&argc, argv); /* --quiet / -q, any command (progress.h) */
     if (argc < 2) {
         fprintf(stderr, "usage: g16 <prove|verify|info|zkey|setup|synth|client|bench|selfcheck|options> ...\n");
         return 2;
