@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/progress.h"
 #include "gpu/gpu.h"
 #include "util/ctx.h"
 
@@ -27,6 +28,8 @@ static int usage(void) {
 }
 
 #define BENCH_MAX_LOG_N 30
+
+static int bench_run(bench_opts *op, const char *what);
 
 int bench_main(int argc, char **argv) {
     if (argc < 2)
@@ -150,6 +153,18 @@ int bench_main(int argc, char **argv) {
     }
     o.argc = argc - i;
     o.argv = argv + i;
+    /* The progress line on a terminal (cli/progress.h): setup, synthesis,
+     * proofs and engine jobs report to it; the results stay on stdout. */
+    char title[64];
+    snprintf(title, sizeof title, "g16 bench %s", what);
+    cli_progress_begin(title);
+    int rc = bench_run(&o, what);
+    cli_progress_end();
+    return rc;
+}
+
+static int bench_run(bench_opts *op, const char *what) {
+    bench_opts o = *op;
     if (!strcmp(what, "arith"))
         return !strcmp(o.backend, "cuda") ? bench_arith_cuda(&o) : bench_arith(&o);
     if (!strcmp(what, "ntt"))

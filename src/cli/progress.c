@@ -84,6 +84,17 @@ static int term_cols(void) {
     return 80;
 }
 
+/* The unit of a stage's rate: the library's stages count points (G1-point
+ * units), rows or witnesses; the CLI's own count proofs or partitions. */
+static const char *unit_of(const char *stage) {
+    static const char *const map[][2] = {{"points", " pt"}, {"msm", " pt"},  {"rows", " rows"},
+                                         {"proofs", " proofs"}, {"witnesses", " files"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (!strcmp(stage, map[i][0]))
+            return map[i][1];
+    return strstr(stage, "job ") == stage ? " partitions" : "";
+}
+
 /* Draws the state (lock held). */
 static void draw(void) {
     double now = g16_cli_now_ms(), el = (now - P.t_stage) / 1e3;
@@ -100,7 +111,7 @@ static void draw(void) {
             char r[32], eta[32];
             fmt_count(r, sizeof r, rate);
             fmt_time(eta, sizeof eta, (double)(P.total - P.done) / rate);
-            snprintf(tail + n, sizeof tail - (size_t)n, "  %s/s  ETA %s", r, eta);
+            snprintf(tail + n, sizeof tail - (size_t)n, "  %s%s/s  ETA %s", r, unit_of(P.stage), eta);
         }
     }
     int len = snprintf(line, sizeof line, "\r%s: %s%s", P.cmd, P.stage, tail);
