@@ -154,8 +154,8 @@ G16_API g16_err g16_last_error(char *buf, size_t buf_len);
  * inside long loops (the MSMs, setup's fixed-base multiplications) at most
  * every 50 ms, never per point. stage is a static string ("synthesis",
  * "ntt", "msm", "verify", ...); within one stage total is fixed and done
- * runs from 0 up to total without decreasing (units per stage: docs/api.md
- * "Progress"). A stage may end early when the call fails. The callback must
+ * runs from 0 up to total without decreasing (the stages and their units:
+ * docs/groth16.md "Progress"). A stage may end early when the call fails. The callback must
  * not call back into the library on the same objects; it does not change
  * what is computed. */
 typedef void (*g16_progress_fn)(void *user, const char *stage, uint64_t done, uint64_t total);

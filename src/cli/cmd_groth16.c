@@ -280,7 +280,8 @@ typedef struct prove_ui {
 
 static void prove_event(void *user, int ev, const groth16_prove_report *r) {
     const prove_ui *ui = user;
-    cli_progress_clear(); /* the lines below replace the progress line; the next stage redraws it */
+    if (ev == GROTH16_PROVER_EV_FALLBACK || ui->progress)
+        cli_progress_clear(); /* a line below: the progress line gives way; the next stage redraws it */
     if (ev == GROTH16_PROVER_EV_FALLBACK) { /* auto: the GPU failed; the proof is redone on the CPU */
         const char *last = r->note;
         for (const char *q = r->note; (q = strstr(q, "auto: the GPU")) != NULL; q++)
