@@ -63,8 +63,10 @@ static void fmt_count(char *b, size_t n, double v) {
         snprintf(b, n, "%.2fM", v / 1e6);
     else if (v >= 1e4)
         snprintf(b, n, "%.1fk", v / 1e3);
+    else if (v >= 10)
+        snprintf(b, n, "%.0f", v);
     else
-        snprintf(b, n, "%.1f", v);
+        snprintf(b, n, "%.2f", v);
 }
 
 static void fmt_time(char *b, size_t n, double s) {
