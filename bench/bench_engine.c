@@ -699,6 +699,7 @@ static int measure(g16_engine *eng, uint64_t key, const g16_engine_witness *w, i
         return -1;
     double t0 = now_ms();
     int ran = run_jobs(eng, key, w, jobs, parts, sflags, ids, lat, sum);
+    cli_progress_clear(); /* the figures follow */
     if (ran < 0)
         return -1;
     if (!ran)
