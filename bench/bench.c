@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/progress.h"
 #include "gpu/gpu.h"
 #include "util/ctx.h"
 
@@ -57,6 +58,8 @@ const cli_cmd CLI_BENCH = {
 };
 
 #define BENCH_MAX_LOG_N 30
+
+static int bench_run(bench_opts *op, const char *what);
 
 int bench_main(int argc, char **argv) {
     bench_opts o = {.group = "g1", .backend = "cpu", .log_n = -1};
@@ -153,6 +156,18 @@ int bench_main(int argc, char **argv) {
     const char *what = argv[i++];
     o.argc = argc - i;
     o.argv = argv + i;
+    /* The progress line on a terminal (cli/progress.h): setup, synthesis,
+     * proofs and engine jobs report to it; the results stay on stdout. */
+    char title[64];
+    snprintf(title, sizeof title, "g16 bench %s", what);
+    cli_progress_begin(title);
+    int rc = bench_run(&o, what);
+    cli_progress_end();
+    return rc;
+}
+
+static int bench_run(bench_opts *op, const char *what) {
+    bench_opts o = *op;
     if (!strcmp(what, "arith"))
         return !strcmp(o.backend, "cuda") ? bench_arith_cuda(&o) : bench_arith(&o);
     if (!strcmp(what, "ntt"))

@@ -43,6 +43,7 @@
 
 #include "bench.h"
 #include "bench_synth.h"
+#include "cli/progress.h"
 #include "engine/engine.h"
 #include "gpu/gpu.h"
 #include "util/ctx.h"
@@ -327,14 +328,16 @@ static uint64_t default_budget(g16_ctx *ctx, const bench_opts *o, int cuda, cons
 static int syn_build(g16_ctx *ctx, const bench_opts *o, int cuda, bench_mem *bm, bench_synth_key *sk, syn_mem *sm,
                      void **wt, size_t *wl) {
     synth_opts so = {.curve = o->curve_set ? o->curve : G16_CURVE_BN254, .log_n = o->log_n,
-                     .profile = SYNTH_FILECOIN, .partitions = 1, .seed = 1};
+                     .profile = SYNTH_FILECOIN, .partitions = 1, .seed = 1, .progress = cli_progress};
     g16_status st = {0};
     /* As bench prove --synthetic: with the rows deferred they are built after
      * the bases' host pages are gone (2^27 fits 125 GiB), but then they are
      * not on the device (no GPU synthesis). */
     sm->deferred = cuda && (o->log_n >= 27 || g16_config_bool(&o->cfg, G16_OPT_BENCH_LOWMEM));
-    if (bench_synth_key_make(ctx, &so, sm->deferred ? GROTH16_KEY_DEFER_PREP : 0, BENCH_SYNTH_WTNS0, bm, sk, &st) !=
-        G16_OK) {
+    g16_err kerr = bench_synth_key_make(ctx, &so, sm->deferred ? GROTH16_KEY_DEFER_PREP : 0, BENCH_SYNTH_WTNS0, bm,
+                                        sk, &st);
+    cli_progress_clear();
+    if (kerr != G16_OK) {
         fprintf(stderr, "g16 bench engine: synthetic 2^%d circuit, setup or key: %s (%s)\n", o->log_n, st.msg,
                 g16_err_str(st.code));
         return 0;
@@ -557,9 +560,17 @@ static int run_jobs(g16_engine *eng, uint64_t key, const g16_engine_witness *w, 
             return -1;
     for (int j = 0; j < jobs; j++) {
         g16_engine_job_info ji;
+        g16_err werr;
+        /* On a terminal: the proofs finished so far, polled (cli/progress.h). */
+        while (cli_progress_on() && (werr = g16_engine_wait(eng, ids[j], 100)) == G16_ERR_TIMEOUT)
+            if (g16_engine_job_get_info(eng, &ji, ids[j]) == G16_OK)
+                cli_progress(NULL, "proofs", (uint64_t)j * (uint64_t)parts + ji.proved + ji.failed,
+                             (uint64_t)jobs * (uint64_t)parts);
         if (g16_engine_wait(eng, ids[j], -1) != G16_OK || g16_engine_job_get_info(eng, &ji, ids[j]) != G16_OK)
             return -1;
+        cli_progress(NULL, "proofs", (uint64_t)(j + 1) * (uint64_t)parts, (uint64_t)jobs * (uint64_t)parts);
         if (ji.state != G16_JOB_DONE) {
+            cli_progress_clear();
             fprintf(stderr, "g16 bench engine: job %d: %s\n", j, ji.msg);
             return 0;
         }
@@ -688,6 +699,7 @@ static int measure(g16_engine *eng, uint64_t key, const g16_engine_witness *w, i
         return -1;
     double t0 = now_ms();
     int ran = run_jobs(eng, key, w, jobs, parts, sflags, ids, lat, sum);
+    cli_progress_clear(); /* the figures follow */
     if (ran < 0)
         return -1;
     if (!ran)

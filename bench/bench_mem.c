@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "cli/progress.h"
 
 /* "Key:   123 kB" from /proc/self/status, -1 if absent. */
 static long status_kb(const char *key) {
@@ -49,9 +50,11 @@ long bench_mem_phase(bench_mem *m, const char *phase) {
         m->peak_kb = hwm;
     size_t len = strlen(m->json);
     snprintf(m->json + len, sizeof m->json - len, "%s\"rss_%s_kb\":%ld", len ? "," : "", phase, hwm);
-    if (m->units > 0)
+    if (m->units > 0) {
+        cli_progress_clear();
         fprintf(stderr, "  rss %-10s peak %7.2f GB (%6.0f B/constraint above the start), after %7.2f GB\n", phase,
                 (double)hwm * 1024 / 1e9, (double)(hwm - m->start_kb) * 1024 / m->units, (double)rss * 1024 / 1e9);
+    }
     bench_mem_begin(m); /* the next phase's peak starts from here */
     return hwm;
 }

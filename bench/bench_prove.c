@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "cli/progress.h"
 #include "gpu/gpu.h"
 
 static int cmp_double(const void *a, const void *b) {
@@ -52,6 +53,7 @@ int bench_prove(const bench_opts *o) {
     g16_prove_opts_init(&po);
     po.backend = G16_BACKEND_CPU;
     po.verify = 0;
+    po.progress = cli_progress;
     for (int i = -1; i < reps; i++) {
         g16_result *res = NULL;
         g16_prove_stats s;

@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "bench.h"
+#include "cli/progress.h"
 #include "util/ctx.h"
 
 int bench_profile(const bench_opts *o) {
@@ -40,6 +41,7 @@ static char *options_json(const bench_opts *o) {
 
 void bench_report(const bench_opts *o, const char *name, g16_curve curve, const char *extra,
                   const char *unit, double value) {
+    cli_progress_clear(); /* stdout may be the same terminal */
     if (o->json) {
         char *opts = options_json(o);
         printf("{\"bench\":\"%s\",\"curve\":\"%s\",\"backend\":\"%s\",%s%s\"%s\":%.6g,\"options\":%s}\n", name,

@@ -25,7 +25,7 @@ g16_err bench_synth_key_make(g16_ctx *ctx, const synth_opts *so, unsigned load_f
     if (bm)
         bench_mem_phase(bm, "circuit");
     groth16_setup_opts sopt = {.seed = so->seed, .backend = GROTH16_SETUP_AUTO, .align = 1, .cs_done = free_cs,
-                               .cs_done_user = &cs};
+                               .cs_done_user = &cs, .progress = so->progress, .progress_user = so->progress_user};
     t0 = g16_now_ms();
     err = groth16_setup_insecure_ex(ctx, &cs, &sopt, NULL, &out->mem, &out->len, &out->si, st);
     g16_r1cs_free(&cs); /* freed already by free_cs (the key carries the coefficients) */

@@ -21,6 +21,7 @@
 
 #include "bench.h"
 #include "bench_synth.h"
+#include "cli/progress.h"
 #include "gpu/gpu.h"
 #include "groth16/groth16.h"
 #include "groth16/synth.h"
@@ -50,7 +51,8 @@ int bench_prove_synthetic(const bench_opts *o) {
         return 2;
     }
     synth_opts so = {.curve = o->curve_set ? o->curve : G16_CURVE_BN254, .log_n = o->log_n,
-                     .profile = SYNTH_FILECOIN, .partitions = 1, .seed = o->seed_set ? o->seed : 1};
+                     .profile = SYNTH_FILECOIN, .partitions = 1, .seed = o->seed_set ? o->seed : 1,
+                     .progress = cli_progress};
     if (o->profile && synth_profile_from_name(&so.profile, o->profile) != G16_OK) {
         fprintf(stderr, "g16 bench prove: unknown profile '%s' (dense, filecoin, sparse-b)\n", o->profile);
         return 2;
@@ -91,6 +93,7 @@ int bench_prove_synthetic(const bench_opts *o) {
     g16_key *key = sk.key;
     size_t len = sk.len;
     bench_mem_phase(&bm, "load");
+    cli_progress_clear();
     fprintf(stderr, "bench prove --synthetic: 2^%d %s: synth %.0f ms, setup %.0f ms (%s), load %.0f ms, key %.2f GB\n",
             o->log_n, o->profile ? o->profile : "filecoin", synth_ms, setup_ms, si.used_gpu ? "cuda" : "cpu", load_ms,
             (double)len / 1e9);
@@ -112,6 +115,7 @@ int bench_prove_synthetic(const bench_opts *o) {
     g16_prove_opts_init(&po);
     po.backend = G16_BACKEND_CPU;
     po.verify = 0;
+    po.progress = cli_progress;
     for (int i = -1; i < reps; i++) {
         g16_result *res = NULL;
         g16_prove_stats ps;
@@ -155,6 +159,7 @@ int bench_prove_synthetic(const bench_opts *o) {
     rc = 0;
     goto done;
 fail:
+    cli_progress_clear();
     fprintf(stderr, "g16 bench prove --synthetic: %s\n", st.msg[0] ? st.msg : "failed");
 done:
     g16_witness_free(w);

@@ -146,6 +146,20 @@ G16_API g16_err g16_ctx_last_error(g16_ctx *ctx, char *buf, size_t buf_len) G16_
  * has had no error. Thread-safe (thread-local). */
 G16_API g16_err g16_last_error(char *buf, size_t buf_len);
 
+/* ---- progress ------------------------------------------------------------
+ * Long operations (g16_prove, g16_prove_batch; the CLI's setup and
+ * synthesis) report their progress through an optional callback in their
+ * options. It is called on the thread that made the call, never on a pool
+ * thread and never concurrently for one call: at each stage boundary, and
+ * inside long loops (the MSMs, setup's fixed-base multiplications) at most
+ * every 50 ms, never per point. stage is a static string ("synthesis",
+ * "ntt", "msm", "verify", ...); within one stage total is fixed and done
+ * runs from 0 up to total without decreasing (the stages and their units:
+ * docs/groth16.md "Progress"). A stage may end early when the call fails. The callback must
+ * not call back into the library on the same objects; it does not change
+ * what is computed. */
+typedef void (*g16_progress_fn)(void *user, const char *stage, uint64_t done, uint64_t total);
+
 /* ---- options (docs/config.md) -----------------------------------------------
  * One table of typed options, each with a config key ("gpu.msm_window_bits"),
  * an environment variable ("G16_GPU_MSM_C"), bounds, a default and a class
@@ -254,6 +268,8 @@ typedef struct g16_prove_opts {
     int device;          /* the GPU to use; default 0 */
     int stream_bases;    /* 1: stream the key's bases from host memory per MSM instead of
                           * uploading the key (a key larger than the GPU); default 0 */
+    g16_progress_fn progress; /* optional (see "progress" above); default NULL */
+    void *progress_user;
 } g16_prove_opts;
 
 /* Sets *opts to the defaults above. opts may not be NULL. */

@@ -139,7 +139,7 @@ static void prove_case(g16_ctx *ctx, const char *dir, g16_curve curve, int log_n
     snprintf(r1cs, sizeof r1cs, "%s/%s.r1cs", dir, cn);
     snprintf(wtns, sizeof wtns, "%s/%s.wtns", dir, cn);
     snprintf(zkey, sizeof zkey, "%s/%s.zkey", dir, cn);
-    synth_opts so = {curve, log_n, SYNTH_FILECOIN, 1, seed, r1cs, wtns};
+    synth_opts so = {curve, log_n, SYNTH_FILECOIN, 1, seed, r1cs, wtns, NULL, NULL};
     g16_status st = {0};
     synth_stats ss;
     g16_r1cs cs;

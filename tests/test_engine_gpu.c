@@ -86,7 +86,7 @@ static int make_circuit(g16_ctx *ctx, circuit *c, const char *name, g16_curve cu
     snprintf(wstem, sizeof wstem, "%s/%s.wtns", tmpdir, name);
     snprintf(c->zkey, sizeof c->zkey, "%s/%s.zkey", tmpdir, name);
     snprintf(c->vk, sizeof c->vk, "%s/%s.vk.json", tmpdir, name);
-    synth_opts so = {curve, log_n, SYNTH_FILECOIN, NW, seed, r1cs, wstem};
+    synth_opts so = {curve, log_n, SYNTH_FILECOIN, NW, seed, r1cs, wstem, NULL, NULL};
     g16_status st = {0};
     synth_stats ss;
     double t = g16_now_ms();

@@ -75,7 +75,7 @@ static int make_mem(g16_ctx *ctx, mem_circuit *c, const char *name, g16_curve cu
     snprintf(stem, sizeof stem, "%s/%s.wtns", tmpdir, name);
     snprintf(c->zkey, sizeof c->zkey, "%s/%s.zkey", tmpdir, name);
     snprintf(vk, sizeof vk, "%s/%s.vk.json", tmpdir, name);
-    synth_opts fo = {curve, log_n, SYNTH_FILECOIN, NW, seed, r1cs, stem};
+    synth_opts fo = {curve, log_n, SYNTH_FILECOIN, NW, seed, r1cs, stem, NULL, NULL};
     CHECK_MSG(synth_generate(&fo, NULL, &st) == G16_OK, "%s", st.msg);
     for (int i = 0; i < NW; i++) {
         char path[200];

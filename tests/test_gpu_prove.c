@@ -90,7 +90,7 @@ static int make_kit(kit *k, g16_curve curve, int log_n, synth_profile prof, uint
     snprintf(r1cs, sizeof r1cs, "%s/c%d.r1cs", tmpdir, serial);
     snprintf(wstem, sizeof wstem, "%s/c%d.wtns", tmpdir, serial);
     snprintf(zkey, sizeof zkey, "%s/c%d.zkey", tmpdir, serial);
-    synth_opts so = {curve, log_n, prof, NW, seed, r1cs, wstem};
+    synth_opts so = {curve, log_n, prof, NW, seed, r1cs, wstem, NULL, NULL};
     g16_status st = {0};
     synth_stats ss;
     g16_r1cs cs;

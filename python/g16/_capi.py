@@ -64,7 +64,9 @@ class ProveOpts(Structure):
                 ("backend", c_enum),
                 ("verify", c_int),
                 ("device", c_int),
-                ("stream_bases", c_int)]
+                ("stream_bases", c_int),
+                ("progress", c_void_p),       # g16_progress_fn (NULL: none)
+                ("progress_user", c_void_p)]
 
 
 class ProveStats(Structure):

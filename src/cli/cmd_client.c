@@ -19,6 +19,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "progress.h"
 #include "util/file.h"
 #include "util/config.h"
 
@@ -231,6 +232,7 @@ static int http(client *c, const char *method, const char *path, const char *bod
     curl_slist_free_all(hdr);
     if (rc != CURLE_OK) {
         if (!c->quiet) {
+            cli_progress_clear();
             fprintf(stderr, "g16 client: %s %s: %s\n", method, c->socket ? c->socket : url, curl_easy_strerror(rc));
             if (rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST)
                 fprintf(stderr, "g16 client: is g16d running there? Start it (g16d --listen 127.0.0.1:8416, "
@@ -252,6 +254,7 @@ static void print_http_error(const char *what, long status, const buf *b) {
     json_t *e = j ? json_object_get(j, "error") : NULL;
     const char *code = json_string_value(json_object_get(e, "code"));
     const char *msg = json_string_value(json_object_get(e, "message"));
+    cli_progress_clear();
     if (code)
         fprintf(stderr, "g16 client: %s: HTTP %ld %s: %s\n", what, status, code, msg ? msg : "");
     else
@@ -283,6 +286,7 @@ static int call_json(client *c, const char *method, const char *path, const char
     json_error_t je;
     *out = json_loadb(b.p, b.len, 0, &je);
     if (!*out) {
+        cli_progress_clear();
         fprintf(stderr, "g16 client: %s %s: bad JSON in the reply: %s\n", method, path, je.text);
         free(b.p);
         return EXIT_SERVER;
@@ -558,20 +562,19 @@ static void progress_line(int tty, long long id, const json_t *job, double elaps
     if (!strcmp(state, "queued"))
         snprintf(qp, sizeof qp, ", queue position %lld",
                  (long long)json_integer_value(json_object_get(job, "queue_position")));
-    if (tty) {
-        /* One line redrawn in place: a 20-cell bar of finished partitions
-         * ('#' done, 'x' failed). */
-        char bar[21];
-        long long cd = total > 0 ? done * 20 / total : 0, cf = total > 0 ? (done + failed) * 20 / total : 0;
-        for (int k = 0; k < 20; k++)
-            bar[k] = k < cd ? '#' : k < cf ? 'x' : '.';
-        bar[20] = 0;
-        fprintf(stderr, "\r\033[Kjob %lld %s [%s] %lld/%lld done, %lld failed%s, %.1f s%s", id, state, bar, done, total,
-                failed, qp, elapsed_s, final ? "\n" : "");
+    if (g16_cli_quiet)
+        return;
+    if (tty && !final) {
+        /* The progress line (progress.h): the finished partitions. */
+        char stage[96];
+        snprintf(stage, sizeof stage, "job %lld %s%s%s", id, state, qp, failed ? ", some failed" : "");
+        cli_progress(NULL, stage, (uint64_t)(done + failed), total > 0 ? (uint64_t)total : 1);
+        return;
     }
-    else
-        fprintf(stderr, "job %lld %s: %lld/%lld done, %lld failed%s, %.1f s\n", id, state, done, total, failed, qp,
-                elapsed_s);
+    if (tty)
+        cli_progress_end(); /* the last state stays as one line */
+    fprintf(stderr, "job %lld %s: %lld/%lld done, %lld failed%s, %.1f s\n", id, state, done, total, failed, qp,
+            elapsed_s);
     fflush(stderr);
 }
 
@@ -580,7 +583,8 @@ static void progress_line(int tty, long long id, const json_t *job, double elaps
  * connection or a 502/503/504 (the daemon restarting or draining: accepted
  * jobs survive that) is retried every second for up to retry_s. */
 static int wait_job(client *c, long long id, double timeout_s, double retry_s, const char *dir) {
-    int tty = isatty(2);
+    cli_progress_begin("g16 client");
+    int tty = cli_progress_on(); /* a terminal, not --quiet */
     double t0 = g16_cli_now_ms(), down_since = -1;
     char path[128], last[160] = "";
     json_t *job = NULL;
@@ -602,22 +606,24 @@ static int wait_job(client *c, long long id, double timeout_s, double retry_s, c
             if (transient && down_since < 0 && retry_s > 0) {
                 down_since = now_ms;
                 c->quiet = 1;
-                fprintf(stderr, "%sg16 client: job %lld: retrying for up to %.0f s\n", tty ? "\n" : "", id, retry_s);
+                cli_progress_clear();
+                fprintf(stderr, "g16 client: job %lld: retrying for up to %.0f s\n", id, retry_s);
             }
             if (transient && down_since >= 0 && (now_ms - down_since) / 1e3 < retry_s &&
                 (timeout_s <= 0 || (now_ms - t0) / 1e3 < timeout_s)) {
                 sleep(1);
                 continue;
             }
+            cli_progress_end();
             if (c->quiet) {
                 c->quiet = 0;
                 fprintf(stderr, "g16 client: job %lld: no answer from the server for %.0f s\n", id,
                         (now_ms - down_since) / 1e3);
-            } else if (tty)
-                fputc('\n', stderr);
+            }
             return rc;
         }
         if (down_since >= 0) {
+            cli_progress_clear();
             fprintf(stderr, "g16 client: job %lld: the server answers again\n", id);
             down_since = -1;
             c->quiet = 0;
@@ -637,12 +643,12 @@ static int wait_job(client *c, long long id, double timeout_s, double retry_s, c
         if (fin)
             break;
         if (timeout_s > 0 && elapsed >= timeout_s) {
-            if (tty)
-                fputc('\n', stderr);
+            cli_progress_end();
             fprintf(stderr, "g16 client: job %lld not finished after %.0f s\n", id, timeout_s);
             return EXIT_TIMEOUT;
         }
     }
+    cli_progress_end();
     snprintf(path, sizeof path, "/v1/jobs/%lld", id);
     if ((rc = call_json(c, "GET", path, NULL, 300, NULL, &job)))
         return rc;

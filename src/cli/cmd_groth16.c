@@ -9,6 +9,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "progress.h"
 #include "gpu/gpu.h"
 #include "groth16/groth16.h"
 #include "util/file.h"
@@ -251,18 +252,32 @@ static int cmd_prove_batch(const prove_args *pa) {
     g16_engine_opts eo = {.workers = workers, .synth_threads = synth, .budget_bytes = budget, .no_verify = no_verify,
                           .timeline_path = timeline, .backend = backend, .workers_per_device = wpd,
                           .devices = devices, .device_budget_bytes = dev_budget};
+    cli_progress_begin("g16 prove --batch");
+    cli_progress(NULL, "loading the key", 0, 1);
     if (!ctx || !ws || g16_engine_create(ctx, &eng, &eo) != G16_OK)
         goto fail;
     if (g16_engine_key_add(eng, &key_id, zkey, trusted ? G16_KEY_TRUSTED : 0, G16_TIER_MMAP) != G16_OK)
         goto fail;
-    if (verbose) /* which backend the engine chose, and the key's tier */
+    if (verbose) { /* which backend the engine chose, and the key's tier */
+        cli_progress_clear();
         print_batch_engine(eng);
+    }
     for (size_t i = 0; i < n; i++)
         ws[i].path = wtns[i];
-    if (g16_engine_submit(eng, &job, key_id, ws, n, G16_PRIORITY_NORMAL, 0) != G16_OK ||
-        g16_engine_wait(eng, job, -1) != G16_OK)
+    if (g16_engine_submit(eng, &job, key_id, ws, n, G16_PRIORITY_NORMAL, 0) != G16_OK)
         goto fail;
     g16_engine_job_info ji;
+    if (cli_progress_on()) { /* the finished partitions, polled */
+        g16_err werr;
+        cli_progress(NULL, "proofs", 0, n);
+        while ((werr = g16_engine_wait(eng, job, 100)) == G16_ERR_TIMEOUT)
+            if (g16_engine_job_get_info(eng, &ji, job) == G16_OK)
+                cli_progress(NULL, "proofs", ji.proved + ji.failed, ji.partitions);
+        cli_progress_end();
+        if (werr != G16_OK)
+            goto fail;
+    } else if (g16_engine_wait(eng, job, -1) != G16_OK)
+        goto fail;
     if (g16_engine_job_get_info(eng, &ji, job) != G16_OK)
         goto fail;
     rc = 0;
@@ -291,9 +306,11 @@ static int cmd_prove_batch(const prove_args *pa) {
                 g16_cli_now_ms() - t0, ji.msg[0] ? "; first failure: " : "", ji.msg);
     goto done;
 fail:
+    cli_progress_end();
     if (ctx)
         print_ctx_error(ctx, "prove --batch");
 done:
+    cli_progress_end();
     g16_engine_destroy(eng, 0);
     g16_ctx_destroy(ctx);
     free(ws);
@@ -308,6 +325,8 @@ typedef struct prove_ui {
 
 static void prove_event(void *user, int ev, const groth16_prove_report *r) {
     const prove_ui *ui = user;
+    if (ev == GROTH16_PROVER_EV_FALLBACK || ui->progress)
+        cli_progress_clear(); /* a line below: the progress line gives way; the next stage redraws it */
     if (ev == GROTH16_PROVER_EV_FALLBACK) { /* auto: the GPU failed; the proof is redone on the CPU */
         const char *last = r->note;
         for (const char *q = r->note; (q = strstr(q, "auto: the GPU")) != NULL; q++)
@@ -423,14 +442,19 @@ int cmd_prove(int argc, char **argv) {
     g16_status st = {0};
     int rc = 2;
     double t0 = g16_cli_now_ms();
+    cli_progress_begin("g16 prove");
+    cli_progress(NULL, "loading the key", 0, 1);
     /* The key without a per-key working area: the prover brings its own. */
     if (groth16_key_load_ex(ctx, &key, pos[0], trusted ? G16_KEY_TRUSTED : 0, 0, &st) != G16_OK)
         goto fail_st;
     double t_key = g16_cli_now_ms();
     g16_key_info info;
     (void)!g16_key_get_info(ctx, &info, key); /* a loaded key: cannot fail */
-    /* Progress lines on large circuits (or with --verbose), one per stage. */
-    prove_ui ui = {.progress = verbose || info.domain_size >= (1u << 20), .check = check};
+    /* Stage lines with --verbose, and on large circuits where no progress
+     * line is drawn (not a terminal) unless --quiet. */
+    prove_ui ui = {.progress = verbose || (info.domain_size >= (1u << 20) && !g16_cli_quiet && !cli_progress_on()),
+                   .check = check};
+    cli_progress_clear();
     if (ui.progress)
         fprintf(stderr, "g16 prove: %s, %u wires, domain 2^%d, key loaded in %.0f ms\n", g16_curve_name(info.curve),
                 info.n_vars, __builtin_ctz(info.domain_size), t_key - t0);
@@ -446,10 +470,13 @@ int cmd_prove(int argc, char **argv) {
     po.stream_bases = stream_bases;
     po.event = prove_event;
     po.event_user = &ui;
+    po.progress = cli_progress;
+    cli_progress(NULL, "setting up the prover", 0, 1);
     if (groth16_prover_create(ctx, &pr, key, &po, &st) != G16_OK)
         goto fail_st;
     groth16_prover_info pi;
     groth16_prover_get_info(pr, &pi);
+    cli_progress_clear();
     const char *unavail = strstr(pi.note, "auto: GPU unavailable");
     if (pi.backend == G16_BACKEND_CPU && unavail) /* a warning: auto wanted the GPU */
         fprintf(stderr, "g16 prove: %s\n", unavail + 6);
@@ -463,6 +490,7 @@ int cmd_prove(int argc, char **argv) {
      * object); the CPU path loads it. */
     g16_err err = groth16_prover_prove(pr, &res, NULL, pos[1], fixed_rs ? r_le : NULL, fixed_rs ? s_le : NULL,
                                        &rep, &st);
+    cli_progress_end();
     if (err == G16_ERR_INVALID_PROOF) {
         fprintf(stderr, "g16 prove: the proof does not verify: the witness %s does not satisfy the circuit of %s\n",
                 pos[1], pos[0]);
@@ -481,11 +509,13 @@ int cmd_prove(int argc, char **argv) {
     rc = 0;
     goto done;
 fail_st:
+    cli_progress_end();
     fprintf(stderr, "g16 prove: %s (%s)\n", st.msg[0] ? st.msg : g16_err_str(st.code), g16_err_str(st.code));
     goto done;
 fail:
     print_ctx_error(ctx, "prove");
 done:
+    cli_progress_end();
     groth16_prover_free(pr);
     g16_result_free(res);
     g16_key_free(key);
@@ -898,12 +928,16 @@ int cmd_setup(int argc, char **argv) {
     }
     g16_status st = {0};
     g16_r1cs cs;
+    cli_progress_begin("g16 setup");
+    cli_progress(NULL, "reading the circuit", 0, 1);
     if (g16_r1cs_read(&cs, pos[0], &st) != G16_OK) {
+        cli_progress_end();
         fprintf(stderr, "g16 setup: %s\n", st.msg);
         free(vk_auto);
         return 2;
     }
     if (curve_set && cs.curve != curve) {
+        cli_progress_end();
         fprintf(stderr, "g16 setup: %s is a %s circuit, not %s (wrong curve)\n", pos[0], g16_curve_name(cs.curve),
                 g16_curve_name(curve));
         g16_r1cs_free(&cs);
@@ -913,10 +947,12 @@ int cmd_setup(int argc, char **argv) {
     g16_ctx *ctx = g16_ctx_create(NULL);
     double t0 = g16_now_ms();
     so.seed = seed;
+    so.progress = cli_progress;
     groth16_setup_info info;
     g16_err err = !ctx     ? G16_ERR_NOMEM
                   : params ? groth16_setup_params_insecure(ctx, &cs, &so, pos[1], vk_path, &info, &st)
                            : groth16_setup_insecure_ex(ctx, &cs, &so, pos[1], NULL, NULL, &info, &st);
+    cli_progress_end();
     if (!err && print_toxic) {
         /* The toxic waste as hex (fast_ptau.mjs --tau/--alpha/--beta take it). */
         uint8_t tw[5][32];

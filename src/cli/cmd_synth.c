@@ -5,6 +5,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "progress.h"
 #include "groth16/synth.h"
 
 enum { Y_CURVE = CLI_ID, Y_LOG_N, Y_PROFILE, Y_PARTITIONS, Y_SEED, Y_OUT, Y_WITNESS, Y_ASSIGNMENT, Y_R1CS, Y_WTNS };
@@ -103,7 +104,11 @@ int cmd_synth(int argc, char **argv) {
     }
     g16_status st = {0};
     synth_stats s;
-    if (synth_generate(&o, &s, &st) != G16_OK) {
+    o.progress = cli_progress;
+    cli_progress_begin("g16 synth");
+    g16_err err = synth_generate(&o, &s, &st);
+    cli_progress_end();
+    if (err != G16_OK) {
         fprintf(stderr, "g16 synth: %s\n", st.msg);
         return 2;
     }

@@ -10,6 +10,7 @@
 #include "args.h"
 #include "cli.h"
 #include "g16.h"
+#include "progress.h"
 #include "gpu/gpu.h"
 
 static const cli_cmd CLI_SELFCHECK = {
@@ -123,7 +124,8 @@ static void top_help(FILE *f) {
     fputs("\nOptions:\n"
           "  -h, --help     print this help and exit\n"
           "  -V, --version  print the version, the git commit, the CUDA backend and the\n"
-          "                 GPUs, and exit\n\n"
+          "                 GPUs, and exit\n"
+          "  -q, --quiet    any command: no progress line on a terminal (docs/cli.md)\n\n"
           "'g16 COMMAND --help' (or 'g16 help COMMAND') shows a command's options and an example.\n"
           "Options take their value as '--opt value' or '--opt=value'. Exit status: 0 success,\n"
           "1 a negative result (a proof that does not verify), 2 a usage or input error.\n\n"
@@ -281,6 +283,7 @@ static int run_selfcheck(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+    cli_quiet_take(&argc, argv); /* --quiet / -q, any command (progress.h) */
     if (argc < 2) {
         short_usage(stderr);
         return 2;

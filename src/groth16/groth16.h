@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "../formats/formats.h"
+#include "../util/progress.h"
 
 /* ======================================================================
  * PROVER / VERIFIER (prove.c, prove_impl.h; public API in include/g16.h)
@@ -43,6 +44,11 @@ typedef struct groth16_setup_opts {
      * each nonzero and below the group order (INVALID_ARG otherwise): tests
      * reproducing a key made elsewhere. */
     const uint8_t (*toxic)[32];
+    /* Optional progress (g16.h's g16_progress_fn, on the calling thread):
+     * stages "lagrange" (1 unit), "points" (the fixed-base multiplications
+     * in G1-point units, a G2 point counting 3), "hash" (snarkjs_init, 1). */
+    g16_progress_fn progress;
+    void *progress_user;
 } groth16_setup_opts;
 typedef struct groth16_setup_info {
     int used_gpu;
@@ -131,6 +137,10 @@ size_t groth16_work_bytes_ex(g16_ctx *ctx, const g16_key *key, unsigned flags);
 /* 1 if all of a, b, c (those allocated) and the w scalars are in pinned host memory. */
 int groth16_work_pinned(const groth16_work *w);
 void groth16_work_free(groth16_work *w);
+/* The progress that the CPU heavy stage on w reports (its stages "ntt" and
+ * "msm"; util/progress.h), or NULL for none: set by the caller that owns
+ * the progress, before the stage, and reset after it. */
+void groth16_work_set_progress(groth16_work *w, g16_progress *p);
 /* Zeroes every witness-derived region of w (a, b, c, h, the w scalars, the
  * MSM scratch) at memset speed over the creating context's threads, and
  * leaves it unsynthesized; nothing when nothing was synthesized since the

@@ -88,6 +88,7 @@ typedef struct groth16_scratch {
     unsigned pinned;        /* bit i: fr[i] (i < 3) / scalars[1] (bit 3) is pinned host memory */
     int no_cpu_heavy;       /* no h buffer nor MSM scratch (GROTH16_WORK_NO_CPU_HEAVY) */
     int ws_only;            /* no a, b, c either (GROTH16_WORK_WS_ONLY) */
+    g16_progress *progress; /* the heavy stage's stages "ntt" and "msm" (NULL: none) */
 } groth16_scratch;
 
 static void scratch_free(groth16_scratch *s) {
@@ -162,15 +163,23 @@ static g16_err scratch_alloc(groth16_scratch *s, g16_ctx *ctx, const g16_zkey *k
     return G16_OK;
 }
 
-/* ---- MSM adapters: the prover's view of the msm layer ---------------------- */
+/* ---- MSM adapters: the prover's view of the msm layer ----------------------
+ * Progress of the "msm" stage in G1-point units: a G2 point counts
+ * PROVE_G2_WEIGHT (an Fp2 product is about three Fp products); *pdone is
+ * the stage's units before this MSM. */
+#define PROVE_G2_WEIGHT 3u
 #define MSM_ADAPTER(CV)                                                                        \
     static g16_err groth16_##CV##_msm_g1(g16_ctx *ctx, CV##_g1_jac *out, const CV##_g1_affine *bases, \
-                                         const g16_scalar *k, size_t n, groth16_scratch *scr) {       \
-        return msm_##CV##_g1(ctx, out, bases, k, n, scr->msm, scr->msm_len);                   \
+                                         const g16_scalar *k, size_t n, groth16_scratch *scr,         \
+                                         const uint64_t *pdone) {                                     \
+        return msm_##CV##_g1_progress(ctx, out, bases, k, n, scr->msm, scr->msm_len, scr->progress, \
+                                      *pdone, n);                                              \
     }                                                                                          \
     static g16_err groth16_##CV##_msm_g2(g16_ctx *ctx, CV##_g2_jac *out, const CV##_g2_affine *bases, \
-                                         const g16_scalar *k, size_t n, groth16_scratch *scr) {       \
-        return msm_##CV##_g2(ctx, out, bases, k, n, scr->msm, scr->msm_len);                   \
+                                         const g16_scalar *k, size_t n, groth16_scratch *scr,         \
+                                         const uint64_t *pdone) {                                     \
+        return msm_##CV##_g2_progress(ctx, out, bases, k, n, scr->msm, scr->msm_len, scr->progress, \
+                                      *pdone, PROVE_G2_WEIGHT * (uint64_t)n);                  \
     }
 MSM_ADAPTER(bn254)
 MSM_ADAPTER(bls381)
@@ -305,6 +314,11 @@ int groth16_work_test_wiped(const groth16_work *w) {
                 return 0;
     }
     return 1;
+}
+
+void groth16_work_set_progress(groth16_work *w, g16_progress *p) {
+    if (w)
+        w->scr.progress = p;
 }
 
 void groth16_work_free(groth16_work *w) {

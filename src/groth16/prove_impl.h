@@ -183,30 +183,41 @@ static g16_err PN(heavy)(g16_ctx *ctx, groth16_msms *m, const g16_zkey *key, gro
     FR *a = scr->fr[0], *b = scr->fr[1], *c = scr->fr[2];
     g16_scalar *hs = scr->scalars[0], *ws = scr->scalars[1];
     g16_err err;
+    g16_progress *pg = scr->progress;
 
+    /* "ntt": the three odd-coset transforms, then h (4 units). */
+    g16_progress_stage(pg, "ntt", 4);
     if ((err = G16_CAT(G16_CAT(ntt_, FR), _odd_coset_from_evals)(ctx, a, log_n)) ||
-        (err = G16_CAT(G16_CAT(ntt_, FR), _odd_coset_from_evals)(ctx, b, log_n)) ||
-        (err = G16_CAT(G16_CAT(ntt_, FR), _odd_coset_from_evals)(ctx, c, log_n))) {
+        (g16_progress_at(pg, 1), err = G16_CAT(G16_CAT(ntt_, FR), _odd_coset_from_evals)(ctx, b, log_n)) ||
+        (g16_progress_at(pg, 2), err = G16_CAT(G16_CAT(ntt_, FR), _odd_coset_from_evals)(ctx, c, log_n))) {
         g16_wipe(ws, (size_t)nv * sizeof(g16_scalar));
         return g16_fail(st, err, "prove: NTT failed: %s", g16_err_str(err));
     }
+    g16_progress_at(pg, 3);
     size_t nt;
     PN(h_job) hj = {a, b, c, hs, n, 0};
     hj.chunk = PN(chunk)(ctx, n, &nt);
     g16_pool_run(ctx->pool, nt, PN(h_task), &hj);
+    g16_progress_end(pg);
     t = g16_now_ms();
     tm->ntt_ms += t - t0;
     t0 = t;
 
+    /* "msm": the five MSMs in G1-point units (B2 weighted, see the adapters). */
+    const uint64_t u_nv = nv, u_c = (uint64_t)nv - npub - 1;
+    uint64_t pdone = 0;
+    g16_progress_stage(pg, "msm", 2 * u_nv + PROVE_G2_WEIGHT * u_nv + u_c + n);
     m->curve = key->curve;
-    if ((err = PN(msm_g1)(ctx, &KEYPART(m).a, KEYPART(key).A, ws, nv, scr)) ||
-        (err = PN(msm_g1)(ctx, &KEYPART(m).b1, KEYPART(key).B1, ws, nv, scr)) ||
-        (err = PN(msm_g2)(ctx, &KEYPART(m).b2, KEYPART(key).B2, ws, nv, scr)) ||
-        (err = PN(msm_g1)(ctx, &KEYPART(m).c, KEYPART(key).C, ws + npub + 1, nv - npub - 1, scr)) ||
-        (err = PN(msm_g1)(ctx, &KEYPART(m).h, KEYPART(key).H, hs, n, scr))) {
+    if ((err = PN(msm_g1)(ctx, &KEYPART(m).a, KEYPART(key).A, ws, nv, scr, &pdone)) ||
+        (pdone += u_nv, err = PN(msm_g1)(ctx, &KEYPART(m).b1, KEYPART(key).B1, ws, nv, scr, &pdone)) ||
+        (pdone += u_nv, err = PN(msm_g2)(ctx, &KEYPART(m).b2, KEYPART(key).B2, ws, nv, scr, &pdone)) ||
+        (pdone += PROVE_G2_WEIGHT * u_nv,
+         err = PN(msm_g1)(ctx, &KEYPART(m).c, KEYPART(key).C, ws + npub + 1, nv - npub - 1, scr, &pdone)) ||
+        (pdone += u_c, err = PN(msm_g1)(ctx, &KEYPART(m).h, KEYPART(key).H, hs, n, scr, &pdone))) {
         g16_wipe(ws, (size_t)nv * sizeof(g16_scalar));
         return g16_fail(st, err, "prove: MSM failed: %s", g16_err_str(err));
     }
+    g16_progress_end(pg);
     g16_wipe(ws, (size_t)nv * sizeof(g16_scalar));
     tm->msm_ms += g16_now_ms() - t0;
     return G16_OK;

@@ -305,6 +305,8 @@ g16_err groth16_prover_prove(groth16_prover *p, g16_result **out, const g16_witn
     g16_err err;
     double t_start = g16_now_ms();
     int is_auto = p->o.backend == G16_BACKEND_AUTO;
+    g16_progress pg;
+    g16_progress_init(&pg, p->o.progress, p->o.progress_user);
 again:
     memset(&r->tm, 0, sizeof r->tm);
     memset(&r->gtm, 0, sizeof r->gtm);
@@ -323,6 +325,7 @@ again:
      * only the witness scalars (read straight from the file when there is
      * no witness object) and the GPU a, b, c. */
     double t0 = g16_now_ms();
+    g16_progress_stage(&pg, "synthesis", 1);
     unsigned sflags = p->g ? groth16_gpu_synth_flags(p->gk) : 0;
     if ((sflags & GROTH16_SYNTH_WS_ONLY) && !w) {
         err = groth16_stage_synth_wtns(p->ctx, work, p->key, wtns_path, NULL, 0, &r->tm, st);
@@ -339,11 +342,18 @@ again:
         goto fail;
     }
     r->gpu_synth = (sflags & GROTH16_SYNTH_WS_ONLY) != 0;
+    g16_progress_end(&pg);
     emit(p, GROTH16_PROVER_EV_SYNTH, r);
-    /* Stage 2. */
+    /* Stage 2 (the CPU stage reports "ntt" and "msm" itself). */
     t0 = g16_now_ms();
     groth16_heavy_dev dev = {p->g, p->gw, p->gk};
+    if (p->g)
+        g16_progress_stage(&pg, "gpu", 1);
+    groth16_work_set_progress(work, pg.fn ? &pg : NULL);
     err = groth16_stage_heavy_on(p->ctx, p->g ? &dev : NULL, &m, work, p->key, &r->tm, &r->gtm, st);
+    groth16_work_set_progress(work, NULL);
+    if (!err)
+        g16_progress_end(&pg);
     r->heavy_ms = g16_now_ms() - t0;
     if (key_locked)
         groth16_key_work_release(p->key);
@@ -364,7 +374,10 @@ again:
     if (p->o.verify) {
         t0 = g16_now_ms();
         g16_status vst = {0};
+        g16_progress_stage(&pg, "verify", 1);
         err = groth16_result_verify(p->key, res, &vst);
+        if (!err)
+            g16_progress_end(&pg);
         r->verify_ms = g16_now_ms() - t0;
         if (err) {
             g16_result_free(res);
@@ -426,6 +439,8 @@ static g16_err opts_read(g16_ctx *ctx, groth16_prover_opts *po, const g16_prove_
     po->verify = d.verify != 0;
     po->device = d.device;
     po->stream_bases = d.stream_bases != 0;
+    po->progress = d.progress;
+    po->progress_user = d.progress_user;
     po->use_key_work = 1;
     return G16_OK;
 }

@@ -83,6 +83,13 @@ typedef struct groth16_prover_opts {
     /* Optional progress callback (on the proving thread). */
     void (*event)(void *user, int ev, const groth16_prove_report *r);
     void *event_user;
+    /* Optional progress of each proof (g16.h's g16_progress_fn, on the
+     * proving thread): stages "synthesis" (1 unit), then on the CPU "ntt"
+     * (4) and "msm" (G1-point units, a G2 point counting 3), on the GPU
+     * "gpu" (1); "verify" (1) when verifying. A fallback to the CPU starts
+     * the stages again. */
+    g16_progress_fn progress;
+    void *progress_user;
 } groth16_prover_opts;
 
 /* Defaults: AUTO, verify on, device 0, everything else off. */

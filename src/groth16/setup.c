@@ -26,6 +26,7 @@
  * `snarkjs zkey verify` accepts it (docs/interop.md). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -109,7 +110,13 @@ typedef struct setup_env {
     setup_layout L;
     const groth16_setup_opts *o;
     groth16_setup_info *info;
+    g16_progress prog;  /* the caller's progress (util/progress.h) */
+    uint64_t pdone;     /* units of the "points" stage before the current section */
 } setup_env;
+
+/* Progress units of one point of a group in the "points" stage. */
+#define SETUP_G1_UNITS 1u
+#define SETUP_G2_UNITS 3u
 
 /* Fills k[0..m) with the scalars of points lo..lo+m of a section. */
 typedef void (*setup_fill_fn)(void *arg, g16_scalar *k, size_t lo, size_t m);
@@ -181,6 +188,7 @@ g16_err groth16_setup_insecure_ex(g16_ctx *ctx, const g16_r1cs *cs, const groth1
                         (unsigned long long)ncoef);
 
     setup_env e = {.ctx = ctx, .o = o, .info = info};
+    g16_progress_init(&e.prog, o->progress, o->progress_user);
     const uint64_t n8q = cs->curve == G16_CURVE_BN254 ? 32 : 48, g1 = 2 * n8q, g2 = 4 * n8q, n = 1ull << log_n;
     e.L.size[1] = 4;
     e.L.size[2] = 4 + n8q + 4 + 32 + 12 + 3 * g1 + 3 * g2;

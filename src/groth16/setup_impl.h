@@ -15,7 +15,7 @@
  * or on the GPU (g16_gpu_fixed_base, the same table method; equal results:
  * affine coordinates are unique). Points are written straight into the key
  * buffer (the zkey's point layout is our affine layout, setup.c asserts). */
-#define FB_GROUP_(G, GROUP_ID)                                                                      \
+#define FB_GROUP_(G, GROUP_ID, GROUP_UNITS)                                                         \
     typedef struct SP(G##_table) {                                                                  \
         G##_affine base;                                                                            \
         G##_affine *t; /* FB_WINDOWS x (2^FB_W - 1): t[win][d-1] = d 2^(FB_W win) B */              \
@@ -70,6 +70,9 @@
         uint8_t *dst;  /* the round's first point */                                                \
         size_t lo, m;  /* the round: points lo..lo+m of the section */                              \
         int failed;                                                                                 \
+        g16_progress *prog; /* CPU: tasks move the "points" stage (owner thread only) */            \
+        uint64_t pbase;     /* its units before this section */                                     \
+        atomic_uint_fast64_t pdone; /* points of this section made so far */                        \
     } SP(G##_job);                                                                                  \
                                                                                                     \
     static void SP(G##_task)(void *arg, size_t task) {                                              \
@@ -90,6 +93,8 @@
             G##_jac_batch_to_affine(a, j, hi - lo, scratch);                                        \
             for (size_t i = 0; i < hi - lo; i++)                                                    \
                 G##_to_zkey(jb->dst + (lo + i) * sizeof(G##_affine), &a[i]);                        \
+            uint64_t d = atomic_fetch_add(&jb->pdone, hi - lo) + (hi - lo);                         \
+            g16_progress_at(jb->prog, jb->pbase + d * GROUP_UNITS);                                 \
         } else {                                                                                    \
             jb->failed = 1;                                                                         \
         }                                                                                           \
@@ -102,11 +107,13 @@
     /* Points 0..n of a section at dst: k_i B with k_i from fill. */                                \
     static g16_err SP(G##_emit)(setup_env *e, const SP(G##_table) *tb, uint8_t *dst, size_t n,      \
                                 setup_fill_fn fill, void *arg, g16_status *st) {                    \
-        SP(G##_job) jb = {tb, fill, arg, NULL, NULL, 0, 0, 0};                                      \
+        SP(G##_job) jb = {tb, fill, arg, NULL, NULL, 0, 0, 0, &e->prog, e->pdone, 0};               \
+        e->pdone += (uint64_t)n * GROUP_UNITS;                                                      \
         if (!e->gpu) {                                                                              \
             jb.dst = dst;                                                                           \
             jb.m = n;                                                                               \
             g16_pool_run(e->ctx->pool, (n + FB_CHUNK - 1) / FB_CHUNK, SP(G##_task), &jb);           \
+            g16_progress_at(&e->prog, e->pdone);                                                    \
             return jb.failed ? g16_fail(st, G16_ERR_NOMEM, "setup: out of memory") : G16_OK;        \
         }                                                                                           \
         size_t round = n < EMIT_CHUNK ? n : EMIT_CHUNK;                                             \
@@ -120,6 +127,7 @@
             g16_pool_run(e->ctx->pool, (jb.m + FB_CHUNK - 1) / FB_CHUNK, SP(G##_task), &jb);        \
             err = g16_gpu_fixed_base(e->gpu, G16_CAT(SETUP_FR_UP, _CURVE_ID), GROUP_ID, &tb->base,  \
                                      jb.k, jb.m, dst + lo * sizeof(G##_affine), st);                \
+            g16_progress_at(&e->prog, jb.pbase + (lo + jb.m) * GROUP_UNITS);                        \
         }                                                                                           \
         free(jb.k);                                                                                 \
         return err;                                                                                 \
@@ -127,9 +135,9 @@
 
 #define BN254_FR_CURVE_ID G16_CURVE_BN254
 #define BLS381_FR_CURVE_ID G16_CURVE_BLS12_381
-#define FB_GROUP(G, ID) FB_GROUP_(G, ID)
-FB_GROUP(G16_CAT(CV, _g1), G16_GPU_G1)
-FB_GROUP(G16_CAT(CV, _g2), G16_GPU_G2)
+#define FB_GROUP(G, ID, UNITS) FB_GROUP_(G, ID, UNITS)
+FB_GROUP(G16_CAT(CV, _g1), G16_GPU_G1, SETUP_G1_UNITS)
+FB_GROUP(G16_CAT(CV, _g2), G16_GPU_G2, SETUP_G2_UNITS)
 #undef FB_GROUP
 
 #define G1 G16_CAT(CV, _g1)
@@ -515,6 +523,7 @@ static g16_err G16_CAT(G16_CAT(groth16_, CV), _setup)(setup_env *e, const g16_r1
     SPX(G16_CAT(G1, _table)) t1 = {0};
     SPX(G16_CAT(G2, _table)) t2 = {0};
     double t0 = g16_now_ms();
+    g16_progress_stage(&e->prog, "lagrange", 1);
 
     /* Toxic waste from the seed: whoever knows the seed can forge proofs. */
     FR tw[5], gamma_inv, delta_inv, one, t;
@@ -602,6 +611,11 @@ static g16_err G16_CAT(G16_CAT(groth16_, CV), _setup)(setup_env *e, const g16_r1
         g16_pool_run(e->ctx->pool, ((size_t)nvars + FB_CHUNK - 1) / FB_CHUNK, SP(comb_task), &cj);
     }
     double t1ms = g16_now_ms();
+    g16_progress_end(&e->prog);
+    /* "points": IC, C, A, B1 and H in G1, B2 in G2. */
+    e->pdone = 0;
+    g16_progress_stage(&e->prog, "points",
+                       SETUP_G1_UNITS * (3 * (uint64_t)nvars + n) + SETUP_G2_UNITS * (uint64_t)nvars);
     if ((err = SPX(G16_CAT(G1, _emit))(e, &t1, buf + e->L.off[3], npub + 1, SP(fill_array), ec, st)) ||
         (err = SPX(G16_CAT(G1, _emit))(e, &t1, buf + e->L.off[8], nvars - npub - 1, SP(fill_array), ec + npub + 1,
                                        st)))
@@ -641,13 +655,18 @@ static g16_err G16_CAT(G16_CAT(groth16_, CV), _setup)(setup_env *e, const g16_r1
         }
     }
     e->info->points_ms = g16_now_ms() - t1ms;
+    g16_progress_end(&e->prog);
 
     /* Section 10: the circuit hash (snarkjs_init: snarkjs zkey new's csHash;
      * else zeros) and no contributions. */
     {
         uint8_t hash[64] = {0};
+        if (sj)
+            g16_progress_stage(&e->prog, "hash", 1);
         if (sj && (err = SP(circuit_hash)(e, &t1, &vk, tau, &tn, npub, nvars, n, hash, st)))
             goto done;
+        if (sj)
+            g16_progress_end(&e->prog);
         memcpy(buf + e->L.off[10], hash, 64);
         put32(buf + e->L.off[10] + 64, 0);
     }

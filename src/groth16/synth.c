@@ -78,8 +78,10 @@ g16_err synth_generate(const synth_opts *o, synth_stats *stats, g16_status *st) 
     if (!stats)
         stats = &tmp;
     memset(stats, 0, sizeof *stats);
-    return o->curve == G16_CURVE_BN254 ? synth_bn254_fr(o, NULL, NULL, stats, 0, st)
-                                       : synth_bls381_fr(o, NULL, NULL, stats, 0, st);
+    g16_progress pg;
+    g16_progress_init(&pg, o->progress, o->progress_user);
+    return o->curve == G16_CURVE_BN254 ? synth_bn254_fr(o, NULL, NULL, stats, 0, &pg, st)
+                                       : synth_bls381_fr(o, NULL, NULL, stats, 0, &pg, st);
 }
 
 g16_err synth_generate_mem(const synth_opts *o, g16_r1cs *cs, g16_frvec *w, synth_stats *stats, g16_status *st) {
@@ -92,8 +94,10 @@ g16_err synth_generate_mem(const synth_opts *o, g16_r1cs *cs, g16_frvec *w, synt
     if (!stats)
         stats = &tmp;
     memset(stats, 0, sizeof *stats);
-    return o->curve == G16_CURVE_BN254 ? synth_bn254_fr(o, cs, w, stats, 0, st)
-                                       : synth_bls381_fr(o, cs, w, stats, 0, st);
+    g16_progress pg;
+    g16_progress_init(&pg, o->progress, o->progress_user);
+    return o->curve == G16_CURVE_BN254 ? synth_bn254_fr(o, cs, w, stats, 0, &pg, st)
+                                       : synth_bls381_fr(o, cs, w, stats, 0, &pg, st);
 }
 
 /* One witness per task (synth_generate_witnesses with a pool). */
@@ -110,8 +114,8 @@ static void wit_task(void *arg, size_t i) {
     synth_stats stats;
     memset(&stats, 0, sizeof stats);
     int p = j->first + (int)i;
-    j->err[i] = j->o.curve == G16_CURVE_BN254 ? synth_bn254_fr(&j->o, NULL, &j->w[i], &stats, p, &j->st[i])
-                                              : synth_bls381_fr(&j->o, NULL, &j->w[i], &stats, p, &j->st[i]);
+    j->err[i] = j->o.curve == G16_CURVE_BN254 ? synth_bn254_fr(&j->o, NULL, &j->w[i], &stats, p, NULL, &j->st[i])
+                                              : synth_bls381_fr(&j->o, NULL, &j->w[i], &stats, p, NULL, &j->st[i]);
 }
 
 g16_err synth_generate_witnesses(const synth_opts *o, int first, int count, g16_frvec *w, g16_pool *pool,
@@ -126,8 +130,8 @@ g16_err synth_generate_witnesses(const synth_opts *o, int first, int count, g16_
         oo.partitions = count;
         synth_stats stats;
         memset(&stats, 0, sizeof stats);
-        return o->curve == G16_CURVE_BN254 ? synth_bn254_fr(&oo, NULL, w, &stats, first, st)
-                                           : synth_bls381_fr(&oo, NULL, w, &stats, first, st);
+        return o->curve == G16_CURVE_BN254 ? synth_bn254_fr(&oo, NULL, w, &stats, first, NULL, st)
+                                           : synth_bls381_fr(&oo, NULL, w, &stats, first, NULL, st);
     }
     oo.partitions = 1;
     g16_status *sts = calloc((size_t)count, sizeof *sts);

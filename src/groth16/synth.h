@@ -20,6 +20,11 @@ typedef struct synth_opts {
     uint64_t seed;
     const char *r1cs_path;
     const char *wtns_path; /* with partitions > 1: "<stem>.<i>.wtns" per partition */
+    /* Optional progress of synth_generate / synth_generate_mem (g16.h's
+     * g16_progress_fn, on the calling thread): stages "rows" (one unit per
+     * constraint) and, for files, "witnesses" (one per partition). */
+    g16_progress_fn progress;
+    void *progress_user;
 } synth_opts;
 
 typedef struct synth_stats {

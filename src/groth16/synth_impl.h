@@ -263,7 +263,7 @@ static void SN(shape_stats)(synth_stats *stats, const uint8_t *used, const FR *w
  * witnesses only) and the witnesses of partitions p0 .. p0 + partitions - 1
  * into wout[0 ..]. */
 static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, int p0, synth_stats *stats,
-                       g16_status *st) {
+                       g16_progress *pg, g16_status *st) {
     const uint32_t n_public = N_PUB_OUT + N_PUB_IN;
     const uint32_t m = (1u << o->log_n) - n_public - 1; /* rows */
     const uint32_t n_wires = FIRST_FREE_WIRE + m - 1;
@@ -317,7 +317,10 @@ static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, int p
     FR one, minus_one;
     FO(set_one)(&one);
     FO(neg)(&minus_one, &one);
+    g16_progress_stage(pg, "rows", m);
     for (uint32_t row = 0; row < m; row++) {
+        if (row % 1024 == 0)
+            g16_progress_at(pg, row);
         const int last = row == m - 1;
         const uint32_t v = last ? 1 : FIRST_FREE_WIRE + row;
         SN(lc) A = {0}, B = {0}, C = {0};
@@ -358,6 +361,7 @@ static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, int p
             SN(lc_write)(&wr, &C);
         }
     }
+    g16_progress_end(pg);
     if (!mem) {
         binw_section_end(&wr, s2);
         long s3 = binw_section_begin(&wr, 3);
@@ -388,10 +392,13 @@ static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, int p
         wout[p].raw = (limb_t(*)[4])w[p];
         w[p] = NULL;
     }
+    if (!mem)
+        g16_progress_stage(pg, "witnesses", (uint64_t)np);
     for (int p = 0; p < np && !err && !mem; p++) {
         char path[4096];
         synth_wtns_path(path, sizeof path, o->wtns_path, np, p);
         err = SN(write_wtns)(path, w[p], n_wires, st);
+        g16_progress_at(pg, (uint64_t)p + 1);
     }
 done:
     if (err && keep_cs)
@@ -410,8 +417,8 @@ done:
 }
 
 static g16_err G16_CAT(synth_, FR)(const synth_opts *o, g16_r1cs *cs, g16_frvec *w, synth_stats *stats,
-                                   int p0, g16_status *st) {
-    return SN(run)(o, cs, w, p0, stats, st);
+                                   int p0, g16_progress *pg, g16_status *st) {
+    return SN(run)(o, cs, w, p0, stats, pg, st);
 }
 
 #undef SN

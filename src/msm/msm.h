@@ -42,6 +42,7 @@
 
 #include "../curve/curve.h"
 #include "../util/ctx.h"
+#include "../util/progress.h"
 
 #define G16_MSM_DECLARE(G)                                                                      \
     /* Scratch bytes for any MSM of up to n scalars on ctx. */                                  \
@@ -49,6 +50,14 @@
     /* out = sum_{i<n} scalars[i] * bases[i]. _vartime in the scalars (see above). */           \
     g16_err msm_##G(g16_ctx *ctx, G##_jac *out, const G##_affine *bases,                        \
                     const g16_scalar *scalars, size_t n, void *scratch, size_t scratch_len);    \
+    /* msm_G reporting its progress: the current stage of prog (may be NULL)                   \
+     * moves from pbase to pbase + punits as the Pippenger jobs finish                          \
+     * (util/progress.h: on prog's owner thread only, rate-limited).                            \
+     * Same result as msm_G. */                                                                 \
+    g16_err msm_##G##_progress(g16_ctx *ctx, G##_jac *out, const G##_affine *bases,             \
+                               const g16_scalar *scalars, size_t n, void *scratch,              \
+                               size_t scratch_len, g16_progress *prog, uint64_t pbase,          \
+                               uint64_t punits);                                                \
     /* Density form (Filecoin style). density is a bitmap over the n_bases bases,               \
      * bit i = (density[i / 8] >> (i % 8)) & 1 (LSB first). Scalar j pairs with                 \
      * the base at the position of the j-th SET bit (j = 0, 1, ...):                            \

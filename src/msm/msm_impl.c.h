@@ -32,6 +32,11 @@ typedef struct MN(job) {
     size_t wbytes;
     GX *res; /* per job */
     atomic_size_t next;
+    /* progress (NULL: none): the stage moves from pbase to pbase + punits
+     * as jobs finish (jobs_done / pl.jobs), reported on its owner thread */
+    g16_progress *prog;
+    uint64_t pbase, punits;
+    atomic_size_t jobs_done;
 } MN(job);
 
 static inline const GA *MN(base_)(const MN(job) *jb, size_t i) {
@@ -361,6 +366,10 @@ static void MN(worker)(void *arg, size_t t) {
             }
         }
         jb->res[job] = acc;
+        if (jb->prog) {
+            size_t d = atomic_fetch_add(&jb->jobs_done, 1) + 1;
+            g16_progress_at(jb->prog, jb->pbase + jb->punits * d / jb->pl.jobs);
+        }
     }
 }
 
@@ -390,10 +399,11 @@ size_t MN(scratch_size)(const g16_ctx *ctx, size_t n) {
  * c = c_force or the automatic bound; idx (if any) lives elsewhere. */
 static g16_err MN(run_)(g16_ctx *ctx, GJ *out, const GA *bases, const uint32_t *idx,
                         const g16_scalar *sc, const uint8_t *select, size_t n, uint8_t *scratch,
-                        unsigned c_force, int flags) {
+                        unsigned c_force, int flags, g16_progress *prog, uint64_t pbase, uint64_t punits) {
     int split = flags & MSM_SPLIT;
     int T = g16_pool_threads(ctx->pool);
-    MN(job) jb = {.bases = bases, .idx = idx, .sc = sc, .select = select, .n = n, .split = split};
+    MN(job) jb = {.bases = bases, .idx = idx, .sc = sc, .select = select, .n = n, .split = split,
+                  .prog = prog, .pbase = pbase, .punits = punits};
     if (n == 0) {
         GN(jac_set_inf)(out);
         return G16_OK;
@@ -431,6 +441,7 @@ static g16_err MN(run_)(g16_ctx *ctx, GJ *out, const GA *bases, const uint32_t *
         p += (size_t)T * MN(wbytes_)(cmax);
         jb.res = (GX *)p;
         atomic_init(&jb.next, 0);
+        atomic_init(&jb.jobs_done, 0);
         g16_pool_run(ctx->pool, (size_t)jb.pl.workers, MN(worker), &jb);
         /* Horner over windows: sum_w 2^(wc) W_w */
         GX acc;
@@ -445,6 +456,7 @@ static g16_err MN(run_)(g16_ctx *ctx, GJ *out, const GA *bases, const uint32_t *
         GN(xyzz_add_vartime)(&total, &total, &acc);
     }
     GN(xyzz_to_jac)(out, &total);
+    g16_progress_at(prog, pbase + punits);
     return G16_OK;
 }
 
@@ -477,13 +489,18 @@ g16_err MN(tuned)(g16_ctx *ctx, GJ *out, const GA *bases, const g16_scalar *scal
                                &owned);
     if (err)
         return err;
-    err = MN(run_)(ctx, out, bases, NULL, scalars, NULL, n, scratch, c, flags);
+    err = MN(run_)(ctx, out, bases, NULL, scalars, NULL, n, scratch, c, flags, NULL, 0, 0);
     free(owned);
     return err;
 }
 
 g16_err G16_CAT(msm_, G)(g16_ctx *ctx, GJ *out, const GA *bases, const g16_scalar *scalars,
                          size_t n, void *scratch, size_t scratch_len) {
+    return MN(progress)(ctx, out, bases, scalars, n, scratch, scratch_len, NULL, 0, 0);
+}
+
+g16_err MN(progress)(g16_ctx *ctx, GJ *out, const GA *bases, const g16_scalar *scalars, size_t n,
+                     void *scratch, size_t scratch_len, g16_progress *prog, uint64_t pbase, uint64_t punits) {
     if (!ctx)
         return G16_ERR_INVALID_ARG;
     if (!out || (n && (!bases || !scalars)))
@@ -494,7 +511,7 @@ g16_err G16_CAT(msm_, G)(g16_ctx *ctx, GJ *out, const GA *bases, const g16_scala
                                MN(need_)(T, n, 0, msm_max_auto_window(n, T, M_BITS, sizeof(GA))), &owned);
     if (err)
         return err;
-    err = MN(run_)(ctx, out, bases, NULL, scalars, NULL, n, scratch, 0, MSM_SPLIT);
+    err = MN(run_)(ctx, out, bases, NULL, scalars, NULL, n, scratch, 0, MSM_SPLIT, prog, pbase, punits);
     free(owned);
     return err;
 }
@@ -528,7 +545,7 @@ g16_err MN(density)(g16_ctx *ctx, GJ *out, const GA *bases, size_t n_bases,
         return g16_ctx_fail(ctx, G16_ERR_SIZE_MISMATCH,
                             "msm: density has %zu set bits for %zu scalars", j, n_scalars);
     }
-    err = MN(run_)(ctx, out, bases, idx, scalars, NULL, n_scalars, scratch, 0, MSM_SPLIT);
+    err = MN(run_)(ctx, out, bases, idx, scalars, NULL, n_scalars, scratch, 0, MSM_SPLIT, NULL, 0, 0);
     free(owned);
     return err;
 }
@@ -543,7 +560,7 @@ g16_err MN(sum)(g16_ctx *ctx, GJ *out, const GA *bases, size_t n, const uint8_t 
     void *scratch = malloc(msm_align(nch * sizeof(GX)) + msm_align(nch * sizeof(size_t)));
     if (!scratch)
         return g16_ctx_fail(ctx, G16_ERR_NOMEM, "msm: out of memory");
-    g16_err err = MN(run_)(ctx, out, bases, NULL, NULL, select, n, scratch, 0, 0);
+    g16_err err = MN(run_)(ctx, out, bases, NULL, NULL, select, n, scratch, 0, 0, NULL, 0, 0);
     free(scratch);
     return err;
 }

@@ -37,7 +37,7 @@ static void run_case(g16_ctx *ctx, g16_curve curve, int log_n, synth_profile pro
     char name[96];
     snprintf(name, sizeof name, "%s 2^%d %s seed %llu", g16_curve_name(curve), log_n, prof_name[prof],
              (unsigned long long)seed);
-    synth_opts so = {curve, log_n, prof, 1, seed, NULL, NULL};
+    synth_opts so = {curve, log_n, prof, 1, seed, NULL, NULL, NULL, NULL};
     g16_status st = {};
     g16_r1cs cs;
     g16_frvec wv;
