@@ -293,7 +293,7 @@ int cmd_prove(int argc, char **argv) {
         if (!strcmp(argv[i], "--batch"))
             return cmd_prove_batch(argc, argv);
     int verbose = 0, trusted = 0, check = 1, device = 0, stream_bases = 0;
-    const char *pos[4], *backend = "auto";
+    const char *pos[4], *backend = "auto", *input = NULL, *witgen = NULL;
     int npos = 0, fixed_rs = 0;
     uint8_t r_le[32], s_le[32];
     for (int i = 1; i < argc; i++) {
@@ -313,6 +313,10 @@ int cmd_prove(int argc, char **argv) {
             device = (int)d;
         } else if (!strcmp(argv[i], "--stream-bases"))
             stream_bases = 1;
+        else if (!strcmp(argv[i], "--input") && i + 1 < argc)
+            input = argv[++i];
+        else if (!strcmp(argv[i], "--witness-gen") && i + 1 < argc)
+            witgen = argv[++i];
         else if (!strcmp(argv[i], "--insecure-test-rs") && i + 2 < argc) {
             /* Tests only: deterministic, NOT zero-knowledge proofs. */
             if (!parse_u256(r_le, argv[i + 1]) || !parse_u256(s_le, argv[i + 2])) {
@@ -335,10 +339,22 @@ int cmd_prove(int argc, char **argv) {
         else
             npos = 5;
     }
+    if (!input != !witgen) {
+        fprintf(stderr, "g16 prove: --input and --witness-gen go together\n");
+        return 2;
+    }
+    if (input && npos == 3) { /* no witness file: it is generated from the input */
+        pos[3] = pos[2], pos[2] = pos[1], pos[1] = input;
+        npos = 4;
+    } else if (input)
+        npos = 5;
     if (npos != 4) {
         fprintf(stderr, "usage: g16 prove [--verbose] [--trusted-key] [--no-verify] [--backend cpu|cuda|auto]\n"
                         "                 [--device N] [--stream-bases] <circuit.zkey> <witness.wtns> <proof.json> "
-                        "<public.json>\n");
+                        "<public.json>\n"
+                        "       g16 prove [options] --input input.json --witness-gen GEN <circuit.zkey> <proof.json> "
+                        "<public.json>\n"
+                        "                 (GEN: circom's C++ witness binary or its .wasm; docs/witgen.md)\n");
         return 2;
     }
     if (!g16_cli_outputs_ok("prove", (const char *[]){pos[0], pos[1]}, 2, (const char *[]){pos[2], pos[3]}, 2))
@@ -350,6 +366,7 @@ int cmd_prove(int argc, char **argv) {
     }
     g16_key *key = NULL;
     g16_result *res = NULL;
+    g16_witness *gw = NULL; /* generated from --input */
     groth16_prover *pr = NULL;
     groth16_prove_report rep;
     g16_status st = {0};
@@ -393,8 +410,16 @@ int cmd_prove(int argc, char **argv) {
     /* With the key's coefficient rows on the GPU the witness is read
      * straight from the file into the pinned working area (no witness
      * object); the CPU path loads it. */
-    g16_err err = groth16_prover_prove(pr, &res, NULL, pos[1], fixed_rs ? r_le : NULL, fixed_rs ? s_le : NULL,
-                                       &rep, &st);
+    if (witgen) {
+        double tg = g16_cli_now_ms();
+        if (g16_witness_generate(ctx, &gw, witgen, input, NULL, 0, NULL) != G16_OK)
+            goto fail;
+        if (ui.progress)
+            fprintf(stderr, "g16 prove: witness generated from %s by %s (%.0f ms)\n", input, witgen,
+                    g16_cli_now_ms() - tg);
+    }
+    g16_err err = groth16_prover_prove(pr, &res, gw, gw ? NULL : pos[1], fixed_rs ? r_le : NULL,
+                                       fixed_rs ? s_le : NULL, &rep, &st);
     if (err == G16_ERR_INVALID_PROOF) {
         fprintf(stderr, "g16 prove: the proof does not verify: the witness %s does not satisfy the circuit of %s\n",
                 pos[1], pos[0]);
@@ -420,6 +445,7 @@ fail:
 done:
     groth16_prover_free(pr);
     g16_result_free(res);
+    g16_witness_free(gw);
     g16_key_free(key);
     g16_ctx_destroy(ctx);
     return rc;
