@@ -26,6 +26,10 @@ static const struct {
     {"pin", "engine.pin"},
     {"gpu_synth", "gpu.synth"},
     {"gpu_sync", "gpu.sync"},
+    {"witgen_timeout_s", "witgen.timeout_s"},
+    {"witgen_memory_mb", "witgen.memory_mb"},
+    {"witgen_node", "witgen.node"},
+    {"witgen_scratch_dir", "witgen.scratch_dir"},
 };
 
 typedef struct opt {
@@ -60,6 +64,10 @@ static const opt OPTS[] = {
     {"pin", OPT_LIB, 0, 0, 0, "CUDA backend: pin worker threads to the CPUs near their GPU (default off)"},
     {"gpu_synth", OPT_LIB, 0, 0, 0, "CUDA backend: R1CS synthesis on the GPU when the rows are resident (default on)"},
     {"gpu_sync", OPT_LIB, 0, 0, 0, "how host threads wait for a GPU: auto | spin | yield | block (default auto)"},
+    {"witgen_timeout_s", OPT_LIB, 0, 0, 0, "witness generators (keys with one, jobs with inputs): seconds before one is killed (default 300)"},
+    {"witgen_memory_mb", OPT_LIB, 0, 0, 0, "witness generators: memory limit in MiB (default 8192; 0: none)"},
+    {"witgen_node", OPT_LIB, 0, 0, 0, "witness generators: the node that runs a circom .wasm (default: node on PATH)"},
+    {"witgen_scratch_dir", OPT_LIB, 0, 0, 0, "witness generators: where their private scratch directories are made (default /tmp)"},
     {"synth_threads", OPT_INT, O(synth_threads), 1, 256, "engine synthesis threads (default 1)"},
     {"threads", OPT_INT, O(threads), 0, 1024, "CPU threads of the context pool (0 = all)"},
     {"queue_extra", OPT_INT, O(queue_extra), 0, 256, "partitions queued in the engine beyond the workers (default 2)"},
@@ -441,7 +449,8 @@ int g16d_config_load(g16d_config *c, int argc, char **argv) {
         }
         if (eq) {
             val = eq + 1;
-        } else if ((o->kind == OPT_BOOL || (o->kind == OPT_LIB && strcmp(o->name, "gpu_sync"))) &&
+        } else if ((o->kind == OPT_BOOL || (o->kind == OPT_LIB && strcmp(o->name, "gpu_sync") &&
+                                             strncmp(o->name, "witgen_", 7))) &&
                    (i + 1 >= argc || !strncmp(argv[i + 1], "--", 2))) {
             val = "on";
         } else {
