@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 PKGS=(build-essential cmake pkg-config python3 libgmp-dev libjansson-dev
       clang libclang-rt-14-dev nodejs npm dpkg-dev
       libmicrohttpd-dev libsqlite3-dev libcurl4-openssl-dev libpq-dev postgresql curl
-      valgrind)
+      valgrind nasm nlohmann-json3-dev)
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 
