@@ -2,8 +2,9 @@
 # Installs what g16 needs on a fresh Debian 12 machine (run as root or with
 # sudo): the compiler tool chain, the -dev libraries, dpkg-dev (dpkg-shlibdeps
 # for the .deb), Node.js for the oracle tools, valgrind (its memcheck.h: the
-# constant-time test), and the pinned npm packages in tests/js (from the
-# lockfile).
+# constant-time test), nasm and nlohmann-json3-dev (tests/test_witgen.sh
+# builds circom's C++ witness generator), and the pinned npm packages in
+# tests/js (from the lockfile).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
