@@ -15,7 +15,8 @@
 #     without the limit runs;
 #   - the stand-ins (scripts that follow the C++ generator's convention,
 #     GEN input.json out.wtns) run in a private 0700 scratch directory
-#     that is gone afterwards, also after a kill.
+#     that is gone afterwards, also after a kill, and see none of g16's
+#     G16* environment variables.
 # Needs node and tests/js/node_modules (circom2, snarkjs): FAILS without them.
 # env: G16_BIN, G16_INTEROP_CACHE (fixture cache, default .cache/interop)
 set -euo pipefail
@@ -98,7 +99,7 @@ prove_fails not-exec "$T/in1.json" "$T/in1.json" "neither a circom .wasm nor exe
 cat >"$T/copy.sh" <<EOF
 #!/bin/sh
 # records its working directory and that directory's mode, then "generates"
-pwd >"$T/copy.cwd"; stat -c %a . >"$T/copy.mode"
+pwd >"$T/copy.cwd"; stat -c %a . >"$T/copy.mode"; env | grep '^G16' >"$T/copy.env"
 cp "$FX/witness.wtns" "\$2"
 EOF
 printf '#!/bin/sh\necho "nothing to see" >&2\nexit 0\n' >"$T/silent.sh"
@@ -121,6 +122,7 @@ prove_ok copy "$T/copy.sh" "$T/in1.json" 33
 [ "$(cat "$T/copy.mode")" = 700 ] || fail "scratch directory mode $(cat "$T/copy.mode"), expected 700"
 case "$(cat "$T/copy.cwd")" in "$G16_WITGEN_SCRATCH_DIR"/g16-witgen-*) ;; *) fail "generator ran in $(cat "$T/copy.cwd")" ;; esac
 [ ! -e "$(cat "$T/copy.cwd")" ] || fail "scratch directory still there"
+[ ! -s "$T/copy.env" ] || fail "the generator saw g16's variables: $(cat "$T/copy.env")"
 prove_fails silent "$T/silent.sh" "$T/in1.json" "silent.sh on in1.json exited 0 but wrote no witness" "nothing to see"
 prove_fails garbage "$T/garbage.sh" "$T/in1.json" "garbage.sh on in1.json wrote a bad .wtns"
 t0=$(date +%s%N)

@@ -47,8 +47,8 @@ void witgen_limits_resolve(witgen_limits *lim, const g16_config *cfg, const g16_
     /* Fields of opts that the caller's version has (size), when nonzero. */
     if (!opts || opts->size < offsetof(g16_witgen_opts, timeout_s) + sizeof opts->timeout_s)
         return;
-    if (opts->timeout_s > 0)
-        lim->timeout_s = opts->timeout_s;
+    if (opts->timeout_s > 0) /* within the option's bounds */
+        lim->timeout_s = opts->timeout_s < 86400.0 ? opts->timeout_s : 86400.0;
     if (opts->size >= offsetof(g16_witgen_opts, memory_bytes) + sizeof opts->memory_bytes && opts->memory_bytes)
         lim->memory_bytes = opts->memory_bytes;
     if (opts->size >= offsetof(g16_witgen_opts, node) + sizeof opts->node && opts->node)
@@ -113,6 +113,7 @@ g16_err witgen_kind(const char *gen, const witgen_limits *lim, int check_node, g
 
 typedef struct child_spec {
     char *const *argv;
+    char *const *envp; /* the environment, without g16's own G16* variables (tokens, options) */
     int use_path;     /* execvp (argv[0] without a slash) */
     const char *cwd;  /* NULL: unchanged */
     int rlimit;       /* -1: none, else RLIMIT_AS or RLIMIT_DATA */
@@ -147,13 +148,17 @@ static void child_exec(const child_spec *cs, int devnull, int out_w, int err_w, 
         if (setrlimit(cs->rlimit, &rl))
             goto fail;
     }
-    for (int fd = 3; fd <= max_fd; fd++)
-        if (fd != err_w)
-            close(fd);
+    /* Every descriptor above 2 closes at the exec (err_w is CLOEXEC already). */
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 3u, ~0u, 4u /* CLOSE_RANGE_CLOEXEC */))
+#endif
+        for (int fd = 3; fd <= max_fd; fd++)
+            if (fd != err_w)
+                close(fd);
     if (cs->use_path)
-        execvp(cs->argv[0], cs->argv);
+        execvpe(cs->argv[0], cs->argv, cs->envp);
     else
-        execv(cs->argv[0], cs->argv);
+        execve(cs->argv[0], cs->argv, cs->envp);
 fail:;
     int e = errno;
     ssize_t r = write(err_w, &e, sizeof e);
@@ -178,7 +183,38 @@ static void tail_add(child_result *r, const char *buf, size_t n) {
 
 /* Runs the child to its end or its deadline. G16_ERR_IO / NOMEM when it
  * cannot be started (r->exec_errno for a failed exec is not an error here). */
-static g16_err run_child(const child_spec *cs, child_result *r, g16_status *st) {
+/* environ without the G16* variables, into a malloc'd array (the strings
+ * are environ's); NULL without memory. */
+extern char **environ;
+static char **child_env(void) {
+    size_t n = 0;
+    while (environ && environ[n])
+        n++;
+    char **e = malloc((n + 1) * sizeof *e);
+    if (!e)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "G16", 3))
+            e[k++] = environ[i];
+    e[k] = NULL;
+    return e;
+}
+
+static g16_err run_child_env(const child_spec *cs, child_result *r, g16_status *st);
+
+static g16_err run_child(const child_spec *cs0, child_result *r, g16_status *st) {
+    child_spec cs = *cs0;
+    char **env = child_env();
+    if (!env)
+        return g16_fail(st, G16_ERR_NOMEM, "witness generator: out of memory");
+    cs.envp = env;
+    g16_err err = run_child_env(&cs, r, st);
+    free(env);
+    return err;
+}
+
+static g16_err run_child_env(const child_spec *cs, child_result *r, g16_status *st) {
     memset(r, 0, sizeof *r);
     int out[2] = {-1, -1}, errp[2] = {-1, -1};
     int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
