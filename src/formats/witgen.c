@@ -587,7 +587,7 @@ g16_err witgen_run(const witgen_limits *lim, const char *gen, const char *input_
     }
     how[0] = 0;
     if (r.timed_out)
-        snprintf(how, sizeof how, "killed at the time limit of %.0f s (witgen.timeout_s)", lim->timeout_s);
+        snprintf(how, sizeof how, "killed at the time limit of %g s (witgen.timeout_s)", lim->timeout_s);
     else if (WIFSIGNALED(r.status))
     {
         char ml[48] = "";
