@@ -421,8 +421,8 @@ int cmd_prove(int argc, char **argv) {
     g16_err err = groth16_prover_prove(pr, &res, gw, gw ? NULL : pos[1], fixed_rs ? r_le : NULL,
                                        fixed_rs ? s_le : NULL, &rep, &st);
     if (err == G16_ERR_INVALID_PROOF) {
-        fprintf(stderr, "g16 prove: the proof does not verify: the witness %s does not satisfy the circuit of %s\n",
-                pos[1], pos[0]);
+        fprintf(stderr, "g16 prove: the proof does not verify: the witness %s%s does not satisfy the circuit of %s\n",
+                witgen ? "generated from " : "", pos[1], pos[0]);
         goto done;
     }
     if (err)

@@ -5,7 +5,8 @@
  * in memory, written there as input.json, mode 0600); the generator forked
  * and exec'd without a shell, in its own process group, cwd the scratch
  * directory, stdin /dev/null, stdout and stderr one pipe whose last bytes
- * are kept for the message, every other descriptor closed, the memory limit
+ * are kept for the message, every other descriptor closed, the environment
+ * without g16's G16* variables, the memory limit
  * set by setrlimit between fork and exec; the parent drains the pipe until
  * the deadline and then kills the group (SIGKILL). Afterwards the witness
  * is read and every regular file of the directory is overwritten with
