@@ -10,7 +10,8 @@
 # allowed roots (403), a key without a generator given inputs (422
 # no_witness_generator), the same id with another generator (409). The
 # generator survives a restart (keys_file), and the restarted daemon proves
-# from inputs again.
+# from inputs again; `g16 client keys add --witness-gen` and `g16 client
+# submit --inputs` do the same from the command line.
 # Needs node and tests/js/node_modules: FAILS without them (CI runs them).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -98,5 +99,19 @@ f=$(wait_job "$id" 60)
 [ "$(jq_ "$f" "d['state']")" = done ] || fail "after restart: $(head -c 600 "$f")"
 [ "$(jq_ "$f" "d['partitions'][0]['public'][0]")" = 42 ] || fail "after restart: public $(jq_ "$f" "d['partitions'][0]['public']")"
 verify_job "$f" "$T/vk.json"
+
+# g16 client: a key registered with --witness-gen, a job of input files.
+echo '{"a": "4", "b": "9"}' >"$T/in.json"
+"$G16_BIN" client --url "$ADDR" keys add mul2 "$T/circuit.zkey" --witness-gen "$WASM" >/dev/null ||
+    fail "g16 client keys add --witness-gen"
+"$G16_BIN" client --url "$ADDR" submit mul2 --inputs "$T/in.json" "$T/in.json" --wait --timeout 60 --out "$T/out" \
+    >"$T/client.out" 2>&1 || { cat "$T/client.out"; fail "g16 client submit --inputs"; }
+for i in 0 1; do
+    pr=$(ls "$T/out"/proof*"$i".json) && pu=$(ls "$T/out"/public*"$i".json) || fail "client wrote no proof $i"
+    node $NM/.bin/snarkjs groth16 verify "$T/vk.json" "$pu" "$pr" 2>&1 | grep -q OK || fail "client proof $i"
+    [ "$(tr -d ' \n' <"$pu")" = '["36"]' ] || fail "client public $i: $(cat "$pu")"
+done
+rc=0; "$G16_BIN" client --url "$ADDR" submit mul2 --inputs "$T/vk.json" "$T/circuit.zkey" >/dev/null 2>&1 || rc=$?
+[ "$rc" != 0 ] || fail "g16 client submit --inputs of a non-JSON file succeeded"
 stop_g16d
 echo "test_daemon_witgen: ok"

@@ -60,12 +60,16 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *arg) {
 
 static void usage(void) {
     fputs("usage: g16 client [--url URL | --socket PATH] [--token T] <command>\n"
-          "  keys add ID PATH [--tier mmap|host]   register and preload a proving key (.zkey)\n"
+          "  keys add ID PATH [--tier mmap|host] [--witness-gen GEN]\n"
+          "                                        register and preload a proving key (.zkey),\n"
+          "                                        with circom's witness generator for inputs\n"
           "  keys list                             resident keys\n"
           "  keys rm ID                            evict a key\n"
           "  submit KEY WTNS... [--priority low|normal|high|critical] [--idempotency-key K]\n"
-          "         [--inline] [--job-timeout S] [--retry S] [--wait [--timeout S] [--out DIR]]\n"
+          "         [--inline | --inputs] [--job-timeout S] [--retry S] [--wait [--timeout S] [--out DIR]]\n"
           "                                        submit a job, one partition per witness;\n"
+          "                                        --inputs: the files are input.json objects\n"
+          "                                        for the key's witness generator;\n"
           "                                        prints the job id; --retry S: retry a down\n"
           "                                        server for S seconds (any lost reply only\n"
           "                                        with an idempotency key)\n"
@@ -318,10 +322,12 @@ static int cmd_keys(client *c, int argc, char **argv) {
         return EXIT_OK;
     }
     if (!strcmp(sub, "add")) {
-        const char *id = NULL, *path = NULL, *tier = NULL;
+        const char *id = NULL, *path = NULL, *tier = NULL, *gen = NULL;
         for (int i = 2; i < argc; i++) {
             if (!strcmp(argv[i], "--tier") && i + 1 < argc)
                 tier = argv[++i];
+            else if (!strcmp(argv[i], "--witness-gen") && i + 1 < argc)
+                gen = argv[++i];
             else if (argv[i][0] == '-' && argv[i][1])
                 return usage_err("keys add: unknown option '%s'", argv[i]);
             else if (!id)
@@ -342,6 +348,11 @@ static int cmd_keys(client *c, int argc, char **argv) {
             return usage_err("keys add: the id or path is not valid UTF-8");
         if (tier)
             json_object_set_new(req, "tier", json_string(tier));
+        if (gen) {
+            char *ag = abs_path(gen);
+            json_object_set_new(req, "witness_generator", json_string(ag ? ag : gen));
+            free(ag);
+        }
         char *body = json_dumps(req, JSON_COMPACT);
         json_decref(req);
         rc = call_json(c, "POST", "/v1/keys", body, 600, NULL, &r);
@@ -550,7 +561,7 @@ static int parse_double(const char *s, double *v) {
 
 static int cmd_submit(client *c, int argc, char **argv) {
     const char *key = NULL, *prio = NULL, *idem = NULL, *dir = NULL;
-    int inl = 0, wait = 0;
+    int inl = 0, wait = 0, inputs = 0;
     double timeout_s = 0, job_timeout = 0, retry_s = -1; /* -1: submit 0 s, wait 120 s */
     json_t *ws = json_array();
     const char **wtns = calloc((size_t)argc, sizeof *wtns);
@@ -581,6 +592,8 @@ static int cmd_submit(client *c, int argc, char **argv) {
             i++;
         } else if (!strcmp(a, "--inline"))
             inl = 1;
+        else if (!strcmp(a, "--inputs"))
+            inputs = 1;
         else if (!strcmp(a, "--wait"))
             wait = 1;
         else if (a[0] == '-' && a[1]) {
@@ -592,9 +605,22 @@ static int cmd_submit(client *c, int argc, char **argv) {
             wtns[nw++] = a;
     }
     /* Witnesses after every option is known (--inline may come last). */
+    if (inl && inputs) {
+        usage_err("submit: --inline and --inputs exclude each other");
+        goto out;
+    }
     for (int i = 0; i < nw; i++) {
         json_t *w;
-        if (inl) {
+        if (inputs) { /* {"inputs": the file's object} */
+            json_error_t je;
+            json_t *o = json_load_file(wtns[i], 0, &je);
+            if (!json_is_object(o)) {
+                usage_err("submit: %s: %s", wtns[i], o ? "not a JSON object" : je.text);
+                json_decref(o);
+                goto out;
+            }
+            w = json_pack("{s:o}", "inputs", o);
+        } else if (inl) {
             const char *err = NULL;
             char *b64 = base64_file(wtns[i], &err);
             if (!b64) {
