@@ -15,7 +15,9 @@
  * Between fork and exec the child calls only async-signal-safe functions
  * (everything it needs is prepared before the fork), so the runner may be
  * called from any thread of a multithreaded process (g16d's runners). */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include "witgen.h"
 
 #include <errno.h>
