@@ -80,6 +80,7 @@ echo '{"a": "3", "b": "11"}' >"$T/in1.json"
 echo '{"a": "5", "b": "7"}' >"$T/in2.json"
 prove_ok wasm1 "$WASM" "$T/in1.json" 33
 prove_ok wasm2 "$WASM" "$T/in2.json" 35
+prove_ok pipe "$WASM" <(echo '{"a": "2", "b": "4"}') 8
 
 # Bad inputs and broken generators.
 echo '{"a": "3"}' >"$T/missing.json"

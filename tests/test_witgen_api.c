@@ -13,6 +13,8 @@
  *    override the context's options and fail with G16_ERR_WITNESS_GEN;
  *    input that is not a JSON object is G16_ERR_FORMAT; NULL arguments are
  *    G16_ERR_INVALID_ARG;
+ *  - a generator that leaves FIFOs (for the witness, too) fails without
+ *    hanging the caller;
  *  - concurrent calls from several threads all succeed.
  * Runs from the repository root (the bundled examples/poseidon witness). */
 #include <errno.h>
@@ -101,6 +103,7 @@ int main(void) {
     write_file("copy.sh", script, 1);
     write_file("fail.sh", "#!/bin/sh\necho 'first line'\necho 'Error: assertion 7 failed' >&2\nexit 3\n", 1);
     write_file("hang.sh", "#!/bin/sh\nsleep 30\n", 1);
+    write_file("fifo.sh", "#!/bin/sh\nmkfifo \"$2\"\nmkfifo extra.fifo\n", 1);
     write_file("hog.sh", "#!/bin/sh\nawk 'BEGIN { s = \"x\"; for (i = 0; i < 27; i++) s = s s }' || exit 5\n"
                "cp \"$0.wtns\" \"$2\"\n", 1);
     write_file("plain.txt", "not a generator\n", 0);
@@ -159,6 +162,10 @@ int main(void) {
     CHECK(g16_witness_generate(ctx, &w, path_of("fail.sh"), path_of("expected.json"), NULL, 0, NULL) ==
               G16_ERR_WITNESS_GEN &&
           msg_has(ctx, "fail.sh failed on expected.json: exit status 3: Error: assertion 7 failed"));
+    /* A FIFO for a witness (and one beside it): refused, and nothing waits on them. */
+    CHECK(g16_witness_generate(ctx, &w, path_of("fifo.sh"), NULL, INPUT, strlen(INPUT), NULL) ==
+              G16_ERR_WITNESS_GEN &&
+          msg_has(ctx, "wrote no witness"));
     CHECK(g16_witness_generate(ctx, &w, path_of("copy.sh"), NULL, "[1, 2]", 6, NULL) == G16_ERR_FORMAT &&
           msg_has(ctx, "not a JSON object"));
     CHECK(g16_witness_generate(ctx, &w, path_of("copy.sh"), NULL, "{\"a\": ", 6, &o) == G16_ERR_FORMAT &&

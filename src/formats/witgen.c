@@ -1,8 +1,8 @@
 /* circom witness generators as child processes (witgen.h, docs/witgen.md).
  *
  * One run: a scratch directory made by mkdtemp (mode 0700) under
- * witgen.scratch_dir; the input checked as a JSON object (and, when it is
- * in memory, written there as input.json, mode 0600); the generator forked
+ * witgen.scratch_dir; the input (a file read whole, or bytes) checked as a
+ * JSON object and written there as input.json (mode 0600); the generator forked
  * and exec'd without a shell, in its own process group, cwd the scratch
  * directory, stdin /dev/null, stdout and stderr one pipe whose last bytes
  * are kept for the message, every other descriptor closed, the environment
@@ -315,7 +315,7 @@ static g16_err run_child_env(const child_spec *cs, child_result *r, g16_status *
 
 /* Overwrites the regular file at dir/name with zeros (its current size). */
 static void wipe_file(int dirfd, const char *name) {
-    int fd = openat(dirfd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = openat(dirfd, name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC); /* a FIFO: ENXIO, no wait */
     if (fd < 0)
         return;
     struct stat sb;
@@ -342,8 +342,9 @@ static void remove_tree(int parent, const char *name, int depth) {
         DIR *d = fdopendir(fd);
         if (d) {
             struct dirent *e;
-            /* Collect names first: unlinking while reading may skip entries. */
-            for (;;) {
+            /* Unlinking while reading may skip entries: read again, a few
+             * times at most (an entry that cannot be removed stays). */
+            for (int pass = 0; pass < 4; pass++) {
                 rewinddir(d);
                 int removed = 0;
                 while ((e = readdir(d)) != NULL) {
@@ -395,7 +396,7 @@ static int write_new(const char *path, const void *data, size_t len) {
 
 /* Reads the whole regular file path (no symlink) into *out. */
 static int read_all(const char *path, uint8_t **out, size_t *len) {
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC); /* a FIFO: no wait for a writer */
     if (fd < 0)
         return -1;
     struct stat sb;
@@ -507,16 +508,57 @@ static void last_lines(const child_result *r, char *out, size_t cap) {
     }
 }
 
-static g16_err check_input(const char *input_path, const void *data, size_t len, const char *name,
-                           g16_status *st) {
-    json_error_t je;
-    json_t *j = input_path ? json_load_file(input_path, JSON_DECODE_ANY, &je)
-                           : json_loadb(data, len, JSON_DECODE_ANY, &je);
-    if (!j) {
-        if (input_path && access(input_path, R_OK))
-            return g16_fail(st, G16_ERR_IO, "input %.150s: %s", input_path, strerror(errno));
-        return g16_fail(st, G16_ERR_FORMAT, "input %.120s is not JSON: %.80s (line %d)", name, je.text, je.line);
+#define INPUT_MAX ((size_t)1 << 30) /* bytes of an input file */
+
+/* Reads the input file whole, whatever it is (a pipe from process
+ * substitution too), into *out (malloc'd, secret), at most INPUT_MAX. */
+static g16_err read_input(const char *path, uint8_t **out, size_t *len, g16_status *st) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return g16_fail(st, G16_ERR_IO, "input %.150s: %s", path, strerror(errno));
+    size_t cap = 4096, n = 0;
+    uint8_t *b = malloc(cap);
+    g16_err err = b ? G16_OK : g16_fail(st, G16_ERR_NOMEM, "input %.150s: out of memory", path);
+    while (!err) {
+        if (n == cap) {
+            uint8_t *nb = cap < INPUT_MAX ? malloc(cap * 2) : NULL;
+            if (!nb) {
+                err = cap < INPUT_MAX ? g16_fail(st, G16_ERR_NOMEM, "input %.150s: out of memory", path)
+                                      : g16_fail(st, G16_ERR_FORMAT, "input %.150s: over 1 GiB", path);
+                break;
+            }
+            memcpy(nb, b, n);
+            g16_wipe(b, n);
+            free(b);
+            b = nb;
+            cap *= 2;
+        }
+        ssize_t r = read(fd, b + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            err = g16_fail(st, G16_ERR_IO, "input %.150s: %s", path, strerror(errno));
+        if (r <= 0)
+            break;
+        n += (size_t)r;
     }
+    close(fd);
+    if (err) {
+        if (b)
+            g16_wipe(b, cap);
+        free(b);
+        return err;
+    }
+    *out = b;
+    *len = n;
+    return G16_OK;
+}
+
+static g16_err check_input(const void *data, size_t len, const char *name, g16_status *st) {
+    json_error_t je;
+    json_t *j = json_loadb(data, len, JSON_DECODE_ANY, &je);
+    if (!j)
+        return g16_fail(st, G16_ERR_FORMAT, "input %.120s is not JSON: %.80s (line %d)", name, je.text, je.line);
     int obj = json_is_object(j);
     json_decref(j);
     if (!obj)
@@ -532,31 +574,52 @@ g16_err witgen_run(const witgen_limits *lim, const char *gen, const char *input_
         return g16_fail(st, G16_ERR_INVALID_ARG, "witness generator: no input (a path or JSON bytes)");
     const char *iname = input_path ? input_path : input_name && input_name[0] ? input_name : "input";
     g16_witgen_kind kind;
-    char js[PATH_MAX], gen_abs[PATH_MAX], in_abs[PATH_MAX];
+    char js[PATH_MAX], gen_abs[PATH_MAX];
     g16_err err = witgen_kind(gen, lim, 0, &kind, js, st);
     if (err)
         return err;
     if (!realpath(gen, gen_abs))
         return g16_fail(st, G16_ERR_IO, "witness generator %.150s: %s", gen, strerror(errno));
-    if ((err = check_input(input_path, input_json, input_len, iname, st)))
+    /* The input always goes into the scratch directory: a file is read first
+     * (so that a pipe works, and the copy is wiped with the rest). */
+    uint8_t *file_in = NULL;
+    size_t file_len = 0;
+    if (input_path) {
+        if ((err = read_input(input_path, &file_in, &file_len, st)))
+            return err;
+        input_json = file_in;
+        input_len = file_len;
+    }
+    if ((err = check_input(input_json, input_len, iname, st))) {
+        if (file_in)
+            g16_wipe(file_in, file_len);
+        free(file_in);
         return err;
-    if (input_path && !realpath(input_path, in_abs))
-        return g16_fail(st, G16_ERR_IO, "input %.150s: %s", input_path, strerror(errno));
+    }
 
     char dir[PATH_MAX + 32];
     const char *root = lim->scratch[0] ? lim->scratch : "/tmp";
-    if ((size_t)snprintf(dir, sizeof dir, "%s/g16-witgen-XXXXXX", root) >= sizeof dir || !mkdtemp(dir))
-        return g16_fail(st, G16_ERR_IO, "witness generator: cannot make a scratch directory in %.150s: %s", root,
-                        strerror(errno));
+    if ((size_t)snprintf(dir, sizeof dir, "%s/g16-witgen-XXXXXX", root) >= sizeof dir || !mkdtemp(dir)) {
+        err = g16_fail(st, G16_ERR_IO, "witness generator: cannot make a scratch directory in %.150s: %s", root,
+                       strerror(errno));
+        if (file_in)
+            g16_wipe(file_in, file_len);
+        free(file_in);
+        return err;
+    }
     char in_path[PATH_MAX + 64], wtns_path[PATH_MAX + 64];
     snprintf(in_path, sizeof in_path, "%s/input.json", dir);
     snprintf(wtns_path, sizeof wtns_path, "%s/witness.wtns", dir);
-    if (!input_path && write_new(in_path, input_json, input_len)) {
+    int wr = write_new(in_path, input_json, input_len);
+    if (file_in)
+        g16_wipe(file_in, file_len);
+    free(file_in);
+    if (wr) {
         err = g16_fail(st, G16_ERR_IO, "witness generator: cannot write the input into %.150s: %s", dir,
                        strerror(errno));
         goto done;
     }
-    const char *inp = input_path ? in_abs : in_path;
+    const char *inp = in_path;
     const char *node = lim->node[0] ? lim->node : "node";
     char *argv[6];
     child_spec cs = {.argv = argv, .cwd = dir, .limit = lim->memory_bytes, .timeout_s = lim->timeout_s};
