@@ -357,7 +357,8 @@ int cmd_prove(int argc, char **argv) {
                         "                 (GEN: circom's C++ witness binary or its .wasm; docs/witgen.md)\n");
         return 2;
     }
-    if (!g16_cli_outputs_ok("prove", (const char *[]){pos[0], pos[1]}, 2, (const char *[]){pos[2], pos[3]}, 2))
+    if (!g16_cli_outputs_ok("prove", (const char *[]){pos[0], pos[1], witgen}, witgen ? 3 : 2,
+                            (const char *[]){pos[2], pos[3]}, 2))
         return 2;
     g16_ctx *ctx = g16_ctx_create(NULL);
     if (!ctx) {
