@@ -63,7 +63,10 @@ typedef enum g16_err {
     G16_ERR_NO_DEVICE,       /* a GPU was requested but none is usable */
     G16_ERR_CANCELLED,
     G16_ERR_TIMEOUT,
-    G16_ERR_INTERNAL         /* a broken invariant: a bug in g16 */
+    G16_ERR_INTERNAL,        /* a broken invariant: a bug in g16 */
+    G16_ERR_WITNESS_GEN      /* a witness generator failed: its exit status or signal, the time or
+                              * memory limit, no or a malformed witness; the message names the
+                              * generator and the input, with the last lines of its output */
 } g16_err;
 
 /* Returns a static, human-readable name such as "not on curve". */
@@ -457,6 +460,71 @@ G16_API g16_err g16_witness_peek(g16_ctx *ctx, g16_witness_header *hdr, const ch
     G16_WARN_UNUSED_RESULT;
 G16_API g16_err g16_witness_peek_bytes(g16_ctx *ctx, g16_witness_header *hdr, const void *data, size_t len)
     G16_WARN_UNUSED_RESULT;
+
+/* ---- witnesses from inputs (docs/witgen.md) -------------------------------
+ * A circom witness generator turns an input.json into a .wtns. g16 runs it
+ * as a child process (no shell) in a private scratch directory (mode 0700,
+ * removed afterwards; the input it wrote there and the witness are
+ * overwritten with zeros before they are unlinked), with its standard input
+ * /dev/null and a time limit (killed, with its process group, on expiry)
+ * and a memory limit (setrlimit in the child). Generators, told apart by the
+ * file's first bytes:
+ *   - circom's .wasm ("\0asm"): run as `NODE generate_witness.js GEN
+ *     INPUT OUT` with the generate_witness.js that circom writes beside it;
+ *     the memory limit is node's data size (RLIMIT_DATA: node reserves about
+ *     10 GiB of address space for a wasm instance);
+ *   - anything else executable (circom's C++ witness binary, a script with
+ *     #!): run as `GEN INPUT OUT`; the memory limit is its address space
+ *     (RLIMIT_AS).
+ * Options (0 / NULL: the context's option, docs/config.md): */
+typedef struct g16_witgen_opts {
+    size_t size;           /* sizeof(g16_witgen_opts) (g16_witgen_opts_init sets it) */
+    double timeout_s;      /* time limit; 0: witgen.timeout_s */
+    uint64_t memory_bytes; /* memory limit; 0: witgen.memory_mb (which may be 0: none) */
+    const char *node;      /* node for a .wasm; NULL: witgen.node (empty: node on PATH) */
+    const char *input_name; /* names in-memory input in messages; NULL: "input" */
+} g16_witgen_opts;
+/* Sets *opts to the defaults (every limit from the context). */
+G16_API void g16_witgen_opts_init(g16_witgen_opts *opts) G16_NONNULL(1);
+
+typedef enum g16_witgen_kind {
+    G16_WITGEN_NATIVE = 1, /* an executable: GEN INPUT OUT */
+    G16_WITGEN_WASM = 2    /* a circom .wasm run by node through generate_witness.js */
+} g16_witgen_kind;
+
+/* Checks that gen_path names a usable generator without running it: a
+ * .wasm with a readable generate_witness.js beside it and a node that can
+ * be found (a NODE with a slash: executable; else on PATH), or an
+ * executable regular file. Thread-safe.
+ * Returns: G16_OK (*kind set; kind may be NULL), G16_ERR_IO (no such file,
+ *          not readable or executable, no generate_witness.js, no node),
+ *          G16_ERR_INVALID_ARG (NULL, a directory). */
+G16_API g16_err g16_witgen_check(g16_ctx *ctx, g16_witgen_kind *kind, const char *gen_path,
+                                 const g16_witgen_opts *opts) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 3);
+
+/* Runs generator gen_path on one input and returns the witness it wrote:
+ * g16_witness_generate loads it (as g16_witness_from_wtns_bytes), and
+ * g16_witness_generate_wtns returns the .wtns bytes (its header checked
+ * as g16_witness_peek_bytes does). The input is a file (input_path) or a
+ * JSON text in memory (input_path NULL; input_json, input_len: copied into
+ * the scratch directory); either must be a JSON object, checked before the
+ * generator runs. Blocks the calling thread for up to the time limit.
+ * Thread-safe: calls may run concurrently (each has its own directory).
+ * Out: *w (free with g16_witness_free); *wtns, *wtns_len (malloc'd secret
+ *      bytes: wipe them, then g16_free); NULL on failure.
+ * Returns: G16_OK; G16_ERR_WITNESS_GEN (the generator failed: exit status
+ *      or signal, killed at the time limit, ran out of its memory limit,
+ *      wrote no witness or a malformed one; the message names the generator
+ *      and the input and ends with the last lines of its output);
+ *      G16_ERR_FORMAT (the input is not a JSON object), G16_ERR_IO (the
+ *      generator or input cannot be used, the scratch directory cannot be
+ *      made), G16_ERR_INVALID_ARG, G16_ERR_NOMEM. */
+G16_API g16_err g16_witness_generate(g16_ctx *ctx, g16_witness **w, const char *gen_path, const char *input_path,
+                                     const void *input_json, size_t input_len, const g16_witgen_opts *opts)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3);
+G16_API g16_err g16_witness_generate_wtns(g16_ctx *ctx, void **wtns, size_t *wtns_len, const char *gen_path,
+                                          const char *input_path, const void *input_json, size_t input_len,
+                                          const g16_witgen_opts *opts) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 3, 4);
 
 /* Proves w against key with fresh r, s from the OS CSPRNG (wiped after use).
  * Args: ctx: the context (threads, errors); key: a loaded key; w: a witness

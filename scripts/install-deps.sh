@@ -2,15 +2,16 @@
 # Installs what g16 needs on a fresh Debian 12 machine (run as root or with
 # sudo): the compiler tool chain, the -dev libraries, dpkg-dev (dpkg-shlibdeps
 # for the .deb), Node.js for the oracle tools, valgrind (its memcheck.h: the
-# constant-time test), and the pinned npm packages in tests/js (from the
-# lockfile).
+# constant-time test), nasm and nlohmann-json3-dev (tests/test_witgen.sh
+# builds circom's C++ witness generator), and the pinned npm packages in
+# tests/js (from the lockfile).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PKGS=(build-essential cmake pkg-config python3 libgmp-dev libjansson-dev
       clang libclang-rt-14-dev nodejs npm dpkg-dev
       libmicrohttpd-dev libsqlite3-dev libcurl4-openssl-dev libpq-dev postgresql curl
-      valgrind)
+      valgrind nasm nlohmann-json3-dev)
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 

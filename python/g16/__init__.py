@@ -27,7 +27,7 @@ __all__ = [
     "Error", "InvalidArgument", "NoMemory", "IOError", "Truncated", "FormatError",
     "NotCanonical", "NotOnCurve", "NotInSubgroup", "WrongCurve", "SizeMismatch",
     "Unsupported", "InvalidProof", "DeviceError", "NoDevice", "Cancelled", "Timeout",
-    "InternalError", "version", "library_path", "err_str",
+    "InternalError", "WitnessGeneratorError", "version", "library_path", "err_str",
 ]
 
 
@@ -63,6 +63,7 @@ class NoDevice(Error): pass                         # noqa: E701
 class Cancelled(Error): pass                        # noqa: E701
 class Timeout(Error, TimeoutError): pass           # noqa: E701
 class InternalError(Error): pass                    # noqa: E701
+class WitnessGeneratorError(Error): pass            # noqa: E701
 
 
 _ERRORS = {
@@ -74,6 +75,7 @@ _ERRORS = {
     _capi.ERR_INVALID_PROOF: InvalidProof, _capi.ERR_DEVICE: DeviceError,
     _capi.ERR_NO_DEVICE: NoDevice, _capi.ERR_CANCELLED: Cancelled,
     _capi.ERR_TIMEOUT: Timeout, _capi.ERR_INTERNAL: InternalError,
+    _capi.ERR_WITNESS_GEN: WitnessGeneratorError,
 }
 for _code, _cls in _ERRORS.items():
     _cls.code = _code

@@ -64,7 +64,7 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *arg) {
 
 enum {
     C_URL = CLI_ID, C_SOCKET, C_TOKEN, C_TIER, C_PRIORITY, C_IDEM, C_INLINE, C_JOB_TIMEOUT, C_RETRY, C_WAIT,
-    C_TIMEOUT, C_OUT, C_NO_RESULTS,
+    C_TIMEOUT, C_OUT, C_NO_RESULTS, C_WITNESS_GEN, C_INPUTS,
 };
 static const cli_opt CLIENT_OPTS[] = {
     {"url", C_URL, "URL", "g16d's address (default $G16D_URL, else http://127.0.0.1:8416)"},
@@ -74,12 +74,15 @@ static const cli_opt CLIENT_OPTS[] = {
 };
 static const cli_opt KEYS_ADD_OPTS[] = {
     {"tier", C_TIER, "mmap|host", "keep the key mapped from its file (mmap, default) or read into memory (host)"},
+    {"witness-gen", C_WITNESS_GEN, "GEN", "circom's witness generator (.wasm or C++ binary): the key's jobs may "
+                                          "carry inputs (docs/witgen.md)"},
     {NULL, 0, NULL, NULL},
 };
 static const cli_opt SUBMIT_OPTS[] = {
     {"priority", C_PRIORITY, "low|normal|high|critical", "the job's priority (default normal)"},
     {"idempotency-key", C_IDEM, "K", "a resubmission with the same key returns the same job"},
     {"inline", C_INLINE, NULL, "send the witnesses' bytes in the request (default: their paths, read by g16d)"},
+    {"inputs", C_INPUTS, NULL, "the files are input.json objects for the key's witness generator (not with --inline)"},
     {"job-timeout", C_JOB_TIMEOUT, "S", "the job fails if not done within S seconds"},
     {"retry", C_RETRY, "S", "retry a down server for S seconds (a lost reply only with --idempotency-key)"},
     {"wait", C_WAIT, NULL, "then wait for the job, as g16 client wait"},
@@ -101,7 +104,7 @@ static const cli_opt JOB_OPTS[] = {
 static const cli_cmd CLI_KEYS_ADD = {
     .name = "client keys add",
     .summary = "Register and preload a proving key (.zkey) under an id.",
-    .synopsis = "[--tier mmap|host] ID PATH",
+    .synopsis = "[--tier mmap|host] [--witness-gen GEN] ID PATH",
     .opts = KEYS_ADD_OPTS,
     .example = "g16 client keys add demo circuit.zkey",
 };
@@ -120,7 +123,7 @@ static const cli_cmd CLI_KEYS_RM = {
 static const cli_cmd CLI_SUBMIT = {
     .name = "client submit",
     .summary = "Submit a job, one partition per witness; prints the job's id.",
-    .synopsis = "[OPTIONS] KEY WTNS...",
+    .synopsis = "[OPTIONS] KEY WTNS...\n[OPTIONS] --inputs KEY INPUT.json...",
     .opts = SUBMIT_OPTS,
     .example = "g16 client submit demo w0.wtns w1.wtns --wait --out proofs",
 };
@@ -445,13 +448,16 @@ static int cmd_keys(client *c, int argc, char **argv) {
         return EXIT_OK;
     }
     if (!strcmp(sub, "add")) {
-        const char *id = NULL, *path = NULL, *tier = NULL;
+        const char *id = NULL, *path = NULL, *tier = NULL, *gen = NULL;
         cli_parse p;
         cli_init(&p, &CLI_KEYS_ADD, argc - 1, argv + 1, 0);
         int o;
-        while ((o = cli_next(&p)) > 0)
+        while ((o = cli_next(&p)) > 0) {
             if (o == C_TIER)
                 tier = p.arg;
+            else if (o == C_WITNESS_GEN)
+                gen = p.arg;
+        }
         if (o != CLI_END)
             return cli_exit(o);
         if (argc - 1 - p.optind != 2) {
@@ -469,6 +475,11 @@ static int cmd_keys(client *c, int argc, char **argv) {
             return usage_err("keys add: the id or path is not valid UTF-8");
         if (tier)
             json_object_set_new(req, "tier", json_string(tier));
+        if (gen) {
+            char *ag = abs_path(gen);
+            json_object_set_new(req, "witness_generator", json_string(ag ? ag : gen));
+            free(ag);
+        }
         char *body = json_dumps(req, JSON_COMPACT);
         json_decref(req);
         rc = call_json(c, "POST", "/v1/keys", body, 600, NULL, &r);
@@ -666,7 +677,7 @@ static int parse_double(const char *s, double *v) {
 
 static int cmd_submit(client *c, int argc, char **argv) {
     const char *key = NULL, *prio = NULL, *idem = NULL, *dir = NULL;
-    int inl = 0, wait = 0;
+    int inl = 0, wait = 0, inputs = 0;
     double timeout_s = 0, job_timeout = 0, retry_s = -1; /* -1: submit 0 s, wait 120 s */
     json_t *ws = json_array();
     const char **wtns = calloc((size_t)argc, sizeof *wtns);
@@ -684,6 +695,7 @@ static int cmd_submit(client *c, int argc, char **argv) {
         case C_IDEM: idem = p.arg; break;
         case C_OUT: dir = p.arg; break;
         case C_INLINE: inl = 1; break;
+        case C_INPUTS: inputs = 1; break;
         case C_WAIT: wait = 1; break;
         case C_TIMEOUT:
         case C_RETRY:
@@ -702,9 +714,22 @@ static int cmd_submit(client *c, int argc, char **argv) {
     for (int i = p.optind + 1; i < argc; i++)
         wtns[nw++] = argv[i];
     /* Witnesses after every option is known (--inline may come last). */
+    if (inl && inputs) {
+        usage_err("submit: --inline and --inputs exclude each other");
+        goto out;
+    }
     for (int i = 0; i < nw; i++) {
         json_t *w;
-        if (inl) {
+        if (inputs) { /* {"inputs": the file's object} */
+            json_error_t je;
+            json_t *o = json_load_file(wtns[i], 0, &je);
+            if (!json_is_object(o)) {
+                usage_err("submit: %s: %s", wtns[i], o ? "not a JSON object" : je.text);
+                json_decref(o);
+                goto out;
+            }
+            w = json_pack("{s:o}", "inputs", o);
+        } else if (inl) {
             const char *err = NULL;
             char *b64 = base64_file(wtns[i], &err);
             if (!b64) {

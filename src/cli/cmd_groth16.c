@@ -163,7 +163,7 @@ static int write_pair(char (*paths)[4096], const char *proof, const char *pub) {
 /* g16 prove's options (both forms; the batch ones need --batch). */
 enum {
     P_TRUSTED = CLI_ID, P_NO_VERIFY, P_BACKEND, P_DEVICE, P_STREAM_BASES, P_TEST_RS, P_BATCH, P_OUT_DIR,
-    P_WORKERS, P_WPD, P_DEVICES, P_SYNTH_THREADS, P_BUDGET, P_DEVICE_BUDGET, P_TIMELINE, P_PARAMS,
+    P_WORKERS, P_WPD, P_DEVICES, P_SYNTH_THREADS, P_BUDGET, P_DEVICE_BUDGET, P_TIMELINE, P_PARAMS, P_INPUT, P_WITGEN,
 };
 static const cli_opt PROVE_OPTS[] = {
     {"verbose", 'v', NULL, "print the stages and their timings on stderr"},
@@ -182,6 +182,10 @@ static const cli_opt PROVE_OPTS[] = {
     {"budget", P_BUDGET, "BYTES", "--batch: the engine's byte budget for keys and working sets (0: no limit)"},
     {"device-budget", P_DEVICE_BUDGET, "BYTES", "--batch, cuda: bytes per GPU (0: no limit)"},
     {"timeline", P_TIMELINE, "FILE", "--batch: write each partition's stage timings here (JSON lines)"},
+    {"input", P_INPUT, "input.json", "the circuit's inputs: the witness is generated (with --witness-gen; then "
+                                     "no witness operand)"},
+    {"witness-gen", P_WITGEN, "GEN", "circom's witness generator for --input: its .wasm (run by node) or C++ binary "
+                                     "(docs/witgen.md)"},
     {"params", P_PARAMS, NULL, "a bellperson partition: <key.params> <part.assignment> <proof.bin> <public.json> "
                                "(docs/formats.md; its own options: --no-verify, --subgroup-check, "
                                "--no-subgroup-check, --insecure-test-rs)"},
@@ -192,7 +196,8 @@ const cli_cmd CLI_PROVE = {
     .summary = "Prove: a .zkey and a .wtns in, proof.json and public.json out (rapidsnark's and snarkjs's arguments).",
     .synopsis = "[OPTIONS] <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
                 "--batch [OPTIONS] <circuit.zkey> <witness.wtns>... --out-dir DIR\n"
-                "--params [OPTIONS] <key.params> <part.assignment> <proof.bin> <public.json>",
+                "--params [OPTIONS] <key.params> <part.assignment> <proof.bin> <public.json>\n"
+                "--input input.json --witness-gen GEN [OPTIONS] <circuit.zkey> <proof.json> <public.json>",
     .description = "The proof is checked against the key's verification key before it is written (--no-verify "
                    "skips that); proof.json and public.json are byte-for-byte what snarkjs writes. The key's "
                    "points are checked on load (on the curve and in the subgroup) unless --trusted-key.\n\n"
@@ -358,6 +363,7 @@ int cmd_prove(int argc, char **argv) {
             return cmd_prove_params(argc, argv); /* a bellperson key and a partition (cmd_params.c) */
     prove_args a = {.backend = "auto", .engine_backend = G16_ENGINE_BACKEND_AUTO};
     int batch_only = 0; /* an option that needs --batch */
+    const char *input = NULL, *witgen = NULL; /* --input, --witness-gen (docs/witgen.md) */
     cli_parse p;
     cli_init(&p, &CLI_PROVE, argc, argv, 0);
     int c;
@@ -369,6 +375,8 @@ int cmd_prove(int argc, char **argv) {
         case P_NO_VERIFY: a.no_verify = 1; break;
         case P_STREAM_BASES: a.stream_bases = 1; break;
         case P_BATCH: a.batch = 1; break;
+        case P_INPUT: input = p.arg; break;
+        case P_WITGEN: witgen = p.arg; break;
         case P_BACKEND:
             a.backend = p.arg;
             if (strcmp(p.arg, "cpu") && strcmp(p.arg, "cuda") && strcmp(p.arg, "auto"))
@@ -414,6 +422,10 @@ int cmd_prove(int argc, char **argv) {
         return cli_exit(c);
     a.ops = argv + p.optind;
     a.nops = argc - p.optind;
+    if (!input != !witgen)
+        return cli_usage_error(&CLI_PROVE, "--input and --witness-gen go together");
+    if (input && a.batch)
+        return cli_usage_error(&CLI_PROVE, "--input takes one input.json (not --batch)");
     if (a.batch)
         return cmd_prove_batch(&a);
     if (batch_only)
@@ -422,13 +434,23 @@ int cmd_prove(int argc, char **argv) {
     int verbose = a.verbose, trusted = a.trusted, check = !a.no_verify, device = a.device,
         stream_bases = a.stream_bases, fixed_rs = a.fixed_rs;
     const char *backend = a.backend;
-    const char *const *pos = (const char *const *)a.ops;
     const uint8_t *r_le = a.r_le, *s_le = a.s_le;
-    if (a.nops != 4) {
+    const char *pos[4];
+    if (input) { /* no witness file: it is generated from the input */
+        if (a.nops != 3) {
+            cli_usage(stderr, &CLI_PROVE);
+            return cli_usage_error(&CLI_PROVE, "with --input takes 3 operands (key, proof, public), not %d", a.nops);
+        }
+        pos[0] = a.ops[0], pos[1] = input, pos[2] = a.ops[1], pos[3] = a.ops[2];
+    } else if (a.nops != 4) {
         cli_usage(stderr, &CLI_PROVE);
         return cli_usage_error(&CLI_PROVE, "takes 4 operands (key, witness, proof, public), not %d", a.nops);
+    } else {
+        for (int i = 0; i < 4; i++)
+            pos[i] = a.ops[i];
     }
-    if (!g16_cli_outputs_ok("prove", (const char *[]){pos[0], pos[1]}, 2, (const char *[]){pos[2], pos[3]}, 2))
+    if (!g16_cli_outputs_ok("prove", (const char *[]){pos[0], pos[1], witgen}, witgen ? 3 : 2,
+                            (const char *[]){pos[2], pos[3]}, 2))
         return 2;
     g16_ctx *ctx = g16_ctx_create(NULL);
     if (!ctx) {
@@ -437,6 +459,7 @@ int cmd_prove(int argc, char **argv) {
     }
     g16_key *key = NULL;
     g16_result *res = NULL;
+    g16_witness *gw = NULL; /* generated from --input */
     groth16_prover *pr = NULL;
     groth16_prove_report rep;
     g16_status st = {0};
@@ -488,12 +511,20 @@ int cmd_prove(int argc, char **argv) {
     /* With the key's coefficient rows on the GPU the witness is read
      * straight from the file into the pinned working area (no witness
      * object); the CPU path loads it. */
-    g16_err err = groth16_prover_prove(pr, &res, NULL, pos[1], fixed_rs ? r_le : NULL, fixed_rs ? s_le : NULL,
-                                       &rep, &st);
+    if (witgen) {
+        double tg = g16_cli_now_ms();
+        if (g16_witness_generate(ctx, &gw, witgen, input, NULL, 0, NULL) != G16_OK)
+            goto fail;
+        if (ui.progress)
+            fprintf(stderr, "g16 prove: witness generated from %s by %s (%.0f ms)\n", input, witgen,
+                    g16_cli_now_ms() - tg);
+    }
+    g16_err err = groth16_prover_prove(pr, &res, gw, gw ? NULL : pos[1], fixed_rs ? r_le : NULL,
+                                       fixed_rs ? s_le : NULL, &rep, &st);
     cli_progress_end();
     if (err == G16_ERR_INVALID_PROOF) {
-        fprintf(stderr, "g16 prove: the proof does not verify: the witness %s does not satisfy the circuit of %s\n",
-                pos[1], pos[0]);
+        fprintf(stderr, "g16 prove: the proof does not verify: the witness %s%s does not satisfy the circuit of %s\n",
+                witgen ? "generated from " : "", pos[1], pos[0]);
         goto done;
     }
     if (err)
@@ -518,6 +549,7 @@ done:
     cli_progress_end();
     groth16_prover_free(pr);
     g16_result_free(res);
+    g16_witness_free(gw);
     g16_key_free(key);
     g16_ctx_destroy(ctx);
     return rc;

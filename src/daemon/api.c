@@ -104,6 +104,16 @@ static int b64_decode(const char *s, size_t n, uint64_t max, uint8_t **out, size
     return 0;
 }
 
+/* Inline witnesses and inputs are secret: zeroed before they are freed. */
+static void wipe_free(void *p, size_t n) {
+    if (!p)
+        return;
+    volatile unsigned char *v = p;
+    for (size_t i = 0; i < n; i++)
+        v[i] = 0;
+    free(p);
+}
+
 /* ---- keys ----------------------------------------------------------------- */
 
 static json_t *key_json(g16d *d, const g16d_key *k, int full) {
@@ -115,6 +125,7 @@ static json_t *key_json(g16d *d, const g16d_key *k, int full) {
     json_object_set_new(o, "n_vars", json_integer(k->n_vars));
     json_object_set_new(o, "domain", json_integer(k->domain));
     json_object_set_new(o, "tier", json_string(k->tier == G16_TIER_HOST ? "host" : "mmap"));
+    json_object_set_new(o, "witness_generator", k->witgen[0] ? json_string(k->witgen) : json_null());
     if (full) {
         g16_engine_key_info ki;
         memset(&ki, 0, sizeof ki);
@@ -133,8 +144,11 @@ static char *keys_post(g16d *d, json_t *body, int *status) {
     const char *id = json_string_value(json_object_get(body, "id"));
     const char *path = json_string_value(json_object_get(body, "path"));
     json_t *tj = json_object_get(body, "tier");
+    json_t *gj = json_object_get(body, "witness_generator");
     if (!id || !path)
         return errf(status, 400, "invalid_arg", "POST /v1/keys needs string fields \"id\" and \"path\"");
+    if (gj && !json_is_null(gj) && !json_is_string(gj))
+        return errf(status, 400, "invalid_arg", "witness_generator: a path (string)");
     g16_key_tier tier = G16_TIER_MMAP;
     if (tj) {
         const char *t = json_string_value(tj);
@@ -146,7 +160,7 @@ static char *keys_post(g16d *d, json_t *body, int *status) {
     g16d_key k;
     g16d_api_err e = {0};
     int existed = 0;
-    if (g16d_key_register(d, id, path, tier, 1, &k, &existed, &e))
+    if (g16d_key_register(d, id, path, json_string_value(gj), tier, 1, &k, &existed, &e))
         return g16d_api_error(e.http, e.code, e.msg, status);
     if (!existed)
         g16d_keys_save(d);
@@ -235,9 +249,34 @@ static char *witness_load(g16d *d, json_t *w, size_t i, const g16d_key *key, sto
                           uint8_t **data, int *status) {
     const char *p = json_string_value(json_object_get(w, "path"));
     json_t *dj = json_object_get(w, "data");
-    if (!json_is_object(w) || (!p == !dj) || (dj && !json_is_string(dj)))
-        return errf(status, 400, "invalid_arg", "witness %zu: expected {\"path\": string} or {\"data\": base64}",
-                    i);
+    json_t *inj = json_object_get(w, "inputs");
+    if (json_is_object(w) && inj && !p && !dj) {
+        /* Inputs for the key's generator: kept in the store as their
+         * compact JSON (inline data that starts with '{', where a .wtns
+         * starts with "wtns"); the generator runs when the partition does. */
+        if (!json_is_object(inj))
+            return errf(status, 400, "invalid_arg", "witness %zu: inputs must be a JSON object", i);
+        if (!key->witgen[0])
+            return errf(status, 422, "no_witness_generator",
+                        "witness %zu: key '%s' has no witness generator (POST /v1/keys with \"witness_generator\")",
+                        i, key->id);
+        char *txt = json_dumps(inj, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        if (!txt)
+            return errf(status, 503, "nomem", "out of memory");
+        size_t len = strlen(txt);
+        if (len > d->cfg->max_inline_bytes) {
+            wipe_free(txt, len);
+            return errf(status, 413, "too_large", "witness %zu: inputs exceed max_inline_bytes = %llu", i,
+                        (unsigned long long)d->cfg->max_inline_bytes);
+        }
+        *data = (uint8_t *)txt;
+        sw->data = txt;
+        sw->len = len;
+        return NULL;
+    }
+    if (!json_is_object(w) || (!p == !dj) || (dj && !json_is_string(dj)) || inj)
+        return errf(status, 400, "invalid_arg",
+                    "witness %zu: expected {\"path\": string}, {\"data\": base64} or {\"inputs\": object}", i);
     g16_witness_header wh = {G16_CURVE_BN254, 0};
     g16_err err;
     if (p) {
@@ -374,7 +413,7 @@ out:
     for (size_t i = 0; i < n && paths; i++)
         free(paths[i]);
     for (size_t i = 0; i < n && datas; i++)
-        free(datas[i]);
+        wipe_free(datas[i], sw ? sw[i].len : 0);
     free(paths);
     free(datas);
     free(sw);

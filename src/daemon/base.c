@@ -43,6 +43,7 @@ const char *g16d_err_code(g16_err e) {
     case G16_ERR_CANCELLED: return "cancelled";
     case G16_ERR_TIMEOUT: return "timeout";
     case G16_ERR_INTERNAL: return "internal";
+    case G16_ERR_WITNESS_GEN: return "witness_generator";
     }
     return "internal";
 }

@@ -30,6 +30,10 @@ static const struct {
     {"pin", "engine.pin"},
     {"gpu_synth", "gpu.synth"},
     {"gpu_sync", "gpu.sync"},
+    {"witgen_timeout_s", "witgen.timeout_s"},
+    {"witgen_memory_mb", "witgen.memory_mb"},
+    {"witgen_node", "witgen.node"},
+    {"witgen_scratch_dir", "witgen.scratch_dir"},
 };
 
 typedef struct opt {
@@ -64,6 +68,10 @@ static const opt OPTS[] = {
     {"pin", OPT_LIB, 0, 0, 0, "CUDA backend: pin worker threads to the CPUs near their GPU (default off)"},
     {"gpu_synth", OPT_LIB, 0, 0, 0, "CUDA backend: R1CS synthesis on the GPU when the rows are resident (default on)"},
     {"gpu_sync", OPT_LIB, 0, 0, 0, "how host threads wait for a GPU: auto | spin | yield | block (default auto)"},
+    {"witgen_timeout_s", OPT_LIB, 0, 0, 0, "witness generators (keys with one, jobs with inputs): seconds before one is killed (default 300)"},
+    {"witgen_memory_mb", OPT_LIB, 0, 0, 0, "witness generators: memory limit in MiB (default 8192; 0: none)"},
+    {"witgen_node", OPT_LIB, 0, 0, 0, "witness generators: the node that runs a circom .wasm (default: node on PATH)"},
+    {"witgen_scratch_dir", OPT_LIB, 0, 0, 0, "witness generators: where their private scratch directories are made (default /tmp)"},
     {"synth_threads", OPT_INT, O(synth_threads), 1, 256, "engine synthesis threads (default 1)"},
     {"threads", OPT_INT, O(threads), 0, 1024, "CPU threads of the context pool (0 = all)"},
     {"queue_extra", OPT_INT, O(queue_extra), 0, 256, "partitions queued in the engine beyond the workers (default 2)"},
@@ -83,6 +91,10 @@ static const opt OPTS[] = {
     {"verify", OPT_BOOL, O(verify), 0, 0, "verify every proof before storing it (default on; off needs bench)"},
     {"bench", OPT_BOOL, O(bench), 0, 0, "benchmark mode: allows verify = off (default off)"},
 };
+
+/* A library option given as a bare flag (on, or [on|off]): the boolean
+ * ones; gpu_sync and the witgen_* options always take a value. */
+static int lib_flag(const opt *o) { return strcmp(o->name, "gpu_sync") && strncmp(o->name, "witgen_", 7); }
 #undef O
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])
 
@@ -352,7 +364,7 @@ static int load_file(g16d_config *c, const char *path) {
 static const char *metavar(const opt *o) {
     switch (o->kind) {
     case OPT_BOOL: return "[on|off]";
-    case OPT_LIB: return strcmp(o->name, "gpu_sync") ? "[on|off]" : "MODE";
+    case OPT_LIB: return lib_flag(o) ? "[on|off]" : !strcmp(o->name, "gpu_sync") ? "MODE" : "VALUE";
     case OPT_KEY: return "ID:PATH";
     case OPT_BYTES: return "BYTES";
     case OPT_DBL: return "SECONDS";
@@ -482,7 +494,7 @@ static struct option *long_options(void) {
         return NULL;
     size_t n = 0;
     for (size_t i = 0; i < NOPTS; i++) {
-        int has = OPTS[i].kind == OPT_BOOL || (OPTS[i].kind == OPT_LIB && strcmp(OPTS[i].name, "gpu_sync"))
+        int has = OPTS[i].kind == OPT_BOOL || (OPTS[i].kind == OPT_LIB && lib_flag(&OPTS[i]))
                       ? optional_argument
                       : required_argument;
         flag_name(dashed[i], sizeof dashed[i], OPTS[i].name);
@@ -515,7 +527,7 @@ static int next_flag(int argc, char **argv, const struct option *lo, const char 
     *val = optarg;
     if (ch >= K_OPT && ch < K_LIB) {
         const opt *o = &OPTS[ch - K_OPT];
-        int optional = o->kind == OPT_BOOL || (o->kind == OPT_LIB && strcmp(o->name, "gpu_sync"));
+        int optional = o->kind == OPT_BOOL || (o->kind == OPT_LIB && lib_flag(o));
         if (optional && !optarg && optind < argc && strncmp(argv[optind], "--", 2))
             *val = argv[optind++];
     }

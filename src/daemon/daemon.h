@@ -101,6 +101,7 @@ void g16d_log(int level, const char *event, json_t *fields);
 typedef struct g16d_key {
     char id[128];
     char path[4096];
+    char witgen[4096]; /* the key's witness generator (real path), "" for none: jobs may carry inputs */
     g16_curve curve;
     uint32_t n_vars, n_public, domain;
     g16_key_tier tier;
@@ -182,8 +183,11 @@ typedef struct g16d_api_err {
     const char *code; /* "unknown_key", "conflict", ... */
     char msg[512];
 } g16d_api_err;
-int g16d_key_register(g16d *d, const char *id, const char *path, g16_key_tier tier, int check_roots,
-                      g16d_key *out, int *existed, g16d_api_err *e);
+/* witgen: a witness generator for the key (NULL or "": none), checked with
+ * g16_witgen_check (and against the allowed roots with check_roots); the
+ * same id again with another path or generator is 409 conflict. */
+int g16d_key_register(g16d *d, const char *id, const char *path, const char *witgen, g16_key_tier tier,
+                      int check_roots, g16d_key *out, int *existed, g16d_api_err *e);
 int g16d_key_remove(g16d *d, const char *id, g16d_api_err *e);
 int g16d_key_find(g16d *d, const char *id, g16d_key *out); /* 1 found */
 /* Key ids for store_claim_next: a malloc'd array of n pointers into one

@@ -249,6 +249,46 @@ void g16d_pending_free_all(g16d *d) {
     d->n_pending = d->cap_pending = 0;
 }
 
+/* A partition's inline data is either .wtns bytes ("wtns" magic) or the
+ * inputs of the key's witness generator: a JSON object (api.c). */
+static int is_inputs(const void *data, size_t len) { return data && len && *(const char *)data == '{'; }
+
+static void wipe_free(void *p, size_t n) {
+    if (!p)
+        return;
+    volatile unsigned char *v = p;
+    for (size_t i = 0; i < n; i++)
+        v[i] = 0;
+    g16_free(p);
+}
+
+/* Runs the key's witness generator on the claim's inputs, in this runner
+ * thread (never an HTTP one): on success w points at the .wtns (*buf, *len:
+ * the caller wipes and frees it); on failure msg says why, naming the
+ * partition. */
+static g16_err generate(g16d *d, const g16d_key *key, const store_claim *c, g16_engine_witness *w, void **buf,
+                        size_t *len, char *msg, size_t cap) {
+    if (!key->witgen[0]) { /* registered again without a generator after the job was accepted */
+        snprintf(msg, cap, "partition %u: key '%s' has no witness generator for its inputs", c->partition,
+                 key->id);
+        return G16_ERR_WITNESS_GEN;
+    }
+    char name[96];
+    snprintf(name, sizeof name, "job %lld partition %u inputs", (long long)c->job_id, c->partition);
+    g16_witgen_opts o;
+    g16_witgen_opts_init(&o);
+    o.input_name = name;
+    g16_err err = g16_witness_generate_wtns(d->ctx, buf, len, key->witgen, NULL, c->wtns_data, c->wtns_len, &o);
+    if (err) {
+        part_msg(msg, cap, c->partition, g16d_last_engine_error());
+        return err;
+    }
+    w->path = NULL;
+    w->data = *buf;
+    w->len = *len;
+    return G16_OK;
+}
+
 static void run_claim(g16d *d, int slot, store_claim *c) {
     g16d_key key;
     int have_key = 0;
@@ -286,9 +326,14 @@ static void run_claim(g16d *d, int slot, store_claim *c) {
     int prio = c->priority < 0 ? 0 : c->priority > 3 ? 3 : c->priority;
     char kmsg[512], msg[700];
     g16_err err = G16_OK;
+    void *gen_wtns = NULL; /* the witness made from the partition's inputs */
+    size_t gen_len = 0;
     if (g16d_key_check(d, c->key_id, kmsg, sizeof kmsg)) {
         part_msg(msg, sizeof msg, c->partition, kmsg);
         record(d, c, 0, NULL, NULL, NULL, G16_ERR_IO, msg);
+    } else if (is_inputs(c->wtns_data, c->wtns_len) &&
+               (err = generate(d, &key, c, &w, &gen_wtns, &gen_len, msg, sizeof msg)) != G16_OK) {
+        record(d, c, 0, NULL, NULL, NULL, err, msg);
     } else if ((err = g16_engine_submit(d->eng, &ej, key.eng_id, &w, 1, (g16_priority)prio, 0))) {
         part_msg(msg, sizeof msg, c->partition, g16d_last_engine_error());
         record(d, c, 0, NULL, NULL, NULL, err, msg);
@@ -343,6 +388,7 @@ static void run_claim(g16d *d, int slot, store_claim *c) {
         }
         (void)!g16_engine_job_release(d->eng, ej);
     }
+    wipe_free(gen_wtns, gen_len);
     pthread_mutex_lock(&d->mtx);
     s->used = 0;
     s->has_eng_job = 0;

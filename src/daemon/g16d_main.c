@@ -88,7 +88,7 @@ static int open_store_and_keys(g16d *d, const g16d_config *cfg, size_t *requeued
         g16d_key k;
         g16d_api_err e = {0};
         int existed;
-        if (g16d_key_register(d, cfg->keys[i].id, cfg->keys[i].path, G16_TIER_MMAP, 0, &k, &existed, &e)) {
+        if (g16d_key_register(d, cfg->keys[i].id, cfg->keys[i].path, NULL, G16_TIER_MMAP, 0, &k, &existed, &e)) {
             fprintf(stderr, "g16d: key %s:%s: %s\n", cfg->keys[i].id, cfg->keys[i].path, e.msg);
             return 1;
         }

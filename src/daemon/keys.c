@@ -164,9 +164,9 @@ static int file_facts(const char *path, g16d_key *k) {
     return 0;
 }
 
-int g16d_key_register(g16d *d, const char *id, const char *path, g16_key_tier tier, int check_roots,
-                      g16d_key *out, int *existed, g16d_api_err *e) {
-    char rp[PATH_MAX];
+int g16d_key_register(g16d *d, const char *id, const char *path, const char *witgen, g16_key_tier tier,
+                      int check_roots, g16d_key *out, int *existed, g16d_api_err *e) {
+    char rp[PATH_MAX], gp[PATH_MAX] = "";
     *existed = 0;
     if (!id || !valid_id(id)) {
         set_err(e, 400, "invalid_arg", "key id '%s': 1-127 characters of A-Z a-z 0-9 . _ -", id ? id : "");
@@ -179,10 +179,23 @@ int g16d_key_register(g16d *d, const char *id, const char *path, g16_key_tier ti
         set_err(e, 404, "not_found", "key path '%s': %s", path, strerror(errno));
         return -1;
     }
+    if (witgen && witgen[0]) {
+        if (check_roots) {
+            if (g16d_path_check(d, witgen, gp, e))
+                return -1;
+        } else if (!realpath(witgen, gp)) {
+            set_err(e, 404, "not_found", "witness generator '%s': %s", witgen, strerror(errno));
+            return -1;
+        }
+        if (g16_witgen_check(d->ctx, NULL, gp, NULL)) {
+            set_err(e, 422, "witness_generator", "%s", g16d_last_engine_error());
+            return -1;
+        }
+    }
     pthread_mutex_lock(&d->mtx);
     g16d_key *k = find(d, id);
     if (k) {
-        int same = !strcmp(k->path, rp);
+        int same = !strcmp(k->path, rp) && !strcmp(k->witgen, gp);
         if (same) {
             *out = *k;
             *existed = 1;
@@ -190,7 +203,11 @@ int g16d_key_register(g16d *d, const char *id, const char *path, g16_key_tier ti
         pthread_mutex_unlock(&d->mtx);
         if (same)
             return 0;
-        set_err(e, 409, "conflict", "key id '%s' is registered with another path (%s)", id, k->path);
+        if (!strcmp(k->path, rp))
+            set_err(e, 409, "conflict", "key id '%s' is registered with another witness generator (%s)", id,
+                    k->witgen[0] ? k->witgen : "none");
+        else
+            set_err(e, 409, "conflict", "key id '%s' is registered with another path (%s)", id, k->path);
         return -1;
     }
     pthread_mutex_unlock(&d->mtx);
@@ -201,6 +218,7 @@ int g16d_key_register(g16d *d, const char *id, const char *path, g16_key_tier ti
     memset(&nk, 0, sizeof nk);
     snprintf(nk.id, sizeof nk.id, "%s", id);
     snprintf(nk.path, sizeof nk.path, "%s", rp);
+    snprintf(nk.witgen, sizeof nk.witgen, "%s", gp);
     nk.tier = tier;
     g16_status st = {0};
     file_facts(rp, &nk);
@@ -219,7 +237,7 @@ int g16d_key_register(g16d *d, const char *id, const char *path, g16_key_tier ti
     k = find(d, id);
     int rc = 0;
     if (k) { /* registered concurrently */
-        if (!strcmp(k->path, rp)) {
+        if (!strcmp(k->path, rp) && !strcmp(k->witgen, gp)) {
             *out = *k;
             *existed = 1;
         } else {
@@ -282,9 +300,13 @@ void g16d_keys_save(g16d *d) {
     json_t *arr = json_array();
     pthread_mutex_lock(&d->mtx);
     for (size_t i = 0; i < d->n_keys; i++)
-        if (!d->keys[i].from_config)
-            json_array_append_new(arr, json_pack("{s:s,s:s,s:s}", "id", d->keys[i].id, "path", d->keys[i].path,
-                                                 "tier", d->keys[i].tier == G16_TIER_HOST ? "host" : "mmap"));
+        if (!d->keys[i].from_config) {
+            json_t *k = json_pack("{s:s,s:s,s:s}", "id", d->keys[i].id, "path", d->keys[i].path, "tier",
+                                  d->keys[i].tier == G16_TIER_HOST ? "host" : "mmap");
+            if (k && d->keys[i].witgen[0])
+                json_object_set_new(k, "witness_generator", json_string(d->keys[i].witgen));
+            json_array_append_new(arr, k);
+        }
     pthread_mutex_unlock(&d->mtx);
     json_t *o = json_pack("{s:o}", "keys", arr);
     char tmp[4200];
@@ -322,6 +344,7 @@ void g16d_keys_restore(g16d *d) {
         const char *id = json_string_value(json_object_get(k, "id"));
         const char *kp = json_string_value(json_object_get(k, "path"));
         const char *tier = json_string_value(json_object_get(k, "tier"));
+        const char *gen = json_string_value(json_object_get(k, "witness_generator"));
         g16d_key out;
         g16d_api_err e = {0};
         int existed = 0;
@@ -329,8 +352,8 @@ void g16d_keys_restore(g16d *d) {
             g16d_log(G16D_WARN, "key_restore_failed", json_pack("{s:s,s:i}", "path", path, "entry", (int)i));
             continue;
         }
-        if (g16d_key_register(d, id, kp, tier && !strcmp(tier, "host") ? G16_TIER_HOST : G16_TIER_MMAP, 1, &out,
-                              &existed, &e))
+        if (g16d_key_register(d, id, kp, gen, tier && !strcmp(tier, "host") ? G16_TIER_HOST : G16_TIER_MMAP, 1,
+                              &out, &existed, &e))
             g16d_log(G16D_WARN, "key_restore_failed",
                      json_pack("{s:s,s:s,s:s,s:s}", "key", id, "path", kp, "code", e.code, "message", e.msg));
         else

@@ -42,6 +42,7 @@ const char *g16_err_str(g16_err err) {
     case G16_ERR_CANCELLED: return "cancelled";
     case G16_ERR_TIMEOUT: return "timed out";
     case G16_ERR_INTERNAL: return "internal error";
+    case G16_ERR_WITNESS_GEN: return "witness generator failed";
     }
     return "unknown error";
 }
