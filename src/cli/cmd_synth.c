@@ -90,7 +90,6 @@ int cmd_synth(int argc, char **argv) {
     }
     if (asg_path && o.curve != G16_CURVE_BLS12_381)
         return cli_usage_error(&CLI_SYNTH, "--assignment needs --curve bls12-381 (bellperson partitions)");
-    }
     {
         const char *outs[1 + 64] = {o.r1cs_path};
         char paths[64][4096];
