@@ -2,19 +2,29 @@
 # g16 installs like a package: a separate release build (no CUDA, no tests)
 # installed with `cmake --install` into a fresh prefix, and its .deb
 # (`cpack -G DEB`) unpacked into a fresh root with `dpkg -x`. Each tree must
-# hold the binaries, libg16.so.0 (soname, symlinks), g16.h, g16.pc and the
-# systemd unit with that tree's paths; its g16 must prove and verify the
-# bundled example (examples/poseidon) with LD_LIBRARY_PATH unset, and a small
-# C program built with `pkg-config --cflags --libs g16` must run
-# g16_version() and g16_selfcheck() against the installed library; the man
-# pages g16.1 and g16d.8 are installed, equal to the installed programs'
-# --man output, and `man -l` formats them without a warning.
-# Skips (77) without cmake, cpack or dpkg-deb.
+# hold the binaries, libg16.so.0 (soname, symlinks), g16.h, g16.pc,
+# librapidsnark_g16.so with rapidsnark's prover.h / verifier.h, and the
+# systemd unit with that tree's paths. In each tree, with LD_LIBRARY_PATH
+# unset:
+#   - its g16 proves and verifies the bundled example (examples/poseidon),
+#     from the witness and from input.json through circom's .wasm generator
+#     (compiled here with circom2: `g16 prove --input --witness-gen`);
+#   - a small C program built with `pkg-config --cflags --libs g16` runs
+#     g16_version() and g16_selfcheck(); examples/c/prove.c (g16.h) and
+#     examples/c/rapidsnark_prove.c (rapidsnark's prover.h, unchanged,
+#     linked with -lrapidsnark_g16) build against the tree and prove;
+#   - snarkjs verifies every proof made;
+#   - the man pages g16.1 (and g16d.8) are installed, equal to the installed
+#     programs' --man output, and `man -l` formats them without a warning;
+#     `g16 --help` prints the usage.
+# Skips (77) without cmake, cpack or dpkg-deb; fails without node and
+# tests/js/node_modules (circom2, circomlib, snarkjs: npm ci --prefix tests/js).
 set -uo pipefail
 for t in cmake cpack dpkg-deb; do
     command -v $t >/dev/null || { echo "skipped: no $t"; exit 77; }
 done
 src=$(cd "$(dirname "$0")/.." && pwd)
+nm=$src/tests/js/node_modules
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/g16-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 unset LD_LIBRARY_PATH
@@ -41,6 +51,22 @@ fi
 if ! cmake --build "$b" -j"$(nproc)" >"$tmp/build.log" 2>&1; then
     tail -30 "$tmp/build.log"; bad "build"; finish
 fi
+
+# circom's .wasm generator of examples/poseidon (bn128), for `g16 prove
+# --input`. circom2 (WASI) reads only paths relative to its working
+# directory, so it runs in / with every path relative to it.
+snarkjs=$nm/snarkjs/cli.js
+wasm=$tmp/witgen/poseidon_js/poseidon.wasm
+if command -v node >/dev/null && [ -f "$snarkjs" ] && [ -f "$nm/circom2/cli.js" ] && [ -d "$nm/circomlib" ]; then
+    nmr=$(realpath "$nm"); mkdir -p "$tmp/witgen"; wg=$(realpath "$tmp/witgen")
+    (cd / && node "${nmr#/}/circom2/cli.js" "${src#/}/examples/poseidon/poseidon.circom" --wasm --prime bn128 \
+        -l "${nmr#/}" -o "${wg#/}") >"$tmp/circom.log" 2>&1 || { tail -20 "$tmp/circom.log"; bad "circom2 poseidon.circom --wasm"; }
+    check "circom2 wrote poseidon.wasm and generate_witness.js" test -s "$tmp/witgen/poseidon_js/generate_witness.js"
+else
+    bad "node, $snarkjs, circom2 or circomlib missing (npm ci --prefix tests/js)"
+fi
+# snarkjs_ok VK PUBLIC PROOF: `snarkjs groth16 verify` accepts the proof.
+snarkjs_ok() { node "$snarkjs" groth16 verify "$@" >"$tmp/snarkjs.out" 2>&1; cat "$tmp/snarkjs.out"; grep -q 'OK!' "$tmp/snarkjs.out"; }
 
 # prove_example G16 LABEL: proves and verifies examples/poseidon (both curves).
 prove_example() {
@@ -80,16 +106,44 @@ int main(void) {
     return e == G16_OK ? 0 : 1;
 }
 EOF
-# build_c_program OUT LIBDIR PKG_CONFIG_ENV...: compiles use_g16.c with the
-# flags of pkg-config (run in the environment given), with an RPATH to LIBDIR
-# (the library's folder) in place of LD_LIBRARY_PATH.
+# build_c_program OUT SOURCE LIBDIR PKG_CONFIG_ENV...: compiles SOURCE with
+# the flags of pkg-config (run in the environment given), with an RPATH to
+# LIBDIR (the library's folder) in place of LD_LIBRARY_PATH.
 build_c_program() {
-    local out=$1 libdir=$2; shift 2
+    local out=$1 source=$2 libdir=$3; shift 3
     local flags
     flags=$(env "$@" pkg-config --cflags --libs g16) || return 1
     echo "cc $flags"
-    cc -std=c11 -Wall -Wextra -Werror -DEXPECT_VERSION="\"$version\"" "$tmp/use_g16.c" \
+    cc -std=c11 -Wall -Wextra -Werror -DEXPECT_VERSION="\"$version\"" "$source" \
         -o "$out" $flags -Wl,-rpath,"$libdir"
+}
+# build_rapidsnark_program OUT INCLUDEDIR LIBDIR: compiles
+# examples/c/rapidsnark_prove.c (#include "prover.h", as for rapidsnark) with
+# rapidsnark's headers from INCLUDEDIR/rapidsnark and -lrapidsnark_g16.
+build_rapidsnark_program() {
+    cc -std=c11 -Wall -Wextra -Werror -I"$2/rapidsnark" "$src/examples/c/rapidsnark_prove.c" -o "$1" \
+        -L"$3" -lrapidsnark_g16 -Wl,-rpath,"$3"
+}
+# run_examples LABEL G16 PROVE RAPIDSNARK_PROVE: the example programs and
+# `G16 prove --input --witness-gen` on examples/poseidon/bn128, each proof
+# verified by snarkjs.
+run_examples() {
+    local label=$1 g16=$2 prove=$3 rprove=$4 d=$src/examples/poseidon/bn128 o=$tmp/ex-$1
+    mkdir -p "$o"
+    check "$label: examples/c/prove.c runs" "$prove" "$d/circuit.zkey" "$d/witness.wtns" "$o/proof.json" \
+        "$o/public.json" "$o/vk.json"
+    check "$label: snarkjs verifies prove.c's proof" snarkjs_ok "$d/verification_key.json" "$o/public.json" \
+        "$o/proof.json"
+    check "$label: examples/c/rapidsnark_prove.c runs" "$rprove" "$d/circuit.zkey" "$d/witness.wtns" \
+        "$d/verification_key.json" "$o/rproof.json" "$o/rpublic.json"
+    check "$label: snarkjs verifies rapidsnark_prove.c's proof" snarkjs_ok "$d/verification_key.json" \
+        "$o/rpublic.json" "$o/rproof.json"
+    check "$label: g16 prove --input input.json --witness-gen poseidon.wasm" "$g16" prove \
+        --input "$src/examples/poseidon/input.json" --witness-gen "$wasm" "$d/circuit.zkey" \
+        "$o/wproof.json" "$o/wpublic.json"
+    check "$label: snarkjs verifies the proof from input.json" snarkjs_ok "$d/verification_key.json" \
+        "$o/wpublic.json" "$o/wproof.json"
+    check "$label: public.json from input.json is the witness's" cmp "$o/wpublic.json" "$o/public.json"
 }
 needs_libg16() { readelf -d "$1" | grep -q "Shared library: \[libg16.so.$major\]"; }
 
@@ -110,6 +164,13 @@ check "include/g16.h" test -f "$p/include/g16.h"
 for h in "$src"/include/g16*.h; do
     check "include/$(basename "$h") installed and equal" cmp "$h" "$p/include/$(basename "$h")"
 done
+check "lib/librapidsnark_g16.so" test -f "$lib/librapidsnark_g16.so"
+check "lib/librapidsnark_g16.so: libraries resolve" no_missing_libs "$lib/librapidsnark_g16.so"
+for h in prover.h verifier.h; do
+    check "include/rapidsnark/$h installed and equal" cmp "$src/compat/rapidsnark/include/rapidsnark/$h" \
+        "$p/include/rapidsnark/$h"
+done
+check "include/g16_rapidsnark.h" test -f "$p/include/g16_rapidsnark.h"
 check "g16.pc" test -f "$lib/pkgconfig/g16.pc"
 check "g16.pc prefix" has_line "$lib/pkgconfig/g16.pc" "prefix=$p"
 check "g16.pc Version" has_line "$lib/pkgconfig/g16.pc" "Version: $version"
@@ -152,9 +213,16 @@ echo "== installed g16 on examples/poseidon"
 prove_example "$p/bin/g16" prefix
 echo "== a C program built with pkg-config against the prefix"
 check "pkg-config --modversion g16" sh -c "[ \"\$(PKG_CONFIG_PATH='$lib/pkgconfig' pkg-config --modversion g16)\" = '$version' ]"
-check "compile with pkg-config (prefix)" build_c_program "$tmp/use_prefix" "$lib" PKG_CONFIG_PATH="$lib/pkgconfig"
+check "compile with pkg-config (prefix)" build_c_program "$tmp/use_prefix" "$tmp/use_g16.c" "$lib" PKG_CONFIG_PATH="$lib/pkgconfig"
 check "program needs libg16.so.$major" needs_libg16 "$tmp/use_prefix"
 check "program runs: version and self-check" "$tmp/use_prefix"
+check "compile examples/c/prove.c with pkg-config (prefix)" build_c_program "$tmp/prove_prefix" \
+    "$src/examples/c/prove.c" "$lib" PKG_CONFIG_PATH="$lib/pkgconfig"
+check "compile examples/c/rapidsnark_prove.c with -lrapidsnark_g16 (prefix)" build_rapidsnark_program \
+    "$tmp/rprove_prefix" "$p/include" "$lib"
+check "rapidsnark program needs librapidsnark_g16.so only" sh -c \
+    "readelf -d '$tmp/rprove_prefix' | grep -q 'Shared library: \[librapidsnark_g16.so\]' && ! readelf -d '$tmp/rprove_prefix' | grep -q 'libg16'"
+run_examples prefix "$p/bin/g16" "$tmp/prove_prefix" "$tmp/rprove_prefix"
 
 # ---- the .deb ------------------------------------------------------------------------------
 echo "== cpack -G DEB"
@@ -170,6 +238,10 @@ debfiles=(/usr/bin/g16 /usr/include/g16.h /usr/share/doc/g16/LICENSE /usr/share/
           /usr/share/man/man1/g16.1)
 [ $daemon = ON ] && debfiles+=(/usr/bin/g16d /usr/lib/systemd/system/g16d.service /usr/share/man/man8/g16d.8)
 for f in "${debfiles[@]}"; do check "dpkg-deb -c lists $f" grep -qx "$f" "$tmp/deb.list"; done
+for f in /usr/include/rapidsnark/prover.h /usr/include/rapidsnark/verifier.h; do
+    check "dpkg-deb -c lists $f" grep -qx "$f" "$tmp/deb.list"
+done
+check "dpkg-deb -c lists librapidsnark_g16.so" grep -qE "^/usr/lib/([^/]+/)?librapidsnark_g16\.so$" "$tmp/deb.list"
 check "dpkg-deb -c lists libg16.so.$major" grep -qE "^/usr/lib/([^/]+/)?libg16\.so\.$major$" "$tmp/deb.list"
 check "dpkg-deb -c lists g16.pc" grep -qE "^/usr/lib/([^/]+/)?pkgconfig/g16\.pc$" "$tmp/deb.list"
 check "dpkg-deb -I Package" grep -qx ' Package: g16' "$tmp/deb.info"
@@ -193,7 +265,14 @@ fi
 echo "== the .deb's g16 on examples/poseidon"
 prove_example "$r/usr/bin/g16" deb
 echo "== a C program built with pkg-config against the .deb's tree"
-check "compile with pkg-config (.deb, sysroot)" build_c_program "$tmp/use_deb" "$rlib" \
+check "compile with pkg-config (.deb, sysroot)" build_c_program "$tmp/use_deb" "$tmp/use_g16.c" "$rlib" \
     PKG_CONFIG_LIBDIR="$rlib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$r"
 check "program (.deb) runs: version and self-check" "$tmp/use_deb"
+check "compile examples/c/prove.c with pkg-config (.deb)" build_c_program "$tmp/prove_deb" \
+    "$src/examples/c/prove.c" "$rlib" PKG_CONFIG_LIBDIR="$rlib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$r"
+check "compile examples/c/rapidsnark_prove.c with -lrapidsnark_g16 (.deb)" build_rapidsnark_program \
+    "$tmp/rprove_deb" "$r/usr/include" "$rlib"
+run_examples deb "$r/usr/bin/g16" "$tmp/prove_deb" "$tmp/rprove_deb"
+check "root: man -l g16.1" man_renders "$r/usr/share/man/man1/g16.1"
+check "root: g16 --help" sh -c "'$r/usr/bin/g16' --help | grep -q 'usage: g16'"
 finish
