@@ -101,6 +101,22 @@ run s3 2 "$G16" setup --insecure-test-setpu a b
 has s3 "did you mean '--insecure-test-setup'" "unknown setup option"
 run s4 2 "$G16" zkey exprot-vk a b
 has s4 "did you mean 'export-vk'" "unknown zkey command"
+echo "== zkey export verificationkey (snarkjs's spelling of zkey export-vk)"
+run v1 0 "$G16" zkey export-vk "$ex/circuit.zkey" "$tmp/vk1.json"
+run v2 0 "$G16" zkey export verificationkey "$ex/circuit.zkey" "$tmp/vk2.json"
+cmp -s "$tmp/vk1.json" "$tmp/vk2.json" && ok || bad "zkey export verificationkey differs from export-vk"
+cmp -s "$tmp/vk2.json" "$ex/verification_key.json" && ok || bad "zkey export verificationkey differs from snarkjs's"
+mkdir -p "$tmp/vkd" && cp "$ex/circuit.zkey" "$tmp/vkd/circuit_final.zkey"
+(cd "$tmp/vkd" && "$G16" zkey export verificationkey >"$tmp/v3" 2>&1) && ok || bad "verificationkey with snarkjs's defaults"
+cmp -s "$tmp/vkd/verification_key.json" "$ex/verification_key.json" && ok || bad "verificationkey defaults: wrong output"
+run v4 2 "$G16" zkey export verificationkey a b c
+has v4 "at most 2 operands" "verificationkey with 3 operands"
+run v5 0 "$G16" zkey export verificationkey --help
+has v5 "zkey export verificationkey" "verificationkey --help"
+run v6 0 "$G16" zkey export --help
+has v6 "verificationkey" "zkey export --help"
+run v7 0 "$G16" help zkey export
+has v7 "verificationkey [circuit_final.zkey]" "help zkey export"
 run s5 2 "$G16" bench mms
 has s5 "did you mean 'msm'" "unknown bench"
 run s6 2 "$G16" --verison

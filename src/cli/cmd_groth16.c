@@ -612,13 +612,19 @@ const cli_cmd CLI_ZKEY_EXPORT_VK = {
     .name = "zkey export-vk",
     .summary = "Write the key's verification_key.json (as snarkjs zkey export verificationkey).",
     .synopsis = "<circuit.zkey> <verification_key.json>",
-    .example = "g16 zkey export-vk circuit.zkey verification_key.json",
+    .description = "snarkjs's spelling is the same command: g16 zkey export verificationkey "
+                   "[circuit_final.zkey] [verification_key.json], with snarkjs's default file names.",
+    .example = "g16 zkey export-vk circuit.zkey verification_key.json\n"
+               "g16 zkey export verificationkey circuit.zkey verification_key.json",
 };
 const cli_cmd CLI_ZKEY_EXPORT = {
     .name = "zkey export",
-    .summary = "snarkjs's Solidity exports, byte for byte: solidityverifier (the verifier contract of a "
-               "key or verification_key.json) and soliditycalldata (a proof's verifyProof arguments).",
-    .synopsis = "solidityverifier [circuit_final.zkey] [verifier.sol] | soliditycalldata [public.json] [proof.json]",
+    .summary = "snarkjs's exports: verificationkey (as zkey export-vk), and the Solidity ones byte for "
+               "byte: solidityverifier (the verifier contract of a key or verification_key.json) and "
+               "soliditycalldata (a proof's verifyProof arguments).",
+    .synopsis = "verificationkey [circuit_final.zkey] [verification_key.json]\n"
+                "solidityverifier [circuit_final.zkey] [verifier.sol]\n"
+                "soliditycalldata [public.json] [proof.json]",
     .example = "g16 zkey export solidityverifier circuit.zkey verifier.sol",
 };
 static const cli_cmd *const ZKEY_SUBS[] = {&CLI_ZKEY_EXPORT_VK, &CLI_ZKEY_EXPORT, NULL};
@@ -630,11 +636,23 @@ const cli_cmd CLI_ZKEY = {
     .example = "g16 zkey export-vk circuit.zkey verification_key.json",
 };
 
-static int cmd_zkey_export_vk(int argc, char **argv) {
-    char **ops;
-    int prc = operands_only(&CLI_ZKEY_EXPORT_VK, argc, argv, 2, &ops);
-    if (prc >= 0)
-        return prc;
+/* g16 zkey export-vk ZKEY VK, and snarkjs's spelling `zkey export
+ * verificationkey [ZKEY] [VK]` (snarkjs = 1: argv from "verificationkey",
+ * missing operands take snarkjs's defaults). */
+static int cmd_zkey_export_vk(int argc, char **argv, int snarkjs) {
+    cli_parse p;
+    cli_init(&p, &CLI_ZKEY_EXPORT_VK, argc, argv, 0);
+    int c = cli_next(&p);
+    if (c != CLI_END)
+        return c > 0 ? 2 : cli_exit(c);
+    int n = argc - p.optind;
+    if (snarkjs ? n > 2 : n != 2) {
+        cli_usage(stderr, &CLI_ZKEY_EXPORT_VK);
+        return snarkjs ? cli_usage_error(&CLI_ZKEY_EXPORT_VK, "takes at most 2 operands, not %d", n)
+                       : cli_usage_error(&CLI_ZKEY_EXPORT_VK, "takes 2 operands, not %d", n);
+    }
+    const char *ops[2] = {n > 0 ? argv[p.optind] : "circuit_final.zkey",
+                          n > 1 ? argv[p.optind + 1] : "verification_key.json"};
     if (!g16_cli_outputs_ok("zkey export-vk", (const char *[]){ops[0]}, 1, (const char *[]){ops[1]}, 1))
         return 2;
     g16_ctx *ctx = g16_ctx_create(NULL);
@@ -663,7 +681,9 @@ int cmd_zkey(int argc, char **argv) {
     }
     const char *sub = argv[p.optind];
     if (!strcmp(sub, "export-vk"))
-        return cmd_zkey_export_vk(argc - p.optind, argv + p.optind);
+        return cmd_zkey_export_vk(argc - p.optind, argv + p.optind, 0);
+    if (!strcmp(sub, "export") && p.optind + 1 < argc && !strcmp(argv[p.optind + 1], "verificationkey"))
+        return cmd_zkey_export_vk(argc - p.optind - 1, argv + p.optind + 1, 1);
     if (!strcmp(sub, "export"))
         return cmd_zkey_export(argc - p.optind, argv + p.optind);
     const char *names[] = {"export-vk", "export"};

@@ -9,9 +9,11 @@
 static const char sol_usage[] =
     "usage: g16 zkey export solidityverifier [circuit_final.zkey] [verifier.sol]\n"
     "       g16 zkey export soliditycalldata [public.json] [proof.json]\n"
+    "       g16 zkey export verificationkey [circuit_final.zkey] [verification_key.json]\n"
     "  solidityverifier writes snarkjs's Groth16Verifier contract for the key (a .zkey,\n"
     "  or a verification_key.json); soliditycalldata prints the verifyProof arguments\n"
-    "  for a proof. Defaults are snarkjs's file names; -v/--verbose is accepted (snarkjs's).\n"
+    "  for a proof; verificationkey is g16 zkey export-vk. Defaults are snarkjs's file\n"
+    "  names; -v/--verbose is accepted (snarkjs's).\n"
     "  example: g16 zkey export solidityverifier circuit.zkey verifier.sol\n";
 
 static void print_error(g16_ctx *ctx, const char *cmd) {
