@@ -6,7 +6,10 @@
 # tests/python/test_g16.py (unittest) against $G16_BUILD_DIR/libg16.so:
 # structure layouts against a C program's sizeof/offsetof, proofs of the
 # interop fixtures on both curves checked by g16_verify_json and by snarkjs,
-# typed errors (wrong witness, bad files), and a 3-partition engine job.
+# typed errors (wrong witness, bad files), a 3-partition engine job, proofs
+# from input.json through a witness generator (a script, and circom's .wasm
+# compiled with circom2 when node is here) and the Solidity exports against
+# snarkjs's.
 # An ASan build's library is loaded with libasan preloaded (leak checks off:
 # the interpreter itself leaks at exit). Skips (77) without python3.
 set -uo pipefail

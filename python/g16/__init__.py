@@ -9,6 +9,15 @@ A thin ctypes layer over libg16.so (include/g16.h). Example::
         proof, public = ctx.prove(key, w)          # snarkjs JSON texts
         assert ctx.verify("vk.json", public, proof)
 
+From an input.json through circom's witness generator (its .wasm, run by
+node through the generate_witness.js beside it, or its C++ binary)::
+
+        proof, public = ctx.prove(key, input={"x": "3", "y": "11"},
+                                  witness_gen="circuit_js/circuit.wasm")
+
+Solidity: ctx.solidity_verifier(key) and ctx.solidity_calldata(public,
+proof) return snarkjs's verifier contract and verifyProof arguments.
+
 Errors raise g16.Error subclasses; each carries .code (the g16_err value)
 and .message (the library's one-line message, g16_last_error).
 """
@@ -305,19 +314,65 @@ class Context(_Handle):
             _check(_capi.lib().g16_witness_load(self, ctypes.byref(ptr), _path(source)))
         return Witness(ptr.value, self)
 
-    def prove(self, key, witness, backend="auto", verify=True, device=0,
-              proof_path=None, public_path=None):
+    def generate_witness(self, witness_gen, input, timeout=0, memory_mb=0, node=None):
+        """Runs circom's witness generator on one input -> Witness
+        (g16_witness_generate, docs/witgen.md). witness_gen: the .wasm
+        (run by node through the generate_witness.js beside it) or the C++
+        generator (any executable, run as GEN INPUT OUT); input: a dict,
+        JSON text, or the path of an input.json. timeout (seconds),
+        memory_mb and node (the node program for a .wasm): 0 / None take the
+        context's options (witgen.timeout_s, witgen.memory_mb, witgen.node).
+        Raises WitnessGeneratorError when the generator fails (the message
+        names it and the input, with the last lines of its output),
+        FormatError when the input is not a JSON object, IOError when the
+        generator cannot be used."""
+        lib = _capi.lib()
+        opts = _capi.WitgenOpts()
+        lib.g16_witgen_opts_init(ctypes.byref(opts))
+        opts.timeout_s = float(timeout or 0)
+        opts.memory_bytes = int(memory_mb or 0) * 1024 * 1024
+        opts.node = None if node is None else _path(node)
+        text, path = _json_arg(input, "input")
+        ptr = ctypes.c_void_p()
+        if text is None:
+            _check(lib.g16_witness_generate(self, ctypes.byref(ptr), _path(witness_gen), _path(path), None, 0,
+                                            ctypes.byref(opts)))
+        else:
+            data = text.encode("utf-8")
+            _check(lib.g16_witness_generate(self, ctypes.byref(ptr), _path(witness_gen), None, data, len(data),
+                                            ctypes.byref(opts)))
+        return Witness(ptr.value, self)
+
+    def prove(self, key, witness=None, backend="auto", verify=True, device=0,
+              proof_path=None, public_path=None, input=None, witness_gen=None,
+              witgen_timeout=0, witgen_memory_mb=0, node=None):
         """Proves witness (a Witness, a .wtns path or its bytes) against key
         (a Key or a .zkey path) -> ProveResult (proof_json, public_json).
+        In place of a witness: input (a dict, JSON text or an input.json
+        path) and witness_gen (circom's generator), with witgen_timeout,
+        witgen_memory_mb and node as generate_witness's options.
         backend: "auto", "cpu" or "cuda"; verify: check the proof before
         returning it (InvalidProof when the witness does not satisfy the
         circuit). proof_path/public_path: also write the files there."""
         lib = _capi.lib()
+        if (witness is None) == (input is None and witness_gen is None):
+            raise InvalidArgument(_capi.ERR_INVALID_ARG,
+                                  "prove: give either a witness, or input and witness_gen")
+        if witness is None and (input is None or witness_gen is None):
+            raise InvalidArgument(_capi.ERR_INVALID_ARG, "prove: input and witness_gen go together")
         own_key = own_w = None
         if not isinstance(key, Key):
             key = own_key = self.load_key(key)
-        if not isinstance(witness, Witness):
-            witness = own_w = self.load_witness(witness)
+        try:
+            if witness is None:
+                witness = own_w = self.generate_witness(witness_gen, input, timeout=witgen_timeout,
+                                                        memory_mb=witgen_memory_mb, node=node)
+            elif not isinstance(witness, Witness):
+                witness = own_w = self.load_witness(witness)
+        except BaseException:
+            if own_key is not None:
+                own_key.close()
+            raise
         try:
             opts = _capi.ProveOpts()
             lib.g16_prove_opts_init(ctypes.byref(opts))
@@ -372,6 +427,50 @@ class Context(_Handle):
         if code == _capi.ERR_INVALID_PROOF:
             return False
         raise _error(code)
+
+
+    def solidity_verifier(self, key, path=None):
+        """snarkjs's Solidity verifier contract (`snarkjs zkey export
+        solidityverifier`, byte for byte) -> str. key: a Key, a .zkey or
+        verification_key.json path, or the verification key as a dict or
+        JSON text. path: also write the contract there (atomically)."""
+        lib = _capi.lib()
+        sol = ctypes.c_void_p()
+        if isinstance(key, Key):
+            _check(lib.g16_export_solidity_verifier(self, ctypes.byref(sol), key))
+        else:
+            text, vk_path = _json_arg(key, "key")
+            if text is None:
+                _check(lib.g16_export_solidity_verifier_file(self, ctypes.byref(sol), None, None, _path(vk_path),
+                                                             None if path is None else _path(path)))
+                return _take_text(sol)
+            _check(lib.g16_export_solidity_verifier_json(self, ctypes.byref(sol), text.encode("utf-8")))
+        out = _take_text(sol)
+        if path is not None:
+            tmp = os.fspath(path) + ".tmp"
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(out)
+            os.replace(tmp, path)
+        return out
+
+    def solidity_calldata(self, public, proof):
+        """The verifyProof arguments `snarkjs zkey export soliditycalldata`
+        prints for a proof (without its newline) -> str. public, proof:
+        snarkjs JSON as text, a dict/list, or paths to the files."""
+        lib = _capi.lib()
+        cd = ctypes.c_void_p()
+        (ut, up), (pt, pp) = _json_arg(public, "public"), _json_arg(proof, "proof")
+        if ut is None and pt is None:
+            _check(lib.g16_export_solidity_calldata_files(self, ctypes.byref(cd), _path(up), _path(pp)))
+        else:
+            texts = []
+            for text, p in ((ut, up), (pt, pp)):
+                if text is None:
+                    with open(p, "rb") as f:
+                        text = f.read().decode("utf-8")
+                texts.append(text.encode("utf-8"))
+            _check(lib.g16_export_solidity_calldata(self, ctypes.byref(cd), *texts))
+        return _take_text(cd)
 
 
 # ---- engine ----------------------------------------------------------------

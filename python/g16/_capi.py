@@ -138,6 +138,14 @@ class EngineBudget(Structure):
                 ("peak", c_uint64)]
 
 
+class WitgenOpts(Structure):
+    _fields_ = [("size", c_size_t),
+                ("timeout_s", c_double),
+                ("memory_bytes", c_uint64),
+                ("node", c_char_p),
+                ("input_name", c_char_p)]
+
+
 # The structures the test checks against sizeof/offsetof in C: C name -> class.
 STRUCTS = {
     "g16_ctx_opts": CtxOpts,
@@ -150,6 +158,7 @@ STRUCTS = {
     "g16_engine_job_info": EngineJobInfo,
     "g16_partition_stats": PartitionStats,
     "g16_engine_budget": EngineBudget,
+    "g16_witgen_opts": WitgenOpts,
 }
 
 _p = c_void_p  # opaque handles: g16_ctx *, g16_key *, g16_witness *, g16_result *, g16_engine *
@@ -182,6 +191,14 @@ _PROTOS = {
     "g16_free": (None, [c_void_p]),
     "g16_verify_files": (g16_err, [_p, c_char_p, c_char_p, c_char_p]),
     "g16_verify_json": (g16_err, [_p, c_char_p, c_char_p, c_char_p]),
+    "g16_witgen_opts_init": (None, [POINTER(WitgenOpts)]),
+    "g16_witness_generate": (g16_err, [_p, _pp, c_char_p, c_char_p, c_void_p, c_size_t, POINTER(WitgenOpts)]),
+    "g16_export_solidity_verifier": (g16_err, [_p, _pp, _p]),
+    "g16_export_solidity_verifier_json": (g16_err, [_p, _pp, c_char_p]),
+    "g16_export_solidity_verifier_file": (g16_err, [_p, _pp, POINTER(c_enum), POINTER(c_uint32),
+                                                    c_char_p, c_char_p]),
+    "g16_export_solidity_calldata": (g16_err, [_p, _pp, c_char_p, c_char_p]),
+    "g16_export_solidity_calldata_files": (g16_err, [_p, _pp, c_char_p, c_char_p]),
     "g16_engine_create": (g16_err, [_p, _pp, POINTER(EngineOpts)]),
     "g16_engine_destroy": (None, [_p, c_int]),
     "g16_engine_key_add": (g16_err, [_p, POINTER(c_uint64), c_char_p, c_uint, c_enum]),

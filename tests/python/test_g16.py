@@ -299,6 +299,126 @@ class EngineJob(unittest.TestCase):
                         eng.close()
 
 
+EXAMPLE = os.path.join(SRC, "examples", "poseidon")
+
+
+def node_tools():
+    """node and tests/js/node_modules (circom2, circomlib, snarkjs), or None."""
+    nm = os.path.join(SRC, "tests", "js", "node_modules")
+    if shutil.which("node") is None or not all(
+            os.path.exists(os.path.join(nm, p)) for p in ("circom2/cli.js", "circomlib", "snarkjs/cli.js")):
+        return None
+    return os.path.realpath(nm)
+
+
+class WitnessGen(unittest.TestCase):
+    """prove(input=..., witness_gen=...) and generate_witness: a generator
+    script (GEN INPUT OUT) that checks its input and writes the example's
+    witness, its failure, and circom's .wasm when node and circom2 are here."""
+
+    @classmethod
+    def setUpClass(cls):
+        # The generators are children of this process: without the
+        # sanitizer preload (already in effect here; ASan's shadow memory
+        # does not fit the generators' memory limit).
+        os.environ.pop("LD_PRELOAD", None)
+        cls.ctx = g16.Context(threads=2)
+        cls.d = tempfile.mkdtemp(dir=TMP)
+        cls.zkey = os.path.join(EXAMPLE, "bn128", "circuit.zkey")
+        cls.vk = os.path.join(EXAMPLE, "bn128", "verification_key.json")
+        cls.wtns = os.path.join(EXAMPLE, "bn128", "witness.wtns")
+        cls.gen = os.path.join(cls.d, "gen.sh")
+        write(cls.gen, ("#!/bin/sh\n"
+                        "grep -q '\"x\"' \"$1\" || { echo 'gen.sh: no x in the input' >&2; exit 3; }\n"
+                        "cp '%s' \"$2\"\n" % cls.wtns).encode())
+        os.chmod(cls.gen, 0o755)
+        cls.input = json.loads(read(os.path.join(EXAMPLE, "input.json")))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.ctx.close()
+
+    def test_prove_from_input(self):
+        key = self.ctx.load_key(self.zkey)
+        path = os.path.join(EXAMPLE, "input.json")
+        publics = []
+        for inp in (self.input, json.dumps(self.input), path):
+            with self.subTest(input=type(inp).__name__):
+                res = self.ctx.prove(key, input=inp, witness_gen=self.gen, backend="cpu")
+                self.assertEqual(res.public[-1], self.input["y"])  # public: [out, y]
+                publics.append(res.public)
+                self.assertTrue(self.ctx.verify(self.vk, res.public_json, res.proof_json))
+        self.assertEqual(publics, [publics[0]] * 3)
+        w = self.ctx.generate_witness(self.gen, self.input, timeout=30)
+        self.assertTrue(self.ctx.verify(self.vk, *reversed(self.ctx.prove(key, w))))
+        w.close()
+
+    def test_generator_failure(self):
+        with self.assertRaises(g16.WitnessGeneratorError) as cm:
+            self.ctx.prove(self.zkey, input={"y": "1"}, witness_gen=self.gen)
+        self.assertIn("gen.sh: no x in the input", cm.exception.message)
+        with self.assertRaises(g16.FormatError):
+            self.ctx.generate_witness(self.gen, "[1, 2]")
+        with self.assertRaises(g16.IOError):
+            self.ctx.generate_witness(os.path.join(self.d, "missing"), self.input)
+        with self.assertRaises(g16.InvalidArgument):
+            self.ctx.prove(self.zkey, self.wtns, input=self.input, witness_gen=self.gen)
+        with self.assertRaises(g16.InvalidArgument):
+            self.ctx.prove(self.zkey, input=self.input)
+
+    def test_circom_wasm(self):
+        nm = node_tools()
+        if nm is None:
+            self.skipTest("node or tests/js/node_modules (circom2) missing")
+        out = os.path.realpath(tempfile.mkdtemp(dir=TMP))
+        # circom2 (WASI) reads paths relative to its working directory only
+        r = subprocess.run(["node", os.path.join(nm, "circom2", "cli.js"),
+                            os.path.relpath(os.path.join(EXAMPLE, "poseidon.circom"), "/"), "--wasm",
+                            "--prime", "bn128", "-l", os.path.relpath(nm, "/"), "-o", os.path.relpath(out, "/")],
+                           cwd="/", env=plain_env(), capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        wasm = os.path.join(out, "poseidon_js", "poseidon.wasm")
+        res = self.ctx.prove(self.zkey, input=self.input, witness_gen=wasm)
+        self.assertEqual(res.public, self.ctx.prove(self.zkey, self.wtns).public)
+        self.assertTrue(self.ctx.verify(self.vk, res.public, res.proof))
+
+
+class Solidity(unittest.TestCase):
+    """solidity_verifier and solidity_calldata: every form of the key gives
+    one text, snarkjs's (when node is here)."""
+
+    def test_verifier_and_calldata(self):
+        ctx = g16.Context(threads=2)
+        d = os.path.join(EXAMPLE, "bn128")
+        zkey, vk = os.path.join(d, "circuit.zkey"), os.path.join(d, "verification_key.json")
+        key = ctx.load_key(zkey)
+        t = tempfile.mkdtemp(dir=TMP)
+        sol_file = os.path.join(t, "verifier.sol")
+        forms = [ctx.solidity_verifier(key), ctx.solidity_verifier(zkey), ctx.solidity_verifier(vk, sol_file),
+                 ctx.solidity_verifier(json.loads(read(vk))), ctx.solidity_verifier(read(vk).decode())]
+        self.assertIn("contract Groth16Verifier", forms[0])
+        for f in forms[1:]:
+            self.assertEqual(f, forms[0])
+        self.assertEqual(read(sol_file).decode(), forms[0])
+        pp, up = os.path.join(t, "proof.json"), os.path.join(t, "public.json")
+        res = ctx.prove(key, os.path.join(d, "witness.wtns"), proof_path=pp, public_path=up)
+        cd = ctx.solidity_calldata(up, pp)
+        self.assertEqual(ctx.solidity_calldata(res.public_json, res.proof_json), cd)
+        self.assertEqual(ctx.solidity_calldata(res.public, res.proof), cd)
+        self.assertTrue(cd.startswith('["0x'), cd)
+        with self.assertRaises(g16.Error):
+            ctx.solidity_calldata(up, up)
+        if shutil.which("node") is not None and os.path.isfile(SNARKJS):
+            snark_sol = os.path.join(t, "snarkjs.sol")
+            subprocess.run(["node", SNARKJS, "zkey", "export", "solidityverifier", zkey, snark_sol],
+                           check=True, env=plain_env(), capture_output=True)
+            self.assertEqual(read(snark_sol).decode(), forms[0])
+            r = subprocess.run(["node", SNARKJS, "zkey", "export", "soliditycalldata", up, pp],
+                               check=True, env=plain_env(), capture_output=True, text=True)
+            self.assertEqual(r.stdout.rstrip("\n"), cd)
+        ctx.close()
+
+
 class Counting(unittest.TextTestResult):
     pass
 
