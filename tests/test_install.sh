@@ -13,6 +13,8 @@
 #     g16_version() and g16_selfcheck(); examples/c/prove.c (g16.h) and
 #     examples/c/rapidsnark_prove.c (rapidsnark's prover.h, unchanged,
 #     linked with -lrapidsnark_g16) build against the tree and prove;
+#   - the Python package (pip install --no-build-isolation) over the tree's
+#     libg16 proves from the witness and from input.json;
 #   - snarkjs verifies every proof made;
 #   - the man pages g16.1 (and g16d.8) are installed, equal to the installed
 #     programs' --man output, and `man -l` formats them without a warning;
@@ -124,9 +126,42 @@ build_rapidsnark_program() {
     cc -std=c11 -Wall -Wextra -Werror -I"$2/rapidsnark" "$src/examples/c/rapidsnark_prove.c" -o "$1" \
         -L"$3" -lrapidsnark_g16 -Wl,-rpath,"$3"
 }
-# run_examples LABEL G16 PROVE RAPIDSNARK_PROVE: the example programs and
-# `G16 prove --input --witness-gen` on examples/poseidon/bn128, each proof
-# verified by snarkjs.
+# The Python package, installed once with pip (as tests/test_python.sh
+# does; from the source tree without pip).
+pysite=$src/python
+if command -v python3 >/dev/null && python3 -c 'import pip' 2>/dev/null; then
+    cp -r "$src/python" "$tmp/pysrc" && rm -rf "$tmp/pysrc/build" "$tmp/pysrc"/*.egg-info
+    if python3 -m pip install --no-build-isolation --no-deps --no-index --quiet --disable-pip-version-check \
+            --target "$tmp/pysite" "$tmp/pysrc" >"$tmp/pip.log" 2>&1; then
+        pysite=$tmp/pysite; ok
+    else
+        tail -5 "$tmp/pip.log"; bad "pip install --no-build-isolation ./python"
+    fi
+fi
+# python_ok LIBRARY DIR: the package over the installed LIBRARY proves the
+# example from its witness and from input.json (circom's .wasm), and
+# verifies both; writes DIR/py{proof,public}.json for snarkjs.
+python_ok() {
+    G16_LIBRARY=$1 PYTHONPATH=$pysite PYTHONDONTWRITEBYTECODE=1 python3 - "$src" "$wasm" "$2" <<'PY'
+import os, sys
+import g16
+src, wasm, out = sys.argv[1:]
+d = os.path.join(src, "examples", "poseidon", "bn128")
+vk = os.path.join(d, "verification_key.json")
+assert os.path.realpath(g16.library_path()) == os.path.realpath(os.environ["G16_LIBRARY"]), g16.library_path()
+with g16.Context() as ctx:
+    res = ctx.prove(os.path.join(d, "circuit.zkey"), os.path.join(d, "witness.wtns"),
+                    proof_path=os.path.join(out, "pyproof.json"), public_path=os.path.join(out, "pypublic.json"))
+    assert ctx.verify(vk, res.public, res.proof)
+    res2 = ctx.prove(os.path.join(d, "circuit.zkey"), input=os.path.join(src, "examples", "poseidon", "input.json"),
+                     witness_gen=wasm)
+    assert res2.public == res.public and ctx.verify(vk, res2.public_json, res2.proof_json)
+print("g16", g16.version(), "from", g16.library_path(), ": proved and verified")
+PY
+}
+# run_examples LABEL G16 PROVE RAPIDSNARK_PROVE LIBG16: the example
+# programs, `G16 prove --input --witness-gen` and the Python package over
+# LIBG16 on examples/poseidon/bn128, each proof verified by snarkjs.
 run_examples() {
     local label=$1 g16=$2 prove=$3 rprove=$4 d=$src/examples/poseidon/bn128 o=$tmp/ex-$1
     mkdir -p "$o"
@@ -144,6 +179,11 @@ run_examples() {
     check "$label: snarkjs verifies the proof from input.json" snarkjs_ok "$d/verification_key.json" \
         "$o/wpublic.json" "$o/wproof.json"
     check "$label: public.json from input.json is the witness's" cmp "$o/wpublic.json" "$o/public.json"
+    if command -v python3 >/dev/null; then
+        check "$label: Python over the installed libg16 proves and verifies" python_ok "$5" "$o"
+        check "$label: snarkjs verifies the Python proof" snarkjs_ok "$d/verification_key.json" \
+            "$o/pypublic.json" "$o/pyproof.json"
+    fi
 }
 needs_libg16() { readelf -d "$1" | grep -q "Shared library: \[libg16.so.$major\]"; }
 
@@ -222,7 +262,7 @@ check "compile examples/c/rapidsnark_prove.c with -lrapidsnark_g16 (prefix)" bui
     "$tmp/rprove_prefix" "$p/include" "$lib"
 check "rapidsnark program needs librapidsnark_g16.so only" sh -c \
     "readelf -d '$tmp/rprove_prefix' | grep -q 'Shared library: \[librapidsnark_g16.so\]' && ! readelf -d '$tmp/rprove_prefix' | grep -q 'libg16'"
-run_examples prefix "$p/bin/g16" "$tmp/prove_prefix" "$tmp/rprove_prefix"
+run_examples prefix "$p/bin/g16" "$tmp/prove_prefix" "$tmp/rprove_prefix" "$lib/libg16.so.$major"
 
 # ---- the .deb ------------------------------------------------------------------------------
 echo "== cpack -G DEB"
@@ -272,7 +312,7 @@ check "compile examples/c/prove.c with pkg-config (.deb)" build_c_program "$tmp/
     "$src/examples/c/prove.c" "$rlib" PKG_CONFIG_LIBDIR="$rlib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$r"
 check "compile examples/c/rapidsnark_prove.c with -lrapidsnark_g16 (.deb)" build_rapidsnark_program \
     "$tmp/rprove_deb" "$r/usr/include" "$rlib"
-run_examples deb "$r/usr/bin/g16" "$tmp/prove_deb" "$tmp/rprove_deb"
+run_examples deb "$r/usr/bin/g16" "$tmp/prove_deb" "$tmp/rprove_deb" "$rlib/libg16.so.$major"
 check "root: man -l g16.1" man_renders "$r/usr/share/man/man1/g16.1"
 check "root: g16 --help" sh -c "'$r/usr/bin/g16' --help | grep -q 'usage: g16'"
 finish
