@@ -3,8 +3,9 @@
 # installed with `cmake --install` into a fresh prefix, and its .deb
 # (`cpack -G DEB`) unpacked into a fresh root with `dpkg -x`. Each tree must
 # hold the binaries, libg16.so.0 (soname, symlinks), g16.h, g16.pc,
-# librapidsnark_g16.so with rapidsnark's prover.h / verifier.h, and the
-# systemd unit with that tree's paths. In each tree, with LD_LIBRARY_PATH
+# librapidsnark_g16.so with rapidsnark's prover.h / verifier.h, the Python
+# package (lib/python3/dist-packages/g16) and the systemd unit with that
+# tree's paths. In each tree, with LD_LIBRARY_PATH
 # unset:
 #   - its g16 proves and verifies the bundled example (examples/poseidon),
 #     from the witness and from input.json through circom's .wasm generator
@@ -13,8 +14,9 @@
 #     g16_version() and g16_selfcheck(); examples/c/prove.c (g16.h) and
 #     examples/c/rapidsnark_prove.c (rapidsnark's prover.h, unchanged,
 #     linked with -lrapidsnark_g16) build against the tree and prove;
-#   - the Python package (pip install --no-build-isolation) over the tree's
-#     libg16 proves from the witness and from input.json;
+#   - the Python package over the tree's libg16 proves from the witness and
+#     from input.json: pip-installed (--no-build-isolation) for the prefix,
+#     the .deb's own (/usr/lib/python3/dist-packages) for the .deb;
 #   - snarkjs verifies every proof made;
 #   - the man pages g16.1 (and g16d.8) are installed, equal to the installed
 #     programs' --man output, and `man -l` formats them without a warning;
@@ -138,14 +140,15 @@ if command -v python3 >/dev/null && python3 -c 'import pip' 2>/dev/null; then
         tail -5 "$tmp/pip.log"; bad "pip install --no-build-isolation ./python"
     fi
 fi
-# python_ok LIBRARY DIR: the package over the installed LIBRARY proves the
-# example from its witness and from input.json (circom's .wasm), and
-# verifies both; writes DIR/py{proof,public}.json for snarkjs.
+# python_ok LIBRARY DIR SITE: the package in SITE over the installed
+# LIBRARY proves the example from its witness and from input.json (circom's
+# .wasm), and verifies both; writes DIR/py{proof,public}.json for snarkjs.
 python_ok() {
-    G16_LIBRARY=$1 PYTHONPATH=$pysite PYTHONDONTWRITEBYTECODE=1 python3 - "$src" "$wasm" "$2" <<'PY'
+    G16_LIBRARY=$1 PYTHONPATH=$3 PYTHONDONTWRITEBYTECODE=1 python3 - "$src" "$wasm" "$2" "$3" <<'PY'
 import os, sys
 import g16
-src, wasm, out = sys.argv[1:]
+src, wasm, out, site = sys.argv[1:]
+assert os.path.realpath(g16.__file__).startswith(os.path.realpath(site) + os.sep), g16.__file__
 d = os.path.join(src, "examples", "poseidon", "bn128")
 vk = os.path.join(d, "verification_key.json")
 assert os.path.realpath(g16.library_path()) == os.path.realpath(os.environ["G16_LIBRARY"]), g16.library_path()
@@ -159,9 +162,10 @@ with g16.Context() as ctx:
 print("g16", g16.version(), "from", g16.library_path(), ": proved and verified")
 PY
 }
-# run_examples LABEL G16 PROVE RAPIDSNARK_PROVE LIBG16: the example
-# programs, `G16 prove --input --witness-gen` and the Python package over
-# LIBG16 on examples/poseidon/bn128, each proof verified by snarkjs.
+# run_examples LABEL G16 PROVE RAPIDSNARK_PROVE LIBG16 PYSITE: the example
+# programs, `G16 prove --input --witness-gen` and the Python package in
+# PYSITE over LIBG16 on examples/poseidon/bn128, each proof verified by
+# snarkjs.
 run_examples() {
     local label=$1 g16=$2 prove=$3 rprove=$4 d=$src/examples/poseidon/bn128 o=$tmp/ex-$1
     mkdir -p "$o"
@@ -180,7 +184,7 @@ run_examples() {
         "$o/wpublic.json" "$o/wproof.json"
     check "$label: public.json from input.json is the witness's" cmp "$o/wpublic.json" "$o/public.json"
     if command -v python3 >/dev/null; then
-        check "$label: Python over the installed libg16 proves and verifies" python_ok "$5" "$o"
+        check "$label: Python ($6) over the installed libg16 proves and verifies" python_ok "$5" "$o" "$6"
         check "$label: snarkjs verifies the Python proof" snarkjs_ok "$d/verification_key.json" \
             "$o/pypublic.json" "$o/pyproof.json"
     fi
@@ -211,6 +215,10 @@ for h in prover.h verifier.h; do
         "$p/include/rapidsnark/$h"
 done
 check "include/g16_rapidsnark.h" test -f "$p/include/g16_rapidsnark.h"
+for f in "$src"/python/g16/*.py; do
+    check "lib/python3/dist-packages/g16/$(basename "$f") installed and equal" cmp "$f" \
+        "$p/lib/python3/dist-packages/g16/$(basename "$f")"
+done
 check "g16.pc" test -f "$lib/pkgconfig/g16.pc"
 check "g16.pc prefix" has_line "$lib/pkgconfig/g16.pc" "prefix=$p"
 check "g16.pc Version" has_line "$lib/pkgconfig/g16.pc" "Version: $version"
@@ -262,7 +270,7 @@ check "compile examples/c/rapidsnark_prove.c with -lrapidsnark_g16 (prefix)" bui
     "$tmp/rprove_prefix" "$p/include" "$lib"
 check "rapidsnark program needs librapidsnark_g16.so only" sh -c \
     "readelf -d '$tmp/rprove_prefix' | grep -q 'Shared library: \[librapidsnark_g16.so\]' && ! readelf -d '$tmp/rprove_prefix' | grep -q 'libg16'"
-run_examples prefix "$p/bin/g16" "$tmp/prove_prefix" "$tmp/rprove_prefix" "$lib/libg16.so.$major"
+run_examples prefix "$p/bin/g16" "$tmp/prove_prefix" "$tmp/rprove_prefix" "$lib/libg16.so.$major" "$pysite"
 
 # ---- the .deb ------------------------------------------------------------------------------
 echo "== cpack -G DEB"
@@ -281,6 +289,8 @@ for f in "${debfiles[@]}"; do check "dpkg-deb -c lists $f" grep -qx "$f" "$tmp/d
 for f in /usr/include/rapidsnark/prover.h /usr/include/rapidsnark/verifier.h; do
     check "dpkg-deb -c lists $f" grep -qx "$f" "$tmp/deb.list"
 done
+check "dpkg-deb -c lists /usr/lib/python3/dist-packages/g16/__init__.py" \
+    grep -qx /usr/lib/python3/dist-packages/g16/__init__.py "$tmp/deb.list"
 check "dpkg-deb -c lists librapidsnark_g16.so" grep -qE "^/usr/lib/([^/]+/)?librapidsnark_g16\.so$" "$tmp/deb.list"
 check "dpkg-deb -c lists libg16.so.$major" grep -qE "^/usr/lib/([^/]+/)?libg16\.so\.$major$" "$tmp/deb.list"
 check "dpkg-deb -c lists g16.pc" grep -qE "^/usr/lib/([^/]+/)?pkgconfig/g16\.pc$" "$tmp/deb.list"
@@ -312,7 +322,8 @@ check "compile examples/c/prove.c with pkg-config (.deb)" build_c_program "$tmp/
     "$src/examples/c/prove.c" "$rlib" PKG_CONFIG_LIBDIR="$rlib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$r"
 check "compile examples/c/rapidsnark_prove.c with -lrapidsnark_g16 (.deb)" build_rapidsnark_program \
     "$tmp/rprove_deb" "$r/usr/include" "$rlib"
-run_examples deb "$r/usr/bin/g16" "$tmp/prove_deb" "$tmp/rprove_deb" "$rlib/libg16.so.$major"
+run_examples deb "$r/usr/bin/g16" "$tmp/prove_deb" "$tmp/rprove_deb" "$rlib/libg16.so.$major" \
+    "$r/usr/lib/python3/dist-packages"
 check "root: man -l g16.1" man_renders "$r/usr/share/man/man1/g16.1"
 check "root: g16 --help" sh -c "'$r/usr/bin/g16' --help | grep -q 'usage: g16'"
 finish
