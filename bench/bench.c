@@ -13,7 +13,7 @@
 enum {
     B_JSON = CLI_ID, B_CURVE, B_LOG_N, B_GROUP, B_THREADS, B_BACKEND, B_REPS, B_ZKEY, B_KEY, B_WTNS, B_JOBS,
     B_PARTITIONS, B_WORKERS, B_WPD, B_SYNTH_THREADS, B_TIMELINE, B_BUDGET, B_WITNESSES, B_PROFILE, B_PRECOMPUTE,
-    B_TABLE_C, B_STREAMED, B_CHUNK_LOG, B_NO_VERIFY, B_SYNTHETIC, B_SET, B_SEED,
+    B_TABLE_C, B_STREAMED, B_CHUNK_LOG, B_NO_VERIFY, B_SYNTHETIC, B_SET, B_SEED, B_ASSIGNMENT,
 };
 static const cli_opt BENCH_OPTS[] = {
     {"curve", B_CURVE, "bn254|bls12-381", "the curve (default bn254)"},
@@ -23,10 +23,11 @@ static const cli_opt BENCH_OPTS[] = {
     {"threads", B_THREADS, "T", "CPU threads (default: all)"},
     {"reps", B_REPS, "R", "repetitions"},
     {"group", B_GROUP, "g1|g2", "msm: the group (default g1)"},
-    {"profile", B_PROFILE, "P", "msm: random|filecoin; prove --synthetic: dense|filecoin|sparse-b"},
+    {"profile", B_PROFILE, "P", "msm: random|filecoin; prove --synthetic: dense|filecoin|sparse-b|porep"},
     {"seed", B_SEED, "S", "the seed of the random inputs"},
     {"zkey", B_ZKEY, "FILE", "prove, engine: the key (else a synthetic circuit)"},
-    {"key", B_KEY, "FILE", "the same as --zkey"},
+    {"key", B_KEY, "FILE", "the same as --zkey; params: a bellperson .params (with --assignment)"},
+    {"assignment", B_ASSIGNMENT, "FILE", "params: the partition (.assignment) to prove with --key"},
     {"wtns", B_WTNS, "FILE", "prove, engine: the witness"},
     {"synthetic", B_SYNTHETIC, NULL, "prove: a synthetic circuit, all in memory (--curve, --log-n, --profile)"},
     {"jobs", B_JOBS, "J", "engine: jobs"},
@@ -47,13 +48,14 @@ static const cli_opt BENCH_OPTS[] = {
 };
 const cli_cmd CLI_BENCH = {
     .name = "bench",
-    .summary = "Benchmarks: arith, ntt, msm, prove, engine.",
-    .synopsis = "arith|ntt|msm|prove|engine [OPTIONS]",
+    .summary = "Benchmarks: arith, ntt, msm, prove, params, engine.",
+    .synopsis = "arith|ntt|msm|prove|params|engine [OPTIONS]",
     .description = "prove --synthetic --curve C --log-n K builds the circuit in memory; engine takes --zkey and "
                    "--wtns, or --log-n to build all in memory. Options name the benches they apply to.",
     .opts = BENCH_OPTS,
     .example = "g16 bench msm --curve bn254 --log-n 16 --json\n"
                "g16 bench prove --synthetic --curve bls12-381 --log-n 14\n"
+               "g16 bench params --log-n 14 --reps 3 --json\n"
                "g16 bench engine --log-n 10 --jobs 2 --partitions 4 --backend cpu",
 };
 
@@ -95,6 +97,7 @@ int bench_main(int argc, char **argv) {
         case B_ZKEY:
         case B_KEY: o.zkey = a; break;
         case B_WTNS: o.wtns = a; break;
+        case B_ASSIGNMENT: o.assignment = a; break;
         case B_TIMELINE: o.timeline = a; break;
         case B_PROFILE: o.profile = a; break;
         case B_PRECOMPUTE: o.precompute = 1; break;
@@ -151,7 +154,7 @@ int bench_main(int argc, char **argv) {
     int i = p.optind;
     if (i >= argc) {
         cli_usage(stderr, &CLI_BENCH);
-        return cli_usage_error(&CLI_BENCH, "needs a bench: arith, ntt, msm, prove or engine");
+        return cli_usage_error(&CLI_BENCH, "needs a bench: arith, ntt, msm, prove, params or engine");
     }
     const char *what = argv[i++];
     o.argc = argc - i;
@@ -188,10 +191,12 @@ static int bench_run(bench_opts *op, const char *what) {
     }
     if (!strcmp(what, "prove"))
         return bench_prove(&o);
+    if (!strcmp(what, "params"))
+        return bench_params(&o);
     if (!strcmp(what, "engine"))
         return bench_engine(&o);
-    static const char *const names[] = {"arith", "ntt", "msm", "prove", "engine"};
-    const char *near = cli_nearest(what, names, 5);
+    static const char *const names[] = {"arith", "ntt", "msm", "prove", "params", "engine"};
+    const char *near = cli_nearest(what, names, 6);
     return cli_usage_error(&CLI_BENCH, "unknown bench '%s'%s%s%s", what, near ? "; did you mean '" : "",
                            near ? near : "", near ? "'?" : "");
 }

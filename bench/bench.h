@@ -23,6 +23,7 @@ typedef struct bench_opts {
     int reps;             /* --reps R (default per bench) */
     const char *zkey;     /* --zkey path (bench prove) */
     const char *wtns;     /* --wtns path (bench prove) */
+    const char *assignment; /* --assignment path (bench params, with --key) */
     int jobs;             /* --jobs J (bench engine) */
     int partitions;       /* --partitions P (bench engine) */
     int workers;          /* --workers W (bench engine) */
@@ -89,5 +90,7 @@ long bench_rss_kb(void);
 int bench_prove_cuda(const bench_opts *o, g16_ctx *ctx, g16_key *key, g16_witness *w, bench_mem *mem,
                      int drop_bases);
 int bench_engine(const bench_opts *o);
+/* bench_params.c: bellperson partitions (.params key, .assignment) on the CPU. */
+int bench_params(const bench_opts *o);
 
 #endif

@@ -39,7 +39,7 @@ static long peak_rss_kb(void) {
 int bench_prove_synthetic(const bench_opts *o) {
     if (o->log_n < 3 || o->log_n > 28) {
         fprintf(stderr, "usage: g16 bench prove --synthetic --curve C --log-n K (3..28) [--profile dense|filecoin|"
-                        "sparse-b] [--seed S] [--reps R] [--json]\n");
+                        "sparse-b|porep] [--seed S] [--reps R] [--json]\n");
         return 2;
     }
     /* The prover's backend as bench_prove's: cuda (bench_prove_cuda.c), or
@@ -54,7 +54,7 @@ int bench_prove_synthetic(const bench_opts *o) {
                      .profile = SYNTH_FILECOIN, .partitions = 1, .seed = o->seed_set ? o->seed : 1,
                      .progress = cli_progress};
     if (o->profile && synth_profile_from_name(&so.profile, o->profile) != G16_OK) {
-        fprintf(stderr, "g16 bench prove: unknown profile '%s' (dense, filecoin, sparse-b)\n", o->profile);
+        fprintf(stderr, "g16 bench prove: unknown profile '%s' (dense, filecoin, sparse-b, porep)\n", o->profile);
         return 2;
     }
     g16_ctx_opts copts = {.threads = o->threads};

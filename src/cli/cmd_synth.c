@@ -12,7 +12,7 @@ enum { Y_CURVE = CLI_ID, Y_LOG_N, Y_PROFILE, Y_PARTITIONS, Y_SEED, Y_OUT, Y_WITN
 static const cli_opt SYNTH_OPTS[] = {
     {"curve", Y_CURVE, "bn254|bls12-381", "the curve (default bn254)"},
     {"log-n", Y_LOG_N, "K", "2^K constraints (default 10)"},
-    {"profile", Y_PROFILE, "dense|filecoin|sparse-b", "the shape of the rows and the witness (default dense)"},
+    {"profile", Y_PROFILE, "dense|filecoin|sparse-b|porep", "the shape of the rows and the witness (default dense)"},
     {"partitions", Y_PARTITIONS, "N", "write N witnesses (out.0.wtns ... when N > 1; default 1)"},
     {"seed", Y_SEED, "S", "the seed of the random circuit (default 1)"},
     {"out", Y_OUT, "FILE", "required: the circuit (.r1cs)"},
@@ -53,7 +53,7 @@ int cmd_synth(int argc, char **argv) {
             break;
         case Y_PROFILE:
             if (synth_profile_from_name(&o.profile, p.arg) != G16_OK)
-                return cli_usage_error(&CLI_SYNTH, "unknown profile '%s' (dense, filecoin, sparse-b)", p.arg);
+                return cli_usage_error(&CLI_SYNTH, "unknown profile '%s' (dense, filecoin, sparse-b, porep)", p.arg);
             break;
         case Y_PARTITIONS:
             if (!cli_int(&p, 0, 1 << 20, &v))
@@ -112,10 +112,11 @@ int cmd_synth(int argc, char **argv) {
         return 2;
     }
     printf("{\"constraints\":%u,\"wires\":%u,\"public\":%u,\"a_terms\":%llu,\"b_terms\":%llu,"
-           "\"c_terms\":%llu,\"a_wire_density\":%.4f,\"b_wire_density\":%.4f,\"zero_one_fraction\":%.4f}\n",
+           "\"c_terms\":%llu,\"a_wire_density\":%.4f,\"b_wire_density\":%.4f,\"zero_one_fraction\":%.4f,"
+           "\"a_aux_density\":%.4f,\"b_aux_density\":%.4f,\"aux_zero_one_fraction\":%.4f}\n",
            s.n_constraints, s.n_wires, s.n_public, (unsigned long long)s.a_terms,
            (unsigned long long)s.b_terms, (unsigned long long)s.c_terms, s.a_wire_density,
-           s.b_wire_density, s.zero_one_fraction);
+           s.b_wire_density, s.zero_one_fraction, s.a_aux_density, s.b_aux_density, s.aux_zero_one_fraction);
     /* each partition's witness as a bellperson assignment, named as the witnesses are */
     for (int p = 0; asg_path && p < (o.partitions < 1 ? 1 : o.partitions); p++) {
         char wp[4096], ap[4096];

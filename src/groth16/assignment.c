@@ -149,9 +149,11 @@ static g16_err parse_header(asg_counts *c, const uint8_t *h, uint64_t len, const
     return G16_OK;
 }
 
-/* Sets f->a's pointers into buf (its counts parsed), then checks the bitmaps. */
-static g16_err bind(g16_assignment_file *f, const asg_counts *c, const char *name, g16_status *st) {
-    const uint8_t *p = (const uint8_t *)f->buf + G16_ASSIGNMENT_HEADER_SIZE;
+/* Sets f->a's pointers into base, the file's bytes (its counts parsed),
+ * then checks the bitmaps. */
+static g16_err bind(g16_assignment_file *f, const uint8_t *base, const asg_counts *c, const char *name,
+                    g16_status *st) {
+    const uint8_t *p = base + G16_ASSIGNMENT_HEADER_SIZE;
     g16_assignment *a = &f->a;
     size_t abc = (size_t)c->v[0];
     a->abc_size = abc;
@@ -180,7 +182,21 @@ void g16_assignment_file_free(g16_assignment_file *f) {
         g16_wipe(f->buf, f->len);
         free(f->buf);
     }
+    g16_fmap_close(&f->map); /* a file's pages are not ours to wipe */
     memset(f, 0, sizeof *f);
+}
+
+g16_err g16_assignment_file_intact(const g16_assignment_file *f, g16_status *st) {
+    if (!f)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "assignment: NULL");
+    uint64_t now = 0;
+    int state = g16_fmap_state(&f->map, &now);
+    if (state == G16_FMAP_INTACT)
+        return G16_OK;
+    return g16_fail(st, G16_ERR_IO, "%s changed while it was read (%s; %zu bytes mapped, %llu now)",
+                    f->map.path ? f->map.path : "the assignment",
+                    state == G16_FMAP_TRUNCATED ? "truncated" : "rewritten in place", f->map.len,
+                    (unsigned long long)now);
 }
 
 g16_err g16_assignment_read_mem(g16_assignment_file *f, const char *name, const void *data, size_t len,
@@ -201,23 +217,9 @@ g16_err g16_assignment_read_mem(g16_assignment_file *f, const char *name, const 
         return g16_fail(st, G16_ERR_NOMEM, "%s: out of memory (%zu bytes)", name, len);
     f->len = len;
     memcpy(f->buf, data, len);
-    if ((e = bind(f, &c, name, st)))
+    if ((e = bind(f, f->buf, &c, name, st)))
         g16_assignment_file_free(f);
     return e;
-}
-
-static g16_err read_full(int fd, uint8_t *buf, size_t len, uint64_t off, const char *path, g16_status *st) {
-    while (len) {
-        ssize_t r = pread(fd, buf, len, (off_t)off);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return g16_fail(st, G16_ERR_IO, "%s: read failed: %s", path, strerror(errno));
-        if (r == 0)
-            return g16_fail(st, G16_ERR_TRUNCATED, "%s: the file shrank while it was read", path);
-        buf += r, len -= (size_t)r, off += (uint64_t)r;
-    }
-    return G16_OK;
 }
 
 g16_err g16_assignment_read(g16_assignment_file *f, const char *path, g16_status *st) {
@@ -229,37 +231,25 @@ g16_err g16_assignment_read(g16_assignment_file *f, const char *path, g16_status
     g16_err e = g16_file_open_read(path, &fd, &len, st);
     if (e)
         return e;
-    uint8_t h[G16_ASSIGNMENT_HEADER_SIZE];
     asg_counts c;
-    if (len >= sizeof h && (e = read_full(fd, h, sizeof h, 0, path, st)))
-        goto out;
-    if ((e = parse_header(&c, h, len, path, st)))
-        goto out;
-    f->buf = malloc(len);
-    if (!f->buf) {
-        e = g16_fail(st, G16_ERR_NOMEM, "%s: out of memory (%zu bytes)", path, len);
-        goto out;
+    if (len < G16_ASSIGNMENT_HEADER_SIZE) { /* reads nothing: the length alone fails it */
+        close(fd);
+        return parse_header(&c, NULL, len, path, st);
     }
-    f->len = len;
-    if ((e = read_full(fd, f->buf, len, 0, path, st)))
-        goto out;
-    uint8_t extra;
-    ssize_t r = pread(fd, &extra, 1, (off_t)len);
-    if (r != 0) {
-        e = g16_fail(st, G16_ERR_IO, "%s: the file grew while it was read", path);
-        goto out;
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+        e = g16_fail(st, G16_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
+        close(fd);
+        return e;
     }
-    /* the header as read now, not as first read: it must still say the same */
-    asg_counts c2;
-    if ((e = parse_header(&c2, f->buf, len, path, st)))
-        goto out;
-    if (memcmp(&c, &c2, sizeof c)) {
-        e = g16_fail(st, G16_ERR_IO, "%s: the file changed while it was read", path);
-        goto out;
-    }
-    e = bind(f, &c, path, st);
-out:
-    close(fd);
+    if ((e = g16_fmap_map(&f->map, fd, &sb, path, path, st))) /* takes fd */
+        return e;
+    f->len = f->map.len;
+    if (!(e = parse_header(&c, f->map.base, f->len, path, st)))
+        e = bind(f, f->map.base, &c, path, st);
+    /* what the checks read must be what the file held */
+    if (!e)
+        e = g16_assignment_file_intact(f, st);
     if (e)
         g16_assignment_file_free(f);
     return e;
@@ -395,7 +385,7 @@ g16_err g16_assignment_from_r1cs(g16_assignment_file *own, const char *r1cs_path
     asg_counts c = {{rows, n_inp, n_aux, n_aux, pa, n_inp, pbi, n_aux, pba}};
     for (int i = 0; i < 9; i++)
         put64(h + 16 + 8 * i, c.v[i]);
-    e = bind(own, &c, r1cs_path, st);
+    e = bind(own, own->buf, &c, r1cs_path, st);
 out:
     if (e)
         g16_assignment_file_free(own);

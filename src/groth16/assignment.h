@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "g16.h"
+#include "../util/fmap.h"
 #include "../util/util.h"
 #include "params.h"
 
@@ -33,19 +34,32 @@
 #define G16_ASSIGNMENT_CURVE_BLS12_381 2u
 #define G16_ASSIGNMENT_HEADER_SIZE 88u
 
-/* A partition read from a file: the view `a` points into buf (owned). */
+/* A partition read from a file or memory: the view `a` points into buf
+ * (owned, malloc'd) or, for a file, into map (a read-only g16_fmap mapping;
+ * buf is NULL). len is the file's length either way. */
 typedef struct g16_assignment_file {
     g16_assignment a;
     void *buf;
     size_t len;
+    g16_fmap map;
 } g16_assignment_file;
 
-/* Reads path (a regular file, read whole after the size checks). On error
- * *f is left empty (safe to free). Errors: IO, TRUNCATED (shorter than the
- * header or than its counts declare), FORMAT (magic, version, trailing
- * bytes, a bitmap whose popcount or tail bits are wrong), WRONG_CURVE,
- * NOMEM. Messages name the file and the field. */
+/* Reads path (a regular file), mapped read-only (util/fmap.h: no copy; the
+ * pages are read where the prover reads them). The checks are those of the
+ * header comment, on the mapping, and then the mapping's state. The mapping
+ * lives until g16_assignment_file_free; a consumer checks
+ * g16_assignment_file_intact after its reads (the file may be truncated or
+ * rewritten in place under it: the guarded mapping reads zeros then, which
+ * must not leave as a result). On error *f is left empty (safe to free).
+ * Errors: IO (also: the file changed while it was read), TRUNCATED (shorter
+ * than the header or than its counts declare), FORMAT (magic, version,
+ * trailing bytes, a bitmap whose popcount or tail bits are wrong),
+ * WRONG_CURVE, NOMEM. Messages name the file and the field. */
 g16_err g16_assignment_read(g16_assignment_file *f, const char *path, g16_status *st);
+/* G16_OK when f's bytes are still those its checks saw (always for memory
+ * and computed partitions); IO naming the file when the mapped file was
+ * truncated or rewritten since it was mapped. */
+g16_err g16_assignment_file_intact(const g16_assignment_file *f, g16_status *st);
 /* The same from memory (copied); name is used in messages. */
 g16_err g16_assignment_read_mem(g16_assignment_file *f, const char *name, const void *data, size_t len,
                                 g16_status *st);

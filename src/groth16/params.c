@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -199,8 +200,22 @@ static g16_err scan_layout(g16_params *p, const uint8_t *b, uint64_t len, g16_pa
     return G16_OK;
 }
 
+/* Drops the pages of [b + off, b + off + n) (whole pages inside it) from a
+ * read-only file mapping: they are still in the page cache, no longer in
+ * this process's resident set. */
+static void release_pages(const uint8_t *b, uint64_t off, uint64_t n) {
+    uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = ((uintptr_t)b + (uintptr_t)off + pg - 1) & ~(pg - 1);
+    uintptr_t hi = ((uintptr_t)b + (uintptr_t)(off + n)) & ~(pg - 1);
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
+/* release: b is a file mapping whose pages may be dropped once converted
+ * (each array's, after its conversion: the load never holds both forms of
+ * more than one array). */
 static g16_err load_bytes(g16_params *p, const char *name, const uint8_t *b, size_t len, const g16_params_opts *opts,
-                          g16_pool *pool, g16_status *st) {
+                          g16_pool *pool, int release, g16_status *st) {
     g16_params_opts def = {.kind = G16_PARAMS_KIND_AUTO, .subgroup = -1, .vk_only = 0};
     if (!opts)
         opts = &def;
@@ -240,6 +255,8 @@ static g16_err load_bytes(g16_params *p, const char *name, const uint8_t *b, siz
         e = convert_array(p, a, b, dst[a], check, pool, name, st);
         if (e)
             return e;
+        if (release)
+            release_pages(b, p->off[a], (uint64_t)p->n[a] * point_size(array_is_g2(a)));
     }
     p->subgroup_checked = check;
     return G16_OK;
@@ -261,7 +278,7 @@ g16_err g16_params_load_mem(g16_params *p, const char *name, const uint8_t *data
         name = "(memory)";
     if (!data && len)
         return g16_fail(st, G16_ERR_INVALID_ARG, "%s: NULL buffer", name);
-    g16_err e = load_bytes(p, name, data, len, opts, pool, st);
+    g16_err e = load_bytes(p, name, data, len, opts, pool, 0, st);
     if (e)
         g16_params_free(p);
     return e;
@@ -294,7 +311,7 @@ g16_err g16_params_load(g16_params *p, const char *path, const g16_params_opts *
     g16_err e = g16_fmap_map(&m, fd, &sb, path, path, st); /* takes fd */
     if (e)
         return e;
-    e = load_bytes(p, path, m.base, m.len, opts, pool, st);
+    e = load_bytes(p, path, m.base, m.len, opts, pool, 1, st);
     /* bytes read from a file that changed under us are not trusted, whatever they decoded to */
     uint64_t now = 0;
     int state = g16_fmap_state(&m, &now);

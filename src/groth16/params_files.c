@@ -44,7 +44,9 @@ g16_err g16_params_prove_file(g16_ctx *ctx, const g16_params_key *key, const cha
     if (e)
         return e;
     g16_params_proof_raw raw;
-    if ((e = g16_prove_assignments_st(ctx, key, &af.a, 1, opts, &raw, st))) {
+    /* the mapped file must still be what the prover read */
+    if ((e = g16_prove_assignments_st(ctx, key, &af.a, 1, opts, &raw, st)) ||
+        (e = g16_assignment_file_intact(&af, st))) {
         char msg[sizeof st->msg];
         snprintf(msg, sizeof msg, "%s", st->msg);
         g16_assignment_file_free(&af);
@@ -65,7 +67,12 @@ g16_err g16_params_prove_file(g16_ctx *ctx, const g16_params_key *key, const cha
         }
         memcpy(pub.bls381, af.a.inp_assignment + 1, pub.n * sizeof *pub.bls381);
     }
+    e = g16_assignment_file_intact(&af, st); /* the inputs copied above */
     g16_assignment_file_free(&af);
+    if (e) {
+        g16_frvec_free(&pub);
+        return e;
+    }
     e = g16_public_json_str(&js, &pub, 0, pub.n, st);
     g16_frvec_free(&pub);
     if (e)

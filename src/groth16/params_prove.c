@@ -303,6 +303,75 @@ typedef struct params_scratch {
     size_t n_abc, n_sa, n_sb, n_si, n_sl;
 } params_scratch;
 
+/* The aux scalars of the A-dense (B-dense) variables, in order, into sa
+ * from index a0 (sb from b0), on the pool: task t covers the aux variables
+ * [64 t w, 64 (t + 1) w) (w density words per task); a first pass counts
+ * each task's set bits, their prefix sums give each task's first output
+ * index, a second pass copies. The bitmaps' popcounts are checked
+ * (check_bits), so the totals are a_aux_popcount and b_aux_popcount. */
+typedef struct gather_job {
+    const uint64_t *da, *db;
+    const g16_scalar *sl;
+    g16_scalar *sa, *sb;
+    size_t n, words; /* aux variables; density words per task */
+    size_t *oa, *ob; /* per task: set bits (pass 1), then the first output index */
+    int pass;
+} gather_job;
+
+static void gather_task(void *arg, size_t t) {
+    gather_job *j = arg;
+    size_t nw = (j->n + 63) / 64, w0 = t * j->words, w1 = w0 + j->words < nw ? w0 + j->words : nw;
+    if (j->pass == 0) {
+        size_t ca = 0, cb = 0;
+        for (size_t w = w0; w < w1; w++) {
+            ca += (size_t)__builtin_popcountll(j->da[w]);
+            cb += (size_t)__builtin_popcountll(j->db[w]);
+        }
+        j->oa[t] = ca, j->ob[t] = cb;
+        return;
+    }
+    size_t ia = j->oa[t], ib = j->ob[t];
+    for (size_t w = w0; w < w1; w++) {
+        uint64_t ma = j->da[w], mb = j->db[w];
+        const g16_scalar *src = j->sl + 64 * w;
+        while (ma) {
+            j->sa[ia++] = src[__builtin_ctzll(ma)];
+            ma &= ma - 1;
+        }
+        while (mb) {
+            j->sb[ib++] = src[__builtin_ctzll(mb)];
+            mb &= mb - 1;
+        }
+    }
+}
+
+static g16_err gather_aux(g16_ctx *ctx, params_scratch *scr, const g16_assignment *as, size_t a0, size_t b0,
+                          const char *who, g16_status *st) {
+    size_t n = as->aux_assignment_size;
+    if (n == 0)
+        return G16_OK;
+    size_t nw = (n + 63) / 64, words = chunk_for(ctx, n) / 64, nt = ntasks_for(nw, words);
+    size_t *o = malloc(2 * nt * sizeof *o);
+    if (!o)
+        return g16_fail(st, G16_ERR_NOMEM, "%s: out of memory", who);
+    gather_job j = {as->a_aux_density, as->b_aux_density, scr->sl, scr->sa, scr->sb, n, words, o, o + nt, 0};
+    g16_pool_run(ctx->pool, nt, gather_task, &j);
+    size_t ia = a0, ib = b0;
+    for (size_t t = 0; t < nt; t++) {
+        size_t ca = j.oa[t], cb = j.ob[t];
+        j.oa[t] = ia, j.ob[t] = ib;
+        ia += ca, ib += cb;
+    }
+    j.pass = 1;
+    if (ia - a0 == as->a_aux_popcount && ib - b0 == as->b_aux_popcount)
+        g16_pool_run(ctx->pool, nt, gather_task, &j);
+    free(o);
+    if (ia - a0 != as->a_aux_popcount || ib - b0 != as->b_aux_popcount)
+        return g16_fail(st, G16_ERR_INTERNAL, "%s: the densities have %zu and %zu bits set, not their popcounts",
+                        who, ia - a0, ib - b0);
+    return G16_OK;
+}
+
 static void scratch_free(params_scratch *s) {
     for (int i = 0; i < 3; i++)
         if (s->abc[i]) {
@@ -414,12 +483,10 @@ static g16_err heavy_cpu(g16_ctx *ctx, params_msms *m, const g16_params_key *k, 
     for (size_t i = 0; i < as->inp_assignment_size; i++)
         if (bit_at(as->b_inp_density, i))
             scr->sb[nb++] = scr->si[i];
-    for (size_t v = 0; v < as->aux_assignment_size; v++) {
-        if (bit_at(as->a_aux_density, v))
-            scr->sa[na++] = scr->sl[v];
-        if (bit_at(as->b_aux_density, v))
-            scr->sb[nb++] = scr->sl[v];
-    }
+    if ((err = gather_aux(ctx, scr, as, na, nb, who, st)))
+        return err;
+    na += as->a_aux_popcount;
+    nb += as->b_aux_popcount;
     if (na != p->n[G16_PARAMS_A] || nb != p->n[G16_PARAMS_B_G1] || nb != p->n[G16_PARAMS_B_G2])
         return g16_fail(st, G16_ERR_INTERNAL, "%s: gathered %zu A and %zu B scalars against %u and %u bases", who, na,
                         nb, p->n[G16_PARAMS_A], p->n[G16_PARAMS_B_G1]);

@@ -1,7 +1,8 @@
 /* Synthetic R1CS generator (see synth.h).
  *
- * Wires: 0 = the constant 1, 1 = the public output, 2 = the public input,
- * 3..4 = private inputs, then one new wire per row. The last row copies the
+ * Wires: 0 = the constant 1, 1 = the public output, 2 .. n_public = the
+ * public inputs (one, or 326 for porep), then 2 private inputs, then one new
+ * wire per row. The last row copies the
  * newest wire into the output. Row shapes come from a structure RNG (the same
  * for every partition); witness values of inputs and fresh bits come from one
  * RNG per partition, so all partitions satisfy the same circuit. */
@@ -17,9 +18,7 @@
 
 #define SYNTH_MAX_TERMS 10
 #define N_PUB_OUT 1
-#define N_PUB_IN 1
 #define N_PRV_IN 2
-#define FIRST_FREE_WIRE (1 + N_PUB_OUT + N_PUB_IN + N_PRV_IN)
 
 g16_err synth_profile_from_name(synth_profile *p, const char *name) {
     if (!strcmp(name, "dense"))
@@ -28,9 +27,25 @@ g16_err synth_profile_from_name(synth_profile *p, const char *name) {
         *p = SYNTH_FILECOIN;
     else if (!strcmp(name, "sparse-b"))
         *p = SYNTH_SPARSE_B;
+    else if (!strcmp(name, "porep"))
+        *p = SYNTH_POREP;
     else
         return G16_ERR_INVALID_ARG;
     return G16_OK;
+}
+
+void synth_porep_shape(int log_n, uint32_t *m, uint32_t *n_public) {
+    const uint64_t n = (uint64_t)1 << log_n;
+    uint64_t mm = (((uint64_t)SYNTH_POREP_CONSTRAINTS << log_n) + ((uint64_t)1 << 26)) >> 27;
+    uint64_t pub = SYNTH_POREP_INPUTS - 1;
+    if (mm + pub + 1 > n)
+        pub = n > mm + 1 ? n - mm - 1 : 0;
+    if (pub < 2) {
+        pub = 2;
+        mm = n - 3;
+    }
+    *m = (uint32_t)mm;
+    *n_public = (uint32_t)pub;
 }
 
 void synth_wtns_path(char *buf, size_t len, const char *wtns_path, int partitions, int i) {

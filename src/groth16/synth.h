@@ -9,12 +9,24 @@
 typedef enum synth_profile {
     SYNTH_DENSE = 0,  /* random full-width witness values */
     SYNTH_FILECOIN,   /* mostly 0/1 values (boolean gadgets), A dense, B ~25% */
-    SYNTH_SPARSE_B    /* B is touched by few wires (mostly constant B rows) */
+    SYNTH_SPARSE_B,   /* B is touched by few wires (mostly constant B rows) */
+    SYNTH_POREP       /* a Filecoin PoRep partition's shape (docs/groth16.md "Synthetic circuits") */
 } synth_profile;
+
+/* The porep profile's targets at full size (2^27): constraints, bellperson
+ * inputs (the constant one included), and the per-mille shares of aux
+ * variables in A, in B, and with 0/1 values. */
+#define SYNTH_POREP_CONSTRAINTS 130278869u
+#define SYNTH_POREP_INPUTS 328u
+#define SYNTH_POREP_A_AUX_PERMILLE 997
+#define SYNTH_POREP_B_AUX_PERMILLE 254
+#define SYNTH_POREP_BITS_PERMILLE 900
 
 typedef struct synth_opts {
     g16_curve curve;
-    int log_n;             /* domain 2^log_n; constraints = 2^log_n - nPublic - 1 */
+    int log_n;             /* domain 2^log_n; constraints = 2^log_n - nPublic - 1, except porep:
+                            * round(130,278,869 2^(log_n - 27)) and nPublic = 327 (fewer where
+                            * they do not fit: synth_porep_shape) */
     synth_profile profile;
     int partitions;        /* number of witnesses (>= 1) */
     uint64_t seed;
@@ -32,7 +44,16 @@ typedef struct synth_stats {
     uint64_t a_terms, b_terms, c_terms;
     double a_wire_density, b_wire_density; /* fraction of wires used in A / B */
     double zero_one_fraction;              /* fraction of witness values in {0,1} */
+    /* the same over the aux wires only (after the constant one and the
+     * public wires: bellperson's aux assignment) */
+    double a_aux_density, b_aux_density, aux_zero_one_fraction;
 } synth_stats;
+
+/* The porep profile's circuit size at log_n: *m constraints =
+ * round(130,278,869 2^(log_n - 27)) and *n_public = 327 public wires, or,
+ * where m + 328 exceeds 2^log_n (log_n < 14), the public wires that fit
+ * (2^log_n - m - 1, at least 2, m lowered to make room). */
+void synth_porep_shape(int log_n, uint32_t *m, uint32_t *n_public);
 
 /* Generates the circuit and witnesses and writes the files. Every row is
  * checked ((A.w)(B.w) = C.w) as it is generated. */

@@ -105,9 +105,9 @@ static g16_err SN(write_wtns)(const char *path, const FR *w, uint32_t n_wires, g
  * m - 1 fixed, the others drawn by the profile from srng and the pools of
  * bit and full-width wires): *fresh_bit says v is a new bit (v (v - 1) = 0,
  * C empty), *is_bit that v is 0 or 1, *gamma_neg that C = Cpart - v. */
-static void SN(row_lcs)(const synth_opts *o, uint32_t row, uint32_t m, uint32_t v, g16_rng *srng, SN(pool) *bits,
-                        SN(pool) *bits_b, SN(pool) *full, SN(lc) *A, SN(lc) *B, SN(lc) *C, int *fresh_bit,
-                        int *is_bit, int *gamma_neg) {
+static void SN(row_lcs)(const synth_opts *o, uint32_t row, uint32_t m, uint32_t v, uint32_t first, g16_rng *srng,
+                        SN(pool) *bits, SN(pool) *bits_b, SN(pool) *full, SN(lc) *A, SN(lc) *B, SN(lc) *C,
+                        int *fresh_bit, int *is_bit, int *gamma_neg, int *dead) {
     const int last = row == m - 1;
     FR one, minus_one, two;
     FO(set_one)(&one);
@@ -116,7 +116,7 @@ static void SN(row_lcs)(const synth_opts *o, uint32_t row, uint32_t m, uint32_t 
     uint32_t r = (uint32_t)(g16_rng_next(srng) % 100);
     FR k, k2;
     if (last) {
-        SN(lc_add)(A, FIRST_FREE_WIRE + m - 2, &one);
+        SN(lc_add)(A, first + m - 2, &one);
         SN(lc_add)(B, 0, &one);
     } else if (row == 0) { /* uses the public input: (w2 + w3) * w4 = v */
         SN(lc_add)(A, 2, &one);
@@ -153,6 +153,63 @@ static void SN(row_lcs)(const synth_opts *o, uint32_t row, uint32_t m, uint32_t 
             SN(lc_add)(A, SN(take)(full, srng, 1), &one);
             SN(lc_add)(B, SN(take)(full, srng, 0), &one);
         }
+    } else if (o->profile == SYNTH_POREP) {
+        /* per mille of rows (docs/groth16.md "Synthetic circuits"): 200
+         * allocated bits, 700 XOR/AND of bits (3 of them dead ends, used by
+         * no later row), 54 squarings, 20 selections, 16 linear
+         * combinations, 10 packings. bits holds the XOR/AND outputs (taken
+         * into A once each, oldest first), bits_b the allocated bits (in A
+         * and B by their boolean constraint: the B operands of bit rows). */
+        uint32_t q = (uint32_t)(g16_rng_next(srng) % 1000);
+        if (bits_b->n < 2 || q < 200) {
+            *fresh_bit = *is_bit = 1; /* v (v - 1) = 0 */
+            SN(lc_add)(A, v, &one);
+            SN(lc_add)(B, v, &one);
+            SN(lc_add)(B, 0, &minus_one);
+        } else if (q < 900) {
+            uint32_t a = bits->head < bits->n ? SN(take)(bits, srng, 1) : SN(take)(bits_b, srng, 0);
+            uint32_t b = SN(take)(bits_b, srng, 0);
+            *is_bit = 1;
+            *dead = q < 203;
+            if (q < 750) { /* XOR: 2a * b = a + b - v */
+                SN(lc_add)(A, a, &two);
+                SN(lc_add)(B, b, &one);
+                SN(lc_add)(C, a, &one);
+                SN(lc_add)(C, b, &one);
+                *gamma_neg = 1;
+            } else { /* AND: a * b = v */
+                SN(lc_add)(A, a, &one);
+                SN(lc_add)(B, b, &one);
+            }
+        } else if (q < 954) { /* S-box step: x * x = v, x the newest full-width wire */
+            uint32_t x = full->v[full->n - 1];
+            SN(lc_add)(A, x, &one);
+            SN(lc_add)(B, x, &one);
+        } else if (q < 974) { /* select: (x - y) * b = v - y */
+            uint32_t x = SN(take)(full, srng, 1), y = SN(take)(full, srng, 1);
+            if (y == x)
+                y = 0;
+            SN(lc_add)(A, x, &one);
+            SN(lc_add)(A, y, &minus_one);
+            SN(lc_add)(B, SN(take)(bits_b, srng, 0), &one);
+            SN(lc_add)(C, y, &one);
+        } else if (q < 990) { /* round constants and MDS: (x + k y + k2 z) * 1 = v */
+            uint32_t x = SN(take)(full, srng, 1), y = SN(take)(full, srng, 1);
+            SN(small)(&k, 1 + g16_rng_next(srng) % 1000);
+            SN(small)(&k2, 1 + g16_rng_next(srng) % 1000);
+            SN(lc_add)(A, x, &one);
+            SN(lc_add)(A, y, &k);
+            SN(lc_add)(A, SN(take)(full, srng, 1), &k2);
+            SN(lc_add)(B, 0, &one);
+        } else { /* pack 7 bits and three full-width wires: (sum 2^j b_j + x + y + z) * 1 = v */
+            for (int j = 0; j < 7; j++) {
+                SN(small)(&k, 1ull << j);
+                SN(lc_add)(A, bits->head < bits->n ? SN(take)(bits, srng, 1) : SN(take)(bits_b, srng, 0), &k);
+            }
+            for (int j = 0; j < 3; j++)
+                SN(lc_add)(A, SN(take)(full, srng, 1), &one);
+            SN(lc_add)(B, 0, &one);
+        }
     } else if (o->profile == SYNTH_SPARSE_B) {
         if (r < 95) { /* (a + k b) * k2 = v */
             uint32_t a = SN(take)(full, srng, 1), b = SN(take)(full, srng, 0);
@@ -187,8 +244,8 @@ static void SN(row_lcs)(const synth_opts *o, uint32_t row, uint32_t m, uint32_t 
 
 /* Opens the .r1cs file at path: its header section (1) written and the
  * constraints section (2) begun (*s2). */
-static g16_err SN(r1cs_begin)(binwriter *wr, const char *path, uint32_t n_wires, uint32_t m, long *s2,
-                              g16_status *st) {
+static g16_err SN(r1cs_begin)(binwriter *wr, const char *path, uint32_t n_wires, uint32_t m, uint32_t n_pub_in,
+                              long *s2, g16_status *st) {
     static const limb_t prime[4] = G16_CAT(FR_UP, _P);
     g16_err err = binw_open(wr, path, "r1cs", 1, 3, st);
     if (err)
@@ -199,7 +256,7 @@ static g16_err SN(r1cs_begin)(binwriter *wr, const char *path, uint32_t n_wires,
         binw_u64(wr, prime[i]);
     binw_u32(wr, n_wires);
     binw_u32(wr, N_PUB_OUT);
-    binw_u32(wr, N_PUB_IN);
+    binw_u32(wr, n_pub_in);
     binw_u32(wr, N_PRV_IN);
     binw_u64(wr, n_wires);
     binw_u32(wr, m);
@@ -245,12 +302,22 @@ static g16_err SN(row_values)(FR **w, g16_rng *vrng, int np, uint32_t row, uint3
  * in B (used[]: bit 0, bit 1), and of 0/1 values in the witness w0. */
 static void SN(shape_stats)(synth_stats *stats, const uint8_t *used, const FR *w0, uint32_t n_wires, uint32_t m,
                             uint32_t n_public) {
-    uint64_t in_a = 0, in_b = 0, zero_one = 0;
+    uint64_t in_a = 0, in_b = 0, zero_one = 0, aux_a = 0, aux_b = 0, aux_01 = 0;
     for (uint32_t i = 0; i < n_wires; i++) {
-        in_a += used[i] & 1;
-        in_b += (used[i] >> 1) & 1;
-        zero_one += FO(is_zero)(&w0[i]) | FO(is_one)(&w0[i]);
+        int ia = used[i] & 1, ib = (used[i] >> 1) & 1, z = FO(is_zero)(&w0[i]) | FO(is_one)(&w0[i]);
+        in_a += (uint64_t)ia;
+        in_b += (uint64_t)ib;
+        zero_one += (uint64_t)z;
+        if (i > n_public) {
+            aux_a += (uint64_t)ia;
+            aux_b += (uint64_t)ib;
+            aux_01 += (uint64_t)z;
+        }
     }
+    const double n_aux = (double)(n_wires - n_public - 1);
+    stats->a_aux_density = (double)aux_a / n_aux;
+    stats->b_aux_density = (double)aux_b / n_aux;
+    stats->aux_zero_one_fraction = (double)aux_01 / n_aux;
     stats->n_constraints = m;
     stats->n_wires = n_wires;
     stats->n_public = n_public;
@@ -264,9 +331,11 @@ static void SN(shape_stats)(synth_stats *stats, const uint8_t *used, const FR *w
  * into wout[0 ..]. */
 static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, int p0, synth_stats *stats,
                        g16_progress *pg, g16_status *st) {
-    const uint32_t n_public = N_PUB_OUT + N_PUB_IN;
-    const uint32_t m = (1u << o->log_n) - n_public - 1; /* rows */
-    const uint32_t n_wires = FIRST_FREE_WIRE + m - 1;
+    uint32_t n_public = N_PUB_OUT + 1, m = (1u << o->log_n) - n_public - 1; /* m: rows */
+    if (o->profile == SYNTH_POREP)
+        synth_porep_shape(o->log_n, &m, &n_public);
+    const uint32_t first = 1 + n_public + N_PRV_IN; /* the first row's output wire */
+    const uint32_t n_wires = first + m - 1;
     const int np = o->partitions;
     g16_err err = G16_OK;
     FR **w = calloc((size_t)np, sizeof *w);
@@ -299,17 +368,17 @@ static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, int p
         }
         g16_rng_seed(&vrng[p], o->seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(p0 + p + 1)));
         FO(set_one)(&w[p][0]);
-        for (uint32_t i = 2; i < FIRST_FREE_WIRE; i++)
+        for (uint32_t i = 2; i < first; i++)
             FO(random)(&w[p][i], &vrng[p]);
     }
     g16_rng srng;
     g16_rng_seed(&srng, o->seed);
-    for (uint32_t i = 2; i < FIRST_FREE_WIRE; i++)
+    for (uint32_t i = 2; i < first; i++)
         full.v[full.n++] = i;
 
     long s2 = 0;
     if (!mem) {
-        err = SN(r1cs_begin)(&wr, o->r1cs_path, n_wires, m, &s2, st);
+        err = SN(r1cs_begin)(&wr, o->r1cs_path, n_wires, m, n_public - N_PUB_OUT, &s2, st);
         if (err)
             goto done;
     }
@@ -322,20 +391,23 @@ static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, int p
         if (row % 1024 == 0)
             g16_progress_at(pg, row);
         const int last = row == m - 1;
-        const uint32_t v = last ? 1 : FIRST_FREE_WIRE + row;
+        const uint32_t v = last ? 1 : first + row;
         SN(lc) A = {0}, B = {0}, C = {0};
-        int fresh_bit = 0, is_bit = 0, gamma_neg = 0; /* C = Cpart + (gamma_neg ? -1 : 1) v */
-        SN(row_lcs)(o, row, m, v, &srng, &bits, &bits_b, &full, &A, &B, &C, &fresh_bit, &is_bit, &gamma_neg);
+        int fresh_bit = 0, is_bit = 0, gamma_neg = 0, dead = 0; /* C = Cpart + (gamma_neg ? -1 : 1) v */
+        SN(row_lcs)(o, row, m, v, first, &srng, &bits, &bits_b, &full, &A, &B, &C, &fresh_bit, &is_bit, &gamma_neg,
+                    &dead);
         if (!fresh_bit)
             SN(lc_add)(&C, v, gamma_neg ? &minus_one : &one);
         /* Witness values: v from the row, then the row is checked. */
         err = SN(row_values)(w, vrng, np, row, v, fresh_bit, gamma_neg, &A, &B, &C, st);
         if (err)
             goto done;
-        if (!last) {
-            if (is_bit) {
+        if (!last && !dead) {
+            if (o->profile == SYNTH_POREP && fresh_bit) {
+                bits_b.v[bits_b.n++] = v;
+            } else if (is_bit) {
                 bits.v[bits.n++] = v;
-                if (v % 4 == 0)
+                if (o->profile != SYNTH_POREP && v % 4 == 0)
                     bits_b.v[bits_b.n++] = v;
             } else {
                 full.v[full.n++] = v;
@@ -381,7 +453,7 @@ static g16_err SN(run)(const synth_opts *o, g16_r1cs *cs, g16_frvec *wout, int p
         cs->n8 = 32;
         cs->nWires = n_wires;
         cs->nPubOut = N_PUB_OUT;
-        cs->nPubIn = N_PUB_IN;
+        cs->nPubIn = n_public - N_PUB_OUT;
         cs->nPrvIn = N_PRV_IN;
         cs->nConstraints = m;
     }
