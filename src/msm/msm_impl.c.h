@@ -430,12 +430,17 @@ static g16_err MN(run_)(g16_ctx *ctx, GJ *out, const GA *bases, const uint32_t *
     }
     if (m > 0) {
         unsigned cmax = c_force ? c_force : msm_max_auto_window(n, T, M_BITS, sizeof(GA));
-        msm_make_plan(&jb.pl, m, T, M_BITS, sizeof(GA), c_force);
+        /* bucket kind: the flags, else the context's msm.batch_affine */
+        int mode = msm_affine_option(ctx);
+        if (flags & MSM_NO_AFFINE)
+            mode = 2;
+        else if (flags & MSM_FORCE_AFFINE)
+            mode = 1;
+        msm_make_plan(&jb.pl, m, T, M_BITS, sizeof(GA), c_force, mode == 2);
         if (jb.pl.c > cmax) /* keep within the scratch sized for n */
-            msm_make_plan(&jb.pl, m, T, M_BITS, sizeof(GA), cmax);
+            msm_make_plan(&jb.pl, m, T, M_BITS, sizeof(GA), cmax, mode == 2);
         jb.nb = (size_t)1 << (jb.pl.c - 1);
-        jb.affine = (jb.pl.c >= MSM_AFFINE_MIN_C && !(flags & MSM_NO_AFFINE)) ||
-                    (flags & MSM_FORCE_AFFINE);
+        jb.affine = mode == 1 || (mode == 0 && jb.pl.c >= MSM_AFFINE_MIN_C);
         jb.wbase = p;
         jb.wbytes = MN(wbytes_)(jb.pl.c);
         p += (size_t)T * MN(wbytes_)(cmax);
