@@ -7,6 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The context's msm.batch_affine: 0 auto, 1 on, 2 off (read under its lock:
+ * g16_ctx_set_option may run concurrently). */
+static int msm_affine_option(g16_ctx *ctx) {
+    pthread_mutex_lock(&ctx->lock);
+    int mode = (int)g16_config_int(&ctx->cfg, G16_OPT_MSM_BATCH_AFFINE);
+    pthread_mutex_unlock(&ctx->lock);
+    return mode;
+}
+
 /* ---- plan: window c and point ranges per window ----------------------------
  * Cost model, in XYZZ mixed-addition units, of the critical path with W
  * workers:
@@ -66,8 +75,12 @@ static void msm_make_plan(msm_plan *pl, size_t m, int threads, unsigned bits, si
 }
 
 unsigned msm_window_for(size_t m, int workers, unsigned bits, size_t pt_bytes) {
+    return msm_window_for_ctx(NULL, m, workers, bits, pt_bytes);
+}
+
+unsigned msm_window_for_ctx(g16_ctx *ctx, size_t m, int workers, unsigned bits, size_t pt_bytes) {
     msm_plan pl;
-    msm_make_plan(&pl, m, workers, bits, pt_bytes, 0, 0);
+    msm_make_plan(&pl, m, workers, bits, pt_bytes, 0, ctx && msm_affine_option(ctx) == 2);
     return pl.c;
 }
 
@@ -105,15 +118,6 @@ static inline int32_t msm_booth(const g16_scalar *k, unsigned lo, unsigned c) {
     if (x >> c)
         d -= (int32_t)1 << c;
     return d;
-}
-
-/* The context's msm.batch_affine: 0 auto, 1 on, 2 off (read under its lock:
- * g16_ctx_set_option may run concurrently). */
-static int msm_affine_option(g16_ctx *ctx) {
-    pthread_mutex_lock(&ctx->lock);
-    int mode = (int)g16_config_int(&ctx->cfg, G16_OPT_MSM_BATCH_AFFINE);
-    pthread_mutex_unlock(&ctx->lock);
-    return mode;
 }
 
 static inline int msm_is_zero(const g16_scalar *k) { return (k->l[0] | k->l[1] | k->l[2] | k->l[3]) == 0; }
