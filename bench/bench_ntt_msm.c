@@ -176,7 +176,7 @@ int bench_ntt(const bench_opts *o) {
         snprintf(extra, sizeof extra,                                                          \
                  "\"group\":\"%s\",\"log_n\":%u,%s\"threads\":%d,\"window\":%u,\"cpu_ms\":%.1f", \
                  o->group, k, filecoin ? "\"profile\":\"filecoin\"," : "", g16_ctx_threads(ctx),                                            \
-                 c ? c : msm_window_for(n, g16_ctx_threads(ctx), BITS, sizeof(G##_affine)), best_cpu);                        \
+                 c ? c : msm_window_for_ctx(ctx, n, g16_ctx_threads(ctx), BITS, sizeof(G##_affine)), best_cpu);                        \
         bench_report(o, "msm", curve, extra, "ms", best);                                      \
         free(P), free(sc);                                                                     \
         return 0;                                                                              \

@@ -7,9 +7,12 @@
  * vectors; bases: distinct, repeated, negated, infinity. Entry points: the
  * main one (with caller scratch and without), forced windows and the split
  * off, the density bitmap form, the batch sum, Fr -> scalar conversion,
- * and large-n self-consistency MSM(a+b) = MSM(a) + MSM(b) at 2^14 (G1). */
+ * batch-affine buckets on colliding bases (doublings, cancellations, infinity)
+ * against XYZZ ones and the msm.batch_affine option, and large-n
+ * self-consistency MSM(a+b) = MSM(a) + MSM(b) at 2^14 (G1). */
 #include <string.h>
 
+#include "g16.h"
 #include "msm/msm.h"
 #include "testutil.h"
 
@@ -200,6 +203,53 @@ static int slow;
         CHECK(msm_##G(ctx, &r, P, k, n, NULL, 0) == G16_ERR_NOT_CANONICAL);                      \
         free(idx), free(bits), free(P), free(a), free(f), free(k);                               \
     }                                                                                            \
+    /* Batch-affine buckets against XYZZ ones and the oracle, on bases made to                  \
+     * collide: pattern 0 one point P everywhere (doublings in a batch, deferrals),              \
+     * 1 P and -P alternating with equal scalars (B + (-B) = O inside a bucket, then             \
+     * the bucket refilled), 2 eight points with repeats, negations and infinity                 \
+     * among them; scalars random, edge values or 0/1-heavy; n around the batch                  \
+     * sizes (not multiples, below the batch). c = 3, 5, 8: 4, 16, 128 buckets (batch              \
+     * sizes 1, 4, 32: collisions everywhere). Same group element in every mode.  */            \
+    static void G##_test_affine(g16_ctx *ctx, g16_rng *rng, size_t nmax) {                       \
+        static const size_t ns[] = {1, 2, 3, 7, 64, 255, 513, 1025, 2100};                       \
+        static const char *modes[] = {"on", "off", "auto"};                                      \
+        size_t NM = 2100;                                                                        \
+        G##_affine *P = malloc(NM * sizeof *P);                                                  \
+        FR *a = malloc(NM * sizeof *a), *f = malloc(NM * sizeof *f);                             \
+        g16_scalar *k = malloc(NM * sizeof *k);                                                  \
+        G##_jac r, ref, rx;                                                                      \
+        for (size_t t = 0; t < sizeof ns / sizeof ns[0] && ns[t] <= nmax; t++)                   \
+            for (int pat = 0; pat < 3; pat++) {                                                  \
+                size_t n = ns[t];                                                                \
+                G##_bases(P, a, pat == 2 ? 8 : 1, pat == 2, rng);                                \
+                for (size_t i = n; i-- > 0;) {                                                   \
+                    size_t j = pat == 2 ? (size_t)(g16_rng_next(rng) % 8) : 0;                   \
+                    P[i] = P[j], a[i] = a[j];                                                    \
+                }                                                                                \
+                if (pat == 1)                                                                    \
+                    for (size_t i = 1; i < n; i += 2)                                            \
+                        G##_affine_neg(&P[i], &P[i - 1]), FR##_neg(&a[i], &a[i - 1]);            \
+                G##_make_scalars(f, k, n, (int)(t % 3), rng);                                    \
+                if (pat == 1)                                                                    \
+                    for (size_t i = 1; i < n; i += 2)                                            \
+                        f[i] = f[i - 1], k[i] = k[i - 1];                                        \
+                G##_oracle(&ref, f, a, NULL, n);                                                 \
+                for (unsigned c = n > 600 ? 8 : 3; c <= 8; c += 2 + (c == 7))                    \
+                    for (int sp = 0; sp < 2; sp++) {                                             \
+                        CHECK(msm_##G##_tuned(ctx, &r, P, k, n, c, MSM_FORCE_AFFINE | sp) == G16_OK); \
+                        CHECK(msm_##G##_tuned(ctx, &rx, P, k, n, c, MSM_NO_AFFINE | sp) == G16_OK); \
+                        CHECK_MSG(G##_jac_eq(&r, &ref) && G##_jac_eq(&rx, &ref),                 \
+                                  "%s affine pat=%d n=%zu c=%u split=%d", #G, pat, n, c, sp);     \
+                    }                                                                            \
+                for (int m = 0; m < 3; m++) { /* the option: on, off, auto */                    \
+                    CHECK(g16_ctx_set_option(ctx, "msm.batch_affine", modes[m], G16_OPTION_FLAG) == G16_OK); \
+                    CHECK(msm_##G(ctx, &r, P, k, n, NULL, 0) == G16_OK);                         \
+                    CHECK_MSG(G##_jac_eq(&r, &ref), "%s msm.batch_affine=%s pat=%d n=%zu", #G,   \
+                              modes[m], pat, n);                                                 \
+                }                                                                                \
+            }                                                                                    \
+        free(P), free(a), free(f), free(k);                                                      \
+    }                                                                                            \
     /* Large n: MSM(a + b) = MSM(a) + MSM(b), and the oracle. */                                 \
     static void G##_test_large(g16_ctx *ctx, g16_rng *rng, size_t n) {                           \
         G##_affine *P = malloc(n * sizeof *P);                                                   \
@@ -250,6 +300,10 @@ int main(void) {
     bls381_g1_test_small(ctx, &rng, slow ? 64 : 24, slow ? 700 : 300);
     bn254_g2_test_small(ctx, &rng, slow ? 64 : 12, slow ? 600 : 150);
     bls381_g2_test_small(ctx, &rng, slow ? 64 : 10, slow ? 600 : 150);
+    bn254_g1_test_affine(ctx, &rng, 2100);
+    bls381_g1_test_affine(ctx, &rng, 2100);
+    bn254_g2_test_affine(ctx, &rng, slow ? 2100 : 513);
+    bls381_g2_test_affine(ctx, &rng, slow ? 2100 : 255);
     bn254_g1_test_large(ctx, &rng, (size_t)1 << (slow ? 16 : 14));
     bls381_g1_test_large(ctx, &rng, (size_t)1 << (slow ? 15 : 12));
     bn254_g2_test_large(ctx, &rng, (size_t)1 << (slow ? 14 : 10));

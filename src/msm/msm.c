@@ -2,9 +2,19 @@
  * shared pieces: the window/range cost model, Booth digits, Fr -> scalar. */
 #include "msm.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The context's msm.batch_affine: 0 auto, 1 on, 2 off (read under its lock:
+ * g16_ctx_set_option may run concurrently). */
+static int msm_affine_option(g16_ctx *ctx) {
+    pthread_mutex_lock(&ctx->lock);
+    int mode = (int)g16_config_int(&ctx->cfg, G16_OPT_MSM_BATCH_AFFINE);
+    pthread_mutex_unlock(&ctx->lock);
+    return mode;
+}
 
 /* ---- plan: window c and point ranges per window ----------------------------
  * Cost model, in XYZZ mixed-addition units, of the critical path with W
@@ -27,8 +37,9 @@ typedef struct msm_plan {
     size_t jobs;
 } msm_plan;
 
+/* xyzz_only: the XYZZ costs at every c (batch-affine buckets off). */
 static void msm_make_plan(msm_plan *pl, size_t m, int threads, unsigned bits, size_t pt_bytes,
-                          unsigned c_force) {
+                          unsigned c_force, int xyzz_only) {
     int W = threads < 1 ? 1 : threads;
     if (m < 512) /* too small to pay for threads */
         W = 1;
@@ -46,7 +57,7 @@ static void msm_make_plan(msm_plan *pl, size_t m, int threads, unsigned bits, si
         for (unsigned P = 1; P <= pmax; P++) {
             double jobs = (double)nw * P;
             double rounds = (double)(size_t)((jobs + W - 1) / W);
-            int aff = c >= MSM_AFFINE_MIN_C;
+            int aff = c >= MSM_AFFINE_MIN_C && !xyzz_only;
             /* buckets beyond L2 (1 MiB here): slower accumulation */
             double cache = ((size_t)1 << (c - 1)) * pt_bytes > ((size_t)1 << 20) ? 1.15 : 1.0;
             double cost = rounds * (cache * (aff ? 0.65 : 1.0) * (double)m / P +
@@ -64,19 +75,27 @@ static void msm_make_plan(msm_plan *pl, size_t m, int threads, unsigned bits, si
 }
 
 unsigned msm_window_for(size_t m, int workers, unsigned bits, size_t pt_bytes) {
+    return msm_window_for_ctx(NULL, m, workers, bits, pt_bytes);
+}
+
+unsigned msm_window_for_ctx(g16_ctx *ctx, size_t m, int workers, unsigned bits, size_t pt_bytes) {
     msm_plan pl;
-    msm_make_plan(&pl, m, workers, bits, pt_bytes, 0);
+    msm_make_plan(&pl, m, workers, bits, pt_bytes, 0, ctx && msm_affine_option(ctx) == 2);
     return pl.c;
 }
 
-/* Largest window the automatic plan picks for any m <= n (sizes scratch). */
+/* Largest window the automatic plan picks for any m <= n, with or without
+ * batch-affine buckets (sizes scratch, so that it does not depend on the
+ * msm.batch_affine option). */
 static unsigned msm_max_auto_window(size_t n, int threads, unsigned bits, size_t pt_bytes) {
     unsigned c = 1;
-    for (size_t m = n; m > 0; m >>= 1) {
-        unsigned cm = msm_window_for(m, threads, bits, pt_bytes);
-        if (cm > c)
-            c = cm;
-    }
+    for (size_t m = n; m > 0; m >>= 1)
+        for (int x = 0; x < 2; x++) {
+            msm_plan pl;
+            msm_make_plan(&pl, m, threads, bits, pt_bytes, 0, x);
+            if (pl.c > c)
+                c = pl.c;
+        }
     return c;
 }
 

@@ -8,6 +8,9 @@
  * scalar (no digit array). Each window adds +-P_i into one of 2^(c-1)
  * buckets: XYZZ buckets with mixed additions for small c, affine buckets with
  * batched inversions (Montgomery's trick) for c >= 10, where that is cheaper;
+ * the context's option msm.batch_affine (docs/config.md) turns the affine
+ * buckets on at every c or off (XYZZ only, the window then planned with
+ * XYZZ costs); the result is the same group element in every mode;
  * then reduces the buckets with running sums (2 additions per bucket);
  * windows are combined by Horner (c doublings each). Work items are (window, point range) pairs pulled by the context's
  * pool threads, each with its own buckets; (c, ranges) minimize a cost model
@@ -76,7 +79,7 @@
      * and flags: MSM_SPLIT (the {0,1} split above; without it every nonzero                    \
      * scalar goes through Pippenger), MSM_NO_AFFINE (XYZZ buckets even where                   \
      * batch-affine ones would be used), MSM_FORCE_AFFINE (batch-affine at any                 \
-     * c). Allocates its own scratch. */                                                                                  \
+     * c); either overrides msm.batch_affine. Allocates its own scratch. */                     \
     g16_err msm_##G##_tuned(g16_ctx *ctx, G##_jac *out, const G##_affine *bases,                \
                             const g16_scalar *scalars, size_t n, unsigned c, int flags);
 
@@ -93,6 +96,9 @@ G16_MSM_DECLARE(bls381_g2)
  * `workers` threads, for a group whose scalars have `bits` bits and whose
  * affine points take pt_bytes (sizeof(G_affine)). */
 unsigned msm_window_for(size_t m, int workers, unsigned bits, size_t pt_bytes);
+/* The same under ctx's msm.batch_affine option (off: the XYZZ costs at
+ * every window); ctx NULL: as msm_window_for. */
+unsigned msm_window_for_ctx(g16_ctx *ctx, size_t m, int workers, unsigned bits, size_t pt_bytes);
 
 /* out[i] = canonical integer of the Montgomery-form in[i], in parallel over
  * ctx's pool (ctx may be NULL: serial). out may alias in. */

@@ -118,6 +118,7 @@ static void MN(accumulate)(const MN(job) *jb, GX *B, unsigned w, size_t i0, size
  * c >= MSM_AFFINE_MIN_C, where the buckets are many and collisions rare. */
 #define MN_PCAP 1024 /* most additions queued at once (nb/4 if smaller) */
 #define MN_QCAP 1024
+#define MN_FLUSH_AHEAD 8 /* buckets prefetched ahead in a flush's back pass */
 
 typedef struct MN(ws) {
     GA *bk;      /* bucket points */
@@ -177,6 +178,8 @@ static void MN(flush_)(MN(ws) *s) {
     }
     G16_CAT(msm_inv_, E)(&acc, &acc);
     for (size_t i = n; i-- > 0;) {
+        if (i >= MN_FLUSH_AHEAD) /* the bucket a few entries on (it may have left L1) */
+            __builtin_prefetch(&s->bk[s->pb[i - MN_FLUSH_AHEAD]], 1);
         EN(mul)(&inv, &acc, &s->pre[i]); /* 1 / den[i] */
         EN(mul)(&acc, &acc, &s->den[i]);
         GA *B = &s->bk[s->pb[i]];
@@ -202,6 +205,18 @@ static void MN(flush_)(MN(ws) *s) {
 }
 
 static void MN(requeue_)(MN(ws) *s);
+
+/* p is the point at infinity (0, 0): all words zero. Inline and early-out
+ * (a base's first word is almost never zero), unlike the curve layer's
+ * constant-time affine_is_inf. */
+static inline int MN(inf_vartime_)(const GA *p) {
+    uint64_t w[sizeof(GA) / 8];
+    memcpy(w, p, sizeof w);
+    for (size_t i = 0; i < sizeof w / 8; i++)
+        if (w[i])
+            return 0;
+    return 1;
+}
 
 /* Bucket b += q (q not infinity). */
 static void MN(schedule_)(MN(ws) *s, const GA *q, uint32_t b) {
@@ -293,7 +308,7 @@ static void MN(accumulate_affine)(const MN(job) *jb, MN(ws) *s, unsigned w, size
             if (!d)
                 continue;
             const GA *p = MN(base_)(jb, j);
-            if (GN(affine_is_inf)(p))
+            if (MN(inf_vartime_)(p))
                 continue;
             if (d > 0) {
                 MN(schedule_)(s, p, (uint32_t)(d - 1));
@@ -430,12 +445,17 @@ static g16_err MN(run_)(g16_ctx *ctx, GJ *out, const GA *bases, const uint32_t *
     }
     if (m > 0) {
         unsigned cmax = c_force ? c_force : msm_max_auto_window(n, T, M_BITS, sizeof(GA));
-        msm_make_plan(&jb.pl, m, T, M_BITS, sizeof(GA), c_force);
+        /* bucket kind: the flags, else the context's msm.batch_affine */
+        int mode = msm_affine_option(ctx);
+        if (flags & MSM_NO_AFFINE)
+            mode = 2;
+        else if (flags & MSM_FORCE_AFFINE)
+            mode = 1;
+        msm_make_plan(&jb.pl, m, T, M_BITS, sizeof(GA), c_force, mode == 2);
         if (jb.pl.c > cmax) /* keep within the scratch sized for n */
-            msm_make_plan(&jb.pl, m, T, M_BITS, sizeof(GA), cmax);
+            msm_make_plan(&jb.pl, m, T, M_BITS, sizeof(GA), cmax, mode == 2);
         jb.nb = (size_t)1 << (jb.pl.c - 1);
-        jb.affine = (jb.pl.c >= MSM_AFFINE_MIN_C && !(flags & MSM_NO_AFFINE)) ||
-                    (flags & MSM_FORCE_AFFINE);
+        jb.affine = mode == 1 || (mode == 0 && jb.pl.c >= MSM_AFFINE_MIN_C);
         jb.wbase = p;
         jb.wbytes = MN(wbytes_)(jb.pl.c);
         p += (size_t)T * MN(wbytes_)(cmax);
@@ -575,3 +595,4 @@ g16_err MN(sum)(g16_ctx *ctx, GJ *out, const GA *bases, size_t n, const uint8_t 
 #undef MN_PCAP
 #undef MN_SMALL_LOG
 #undef MN_QCAP
+#undef MN_FLUSH_AHEAD
