@@ -640,6 +640,15 @@ G16_API void g16_params_key_free(g16_params_key *key);
  *      loaded key, and its result may be ignored). */
 G16_API g16_err g16_params_key_info(const g16_params_key *key, size_t *n_inputs, size_t *n_aux, size_t *domain);
 
+/* The counts of a .params file without loading its proving arrays (the vk
+ * and ic are decoded and checked, the other arrays' counts checked against
+ * the file size): for callers that want a key's shape cheaply (g16d's key
+ * registration). Out: as g16_params_key_info (each may be NULL). Returns:
+ * G16_OK; g16_params_key_load's errors for the file (FORMAT for a .vk or a
+ * domain that is not a power of two). Errors through ctx. */
+G16_API g16_err g16_params_key_peek(g16_ctx *ctx, const char *path, size_t *n_inputs, size_t *n_aux, size_t *domain)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
+
 /* A BLS12-381 scalar as blst's blst_fr: 4 x u64 little-endian limbs,
  * Montgomery form (R = 2^256), fully reduced (below r). */
 typedef struct g16_fr_mont {

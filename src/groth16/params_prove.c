@@ -120,6 +120,31 @@ g16_err g16_params_key_load_st(g16_ctx *ctx, g16_params_key **out, const char *p
     return G16_OK;
 }
 
+g16_err g16_params_key_peek(g16_ctx *ctx, const char *path, size_t *n_inputs, size_t *n_aux, size_t *domain) {
+    if (!ctx || !path)
+        return ctx ? g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_params_key_peek: NULL argument") : G16_ERR_INVALID_ARG;
+    g16_status st = {0};
+    g16_params p;
+    g16_params_opts o = {.kind = G16_PARAMS_KIND_FULL, .subgroup = 0, .vk_only = 1};
+    g16_err err = g16_params_load(&p, path, &o, NULL, &st);
+    if (err)
+        return g16_ctx_report(ctx, &st);
+    uint64_t n = (uint64_t)p.n[G16_PARAMS_H] + 1;
+    if (n & (n - 1) || n > ((uint64_t)1 << ntt_bls381_fr_max_log())) {
+        g16_params_free(&p);
+        return g16_ctx_fail(ctx, G16_ERR_FORMAT, "%s: h has %llu points: the domain (h + 1) is not a power of two",
+                            path, (unsigned long long)(n - 1));
+    }
+    if (n_inputs)
+        *n_inputs = p.n[G16_PARAMS_IC];
+    if (n_aux)
+        *n_aux = p.n[G16_PARAMS_L];
+    if (domain)
+        *domain = (size_t)n;
+    g16_params_free(&p);
+    return G16_OK;
+}
+
 g16_err g16_params_key_load(g16_ctx *ctx, g16_params_key **out, const char *path, int subgroup) {
     if (!ctx || !out || !path)
         return ctx ? g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_params_key_load: NULL argument")
