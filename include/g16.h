@@ -800,7 +800,9 @@ G16_API g16_err g16_engine_create(g16_ctx *ctx, g16_engine **eng, const g16_engi
  * or follow. */
 G16_API void g16_engine_destroy(g16_engine *eng, int drain);
 
-/* Registers a zkey by path and loads it (tier: G16_TIER_MMAP or _HOST);
+/* Registers a zkey by path and loads it (tier: G16_TIER_MMAP or _HOST); a
+ * bellperson .params key with flags & G16_KEY_PARAMS or a path ending in
+ * ".params" (its jobs: g16_engine_submit_assignments; docs/engine.md);
  * the same path again returns the same id with one more reference.
  * flags: G16_KEY_*. Out: *key_id. Returns: G16_OK; g16_key_load's errors
  * for the file; G16_ERR_NOMEM when the budget cannot hold it. */
