@@ -6,9 +6,9 @@
 # its public inputs accepted by the @noble/curves verifier
 # (tests/vectors/verify_params.mjs). A partition whose assignment is damaged
 # fails alone with the reader's message; bad entries are refused at submit
-# (a witness-style entry, a wrong header, a path outside the roots). A job
-# accepted before a restart (SIGKILL while held in the queue) is proved by
-# the restarted daemon. `g16 client submit --wait --out` writes
+# (a witness-style entry, a wrong header, a path outside the roots). Jobs
+# accepted before a restart (SIGKILL while one runs and one is queued) are
+# proved by the restarted daemon. `g16 client submit --wait --out` writes
 # proof-<i>.bin and public-<i>.json.
 # Needs node and tests/js/node_modules: FAILS without them.
 set -euo pipefail
@@ -75,14 +75,19 @@ open(sys.argv[2],'wb').write(bytes.fromhex(p['proof']['proof'])); json.dump(p['p
 }
 check_params_job "$f" "$T/f.vk"
 
-# restart: a job accepted, g16d killed before it ran (workers held by a
-# full queue is not steerable here, so kill right after the accept), proved
-# after the restart; the keys come back from keys_file
-req POST /v1/jobs "{\"key\": \"toy\", \"witnesses\": [{\"assignment\": \"$T/params_toy.assignment\"},
+# restart: a long high-priority job, then a low one behind it; g16d is
+# killed while the low one is still queued; the restarted daemon (keys from
+# keys_file) proves both
+ws=$(python3 -c "import json,sys; print(json.dumps([{'assignment': sys.argv[1]}] * 5))" "$T/f.assignment")
+expect POST /v1/jobs "{\"key\": \"fil\", \"priority\": \"high\", \"witnesses\": $ws}" 202
+hid=$(jq_ "$T/resp" "d['id']")
+req POST /v1/jobs "{\"key\": \"toy\", \"priority\": \"low\", \"witnesses\": [{\"assignment\": \"$T/params_toy.assignment\"},
     {\"data\": \"$(b64 "$T/params_toy.assignment")\"}]}" >/dev/null
 [ "$(cat "$T/status")" = 202 ] || fail "POST toy job: $(cat "$T/status") $(cat "$T/resp")"
 rid=$(jq_ "$T/resp" "d['id']")
+req GET "/v1/jobs/$rid?results=0" >"$T/before.json"
 kill -KILL "$G16D_PID"; wait "$G16D_PID" 2>/dev/null || true; G16D_PID=
+[ "$(jq_ "$T/before.json" "d['state']")" = queued ] || echo "note: job $rid was $(jq_ "$T/before.json" "d['state']") at the kill"
 grep -q "f.params" "$T/keys.json" || fail "keys_file lacks the .params key: $(cat "$T/keys.json")"
 start_g16d --keys-file "$T/keys.json"
 req GET /v1/keys >/dev/null
@@ -92,6 +97,9 @@ f=$(wait_job "$rid" 60)
 [ "$(jq_ "$f" "d['state']")" = done ] || fail "job $rid after restart: $(head -c 600 "$f")"
 [ "$(jq_ "$f" "d['partitions'][0]['public']")" = "['35']" ] || fail "toy public: $(jq_ "$f" "d['partitions'][0]['public']")"
 check_params_job "$f" "$T/params_toy.vk"
+f=$(wait_job "$hid" 120)
+[ "$(jq_ "$f" "d['state']")" = done ] || fail "job $hid after restart: $(head -c 600 "$f")"
+check_params_job "$f" "$T/f.vk"
 f=$(wait_job "$id" 10)
 check_params_job "$f" "$T/f.vk" # the results of the first job survived too
 
