@@ -15,8 +15,10 @@
  *     returns to the key's bytes;
  *   - argument checks: witness jobs on a .params key, assignment jobs on a
  *     zkey, partitions with no or two sources.
- * Usage: test_engine_params [KEY.params ASSIGNMENT [OUTDIR]] (default: the
- * toy vectors, no output folder). */
+ * Usage: test_engine_params [KEY.params ASSIGNMENT [OUTDIR [cuda]]] (default:
+ * the toy vectors, no output folder, the CPU backend; "cuda": the main
+ * engine on the CUDA backend, whose workers run these partitions on the CPU;
+ * exit 77 without a GPU). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,8 +275,9 @@ int main(int argc, char **argv) {
         g_key = argv[1];
         g_asg = argv[2];
     }
-    if (argc >= 4)
+    if (argc >= 4 && argv[3][0])
         g_out = argv[3];
+    int cuda = argc >= 5 && !strcmp(argv[4], "cuda");
     /* the vk beside the key (setup writes x.vk for x.params) */
     snprintf(g_vk, sizeof g_vk, "%s", g_key);
     char *dot = strrchr(g_vk, '.');
@@ -298,11 +301,20 @@ int main(int argc, char **argv) {
 
     g16_engine_opts o;
     g16_engine_opts_init(&o);
-    o.backend = G16_ENGINE_BACKEND_CPU;
+    o.backend = cuda ? G16_ENGINE_BACKEND_CUDA : G16_ENGINE_BACKEND_CPU;
     o.workers = 2;
     o.synth_threads = 2;
     g16_engine *e = NULL;
-    CHECK(g16_engine_create(g_ctx, &e, &o) == G16_OK);
+    g16_err cerr = g16_engine_create(g_ctx, &e, &o);
+    if (cuda && cerr == G16_ERR_NO_DEVICE) {
+        fprintf(stderr, "test_engine_params: skipped: no GPU\n");
+        g16_assignment_file_free(&af);
+        free(bytes);
+        rmdir(g_tmp);
+        g16_ctx_destroy(g_ctx);
+        return 77;
+    }
+    CHECK(cerr == G16_OK);
     uint64_t kid = 0;
     if (e && af.buf && bytes) {
         /* detected by the name (".params"), no flag */
@@ -313,6 +325,11 @@ int main(int argc, char **argv) {
         test_sources(e, kid, &af.a, bytes, len);
         test_bad(e, kid, &af.a, bytes, len);
         test_sched(&af.a);
+        if (cuda) { /* the status says where these partitions run */
+            char *js = NULL;
+            CHECK(g16_engine_status_json(e, &js) == G16_OK && js && strstr(js, "params partitions run on the CPU"));
+            g16_free(js);
+        }
         /* evict and reload through a job */
         CHECK(g16_engine_key_evict(e, kid) == G16_OK);
         CHECK(g16_engine_key_get_info(e, &ki, kid) == G16_OK && ki.tier == G16_TIER_NONE);
