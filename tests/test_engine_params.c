@@ -210,6 +210,9 @@ static void test_sched(const g16_assignment *mem) {
     o.backend = G16_ENGINE_BACKEND_CPU;
     o.workers = 1;
     o.lookahead = 1;
+    char tlp[600];
+    snprintf(tlp, sizeof tlp, "%s/timeline.jsonl", g_tmp);
+    o.timeline_path = tlp;
     g16_engine *e = NULL;
     CHECK(g16_engine_create(g_ctx, &e, &o) == G16_OK);
     if (!e)
@@ -256,6 +259,16 @@ static void test_sched(const g16_assignment *mem) {
     CHECK(g16_engine_status_json(e, &js) == G16_OK && js && strstr(js, "\"format\":\"params\""));
     g16_free(js);
     g16_engine_destroy(e, 1);
+    /* the stages are in the timeline as a witness partition's are */
+    size_t tl_len = 0;
+    char *tl = read_all(tlp, &tl_len);
+    CHECK(tl != NULL);
+    if (tl) {
+        tl[tl_len ? tl_len - 1 : 0] = 0;
+        CHECK(strstr(tl, "\"ev\":\"synthesis\",\"ph\":\"B\"") && strstr(tl, "\"ev\":\"device\",\"ph\":\"E\"") &&
+              strstr(tl, "\"ev\":\"finalize\",\"ph\":\"E\""));
+    }
+    free(tl);
 }
 
 static void test_args(g16_engine *e, uint64_t kid, const g16_assignment *mem) {

@@ -114,8 +114,9 @@ static void who_of(char *who, size_t cap, const part *p) {
 
 /* Called with the lock held, p popped from the pending heap, its key
  * resident and `bytes` (asg_part_bytes) known to fit; returns with the
- * lock held and p in the ready heap or finished. */
-void asg_synth(g16_engine *e, part *p, uint64_t bytes) {
+ * lock held and p in the ready heap or finished. me: the synthesis
+ * thread (timeline events). */
+void asg_synth(g16_engine *e, part *p, uint64_t bytes, int me) {
     job *j = p->job;
     ekey *k = j->key;
     k->active++;
@@ -129,6 +130,7 @@ void asg_synth(g16_engine *e, part *p, uint64_t bytes) {
     e->n_synthesizing++;
     pthread_mutex_unlock(&e->lock);
 
+    engine_tl(e, "synthesis", 'B', p, "synth", me);
     double t0 = now_ms();
     g16_status st = {0};
     g16_err err = G16_OK;
@@ -159,6 +161,7 @@ void asg_synth(g16_engine *e, part *p, uint64_t bytes) {
             err = g16_public_json_str(&p->pub_json, &p->pub, 0, p->pub.n, &st);
     }
     p->stats.synth_ms = now_ms() - t0;
+    engine_tl(e, "synthesis", 'E', p, "synth", me);
 
     pthread_mutex_lock(&e->lock);
     part_free_input(p);

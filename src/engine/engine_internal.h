@@ -269,12 +269,13 @@ uint64_t asg_part_bytes(const ekey *k, const part *p);
 void asg_part_clear(g16_engine *e, part *p);
 void asg_part_free(part *p);
 g16_err asg_key_load(g16_engine *e, ekey *k, int *wait, g16_status *st);
-void asg_synth(g16_engine *e, part *p, uint64_t bytes);
+void asg_synth(g16_engine *e, part *p, uint64_t bytes, int me);
 g16_err asg_heavy(g16_engine *e, part *p, g16_status *st);
 g16_err asg_finish(g16_engine *e, part *p, int verify, double *verify_ms, g16_status *st);
 g16_err asg_result_json(const part *p, char **proof_json, char **public_json, g16_status *st);
 
 /* threads.c */
+void engine_tl(g16_engine *e, const char *ev, char ph, const part *p, const char *kind, int idx);
 void *synth_main(void *arg);
 void *worker_main(void *arg);
 void *fin_main(void *arg);

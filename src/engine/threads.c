@@ -29,10 +29,11 @@ static void tl_dev(g16_engine *e, double t, const char *ev, char ph, const part 
             t - e->t_start, ev, ph, (unsigned long long)p->job->id, p->idx, idx, dev);
     pthread_mutex_unlock(&e->tl_lock);
 }
-static void tl(g16_engine *e, const char *ev, char ph, const part *p, const char *kind, int idx) {
+void engine_tl(g16_engine *e, const char *ev, char ph, const part *p, const char *kind, int idx) {
     if (e->timeline)
         tl_at(e, now_ms(), ev, ph, p, kind, idx);
 }
+#define tl engine_tl
 
 void *synth_main(void *arg) {
     g16_engine *e = ((wctx *)arg)->eng;
@@ -104,7 +105,7 @@ void *synth_main(void *arg) {
             continue;
         }
         if (k->params) {
-            asg_synth(e, p, wit_bytes);
+            asg_synth(e, p, wit_bytes, me);
             continue;
         }
         /* Start: the key is pinned, the work area and witness reserved. */
