@@ -33,7 +33,6 @@ void engine_tl(g16_engine *e, const char *ev, char ph, const part *p, const char
     if (e->timeline)
         tl_at(e, now_ms(), ev, ph, p, kind, idx);
 }
-#define tl engine_tl
 
 void *synth_main(void *arg) {
     g16_engine *e = ((wctx *)arg)->eng;
@@ -120,7 +119,7 @@ void *synth_main(void *arg) {
         e->n_synthesizing++;
         pthread_mutex_unlock(&e->lock);
 
-        tl(e, "synthesis", 'B', p, "synth", me);
+        engine_tl(e, "synthesis", 'B', p, "synth", me);
         double t0 = now_ms();
         g16_witness *wit = NULL;
         groth16_timings tm = {0};
@@ -140,7 +139,7 @@ void *synth_main(void *arg) {
         groth16_witness_free_threads(wit, g16_ctx_threads(e->ctx));
         part_wipe_input(p, g16_ctx_threads(e->ctx));
         p->stats.synth_ms = now_ms() - t0;
-        tl(e, "synthesis", 'E', p, "synth", me);
+        engine_tl(e, "synthesis", 'E', p, "synth", me);
 
         pthread_mutex_lock(&e->lock);
         budget_give(e, wit_bytes); /* the witness is consumed */
@@ -330,7 +329,7 @@ void *fin_main(void *arg) {
         g16_status st = {0};
         groth16_timings tm = {0};
         g16_result *res = NULL;
-        tl(e, "finalize", 'B', p, "finalize", me);
+        engine_tl(e, "finalize", 'B', p, "finalize", me);
         double t0 = now_ms(), t1;
         g16_err err;
         int bad_proof = 0;
@@ -351,7 +350,7 @@ void *fin_main(void *arg) {
             }
         }
         double t2 = now_ms();
-        tl(e, "finalize", 'E', p, "finalize", me);
+        engine_tl(e, "finalize", 'E', p, "finalize", me);
 
         pthread_mutex_lock(&e->lock);
         p->stats.finalize_ms = t1 - t0;
