@@ -44,6 +44,8 @@ expect POST /v1/keys "{\"id\": \"fil\", \"path\": \"$T/f.params\"}" 201
 expect POST /v1/keys "{\"id\": \"toy\", \"path\": \"$T/params_toy.params\"}" 201
 [ "$(jq_ "$T/resp" "(d['format'], d['n_public'], d['domain'])")" = "('params', 1, 8)" ] || fail "toy key: $(cat "$T/resp")"
 
+expect POST /v1/keys "{\"id\": \"gen\", \"path\": \"$T/f.params\", \"witness_generator\": \"$T/f.r1cs\"}" 400 invalid_arg
+
 # refusals at submit
 expect POST /v1/jobs "{\"key\": \"fil\", \"witnesses\": [{\"inputs\": {\"a\": 1}}]}" 400 invalid_arg
 expect POST /v1/jobs "{\"key\": \"fil\", \"witnesses\": [{\"assignment\": \"$T/params_toy.assignment\"}]}" 422 size_mismatch

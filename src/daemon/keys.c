@@ -199,6 +199,11 @@ int g16d_key_register(g16d *d, const char *id, const char *path, const char *wit
         set_err(e, 404, "not_found", "key path '%s': %s", path, strerror(errno));
         return -1;
     }
+    if (witgen && witgen[0] && is_params_path(rp)) {
+        set_err(e, 400, "invalid_arg", "key '%s' is a .params key: its jobs carry assignments, not inputs for a "
+                "witness generator", id);
+        return -1;
+    }
     if (witgen && witgen[0]) {
         if (check_roots) {
             if (g16d_path_check(d, witgen, gp, e))
