@@ -231,7 +231,11 @@ enum {
     G16_KEY_TRUSTED = 1,
     /* Also check every large-section point for prime-order subgroup
      * membership (costly on BLS12-381 and on G2). */
-    G16_KEY_CHECK_SUBGROUP = 2
+    G16_KEY_CHECK_SUBGROUP = 2,
+    /* g16_engine_key_add: the file is a bellperson .params key (also
+     * assumed for a path ending in ".params"); its jobs are
+     * g16_engine_submit_assignments'. */
+    G16_KEY_PARAMS = 4
 };
 
 typedef struct g16_key_info {
@@ -636,6 +640,15 @@ G16_API void g16_params_key_free(g16_params_key *key);
  *      loaded key, and its result may be ignored). */
 G16_API g16_err g16_params_key_info(const g16_params_key *key, size_t *n_inputs, size_t *n_aux, size_t *domain);
 
+/* The counts of a .params file without loading its proving arrays (the vk
+ * and ic are decoded and checked, the other arrays' counts checked against
+ * the file size): for callers that want a key's shape cheaply (g16d's key
+ * registration). Out: as g16_params_key_info (each may be NULL). Returns:
+ * G16_OK; g16_params_key_load's errors for the file (FORMAT for a .vk or a
+ * domain that is not a power of two). Errors through ctx. */
+G16_API g16_err g16_params_key_peek(g16_ctx *ctx, const char *path, size_t *n_inputs, size_t *n_aux, size_t *domain)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
+
 /* A BLS12-381 scalar as blst's blst_fr: 4 x u64 little-endian limbs,
  * Montgomery form (R = 2^256), fully reduced (below r). */
 typedef struct g16_fr_mont {
@@ -787,7 +800,9 @@ G16_API g16_err g16_engine_create(g16_ctx *ctx, g16_engine **eng, const g16_engi
  * or follow. */
 G16_API void g16_engine_destroy(g16_engine *eng, int drain);
 
-/* Registers a zkey by path and loads it (tier: G16_TIER_MMAP or _HOST);
+/* Registers a zkey by path and loads it (tier: G16_TIER_MMAP or _HOST); a
+ * bellperson .params key with flags & G16_KEY_PARAMS or a path ending in
+ * ".params" (its jobs: g16_engine_submit_assignments; docs/engine.md);
  * the same path again returns the same id with one more reference.
  * flags: G16_KEY_*. Out: *key_id. Returns: G16_OK; g16_key_load's errors
  * for the file; G16_ERR_NOMEM when the budget cannot hold it. */
@@ -839,6 +854,42 @@ typedef struct g16_engine_witness {
 G16_API g16_err g16_engine_submit(g16_engine *eng, uint64_t *job_id, uint64_t key_id,
                                   const g16_engine_witness *w, size_t n, g16_priority priority,
                                   double timeout_ms) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
+/* One pre-synthesized partition of a job on a .params key: exactly one of
+ *   path:       an .assignment file (docs/formats.md), read by the engine
+ *               when the partition starts (the string is copied);
+ *   data, len:  .assignment file bytes, copied at submit (the caller's
+ *               buffer may go after the call; the copy is wiped when the
+ *               partition is done);
+ *   assignment: a g16_assignment in memory. The struct is copied; the
+ *               arrays it points to are borrowed: they must stay valid and
+ *               unchanged until the job is finished (g16_engine_wait has
+ *               returned G16_OK, or g16_engine_job_get_info shows it DONE,
+ *               FAILED or CANCELLED), and are only read, never wiped (they
+ *               are the caller's to wipe). */
+typedef struct g16_engine_assignment {
+    const char *path;
+    const void *data;
+    size_t len;
+    const g16_assignment *assignment;
+} g16_engine_assignment;
+
+/* Submits a job of n pre-synthesized partitions against a .params key
+ * (G16_KEY_PARAMS): scheduled as witness jobs are (priority, then age, then
+ * index; the budget reserves each partition's bytes: its file or data and
+ * the heavy stage's scratch, 3 x domain x 32 bytes plus its scalars), each
+ * proof verified against the key's vk before it is returned (unless
+ * no_verify). The heavy stage runs on the CPU with every backend (the CUDA
+ * workers run it on the CPU too: GPU proving from .params keys is not built
+ * yet). A partition that is malformed or does not match the key fails
+ * alone, with the reader's or the checker's message naming it. Results:
+ * g16_engine_params_result (or g16_engine_partition_result, whose
+ * proof_json is then {"format":"bellperson","proof":"<384 hex digits>"}).
+ * Returns: G16_OK; INVALID_ARG (unknown key, a key that is not a .params
+ * one, n = 0, a partition with not exactly one source); NOMEM.
+ * g16_engine_submit on a .params key is INVALID_ARG as well. */
+G16_API g16_err g16_engine_submit_assignments(g16_engine *eng, uint64_t *job_id, uint64_t key_id,
+                                              const g16_engine_assignment *a, size_t n, g16_priority priority,
+                                              double timeout_ms) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
 /* Cancels a job: queued partitions never start, running ones stop at their
  * next stage boundary, reservations are released. */
 G16_API g16_err g16_engine_cancel(g16_engine *eng, uint64_t job_id) G16_WARN_UNUSED_RESULT G16_NONNULL(1);
@@ -879,6 +930,15 @@ typedef struct g16_partition_stats {
 G16_API g16_err g16_engine_partition_result(g16_engine *eng, char **proof_json, char **public_json,
                                             g16_partition_stats *stats, uint64_t job_id, uint32_t partition)
     G16_WARN_UNUSED_RESULT G16_NONNULL(1);
+/* A proved partition of a .params job: proof = the 192-byte bellperson
+ * proof (A || B || C compressed, zcash flags); *public_json (may be NULL;
+ * malloc'd, free with g16_free) = the public inputs after the constant one,
+ * a JSON list of decimal strings; stats may be NULL. Returns the
+ * partition's error when it failed (message through the context),
+ * INVALID_ARG for an unknown, unfinished or witness partition. */
+G16_API g16_err g16_engine_params_result(g16_engine *eng, uint8_t proof[192], char **public_json,
+                                         g16_partition_stats *stats, uint64_t job_id, uint32_t partition)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
 /* Forgets a finished job and frees its results. Returns G16_OK, or
  * INVALID_ARG for an unknown or unfinished job. */
 G16_API g16_err g16_engine_job_release(g16_engine *eng, uint64_t job_id) G16_WARN_UNUSED_RESULT G16_NONNULL(1);

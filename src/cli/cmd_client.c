@@ -87,13 +87,13 @@ static const cli_opt SUBMIT_OPTS[] = {
     {"retry", C_RETRY, "S", "retry a down server for S seconds (a lost reply only with --idempotency-key)"},
     {"wait", C_WAIT, NULL, "then wait for the job, as g16 client wait"},
     {"timeout", C_TIMEOUT, "S", "--wait: give up after S seconds (exit status 4)"},
-    {"out", C_OUT, "DIR", "--wait: write proof-<i>.json and public-<i>.json into DIR (created if missing)"},
+    {"out", C_OUT, "DIR", "--wait: write proof-<i>.json (proof-<i>.bin for a .params key) and public-<i>.json into DIR (created if missing)"},
     {NULL, 0, NULL, NULL},
 };
 static const cli_opt WAIT_OPTS[] = {
     {"timeout", C_TIMEOUT, "S", "give up after S seconds (exit status 4; default: no limit)"},
     {"retry", C_RETRY, "S", "retry a lost server for S seconds (default 120)"},
-    {"out", C_OUT, "DIR", "write proof-<i>.json and public-<i>.json into DIR (created if missing)"},
+    {"out", C_OUT, "DIR", "write proof-<i>.json (proof-<i>.bin for a .params key) and public-<i>.json into DIR (created if missing)"},
     {NULL, 0, NULL, NULL},
 };
 static const cli_opt JOB_OPTS[] = {
@@ -552,7 +552,30 @@ static int job_results(const json_t *job, const char *dir) {
             const char *name;
             json_t *v;
         } files[2] = {{"proof", proof}, {"public", pub}};
-        for (int k = 0; k < 2; k++) {
+        const char *fmt = json_string_value(json_object_get(proof, "format"));
+        int k0 = 0;
+        if (fmt && !strcmp(fmt, "bellperson")) {
+            /* a .params key's proof: the 192 bytes in hex -> proof-<i>.bin */
+            const char *hx = json_string_value(json_object_get(proof, "proof"));
+            unsigned char bin[192];
+            int ok = hx && strlen(hx) == 2 * sizeof bin;
+            for (size_t b = 0; ok && b < sizeof bin; b++) {
+                unsigned v;
+                ok = sscanf(hx + 2 * b, "%2x", &v) == 1;
+                bin[b] = (unsigned char)v;
+            }
+            snprintf(fn, sizeof fn, "%s/proof-%lld.bin", dir, idx);
+            FILE *f = ok ? fopen(fn, "wb") : NULL;
+            int wrote = f && fwrite(bin, 1, sizeof bin, f) == sizeof bin;
+            if (f && fclose(f))
+                wrote = 0;
+            if (!wrote) {
+                fprintf(stderr, "g16 client: %s: %s\n", fn, ok ? strerror(errno) : "the proof is not 192 bytes of hex");
+                rc = EXIT_USAGE;
+            }
+            k0 = 1;
+        }
+        for (int k = k0; k < 2; k++) {
             snprintf(fn, sizeof fn, "%s/%s-%lld.json", dir, files[k].name, idx);
             if (json_dump_file(files[k].v, fn, JSON_INDENT(1) | JSON_PRESERVE_ORDER)) {
                 fprintf(stderr, "g16 client: cannot write %s: %s\n", fn, strerror(errno));

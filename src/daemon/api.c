@@ -120,6 +120,7 @@ static json_t *key_json(g16d *d, const g16d_key *k, int full) {
     json_t *o = json_pack("{s:s}", "id", k->id);
     if (full)
         json_object_set_new(o, "path", json_string(k->path));
+    json_object_set_new(o, "format", json_string(k->params ? "params" : "zkey"));
     json_object_set_new(o, "curve", json_string(curve_name(k->curve)));
     json_object_set_new(o, "n_public", json_integer(k->n_public));
     json_object_set_new(o, "n_vars", json_integer(k->n_vars));
@@ -241,12 +242,90 @@ static json_t *job_json(const store_job_info *j, int with_results) {
 
 static int finished(store_state s) { return s == STORE_DONE || s == STORE_FAILED || s == STORE_CANCELLED; }
 
+/* The header of an .assignment file (docs/formats.md, "Assignment files":
+ * magic, version 1, curve 2, then abc_size, n_inputs, n_aux as u64 LE at
+ * 16, 24, 32) against key: NULL when it matches, else the error reply. The
+ * rest of the file is checked when the partition runs (its error is the
+ * partition's). */
+static char *asg_header_check(const uint8_t *h, size_t len, size_t i, const g16d_key *key, int *status) {
+    if (len < 88 || memcmp(h, "g16asgn", 8))
+        return errf(status, 422, "format", "witness %zu: not an .assignment file (magic \"g16asgn\")", i);
+    uint64_t v[3];
+    for (int k = 0; k < 3; k++) {
+        v[k] = 0;
+        for (int b = 7; b >= 0; b--)
+            v[k] = v[k] << 8 | h[16 + 8 * k + b];
+    }
+    uint64_t ni = (uint64_t)key->n_public + 1, na = (uint64_t)key->n_vars - ni;
+    if (v[1] != ni || v[2] != na)
+        return errf(status, 422, "size_mismatch",
+                    "witness %zu: the assignment has %llu inputs and %llu aux; key '%s' has %llu and %llu", i,
+                    (unsigned long long)v[1], (unsigned long long)v[2], key->id, (unsigned long long)ni,
+                    (unsigned long long)na);
+    if (v[0] > key->domain)
+        return errf(status, 422, "size_mismatch", "witness %zu: abc_size %llu is over key '%s''s domain %u", i,
+                    (unsigned long long)v[0], key->id, key->domain);
+    return NULL;
+}
+
+/* Partition i of a job on a .params key: {"assignment": path} (or
+ * {"path": path}; checked against the allowed roots) or {"data": base64 of
+ * an .assignment file}, kept in the store as a witness path or inline data
+ * is. Its header must match the key. NULL when usable, else the reply. */
+static char *assignment_load(g16d *d, json_t *w, size_t i, const g16d_key *key, store_witness *sw, char **path,
+                             uint8_t **data, int *status) {
+    const char *p = json_string_value(json_object_get(w, "assignment"));
+    const char *p2 = json_string_value(json_object_get(w, "path"));
+    json_t *dj = json_object_get(w, "data");
+    int nsrc = (json_object_get(w, "assignment") != NULL) + (json_object_get(w, "path") != NULL) + (dj != NULL);
+    if (!json_is_object(w) || nsrc != 1 || (dj && !json_is_string(dj)) || (!dj && !p && !p2) ||
+        json_object_get(w, "inputs"))
+        return errf(status, 400, "invalid_arg",
+                    "witness %zu: key '%s' is a .params key: expected {\"assignment\": path} or {\"data\": base64 "
+                    "of an .assignment file}",
+                    i, key->id);
+    uint8_t head[88];
+    if (!dj) {
+        char rp[PATH_MAX];
+        g16d_api_err e = {0};
+        if (g16d_path_check(d, p ? p : p2, rp, &e))
+            return errf(status, e.http, e.code, "witness %zu: %s", i, e.msg);
+        FILE *f = fopen(rp, "rb");
+        size_t got = f ? fread(head, 1, sizeof head, f) : 0;
+        if (f)
+            fclose(f);
+        else
+            return errf(status, 403, "forbidden_path", "witness %zu: %s: %s", i, rp, strerror(errno));
+        char *r = asg_header_check(head, got, i, key, status);
+        if (r)
+            return r;
+        if (!(*path = strdup(rp)))
+            return errf(status, 503, "nomem", "out of memory");
+        sw->path = *path;
+        return NULL;
+    }
+    size_t len = 0;
+    int rc = b64_decode(json_string_value(dj), json_string_length(dj), d->cfg->max_inline_bytes, data, &len);
+    if (rc == -1)
+        return errf(status, 400, "invalid_arg", "witness %zu: data is not base64", i);
+    if (rc == -2)
+        return errf(status, 413, "too_large", "witness %zu: inline data exceeds max_inline_bytes = %llu", i,
+                    (unsigned long long)d->cfg->max_inline_bytes);
+    if (rc)
+        return errf(status, 503, "nomem", "out of memory");
+    sw->data = *data;
+    sw->len = len;
+    return asg_header_check(*data, len, i, key, status);
+}
+
 /* Witness i of a POST /v1/jobs body, w: {"path": string} (checked,
  * *path: its real path, malloc'd) or {"data": base64} (*data: decoded,
  * malloc'd), set in *sw; its header must match key. NULL when it is
  * usable, else the error reply. */
 static char *witness_load(g16d *d, json_t *w, size_t i, const g16d_key *key, store_witness *sw, char **path,
                           uint8_t **data, int *status) {
+    if (key->params)
+        return assignment_load(d, w, i, key, sw, path, data, status);
     const char *p = json_string_value(json_object_get(w, "path"));
     json_t *dj = json_object_get(w, "data");
     json_t *inj = json_object_get(w, "inputs");

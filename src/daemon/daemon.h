@@ -105,6 +105,9 @@ typedef struct g16d_key {
     g16_curve curve;
     uint32_t n_vars, n_public, domain;
     g16_key_tier tier;
+    int params;        /* a bellperson .params key (the path ends in ".params"): its jobs carry
+                        * assignments; n_public = inputs after the constant one, n_vars = inputs
+                        * + aux */
     uint64_t eng_id;
     uint32_t inflight; /* partitions of this daemon using it now */
     int from_config;   /* a config `key` line (not saved in keys_file) */

@@ -289,6 +289,14 @@ static g16_err generate(g16d *d, const g16d_key *key, const store_claim *c, g16_
     return G16_OK;
 }
 
+/* A partition of a .params key: its .assignment path, or the file's bytes
+ * from the store (copied by the engine and wiped there). */
+static g16_err submit_assignment(g16d *d, const g16d_key *key, const store_claim *c, int prio, uint64_t *ej) {
+    g16_engine_assignment a = {c->wtns_path, c->wtns_path ? NULL : c->wtns_data, c->wtns_path ? 0 : c->wtns_len,
+                               NULL};
+    return g16_engine_submit_assignments(d->eng, ej, key->eng_id, &a, 1, (g16_priority)prio, 0);
+}
+
 static void run_claim(g16d *d, int slot, store_claim *c) {
     g16d_key key;
     int have_key = 0;
@@ -331,10 +339,13 @@ static void run_claim(g16d *d, int slot, store_claim *c) {
     if (g16d_key_check(d, c->key_id, kmsg, sizeof kmsg)) {
         part_msg(msg, sizeof msg, c->partition, kmsg);
         record(d, c, 0, NULL, NULL, NULL, G16_ERR_IO, msg);
-    } else if (is_inputs(c->wtns_data, c->wtns_len) &&
+    } else if (key.params && (err = submit_assignment(d, &key, c, prio, &ej))) {
+        part_msg(msg, sizeof msg, c->partition, g16d_last_engine_error());
+        record(d, c, 0, NULL, NULL, NULL, err, msg);
+    } else if (!key.params && is_inputs(c->wtns_data, c->wtns_len) &&
                (err = generate(d, &key, c, &w, &gen_wtns, &gen_len, msg, sizeof msg)) != G16_OK) {
         record(d, c, 0, NULL, NULL, NULL, err, msg);
-    } else if ((err = g16_engine_submit(d->eng, &ej, key.eng_id, &w, 1, (g16_priority)prio, 0))) {
+    } else if (!key.params && (err = g16_engine_submit(d->eng, &ej, key.eng_id, &w, 1, (g16_priority)prio, 0))) {
         part_msg(msg, sizeof msg, c->partition, g16d_last_engine_error());
         record(d, c, 0, NULL, NULL, NULL, err, msg);
     } else {

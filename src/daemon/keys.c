@@ -140,7 +140,27 @@ int g16d_key_find(g16d *d, const char *id, g16d_key *out) {
 }
 
 /* The key file's header facts (curve, nVars, nPublic, domain) into k. */
+static int is_params_path(const char *path) {
+    size_t n = strlen(path);
+    return n >= 7 && !strcmp(path + n - 7, ".params");
+}
+
 static g16_err key_shape(g16_ctx *ctx, const char *path, g16d_key *k, g16_status *st) {
+    k->params = is_params_path(path);
+    if (k->params) {
+        size_t ni = 0, na = 0, dom = 0;
+        g16_err err = g16_params_key_peek(ctx, path, &ni, &na, &dom);
+        if (err)
+            return g16_fail(st, err, "%s", g16d_last_engine_error());
+        if (ni < 1 || ni + na > UINT32_MAX || dom > UINT32_MAX)
+            return g16_fail(st, G16_ERR_UNSUPPORTED, "%s: %zu inputs, %zu aux, domain %zu: too large", path, ni, na,
+                            dom);
+        k->curve = G16_CURVE_BLS12_381;
+        k->n_vars = (uint32_t)(ni + na);
+        k->n_public = (uint32_t)(ni - 1);
+        k->domain = (uint32_t)dom;
+        return G16_OK;
+    }
     g16_key_header kh;
     g16_err err = g16_key_peek(ctx, &kh, path);
     if (err)
@@ -177,6 +197,11 @@ int g16d_key_register(g16d *d, const char *id, const char *path, const char *wit
             return -1;
     } else if (!realpath(path, rp)) {
         set_err(e, 404, "not_found", "key path '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    if (witgen && witgen[0] && is_params_path(rp)) {
+        set_err(e, 400, "invalid_arg", "key '%s' is a .params key: its jobs carry assignments, not inputs for a "
+                "witness generator", id);
         return -1;
     }
     if (witgen && witgen[0]) {
@@ -228,7 +253,8 @@ int g16d_key_register(g16d *d, const char *id, const char *path, const char *wit
                 st.msg);
         return -1;
     }
-    err = g16_engine_key_add(d->eng, &nk.eng_id, rp, d->cfg->trusted_keys ? G16_KEY_TRUSTED : 0, tier);
+    err = g16_engine_key_add(d->eng, &nk.eng_id, rp,
+                             (d->cfg->trusted_keys ? G16_KEY_TRUSTED : 0) | (nk.params ? G16_KEY_PARAMS : 0), tier);
     if (err) {
         set_err(e, err == G16_ERR_NOMEM ? 507 : 422, g16d_err_code(err), "%s", g16d_last_engine_error());
         return -1;

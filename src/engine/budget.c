@@ -41,7 +41,7 @@ int budget_make_room(g16_engine *e, uint64_t bytes, const ekey *keep) {
     while (!budget_fits(e, bytes)) {
         ekey *lru = NULL;
         for (ekey *k = e->keys; k; k = k->next)
-            if (k != keep && k->key && !k->in_memory && !k->active && !k->loading &&
+            if (k != keep && ekey_resident(k) && !k->in_memory && !k->active && !k->loading &&
                 (!lru || k->last_use < lru->last_use))
                 lru = k;
         if (!lru)

@@ -11,8 +11,9 @@
 #include "gpu/gpu.h"
 #include "util/ctx.h"
 
-static void job_free(job *j) {
+void job_free(job *j) {
     for (uint32_t i = 0; i < j->n; i++) {
+        asg_part_free(&j->parts[i]);
         part_free_input(&j->parts[i]);
         groth16_msms_clear(&j->parts[i].msms);
         g16_result_free(j->parts[i].res);
@@ -259,11 +260,26 @@ g16_err engine_submit_ex(g16_engine *e, uint64_t *job_id, uint64_t key_id, const
     j->parts = ps;
     j->n = (uint32_t)n;
     j->prio = prio;
+    return job_enqueue(e, j, key_id, 0, timeout_ms, job_id);
+}
+
+/* Queues job j (its parts made, n and prio set; owned from here on,
+ * freed on failure) against key_id, which must be a .params key iff
+ * params. */
+g16_err job_enqueue(g16_engine *e, job *j, uint64_t key_id, int params, double timeout_ms, uint64_t *job_id) {
+    part *ps = j->parts;
+    size_t n = j->n;
     pthread_mutex_lock(&e->lock);
     ekey *k = key_find(e, key_id);
-    if (!k) {
+    if (!k || k->params != params) {
+        int wrong = k != NULL;
         pthread_mutex_unlock(&e->lock);
         job_free(j);
+        if (wrong)
+            return g16_ctx_fail(e->ctx, G16_ERR_INVALID_ARG,
+                                params ? "g16_engine_submit_assignments: key %llu is not a .params key"
+                                       : "g16_engine_submit: key %llu is a .params key (submit assignments)",
+                                (unsigned long long)key_id);
         return g16_ctx_fail(e->ctx, G16_ERR_INVALID_ARG, "g16_engine_submit: no key %llu",
                             (unsigned long long)key_id);
     }
@@ -382,11 +398,16 @@ g16_err g16_engine_partition_result(g16_engine *e, char **proof_json, char **pub
                  (unsigned long long)job_id, idx);
     else if (p->state != P_PROVED)
         g16_fail(&st, p->err ? p->err : G16_ERR_CANCELLED, "partition %u: %s", idx, p->msg);
+    else if (p->is_asg)
+        asg_result_json(p, proof_json, public_json, &st);
     else
         res = p->res;
     if (p && stats)
         *stats = p->stats;
+    int asg = p && p->is_asg;
     pthread_mutex_unlock(&e->lock);
+    if (!st.code && asg)
+        return G16_OK;
     if (st.code)
         return g16_ctx_report(e->ctx, &st);
     /* The result stays valid: only g16_engine_job_release frees it. */

@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "engine.h"
+#include "groth16/assignment.h"
 
 enum { P_QUEUED, P_RUNNING, P_PROVED, P_FAILED, P_CANCELLED };
 
@@ -52,6 +53,11 @@ typedef struct ekey {
     groth16_work **free_work;
     uint32_t n_free, cap_free, n_work;
     uint32_t loads, evictions;
+    /* A bellperson .params key (G16_KEY_PARAMS or a ".params" path): pkey
+     * while resident, key stays NULL; its partitions are assignments and
+     * take no working area (docs/engine.md, "Assignment jobs"). */
+    int params;
+    g16_params_key *pkey;
     struct ekey *next;
 } ekey;
 
@@ -72,6 +78,23 @@ typedef struct part {
     double t_queued;
     double t_ready, t_devdone; /* pushed to the ready heap / the fin heap */
     g16_partition_stats stats;
+    /* An assignment partition (its job's key is a .params one): the source
+     * is path or data (an .assignment file, read into afile at synthesis)
+     * or basg (the caller's, borrowed: never written or wiped); asg points
+     * at the one in use from synthesis on. rsv: budget bytes reserved from
+     * synthesis to the end of the heavy stage. pm: the MSM sums (wiped when
+     * freed); pub: the public inputs after the constant one; pproof: the
+     * 192-byte proof once proved; pub_json its public.json text. */
+    int is_asg;
+    g16_assignment basg;
+    int has_basg;
+    g16_assignment_file afile;
+    const g16_assignment *asg;
+    uint64_t rsv;
+    g16_params_msms *pm;
+    g16_frvec pub;
+    uint8_t *pproof;
+    char *pub_json;
 } part;
 
 typedef struct job {
@@ -202,6 +225,8 @@ typedef struct wctx { /* a thread's argument */
 } wctx;
 
 static inline double now_ms(void) { return g16_now_ms(); }
+/* The key is resident: a zkey (key) or a .params key (pkey). */
+static inline int ekey_resident(const ekey *k) { return k->key != NULL || k->pkey != NULL; }
 
 /* sched.c */
 int heap_push(pheap *h, part *p);
@@ -235,7 +260,22 @@ g16_err key_ensure(g16_engine *e, ekey *k, int *wait, g16_status *st);
 ekey *key_find(g16_engine *e, uint64_t id);
 void key_forget(g16_engine *e, ekey *k);
 
+/* engine.c */
+void job_free(job *j);
+g16_err job_enqueue(g16_engine *e, job *j, uint64_t key_id, int params, double timeout_ms, uint64_t *job_id);
+
+/* assign.c */
+uint64_t asg_part_bytes(const ekey *k, const part *p);
+void asg_part_clear(g16_engine *e, part *p);
+void asg_part_free(part *p);
+g16_err asg_key_load(g16_engine *e, ekey *k, int *wait, g16_status *st);
+void asg_synth(g16_engine *e, part *p, uint64_t bytes, int me);
+g16_err asg_heavy(g16_engine *e, part *p, g16_status *st);
+g16_err asg_finish(g16_engine *e, part *p, int verify, double *verify_ms, g16_status *st);
+g16_err asg_result_json(const part *p, char **proof_json, char **public_json, g16_status *st);
+
 /* threads.c */
+void engine_tl(g16_engine *e, const char *ev, char ph, const part *p, const char *kind, int idx);
 void *synth_main(void *arg);
 void *worker_main(void *arg);
 void *fin_main(void *arg);

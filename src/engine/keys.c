@@ -27,6 +27,8 @@ void key_unload(g16_engine *e, ekey *k) {
     k->streamed = 0;
     g16_key_free(k->key);
     k->key = NULL;
+    g16_params_key_free(k->pkey);
+    k->pkey = NULL;
     budget_give(e, k->bytes);
     k->bytes = 0;
 }
@@ -62,7 +64,7 @@ static void key_resident(g16_engine *e, ekey *k, g16_key *key, uint64_t bytes, s
  * it). *fits = 0 when the budget cannot hold it now. */
 g16_err key_ensure(g16_engine *e, ekey *k, int *wait, g16_status *st) {
     *wait = 0;
-    if (k->key)
+    if (ekey_resident(k))
         return G16_OK;
     if (k->loading) {
         *wait = 1;
@@ -72,6 +74,8 @@ g16_err key_ensure(g16_engine *e, ekey *k, int *wait, g16_status *st) {
         return g16_fail(st, G16_ERR_INVALID_ARG,
                         "engine: key %s was held in memory and has been removed (no file to reload it from)",
                         k->path);
+    if (k->params)
+        return asg_key_load(e, k, wait, st);
     uint64_t est = key_estimate(k);
     if (!budget_make_room(e, est, k)) {
         *wait = 1;
@@ -146,7 +150,7 @@ void key_forget(g16_engine *e, ekey *k) {
             *pp = k->next;
             break;
         }
-    if (k->key)
+    if (ekey_resident(k))
         key_unload(e, k);
     free(k->free_work);
     free(k->path);
@@ -189,6 +193,8 @@ g16_err g16_engine_key_add(g16_engine *e, uint64_t *key_id, const char *path, un
     k->id = ++e->next_key_id;
     k->path = pc;
     k->flags = flags;
+    size_t pl = strlen(pc);
+    k->params = (flags & G16_KEY_PARAMS) || (pl >= 7 && !strcmp(pc + pl - 7, ".params"));
     k->tier = tier;
     k->users = 1;
     k->next = e->keys;
@@ -406,7 +412,7 @@ g16_err g16_engine_key_evict(g16_engine *e, uint64_t key_id) {
         err = G16_ERR_INVALID_ARG;
     else if (k->active || k->loading || k->in_memory)
         err = G16_ERR_INVALID_ARG;
-    else if (k->key) {
+    else if (ekey_resident(k)) {
         key_unload(e, k);
         k->evictions++;
         e->c_key_evictions++;
@@ -441,7 +447,7 @@ g16_err g16_engine_key_remove(g16_engine *e, uint64_t key_id) {
         for (job *j = e->jobs; j; j = j->next)
             referenced |= j->key == k;
         if (referenced) {
-            if (k->key)
+            if (ekey_resident(k))
                 key_unload(e, k);
         } else {
             key_forget(e, k);
@@ -457,8 +463,8 @@ g16_err g16_engine_key_get_info(g16_engine *e, g16_engine_key_info *info, uint64
     pthread_mutex_lock(&e->lock);
     ekey *k = key_find(e, key_id);
     if (k) {
-        info->tier = k->key ? k->tier : G16_TIER_NONE;
-        info->bytes = k->key ? k->bytes : 0;
+        info->tier = ekey_resident(k) ? k->tier : G16_TIER_NONE;
+        info->bytes = ekey_resident(k) ? k->bytes : 0;
         info->work_bytes = k->work_bytes;
         info->work_areas = k->n_work;
         info->active = k->active;

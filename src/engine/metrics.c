@@ -150,7 +150,7 @@ static void metrics_counters(const g16_engine *e, sbuf *b) {
               (unsigned long long)e->dev_peak);
     uint64_t tiers[3] = {0, 0, 0}; /* device, host, mmap */
     for (ekey *k = e->keys; k; k = k->next)
-        if (k->key)
+        if (ekey_resident(k))
             tiers[k->dev_bytes ? 0 : k->tier == G16_TIER_HOST ? 1 : 2]++;
     sb_printf(b, "# HELP g16_keys_resident Resident keys by tier (device: bases on the GPUs).\n"
                   "# TYPE g16_keys_resident gauge\ng16_keys_resident{tier=\"device\"} %llu\n"
@@ -284,8 +284,9 @@ g16_err g16_engine_status_json(g16_engine *e, char **json) {
         sb_printf(&b,
                   ",\"tier\":\"%s\",\"host_tier\":\"%s\",\"bytes\":%llu,\"device_bytes\":%llu,\"streamed\":%s,"
                   "\"work_areas\":%u,\"work_bytes\":%llu,\"active\":%u,\"refs\":%d,\"loads\":%u,\"evictions\":%u,"
-                  "\"in_memory\":%s,\"host_released_bytes\":%llu,\"gpu_tables\":%d,\"gpu_synth\":%s}",
-                  k->loading ? "loading" : !k->key ? "none" : k->dev_bytes ? "device" : k->tier == G16_TIER_HOST ? "host" : "mmap",
+                  "\"in_memory\":%s,\"host_released_bytes\":%llu,\"gpu_tables\":%d,\"gpu_synth\":%s,"
+                  "\"format\":\"%s\"%s}",
+                  k->loading ? "loading" : !ekey_resident(k) ? "none" : k->dev_bytes ? "device" : k->tier == G16_TIER_HOST ? "host" : "mmap",
                   k->tier == G16_TIER_HOST ? "host" : "mmap", (unsigned long long)k->bytes,
                   (unsigned long long)k->dev_bytes, k->streamed ? "true" : "false", k->n_work,
                   (unsigned long long)k->work_bytes, k->active, k->users, k->loads, k->evictions,
@@ -293,7 +294,12 @@ g16_err g16_engine_status_json(g16_engine *e, char **json) {
                   k->key && k->dev_bytes && e->be.key_tables ? e->be.key_tables(e->be.self, k->key) : 0,
                   k->key && e->be.synth_flags && (e->be.synth_flags(e->be.self, k->key) & GROTH16_SYNTH_WS_ONLY)
                       ? "true"
-                      : "false");
+                      : "false",
+                  k->params ? "params" : "zkey",
+                  /* docs/engine.md, "Assignment jobs" */
+                  k->params && e->be.key_prepare ? ",\"note\":\"params partitions run on the CPU (GPU proving from "
+                                                   ".params keys is not built yet)\""
+                                                 : "");
     }
     uint64_t d[4];
     queue_depths(e, d);

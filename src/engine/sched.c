@@ -141,6 +141,8 @@ void part_finish(g16_engine *e, part *p, int state, g16_err err, const char *msg
         snprintf(p->msg, sizeof p->msg, "%s", msg);
     part_free_input(p);
     groth16_msms_clear(&p->msms);
+    if (p->is_asg)
+        asg_part_clear(e, p);
     if (popped) {
         j->key->active--;
         j->key->last_use = ++e->tick;
@@ -191,7 +193,8 @@ void job_cancel_locked(g16_engine *e, job *j, g16_err why) {
      * area (and their pin on the key) now, not when a worker pops them. */
     m = heap_remove_job(&e->ready, j, tmp);
     for (size_t i = 0; i < m; i++) {
-        work_return(e, j->key, tmp[i]->work);
+        if (tmp[i]->work)
+            work_return(e, j->key, tmp[i]->work);
         tmp[i]->work = NULL;
         part_finish(e, tmp[i], P_CANCELLED, why, why == G16_ERR_TIMEOUT ? "timed out" : "cancelled before the device stage", 1);
     }

@@ -29,7 +29,7 @@ static void tl_dev(g16_engine *e, double t, const char *ev, char ph, const part 
             t - e->t_start, ev, ph, (unsigned long long)p->job->id, p->idx, idx, dev);
     pthread_mutex_unlock(&e->tl_lock);
 }
-static void tl(g16_engine *e, const char *ev, char ph, const part *p, const char *kind, int idx) {
+void engine_tl(g16_engine *e, const char *ev, char ph, const part *p, const char *kind, int idx) {
     if (e->timeline)
         tl_at(e, now_ms(), ev, ph, p, kind, idx);
 }
@@ -55,7 +55,7 @@ void *synth_main(void *arg) {
         g16_err err = key_ensure(e, k, &wait, &st);
         if (p != (e->pending.n ? e->pending.v[0] : NULL))
             continue; /* the queue changed while the lock was released */
-        if (!err && !wait && !k->n_free) {
+        if (!err && !wait && !k->params && !k->n_free) {
             /* A new working area, if the budget then still feeds it a
              * witness (area_witness_room). */
             if (budget_make_room(e, k->work_bytes + area_witness_room(e, k), k)) {
@@ -78,7 +78,9 @@ void *synth_main(void *arg) {
             }
             wait = 2; /* the budget holds no other working area now */
         }
-        uint64_t wit_bytes = k->key && !err ? k->wit_bytes : 0;
+        /* The witness's parsed bytes; an assignment partition's bytes
+         * (assign.c: its copy and the heavy stage's scratch). */
+        uint64_t wit_bytes = err ? 0 : k->params ? asg_part_bytes(k, p) : k->key ? k->wit_bytes : 0;
         if (!err && !wait && !budget_make_room(e, wit_bytes, k))
             wait = 2;
         if (wait && !err) {
@@ -101,6 +103,10 @@ void *synth_main(void *arg) {
             part_finish(e, p, P_FAILED, err, st.msg, 0);
             continue;
         }
+        if (k->params) {
+            asg_synth(e, p, wit_bytes, me);
+            continue;
+        }
         /* Start: the key is pinned, the work area and witness reserved. */
         k->active++;
         k->last_use = ++e->tick;
@@ -113,7 +119,7 @@ void *synth_main(void *arg) {
         e->n_synthesizing++;
         pthread_mutex_unlock(&e->lock);
 
-        tl(e, "synthesis", 'B', p, "synth", me);
+        engine_tl(e, "synthesis", 'B', p, "synth", me);
         double t0 = now_ms();
         g16_witness *wit = NULL;
         groth16_timings tm = {0};
@@ -133,7 +139,7 @@ void *synth_main(void *arg) {
         groth16_witness_free_threads(wit, g16_ctx_threads(e->ctx));
         part_wipe_input(p, g16_ctx_threads(e->ctx));
         p->stats.synth_ms = now_ms() - t0;
-        tl(e, "synthesis", 'E', p, "synth", me);
+        engine_tl(e, "synthesis", 'E', p, "synth", me);
 
         pthread_mutex_lock(&e->lock);
         budget_give(e, wit_bytes); /* the witness is consumed */
@@ -178,7 +184,8 @@ void *worker_main(void *arg) {
         job *j = p->job;
         ekey *k = j->key;
         if (j->cancelled) {
-            work_return(e, k, p->work);
+            if (p->work)
+                work_return(e, k, p->work);
             p->work = NULL;
             part_finish(e, p, P_CANCELLED, j->cancel_err, "cancelled before the device stage", 1);
             continue;
@@ -203,7 +210,13 @@ void *worker_main(void *arg) {
         engine_heavy_info hi = {0};
         tl_at(e, t0, "device", 'B', p, "worker", me);
         g16_err err;
-        if (e->refuse_mask & (1u << (me & 31))) { /* test hook (read without the lock: set before submitting) */
+        if (p->is_asg) {
+            /* The CPU heavy stage with every backend (no GPU proving from
+             * .params keys yet): on a GPU worker it counts as a CPU
+             * fallback. */
+            err = asg_heavy(e, p, &st);
+            hi.cpu_fallback = e->be.key_prepare != NULL;
+        } else if (e->refuse_mask & (1u << (me & 31))) { /* test hook (read without the lock: set before submitting) */
             hi.retry_elsewhere = 1;
             err = g16_fail(&st, G16_ERR_NOMEM, "engine test: worker %d refuses the partition", me);
         } else {
@@ -252,6 +265,10 @@ void *worker_main(void *arg) {
             }
         }
         e->dev[dv].parts += !err;
+        if (p->is_asg) {
+            budget_give(e, p->rsv); /* the assignment and the scratch are consumed */
+            p->rsv = 0;
+        }
         if (err && hi.retry_elsewhere) {
             /* This worker cannot run the key's partitions and nothing ran:
              * another worker takes the partition, this one retires (its
@@ -266,7 +283,8 @@ void *worker_main(void *arg) {
             groth16_work_consume(p->work, &p->msms, 0); /* wipes the w scalars */
             groth16_msms_clear(&p->msms);
         }
-        work_return(e, k, p->work); /* consumed: only the MSM sums remain */
+        if (p->work)
+            work_return(e, k, p->work); /* consumed: only the MSM sums remain */
         p->work = NULL;
         if (err) {
             part_finish(e, p, P_FAILED, err, st.msg, 1);
@@ -311,12 +329,20 @@ void *fin_main(void *arg) {
         g16_status st = {0};
         groth16_timings tm = {0};
         g16_result *res = NULL;
-        tl(e, "finalize", 'B', p, "finalize", me);
-        double t0 = now_ms();
-        g16_err err = groth16_stage_finalize(e->ctx, &res, key, &p->msms, NULL, NULL, &tm, &st);
-        double t1 = now_ms();
+        engine_tl(e, "finalize", 'B', p, "finalize", me);
+        double t0 = now_ms(), t1;
+        g16_err err;
         int bad_proof = 0;
-        if (!err && verify) {
+        if (p->is_asg) {
+            double vms = 0;
+            err = asg_finish(e, p, verify, &vms, &st);
+            bad_proof = err == G16_ERR_INVALID_PROOF;
+            t1 = now_ms() - vms;
+        } else {
+            err = groth16_stage_finalize(e->ctx, &res, key, &p->msms, NULL, NULL, &tm, &st);
+            t1 = now_ms();
+        }
+        if (!p->is_asg && !err && verify) {
             err = groth16_result_verify(key, res, &st);
             if (err == G16_ERR_INVALID_PROOF) {
                 bad_proof = 1;
@@ -324,7 +350,7 @@ void *fin_main(void *arg) {
             }
         }
         double t2 = now_ms();
-        tl(e, "finalize", 'E', p, "finalize", me);
+        engine_tl(e, "finalize", 'E', p, "finalize", me);
 
         pthread_mutex_lock(&e->lock);
         p->stats.finalize_ms = t1 - t0;

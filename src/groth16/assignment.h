@@ -81,6 +81,8 @@ g16_err g16_assignment_check_bits(const g16_assignment *a, const char *what, g16
  * domain. Errors: SIZE_MISMATCH naming the field and both values. */
 g16_err g16_assignment_check_key(const g16_params *p, const g16_assignment *a, const char *what, g16_status *st);
 
+/* g16_params_key_load with the error in st rather than in ctx. */
+g16_err g16_params_key_load_st(g16_ctx *ctx, g16_params_key **out, const char *path, int subgroup, g16_status *st);
 /* The loaded key's decoded .params (for its vk) and the exponent m with
  * omega_b = omega_g^m over its domain (params_prove.c; tests). */
 const g16_params *g16_params_key_params(const g16_params_key *key);
@@ -98,6 +100,22 @@ typedef struct g16_params_msms {
 } g16_params_msms;
 g16_err g16_params_heavy_cpu(g16_ctx *ctx, g16_params_msms *m, const g16_params_key *key, const g16_assignment *as,
                              const char *who, g16_status *st);
+
+/* Every check g16_prove_assignments makes of a partition before its heavy
+ * stage: check_bits, check_key, input 0 = one (values below r are checked
+ * by the heavy stage). Errors as theirs, FORMAT for input 0. */
+g16_err g16_params_check_partition(const g16_params_key *key, const g16_assignment *as, const char *who,
+                                   g16_status *st);
+/* The stages after g16_params_heavy_cpu (the engine's finalize thread): r
+ * and s fresh from the OS CSPRNG (used in constant time, wiped), the proof
+ * assembled from m, verified against the key's vk with the public inputs
+ * pub[0 .. npub-1] (the inputs after the constant one, Montgomery form)
+ * when verify is set, and encoded (192 bytes, bellperson's). Errors: IO
+ * (getrandom), INVALID_PROOF (naming who), g16_params_verify's.
+ * *verify_ms (may be NULL): the verify's milliseconds (0 without it). */
+g16_err g16_params_finish(uint8_t proof[G16_PARAMS_PROOF_SIZE], const g16_params_key *key, const g16_params_msms *m,
+                          const bls381_fr *pub, size_t npub, int verify, double *verify_ms, const char *who,
+                          g16_status *st);
 
 /* g16_prove_assignments with the error in st rather than in ctx. */
 g16_err g16_prove_assignments_st(g16_ctx *ctx, const g16_params_key *key, const g16_assignment *assignments,

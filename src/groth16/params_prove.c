@@ -93,32 +93,65 @@ uint32_t g16_params_root_exponent(unsigned k) {
 }
 
 /* ---- key ---------------------------------------------------------------- */
-g16_err g16_params_key_load(g16_ctx *ctx, g16_params_key **out, const char *path, int subgroup) {
+g16_err g16_params_key_load_st(g16_ctx *ctx, g16_params_key **out, const char *path, int subgroup, g16_status *st) {
     if (!ctx || !out || !path)
-        return ctx ? g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_params_key_load: NULL argument")
-                   : G16_ERR_INVALID_ARG;
+        return g16_fail(st, G16_ERR_INVALID_ARG, "g16_params_key_load: NULL argument");
     *out = NULL;
     g16_params_key *k = calloc(1, sizeof *k);
     if (!k)
-        return g16_ctx_fail(ctx, G16_ERR_NOMEM, "g16_params_key_load: out of memory");
-    g16_status st = {0};
+        return g16_fail(st, G16_ERR_NOMEM, "g16_params_key_load: out of memory");
     g16_params_opts o = {.kind = G16_PARAMS_KIND_FULL, .subgroup = subgroup < 0 ? -1 : subgroup != 0};
-    if (g16_params_load(&k->p, path, &o, ctx->pool, &st) != G16_OK) {
+    g16_err err = g16_params_load(&k->p, path, &o, ctx->pool, st);
+    if (err) {
         free(k);
-        return g16_ctx_report(ctx, &st);
+        return err;
     }
     uint64_t n = (uint64_t)k->p.n[G16_PARAMS_H] + 1;
     if (n & (n - 1) || n > ((uint64_t)1 << ntt_bls381_fr_max_log())) {
         g16_params_free(&k->p);
         free(k);
-        return g16_ctx_fail(ctx, G16_ERR_FORMAT, "%s: h has %llu points: the domain (h + 1) is not a power of two",
-                            path, (unsigned long long)(n - 1));
+        return g16_fail(st, G16_ERR_FORMAT, "%s: h has %llu points: the domain (h + 1) is not a power of two", path,
+                        (unsigned long long)(n - 1));
     }
     k->domain = (size_t)n;
     k->log_n = (unsigned)__builtin_ctzll(n);
     k->root_m = g16_params_root_exponent(k->log_n);
     *out = k;
     return G16_OK;
+}
+
+g16_err g16_params_key_peek(g16_ctx *ctx, const char *path, size_t *n_inputs, size_t *n_aux, size_t *domain) {
+    if (!ctx || !path)
+        return ctx ? g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_params_key_peek: NULL argument") : G16_ERR_INVALID_ARG;
+    g16_status st = {0};
+    g16_params p;
+    g16_params_opts o = {.kind = G16_PARAMS_KIND_FULL, .subgroup = 0, .vk_only = 1};
+    g16_err err = g16_params_load(&p, path, &o, NULL, &st);
+    if (err)
+        return g16_ctx_report(ctx, &st);
+    uint64_t n = (uint64_t)p.n[G16_PARAMS_H] + 1;
+    if (n & (n - 1) || n > ((uint64_t)1 << ntt_bls381_fr_max_log())) {
+        g16_params_free(&p);
+        return g16_ctx_fail(ctx, G16_ERR_FORMAT, "%s: h has %llu points: the domain (h + 1) is not a power of two",
+                            path, (unsigned long long)(n - 1));
+    }
+    if (n_inputs)
+        *n_inputs = p.n[G16_PARAMS_IC];
+    if (n_aux)
+        *n_aux = p.n[G16_PARAMS_L];
+    if (domain)
+        *domain = (size_t)n;
+    g16_params_free(&p);
+    return G16_OK;
+}
+
+g16_err g16_params_key_load(g16_ctx *ctx, g16_params_key **out, const char *path, int subgroup) {
+    if (!ctx || !out || !path)
+        return ctx ? g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "g16_params_key_load: NULL argument")
+                   : G16_ERR_INVALID_ARG;
+    g16_status st = {0};
+    g16_err err = g16_params_key_load_st(ctx, out, path, subgroup, &st);
+    return err ? g16_ctx_report(ctx, &st) : G16_OK;
 }
 
 void g16_params_key_free(g16_params_key *key) {
@@ -593,8 +626,8 @@ g16_err g16_params_proof_raw_encode(uint8_t out[192], const g16_params_proof_raw
 }
 
 /* ---- one partition ---------------------------------------------------------- */
-static g16_err prove_one(g16_ctx *ctx, g16_params_proof *pr, const g16_params_key *k, const g16_assignment *as,
-                         const bls381_fr *r, const bls381_fr *s, int verify, const char *who, g16_status *st) {
+g16_err g16_params_check_partition(const g16_params_key *k, const g16_assignment *as, const char *who,
+                                   g16_status *st) {
     g16_err err;
     if ((err = g16_assignment_check_bits(as, who, st)) || (err = g16_assignment_check_key(&k->p, as, who, st)))
         return err;
@@ -603,6 +636,45 @@ static g16_err prove_one(g16_ctx *ctx, g16_params_proof *pr, const g16_params_ke
     if (memcmp(as->inp_assignment[0].l, one.l, sizeof one.l))
         return g16_fail(st, G16_ERR_FORMAT, "%s: inp_assignment[0] is not one (Montgomery 1, the constant input)",
                         who);
+    return G16_OK;
+}
+
+g16_err g16_params_finish(uint8_t proof[G16_PARAMS_PROOF_SIZE], const g16_params_key *k, const g16_params_msms *m,
+                          const bls381_fr *pub, size_t npub, int verify, double *verify_ms, const char *who,
+                          g16_status *st) {
+    if (verify_ms)
+        *verify_ms = 0;
+    bls381_fr r, s;
+    if (bls381_fr_random_os(&r) || bls381_fr_random_os(&s)) {
+        g16_wipe(&r, sizeof r);
+        return g16_fail(st, G16_ERR_IO, "%s: getrandom failed", who);
+    }
+    g16_params_proof pr;
+    params_finalize(&pr, &k->p, m, &r, &s);
+    g16_wipe(&r, sizeof r);
+    g16_wipe(&s, sizeof s);
+    g16_declassify(&pr, sizeof pr); /* the proof is public output */
+    if (verify) {
+        double t0 = g16_now_ms();
+        g16_err err = g16_params_verify(&k->p, &pr, pub, npub, st);
+        if (verify_ms)
+            *verify_ms = g16_now_ms() - t0;
+        if (err == G16_ERR_INVALID_PROOF)
+            return g16_fail(st, err, "%s: the proof does not verify against the key's vk (the assignment does not "
+                                     "satisfy the key's circuit)",
+                            who);
+        if (err)
+            return err;
+    }
+    g16_params_proof_encode(proof, &pr);
+    return G16_OK;
+}
+
+static g16_err prove_one(g16_ctx *ctx, g16_params_proof *pr, const g16_params_key *k, const g16_assignment *as,
+                         const bls381_fr *r, const bls381_fr *s, int verify, const char *who, g16_status *st) {
+    g16_err err;
+    if ((err = g16_params_check_partition(k, as, who, st)))
+        return err;
     params_msms m;
     if ((err = g16_params_heavy_cpu(ctx, &m, k, as, who, st)))
         return err;
