@@ -701,6 +701,8 @@ char *g16d_api_handle(g16d *d, const char *method, const char *url, g16d_query_f
     }
     if (!strcmp(url, "/v1/status"))
         return get ? status_get(d, status) : method_not_allowed(method, url, status);
+    if (!strcmp(url, "/v1/timeline"))
+        return get ? g16d_api_timeline(d, query, conn, status) : method_not_allowed(method, url, status);
     json_t *jb = NULL;
     if (post) {
         json_error_t je;
@@ -719,7 +721,9 @@ char *g16d_api_handle(g16d *d, const char *method, const char *url, g16d_query_f
     } else if (!strncmp(url, "/v1/keys/", 9) && url[9] && !strchr(url + 9, '/')) {
         r = del ? keys_delete(d, url + 9, status) : method_not_allowed(method, url, status);
     } else if (!strcmp(url, "/v1/jobs")) {
-        r = post ? jobs_post(d, jb, status) : method_not_allowed(method, url, status);
+        r = post ? jobs_post(d, jb, status)
+            : get ? g16d_api_jobs_list(d, query, conn, status)
+                  : method_not_allowed(method, url, status);
     } else if (!strncmp(url, "/v1/jobs/", 9)) {
         int64_t id;
         if (parse_job_id(url + 9, &id))
