@@ -151,3 +151,59 @@ char *g16d_api_timeline(g16d *d, g16d_query_fn query, void *conn, int *status) {
     *status = 200;
     return r;
 }
+
+/* The label value v with \\, " and newlines escaped (text format). */
+static void label_value(char *out, size_t cap, const char *v) {
+    size_t n = 0;
+    for (; *v && n + 3 < cap; v++) {
+        if (*v == '\\' || *v == '"')
+            out[n++] = '\\', out[n++] = *v;
+        else if (*v == '\n')
+            out[n++] = '\\', out[n++] = 'n';
+        else
+            out[n++] = *v;
+    }
+    out[n] = 0;
+}
+
+char *g16d_metrics_extra(g16d *d) {
+#ifdef G16_HAVE_CUDA
+    const char *cuda = "true";
+#else
+    const char *cuda = "false";
+#endif
+    char commit[128];
+    label_value(commit, sizeof commit, d->commit && *d->commit ? d->commit : "unknown");
+    /* The oldest queued job: the lowest queued id (ids ascend with creation). */
+    double age = 0;
+    store_job_filter f = {.states = 1u << STORE_QUEUED};
+    int64_t id;
+    size_t n = 0;
+    g16_status st = {0};
+    if (store_job_list(d->st, &f, &id, 1, &n, &st)) {
+        g16d_store_error(d, "job_list", &st);
+    } else if (n) {
+        store_job_info ji;
+        if (!store_job_get(d->st, id, 0, &ji, &st)) {
+            age = g16d_unix_now() - ji.created;
+            store_job_info_free(&ji);
+        } else if (st.code != G16_ERR_INVALID_ARG) {
+            g16d_store_error(d, "job_get", &st);
+        }
+    }
+    size_t cap = 1024 + 2 * sizeof commit;
+    char *r = malloc(cap);
+    if (!r || snprintf(r, cap,
+                 "# HELP g16d_build_info The build: version, git commit, CUDA backend compiled in.\n"
+                 "# TYPE g16d_build_info gauge\ng16d_build_info{version=\"%s\",commit=\"%s\",cuda=\"%s\"} 1\n"
+                 "# HELP g16d_start_time_seconds Unix time g16d started.\n"
+                 "# TYPE g16d_start_time_seconds gauge\ng16d_start_time_seconds %.3f\n"
+                 "# HELP g16d_oldest_queued_job_age_seconds Age of the oldest job none of whose partitions has "
+                 "started (0: none queued).\n"
+                 "# TYPE g16d_oldest_queued_job_age_seconds gauge\ng16d_oldest_queued_job_age_seconds %.3f\n",
+                 g16_version(), commit, cuda, d->start_time, age > 0 ? age : 0) < 0) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}

@@ -154,6 +154,7 @@ typedef struct g16d {
     g16_engine *eng;
     store *st;
     double start_time; /* unix seconds */
+    const char *commit; /* the build's git commit (g16d_build_info), NULL: unknown */
 
     pthread_mutex_t mtx;   /* keys, slots, counters, flags below */
     pthread_cond_t work;   /* new work, or stop: wakes idle runners */
@@ -237,6 +238,9 @@ char *g16d_api_error(int http, const char *code, const char *msg, int *status);
 /* api_dash.c: GET /v1/jobs (listing) and GET /v1/timeline. */
 char *g16d_api_jobs_list(g16d *d, g16d_query_fn query, void *conn, int *status);
 char *g16d_api_timeline(g16d *d, g16d_query_fn query, void *conn, int *status);
+/* More /metrics series: g16d_build_info, g16d_start_time_seconds,
+ * g16d_oldest_queued_job_age_seconds. malloc'd text, NULL on failure. */
+char *g16d_metrics_extra(g16d *d);
 
 /* http.c */
 int g16d_http_start(g16d *d, char *bound, size_t bound_len);
