@@ -453,6 +453,26 @@ static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd, int ndevs, 
         }
     }
     uint64_t jid = job;
+    {
+        /* The span ring: the job's device spans name their device on a GPU
+         * (null on the CPU), with an upload and a kernels span each. */
+        char *tj = NULL, pat[96];
+        CHECK(g16_engine_timeline_json(e, 0, G16_TIMELINE_SPANS, &tj) == G16_OK && tj);
+        int ndv = 0, nup = 0, nkn = 0, nnull = 0;
+        snprintf(pat, sizeof pat, "{\"job\":%llu,", (unsigned long long)jid);
+        for (const char *q = tj; tj && (q = strstr(q, pat)); q++) {
+            const char *end = strchr(q, '}');
+            char sp[256];
+            snprintf(sp, sizeof sp, "%.*s", end ? (int)(end - q) : 0, q);
+            ndv += !!strstr(sp, "\"stage\":\"device\""), nup += !!strstr(sp, "\"stage\":\"upload\""),
+                nkn += !!strstr(sp, "\"stage\":\"kernels\"");
+            nnull += strstr(sp, "\"stage\":\"device\"") && strstr(sp, "\"device\":null");
+        }
+        CHECK_MSG(ndv == nparts && (gpu ? nup == nparts && nkn == nparts && nnull == 0 : nnull == nparts),
+                  "span ring: %d device (%d without a device), %d upload, %d kernels spans for %d partitions", ndv,
+                  nnull, nup, nkn, nparts);
+        g16_free(tj);
+    }
     g16_engine_destroy(e, 1); /* flushes the timeline */
 
     ival iv[256];
