@@ -69,7 +69,7 @@ static double pct(const double *v, int n, double p) {
 }
 
 /* Sum of every sample of a metric whose line starts with `prefix`
- * (e.g. "g16_device_busy_ms_total{" sums over devices). */
+ * (e.g. "g16_device_busy_seconds_total{" sums over devices). */
 static double metric_sum(const char *text, const char *prefix) {
     double sum = 0;
     size_t l = strlen(prefix);
@@ -108,37 +108,47 @@ static int take_snap(g16_engine *eng, snap *s) {
     char *m = NULL;
     if (g16_engine_metrics(eng, &m) != G16_OK)
         return 0;
-    s->busy_ms = metric_sum(m, "g16_device_busy_ms_total{");
-    s->up_sum = metric_sum(m, "g16_stage_ms_sum{stage=\"upload\"}");
-    s->up_n = metric_sum(m, "g16_stage_ms_count{stage=\"upload\"}");
-    s->gpu_sum = metric_sum(m, "g16_stage_ms_sum{stage=\"gpu\"}");
-    s->gpu_n = metric_sum(m, "g16_stage_ms_count{stage=\"gpu\"}");
-    s->kw_sum = metric_sum(m, "g16_stage_ms_sum{stage=\"kernel_wait\"}");
-    s->kw_n = metric_sum(m, "g16_stage_ms_count{stage=\"kernel_wait\"}");
+    s->busy_ms = metric_sum(m, "g16_device_busy_seconds_total{");
+    s->up_sum = metric_sum(m, "g16_stage_duration_seconds_sum{stage=\"upload\"}");
+    s->up_n = metric_sum(m, "g16_stage_duration_seconds_count{stage=\"upload\"}");
+    s->gpu_sum = metric_sum(m, "g16_stage_duration_seconds_sum{stage=\"gpu\"}");
+    s->gpu_n = metric_sum(m, "g16_stage_duration_seconds_count{stage=\"gpu\"}");
+    s->kw_sum = metric_sum(m, "g16_stage_duration_seconds_sum{stage=\"kernel_wait\"}");
+    s->kw_n = metric_sum(m, "g16_stage_duration_seconds_count{stage=\"kernel_wait\"}");
     s->streamed = metric_sum(m, "g16_partitions_streamed_total ");
     s->fallback = metric_sum(m, "g16_partitions_cpu_fallback_total ");
-    s->rw_sum = metric_sum(m, "g16_stage_ms_sum{stage=\"ready_wait\"}");
-    s->rw_n = metric_sum(m, "g16_stage_ms_count{stage=\"ready_wait\"}");
-    s->fw_sum = metric_sum(m, "g16_stage_ms_sum{stage=\"fin_wait\"}");
-    s->fw_n = metric_sum(m, "g16_stage_ms_count{stage=\"fin_wait\"}");
-    s->kern_sum = metric_sum(m, "g16_stage_ms_sum{stage=\"kernels\"}");
-    s->kern_n = metric_sum(m, "g16_stage_ms_count{stage=\"kernels\"}");
-    s->fin_busy = metric_sum(m, "g16_finalize_busy_ms_total ");
+    s->rw_sum = metric_sum(m, "g16_stage_duration_seconds_sum{stage=\"ready_wait\"}");
+    s->rw_n = metric_sum(m, "g16_stage_duration_seconds_count{stage=\"ready_wait\"}");
+    s->fw_sum = metric_sum(m, "g16_stage_duration_seconds_sum{stage=\"fin_wait\"}");
+    s->fw_n = metric_sum(m, "g16_stage_duration_seconds_count{stage=\"fin_wait\"}");
+    s->kern_sum = metric_sum(m, "g16_stage_duration_seconds_sum{stage=\"kernels\"}");
+    s->kern_n = metric_sum(m, "g16_stage_duration_seconds_count{stage=\"kernels\"}");
+    s->fin_busy = metric_sum(m, "g16_finalize_busy_seconds_total ");
     s->work_allocs = metric_sum(m, "g16_work_area_allocs_total ");
-    s->budget_wait = metric_sum(m, "g16_budget_wait_ms_total ");
+    s->budget_wait = metric_sum(m, "g16_budget_wait_seconds_total ");
     for (int d = 0; d < SNAP_DEV; d++) {
         s->d_parts[d] = metric_dev(m, "g16_device_partitions_total", d);
-        s->d_busy[d] = metric_dev(m, "g16_device_busy_ms_total", d);
-        s->d_gpu[d] = metric_dev(m, "g16_device_gpu_ms_total", d);
-        s->d_kern[d] = metric_dev(m, "g16_device_kernel_ms_total", d);
-        s->d_kwait[d] = metric_dev(m, "g16_device_kernel_wait_ms_total", d);
-        s->d_kgpu[d] = metric_dev(m, "g16_device_kernel_gpu_ms_total", d);
+        s->d_busy[d] = metric_dev(m, "g16_device_busy_seconds_total", d);
+        s->d_gpu[d] = metric_dev(m, "g16_device_gpu_seconds_total", d);
+        s->d_kern[d] = metric_dev(m, "g16_device_kernel_seconds_total", d);
+        s->d_kwait[d] = metric_dev(m, "g16_device_kernel_wait_seconds_total", d);
+        s->d_kgpu[d] = metric_dev(m, "g16_device_kernel_gpu_seconds_total", d);
         static const char *const names[ENGINE_GPU_STAGES] = ENGINE_GPU_STAGE_NAMES;
         for (int i = 0; i < ENGINE_GPU_STAGES; i++) {
             char pre[128];
-            snprintf(pre, sizeof pre, "g16_device_stage_gpu_ms_total{device=\"%d\",stage=\"%s\"} ", d, names[i]);
+            snprintf(pre, sizeof pre, "g16_device_stage_gpu_seconds_total{device=\"%d\",stage=\"%s\"} ", d, names[i]);
             s->d_stage[d][i] = metric_sum(m, pre);
         }
+    }
+    /* The metrics are in seconds, the snapshot in ms. */
+    double *sec[] = {&s->busy_ms, &s->up_sum, &s->gpu_sum, &s->kw_sum, &s->rw_sum,
+                     &s->fw_sum,  &s->kern_sum, &s->fin_busy, &s->budget_wait};
+    for (size_t i = 0; i < sizeof sec / sizeof sec[0]; i++)
+        *sec[i] *= 1e3;
+    for (int d = 0; d < SNAP_DEV; d++) {
+        s->d_busy[d] *= 1e3, s->d_gpu[d] *= 1e3, s->d_kern[d] *= 1e3, s->d_kwait[d] *= 1e3, s->d_kgpu[d] *= 1e3;
+        for (int i = 0; i < ENGINE_GPU_STAGES; i++)
+            s->d_stage[d][i] *= 1e3;
     }
     g16_free(m);
     return 1;

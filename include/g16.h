@@ -955,6 +955,19 @@ G16_API g16_err g16_engine_metrics(g16_engine *eng, char **text) G16_WARN_UNUSED
  * priority, each worker's current job. Out: *json, NUL-terminated,
  * malloc'd: free with g16_free. Returns G16_OK or NOMEM. */
 G16_API g16_err g16_engine_status_json(g16_engine *eng, char **json) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2);
+/* The engine's recent stage spans: a ring of the last 65536 spans (synth,
+ * device, upload, kernels, finalize, verify; docs/engine.md "Recent
+ * spans"), those ending at or after since (Unix seconds; 0: all held).
+ * format G16_TIMELINE_SPANS: {"now", "capacity", "dropped", "spans": [{"job",
+ * "partition", "worker", "thread", "device" (null on the CPU), "stage",
+ * "start", "end"}]} in Unix seconds, ordered by start;
+ * G16_TIMELINE_CHROME: Chrome trace event JSON ({"traceEvents": [...]},
+ * complete events with ts/dur in microseconds). Out: *json, malloc'd: free
+ * with g16_free. Returns G16_OK, INVALID_ARG or NOMEM. Thread-safe. */
+#define G16_TIMELINE_SPANS 0
+#define G16_TIMELINE_CHROME 1
+G16_API g16_err g16_engine_timeline_json(g16_engine *eng, double since, int format, char **json)
+    G16_WARN_UNUSED_RESULT G16_NONNULL(1, 4);
 
 /* ---- self-check ---------------------------------------------------------- */
 

@@ -3,15 +3,18 @@
 # sudo): the compiler tool chain, the -dev libraries, dpkg-dev (dpkg-shlibdeps
 # for the .deb), Node.js for the oracle tools, valgrind (its memcheck.h: the
 # constant-time test), nasm and nlohmann-json3-dev (tests/test_witgen.sh
-# builds circom's C++ witness generator), and the pinned npm packages in
-# tests/js (from the lockfile).
+# builds circom's C++ witness generator), prometheus (its promtool checks
+# /metrics and examples/prometheus/alerts.yml in tests/test_daemon_metrics.sh;
+# the package also installs the Prometheus server, ~100 MB, enabled as a
+# service where systemd runs), and the pinned npm packages in tests/js (from
+# the lockfile).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PKGS=(build-essential cmake pkg-config python3 libgmp-dev libjansson-dev
       clang libclang-rt-14-dev nodejs npm dpkg-dev
       libmicrohttpd-dev libsqlite3-dev libcurl4-openssl-dev libpq-dev postgresql curl
-      valgrind nasm nlohmann-json3-dev)
+      valgrind nasm nlohmann-json3-dev prometheus)
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 

@@ -219,7 +219,7 @@ PY
 req GET /metrics >"$T/metrics.txt"
 grep -q '^g16d_up 1$' "$T/metrics.txt" || fail "metrics: g16d_up"
 grep -q '^g16d_http_requests_total{code="401"} [1-9]' "$T/metrics.txt" || fail "metrics: 401 count"
-grep -q '^g16d_jobs_total{state="done"} [1-9]' "$T/metrics.txt" || fail "metrics: jobs"
+grep -q '^g16d_jobs{state="done"} [1-9]' "$T/metrics.txt" || fail "metrics: jobs"
 grep -q '^g16_' "$T/metrics.txt" || fail "metrics: engine metrics missing"
 expect GET /v1/status - 200
 [ "$(jq_ "$T/resp" "d['store'], d['backend'], len(d['keys'])")" = "sqlite cpu 2" ] ||

@@ -246,13 +246,13 @@ else echo "note: snarkjs not installed (npm ci --prefix tests/js): skipping the 
 d_req GET /metrics
 nparts=$(cat $tmp/nparts.txt 2>/dev/null)
 metric() { awk -v re="$1" '$0 ~ re {s += $NF; n++} END {if (n) printf "%d", s}' $D_BODY; }
-m=$(metric '^g16d_jobs_total[{].*state="done"')
-[ -z "$m" ] || { [ "$m" = "$JOBS" ] && ok || bad "g16d_jobs_total{state=done} is $m, wanted $JOBS"; }
+m=$(metric '^g16d_jobs[{].*state="done"')
+[ -z "$m" ] || { [ "$m" = "$JOBS" ] && ok || bad "g16d_jobs{state=done} is $m, wanted $JOBS"; }
 m=$(metric '^g16d_partitions[{].*state="done"')
 [ -z "$m" ] || { [ "$m" = "$nparts" ] && ok || bad "g16d_partitions{state=done} sum to $m, wanted $nparts"; }
 m=$(metric '^g16_partitions_proved_total')
 [ -z "$m" ] || { [ "$m" = "$nparts" ] && ok || bad "g16_partitions_proved_total is $m, wanted $nparts (a partition proved twice?)"; }
-echo "metrics: jobs done $(metric '^g16d_jobs_total[{].*state="done"'), partitions done $(metric '^g16d_partitions[{].*state="done"'), proved $(metric '^g16_partitions_proved_total') (expected $JOBS, $nparts, $nparts)"
+echo "metrics: jobs done $(metric '^g16d_jobs[{].*state="done"'), partitions done $(metric '^g16d_partitions[{].*state="done"'), proved $(metric '^g16_partitions_proved_total') (expected $JOBS, $nparts, $nparts)"
 kill -0 $D_PID 2>/dev/null && ok || bad "g16d died: $(tail -n 20 $D_LOG)"
 d_stop; rc=$?
 [ $rc = 0 ] && ok || { bad "g16d exited $rc after SIGTERM"; tail -n 30 $D_LOG; }

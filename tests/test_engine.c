@@ -22,6 +22,14 @@ typedef struct circuit {
     size_t wlen[NW];
 } circuit;
 
+/* Occurrences of needle in hay. */
+static int count_str(const char *hay, const char *needle) {
+    int n = 0;
+    for (const char *q = hay; (q = strstr(q, needle)); q += strlen(needle))
+        n++;
+    return n;
+}
+
 static char tmpdir[64];
 
 static int make_circuit(g16_ctx *ctx, circuit *c, const char *name, g16_curve curve, int log_n, uint64_t seed) {
@@ -132,10 +140,23 @@ static void test_basic(g16_ctx *ctx, circuit *ca, circuit *cb) {
     CHECK(g16_engine_partition_result(e, NULL, NULL, NULL, ja, NW) == G16_ERR_INVALID_ARG);
     char *m = NULL, *s = NULL;
     CHECK(g16_engine_metrics(e, &m) == G16_OK && m && strstr(m, "g16_partitions_proved_total 8\n") &&
-          strstr(m, "g16_stage_ms_count{stage=\"device\"} 8\n") && strstr(m, "g16_stage_ms_bucket{stage=\"verify\",le=\"+Inf\"} 8\n"));
+          strstr(m, "g16_stage_duration_seconds_count{stage=\"device\"} 8\n") &&
+          strstr(m, "g16_stage_duration_seconds_bucket{stage=\"verify\",le=\"+Inf\"} 8\n") &&
+          strstr(m, "g16_queue_wait_seconds_count 8\n") && !strstr(m, "_ms") && !strstr(m, "g16_gpu_busy_fraction"));
     CHECK(g16_engine_status_json(e, &s) == G16_OK && s && strstr(s, "\"tier\":\"host\"") &&
           strstr(s, "\"queue\":{\"critical\":0"));
     g16_free(m);
+    /* The span ring: one synth, device, finalize and verify span per
+     * partition, device null on the CPU backend; none after now. */
+    CHECK(g16_engine_timeline_json(e, 0, G16_TIMELINE_SPANS, &m) == G16_OK && m);
+    CHECK(count_str(m, "\"stage\":\"device\"") == 8 && count_str(m, "\"stage\":\"synth\"") == 8 &&
+          count_str(m, "\"stage\":\"finalize\"") == 8 && count_str(m, "\"stage\":\"verify\"") == 8 &&
+          count_str(m, "\"device\":null") == 32 && strstr(m, "\"dropped\":0,"));
+    g16_free(m);
+    CHECK(g16_engine_timeline_json(e, 4e9, G16_TIMELINE_CHROME, &m) == G16_OK && m &&
+          !strcmp(m, "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"dropped\":0},\"traceEvents\":[]}"));
+    g16_free(m);
+    CHECK(g16_engine_timeline_json(e, 0, 7, &m) == G16_ERR_INVALID_ARG);
     g16_free(s);
     CHECK(g16_engine_job_release(e, ja) == G16_OK && g16_engine_job_release(e, ja) == G16_ERR_INVALID_ARG);
     CHECK(g16_engine_key_remove(e, ka) == G16_OK);

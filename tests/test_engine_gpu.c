@@ -248,6 +248,12 @@ static double metric(g16_engine *e, const char *name) {
     return v;
 }
 
+/* A seconds series (a _seconds_total counter or _sum) in ms; -1 if absent. */
+static double metric_ms(g16_engine *e, const char *name) {
+    double v = metric(e, name);
+    return v < 0 ? v : v * 1e3;
+}
+
 /* Waits until `ready` synthesized partitions wait for a worker (0 if job
  * finishes first, e.g. failed, or on timeout). */
 static int wait_ready(g16_engine *e, uint64_t job, int ready, double timeout_ms) {
@@ -398,16 +404,16 @@ static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd, int ndevs, 
     double busy0 = 0, busy = 0;
     char bname[64];
     for (int d = 0; d < ndevs; d++) {
-        snprintf(bname, sizeof bname, "g16_device_busy_ms_total{device=\"%d\"}", d);
-        busy0 += metric(e, bname);
+        snprintf(bname, sizeof bname, "g16_device_busy_seconds_total{device=\"%d\"}", d);
+        busy0 += metric_ms(e, bname);
     }
     double t0 = g16_now_ms();
     engine_hold_workers(e, 0);
     CHECK(g16_engine_wait(e, job, -1) == G16_OK);
     double ms = g16_now_ms() - t0;
     for (int d = 0; d < ndevs; d++) {
-        snprintf(bname, sizeof bname, "g16_device_busy_ms_total{device=\"%d\"}", d);
-        busy += metric(e, bname);
+        snprintf(bname, sizeof bname, "g16_device_busy_seconds_total{device=\"%d\"}", d);
+        busy += metric_ms(e, bname);
     }
     busy = (busy - busy0) / ndevs;
     g16_engine_job_info ji = job_info(e, job);
@@ -421,24 +427,24 @@ static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd, int ndevs, 
         CHECK_MSG(metric(e, "g16_partitions_streamed_total") == 0, "streamed partitions");
         CHECK_MSG(metric(e, "g16_partitions_cpu_fallback_total") == 0, "CPU fallbacks");
     }
-    double up_n = metric(e, "g16_stage_ms_count{stage=\"upload\"}");
-    double up = up_n > 0 ? metric(e, "g16_stage_ms_sum{stage=\"upload\"}") / up_n : 0;
-    double gn = metric(e, "g16_stage_ms_count{stage=\"gpu\"}");
-    double gms = gn > 0 ? metric(e, "g16_stage_ms_sum{stage=\"gpu\"}") / gn : 0;
-    double kwn = metric(e, "g16_stage_ms_count{stage=\"kernel_wait\"}");
-    double kw = kwn > 0 ? metric(e, "g16_stage_ms_sum{stage=\"kernel_wait\"}") / kwn : 0;
-    double dn = metric(e, "g16_stage_ms_count{stage=\"device\"}");
-    double dms = dn > 0 ? metric(e, "g16_stage_ms_sum{stage=\"device\"}") / dn : 0;
+    double up_n = metric(e, "g16_stage_duration_seconds_count{stage=\"upload\"}");
+    double up = up_n > 0 ? metric_ms(e, "g16_stage_duration_seconds_sum{stage=\"upload\"}") / up_n : 0;
+    double gn = metric(e, "g16_stage_duration_seconds_count{stage=\"gpu\"}");
+    double gms = gn > 0 ? metric_ms(e, "g16_stage_duration_seconds_sum{stage=\"gpu\"}") / gn : 0;
+    double kwn = metric(e, "g16_stage_duration_seconds_count{stage=\"kernel_wait\"}");
+    double kw = kwn > 0 ? metric_ms(e, "g16_stage_duration_seconds_sum{stage=\"kernel_wait\"}") / kwn : 0;
+    double dn = metric(e, "g16_stage_duration_seconds_count{stage=\"device\"}");
+    double dms = dn > 0 ? metric_ms(e, "g16_stage_duration_seconds_sum{stage=\"device\"}") / dn : 0;
     if (gpu) {
         /* The kernel time's parts add up to it, and every MSM took some. */
         static const char *const names[ENGINE_GPU_STAGES] = ENGINE_GPU_STAGE_NAMES;
         for (int d = 0; d < ndevs; d++) {
-            snprintf(bname, sizeof bname, "g16_device_kernel_gpu_ms_total{device=\"%d\"}", d);
-            double kg = metric(e, bname), parts = 0;
+            snprintf(bname, sizeof bname, "g16_device_kernel_gpu_seconds_total{device=\"%d\"}", d);
+            double kg = metric_ms(e, bname), parts = 0;
             for (int i = 0; i < ENGINE_GPU_STAGES; i++) {
                 char sn[128];
-                snprintf(sn, sizeof sn, "g16_device_stage_gpu_ms_total{device=\"%d\",stage=\"%s\"}", d, names[i]);
-                double v = metric(e, sn);
+                snprintf(sn, sizeof sn, "g16_device_stage_gpu_seconds_total{device=\"%d\",stage=\"%s\"}", d, names[i]);
+                double v = metric_ms(e, sn);
                 CHECK_MSG(v > 0, "device %d stage %s: %.3f ms", d, names[i], v);
                 parts += v;
             }
@@ -447,6 +453,26 @@ static double test_pipeline(g16_ctx *ctx, const circuit *c, int wpd, int ndevs, 
         }
     }
     uint64_t jid = job;
+    {
+        /* The span ring: the job's device spans name their device on a GPU
+         * (null on the CPU), with an upload and a kernels span each. */
+        char *tj = NULL, pat[96];
+        CHECK(g16_engine_timeline_json(e, 0, G16_TIMELINE_SPANS, &tj) == G16_OK && tj);
+        int ndv = 0, nup = 0, nkn = 0, nnull = 0;
+        snprintf(pat, sizeof pat, "{\"job\":%llu,", (unsigned long long)jid);
+        for (const char *q = tj; tj && (q = strstr(q, pat)); q++) {
+            const char *end = strchr(q, '}');
+            char sp[256];
+            snprintf(sp, sizeof sp, "%.*s", end ? (int)(end - q) : 0, q);
+            ndv += !!strstr(sp, "\"stage\":\"device\""), nup += !!strstr(sp, "\"stage\":\"upload\""),
+                nkn += !!strstr(sp, "\"stage\":\"kernels\"");
+            nnull += strstr(sp, "\"stage\":\"device\"") && strstr(sp, "\"device\":null");
+        }
+        CHECK_MSG(ndv == nparts && (gpu ? nup == nparts && nkn == nparts && nnull == 0 : nnull == nparts),
+                  "span ring: %d device (%d without a device), %d upload, %d kernels spans for %d partitions", ndv,
+                  nnull, nup, nkn, nparts);
+        g16_free(tj);
+    }
     g16_engine_destroy(e, 1); /* flushes the timeline */
 
     ival iv[256];
@@ -552,7 +578,9 @@ static void test_device_keys(g16_ctx *ctx, const circuit *ca, const circuit *cb)
         else
             CHECK(metric(e, "g16_keys_resident{tier=\"mmap\"}") == 1);
         CHECK(g16_engine_key_evict(e, ka) == G16_OK);
-        CHECK(metric(e, "g16_keys_resident{tier=\"device\"}") == 0 && metric(e, "g16_keys_resident{tier=\"mmap\"}") == 0);
+        /* (no device tier line without a GPU backend: -1) */
+        CHECK(metric(e, "g16_keys_resident{tier=\"device\"}") == (gpu ? 0 : -1) &&
+              metric(e, "g16_keys_resident{tier=\"mmap\"}") == 0);
         key_status(e, ka, tier, sizeof tier, &db, &streamed);
         CHECK_MSG(!strcmp(tier, "none") && db == 0, "after evict: tier %s device_bytes %.0f", tier, db);
         CHECK_MSG(dev_keys_bytes(e) == 0, "device keys after evict %.0f", dev_keys_bytes(e));

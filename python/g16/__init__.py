@@ -642,3 +642,11 @@ class Engine(_Handle):
         p = ctypes.c_void_p()
         _check(_capi.lib().g16_engine_status_json(self, ctypes.byref(p)))
         return json.loads(_take_text(p))
+
+    def timeline(self, since=0.0, chrome=False):
+        """The recent stage spans ending at or after since (Unix seconds), as
+        a dict: {"now", "capacity", "dropped", "spans"}, or with chrome=True
+        Chrome trace event JSON ({"traceEvents": [...]})."""
+        p = ctypes.c_void_p()
+        _check(_capi.lib().g16_engine_timeline_json(self, float(since), 1 if chrome else 0, ctypes.byref(p)))
+        return json.loads(_take_text(p))

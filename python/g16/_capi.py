@@ -214,6 +214,7 @@ _PROTOS = {
     "g16_engine_get_budget": (g16_err, [_p, POINTER(EngineBudget)]),
     "g16_engine_metrics": (g16_err, [_p, _pp]),
     "g16_engine_status_json": (g16_err, [_p, _pp]),
+    "g16_engine_timeline_json": (g16_err, [_p, c_double, c_int, _pp]),
 }
 
 _lock = threading.Lock()

@@ -181,7 +181,7 @@ static const cli_opt PROVE_OPTS[] = {
     {"synth-threads", P_SYNTH_THREADS, "S", "--batch: synthesis threads (default 1)"},
     {"budget", P_BUDGET, "BYTES", "--batch: the engine's byte budget for keys and working sets (0: no limit)"},
     {"device-budget", P_DEVICE_BUDGET, "BYTES", "--batch, cuda: bytes per GPU (0: no limit)"},
-    {"timeline", P_TIMELINE, "FILE", "--batch: write each partition's stage timings here (JSON lines)"},
+    {"timeline", P_TIMELINE, "FILE", "--batch: write the stage spans here (Chrome trace event JSON)"},
     {"input", P_INPUT, "input.json", "the circuit's inputs: the witness is generated (with --witness-gen; then "
                                      "no witness operand)"},
     {"witness-gen", P_WITGEN, "GEN", "circom's witness generator for --input: its .wasm (run by node) or C++ binary "
@@ -220,6 +220,27 @@ typedef struct prove_args {
     int nops;
 } prove_args;
 
+/* --timeline FILE: the engine's spans as Chrome trace event JSON (the ring
+ * holds the last 65536 spans: a larger batch keeps its end, with a warning).
+ * Returns 0, or 1 after a message. */
+static int write_trace(g16_engine *eng, const char *path) {
+    char *tr = NULL;
+    if (g16_engine_timeline_json(eng, 0, G16_TIMELINE_CHROME, &tr) != G16_OK) {
+        fprintf(stderr, "g16 prove --batch: --timeline: out of memory\n");
+        return 1;
+    }
+    if (strstr(tr, "\"dropped\":0}") == NULL)
+        fprintf(stderr, "g16 prove --batch: --timeline: only the last 65536 spans are kept\n");
+    FILE *f = fopen(path, "w");
+    int bad = !f || fputs(tr, f) < 0 || fputc('\n', f) < 0;
+    if (f && fclose(f))
+        bad = 1;
+    if (bad)
+        fprintf(stderr, "g16 prove --batch: --timeline %s: %s\n", path, strerror(errno));
+    g16_free(tr);
+    return bad;
+}
+
 /* g16 prove --batch <zkey> <wtns...> --out-dir DIR: every witness a
  * partition of one engine job; writes proof-<i>.json and public-<i>.json
  * (i = the witness's position), each proof verified before it is written. */
@@ -255,7 +276,7 @@ static int cmd_prove_batch(const prove_args *pa) {
     uint64_t key_id, job;
     double t0 = g16_cli_now_ms();
     g16_engine_opts eo = {.workers = workers, .synth_threads = synth, .budget_bytes = budget, .no_verify = no_verify,
-                          .timeline_path = timeline, .backend = backend, .workers_per_device = wpd,
+                          .backend = backend, .workers_per_device = wpd,
                           .devices = devices, .device_budget_bytes = dev_budget};
     cli_progress_begin("g16 prove --batch");
     cli_progress(NULL, "loading the key", 0, 1);
@@ -306,6 +327,8 @@ static int cmd_prove_batch(const prove_args *pa) {
         g16_free(proof);
         g16_free(pub);
     }
+    if (timeline && write_trace(eng, timeline))
+        rc = 2;
     if (verbose || ji.state != G16_JOB_DONE)
         fprintf(stderr, "g16 prove --batch: %u of %u proofs, %.0f ms%s%s\n", ji.proved, ji.partitions,
                 g16_cli_now_ms() - t0, ji.msg[0] ? "; first failure: " : "", ji.msg);

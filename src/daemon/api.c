@@ -688,6 +688,10 @@ static char *metrics_get(g16d *d, int *status) {
     int draining = d->draining;
     pthread_mutex_unlock(&d->mtx);
     sb_printf(&b, "# HELP g16d_up 1 while g16d serves.\n# TYPE g16d_up gauge\ng16d_up 1\n");
+    char *extra = g16d_metrics_extra(d);
+    if (extra)
+        sb_printf(&b, "%s", extra);
+    free(extra);
     sb_printf(&b, "# HELP g16d_draining 1 while g16d shuts down.\n# TYPE g16d_draining gauge\ng16d_draining %d\n",
               draining);
     sb_printf(&b, "# HELP g16d_http_requests_total HTTP requests answered, by status code.\n"
@@ -713,12 +717,12 @@ static char *metrics_get(g16d *d, int *status) {
     store_counts sc;
     g16_status st = {0};
     if (!store_get_counts(d->st, &sc, &st)) {
-        sb_printf(&b, "# HELP g16d_jobs_total Jobs in the store, by state.\n# TYPE g16d_jobs_total gauge\n");
+        sb_printf(&b, "# HELP g16d_jobs Jobs in the store, by state.\n# TYPE g16d_jobs gauge\n");
         for (int s = 0; s < 5; s++) {
             uint64_t t = 0;
             for (int p = 0; p < 4; p++)
                 t += sc.jobs[s][p];
-            sb_printf(&b, "g16d_jobs_total{state=\"%s\"} %llu\n", store_state_name((store_state)s),
+            sb_printf(&b, "g16d_jobs{state=\"%s\"} %llu\n", store_state_name((store_state)s),
                       (unsigned long long)t);
         }
         sb_printf(&b, "# HELP g16d_partitions Partitions in the store, by state and priority.\n"
@@ -780,6 +784,8 @@ char *g16d_api_handle(g16d *d, const char *method, const char *url, g16d_query_f
     }
     if (!strcmp(url, "/v1/status"))
         return get ? status_get(d, status) : method_not_allowed(method, url, status);
+    if (!strcmp(url, "/v1/timeline"))
+        return get ? g16d_api_timeline(d, query, conn, status) : method_not_allowed(method, url, status);
     json_t *jb = NULL;
     if (post) {
         json_error_t je;
@@ -798,7 +804,9 @@ char *g16d_api_handle(g16d *d, const char *method, const char *url, g16d_query_f
     } else if (!strncmp(url, "/v1/keys/", 9) && url[9] && !strchr(url + 9, '/')) {
         r = del ? keys_delete(d, url + 9, status) : method_not_allowed(method, url, status);
     } else if (!strcmp(url, "/v1/jobs")) {
-        r = post ? jobs_post(d, jb, status) : method_not_allowed(method, url, status);
+        r = post ? jobs_post(d, jb, status)
+            : get ? g16d_api_jobs_list(d, query, conn, status)
+                  : method_not_allowed(method, url, status);
     } else if (!strncmp(url, "/v1/jobs/", 9)) {
         int64_t id;
         if (parse_job_id(url + 9, &id))

@@ -8,6 +8,8 @@
  *   dispatch.c  store <-> engine: runner threads claim partitions, submit
  *               them, record results; heartbeat/expiry thread; cancel; drain
  *   api.c       the HTTP API's routes (api-spec v1) over jansson
+ *   api_dash.c  the dashboard's data routes: job listing, timeline
+ *   ui.c        the dashboard's static bundle (ui.h)
  *   http.c      libmicrohttpd glue: listen socket, body cap, auth
  *   g16d_main.c process: signals, start-up, shutdown
  *
@@ -155,6 +157,7 @@ typedef struct g16d {
     g16_engine *eng;
     store *st;
     double start_time; /* unix seconds */
+    const char *commit; /* the build's git commit (g16d_build_info), NULL: unknown */
 
     pthread_mutex_t mtx;   /* keys, slots, counters, flags below */
     pthread_cond_t work;   /* new work, or stop: wakes idle runners */
@@ -235,6 +238,12 @@ typedef const char *(*g16d_query_fn)(void *conn, const char *name);
 char *g16d_api_handle(g16d *d, const char *method, const char *url, g16d_query_fn query, void *conn,
                       const char *body, size_t body_len, int *status, const char **ctype);
 char *g16d_api_error(int http, const char *code, const char *msg, int *status);
+/* api_dash.c: GET /v1/jobs (listing) and GET /v1/timeline. */
+char *g16d_api_jobs_list(g16d *d, g16d_query_fn query, void *conn, int *status);
+char *g16d_api_timeline(g16d *d, g16d_query_fn query, void *conn, int *status);
+/* More /metrics series: g16d_build_info, g16d_start_time_seconds,
+ * g16d_oldest_queued_job_age_seconds. malloc'd text, NULL on failure. */
+char *g16d_metrics_extra(g16d *d);
 
 /* http.c */
 int g16d_http_start(g16d *d, char *bound, size_t bound_len);

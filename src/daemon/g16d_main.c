@@ -13,6 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+/* generated/g16_gitrev.c (cmake/gitrev.cmake) */
+extern const char g16_cli_git_commit[];
+
 static int level_of(const char *s) {
     return !strcmp(s, "debug") ? G16D_DEBUG : !strcmp(s, "warn") ? G16D_WARN : !strcmp(s, "error") ? G16D_ERROR
                                                                                                    : G16D_INFO;
@@ -152,6 +155,7 @@ int main(int argc, char **argv) {
     memset(&d, 0, sizeof d);
     d.cfg = &cfg;
     d.start_time = g16d_unix_now();
+    d.commit = g16_cli_git_commit;
     d.store_ok = 1;
     pthread_mutex_init(&d.mtx, NULL);
     pthread_cond_init(&d.work, NULL);

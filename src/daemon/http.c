@@ -5,6 +5,7 @@
  * compared in constant time. The listening socket is made here (TCP or a
  * Unix socket) and handed to MHD, so that port 0 can pick a free port. */
 #include "daemon.h"
+#include "ui.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -71,6 +72,37 @@ static enum MHD_Result send_reply(g16d *d, struct MHD_Connection *conn, int stat
     return ret;
 }
 
+/* GET / and GET /ui/<name>: the dashboard's assets (ui.h), no token. */
+static int is_static(const char *url) { return !strcmp(url, "/") || !strncmp(url, "/ui/", 4); }
+
+static enum MHD_Result send_static(g16d *d, struct MHD_Connection *conn, const char *url, const char *method) {
+    int status = 404;
+    if (strcmp(method, "GET") && strcmp(method, "HEAD")) {
+        char *b = g16d_api_error(405, "method_not_allowed", "only GET and HEAD are allowed here", &status);
+        return send_reply(d, conn, status, b, "application/json", 0);
+    }
+    const unsigned char *data = NULL;
+    size_t len = 0;
+    const char *mime = NULL;
+    const char *name = !strcmp(url, "/") ? "index.html" : url + 4;
+    if (!*name || strstr(name, "..") || !g16d_ui_asset(name, &data, &len, &mime)) {
+        char *b = g16d_api_error(404, "not_found", "no such asset", &status);
+        return send_reply(d, conn, status, b, "application/json", 0);
+    }
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(strcmp(method, "HEAD") ? len : 0, (void *)data, MHD_RESPMEM_PERSISTENT);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, mime ? mime : "application/octet-stream");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    enum MHD_Result ret = MHD_queue_response(conn, 200, r);
+    MHD_destroy_response(r);
+    pthread_mutex_lock(&d->mtx);
+    d->cnt.http[200]++;
+    pthread_mutex_unlock(&d->mtx);
+    return ret;
+}
+
 static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
                                const char *version, const char *upload_data, size_t *upload_data_size,
                                void **con_cls) {
@@ -84,6 +116,10 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
             return MHD_NO;
         *con_cls = rq;
         rq->t0 = g16_now_ms();
+        if (is_static(url)) {
+            rq->replied = 1;
+            return send_static(d, conn, url, method);
+        }
         if (d->cfg->token && strcmp(url, "/healthz")) {
             const char *auth = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
             int ok = auth && !strncmp(auth, "Bearer ", 7) && token_equal(auth + 7, d->cfg->token);

@@ -230,3 +230,12 @@ g16_err store_get_counts(store *s, store_counts *c, g16_status *st) {
     memset(c, 0, sizeof *c);
     LOCKED(s->ops->get_counts(s->self, c, st));
 }
+
+g16_err store_job_list(store *s, const store_job_filter *f, int64_t *ids, size_t max, size_t *n, g16_status *st) {
+    if (!f || !n || (max && !ids))
+        return g16_fail(st, G16_ERR_INVALID_ARG, "store: NULL job list argument");
+    *n = 0;
+    if (!max)
+        return G16_OK;
+    LOCKED(s->ops->job_list(s->self, f, ids, max, n, st));
+}

@@ -166,6 +166,16 @@ typedef struct store_job_info {
 g16_err store_job_get(store *s, int64_t job_id, int with_results, store_job_info *out, g16_status *st);
 void store_job_info_free(store_job_info *j);
 
+/* A job listing's filter: bit s of states selects state s (0: any), bit p
+ * of priorities priority p (0: any); key_id NULL: any key; only ids > after. */
+typedef struct store_job_filter {
+    unsigned states, priorities;
+    const char *key_id;
+    int64_t after;
+} store_job_filter;
+/* The ids of up to max jobs matching f, ascending; *n = how many. */
+g16_err store_job_list(store *s, const store_job_filter *f, int64_t *ids, size_t max, size_t *n, g16_status *st);
+
 /* Start-up recovery: partitions RUNNING under this owner (a previous life of
  * this daemon) go back to QUEUED; with the SQLite backend (one daemon per
  * file) every RUNNING partition does. *n_requeued may be NULL. */

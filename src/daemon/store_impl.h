@@ -28,6 +28,7 @@ typedef struct store_ops {
     g16_err (*job_get)(void *self, int64_t job_id, int with_results, store_job_info *out, g16_status *st);
     g16_err (*recover)(void *self, size_t *n_requeued, g16_status *st);
     g16_err (*get_counts)(void *self, store_counts *c, g16_status *st);
+    g16_err (*job_list)(void *self, const store_job_filter *f, int64_t *ids, size_t max, size_t *n, g16_status *st);
 } store_ops;
 
 /* The backends (store_pg_ops is absent from builds without libpq: store.c

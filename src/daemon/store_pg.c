@@ -1041,6 +1041,42 @@ static g16_err pg_counts_fn(pgs *p, void *arg, g16_status *st) {
 
 static g16_err pg_get_counts(void *self, store_counts *c, g16_status *st) { return pg_tx(self, pg_counts_fn, c, st); }
 
+typedef struct list_arg {
+    const store_job_filter *f;
+    int64_t *ids;
+    size_t max, *n;
+} list_arg;
+
+static g16_err pg_list_fn(pgs *p, void *arg, g16_status *st) {
+    list_arg *la = arg;
+    pargs a = {0};
+    pa_i64(&a, la->f->after);
+    pa_i64(&a, la->f->states ? (int64_t)la->f->states : 0x1f);
+    pa_i64(&a, la->f->priorities ? (int64_t)la->f->priorities : 0xf);
+    pa_str(&a, la->f->key_id);
+    pa_i64(&a, (int64_t)la->max);
+    static const char sql[] = "SELECT id FROM jobs WHERE id > $1::bigint AND (($2::integer >> state) & 1) = 1"
+                              " AND (($3::integer >> priority) & 1) = 1 AND ($4::text IS NULL OR key_id = $4::text)"
+                              " ORDER BY id LIMIT $5::bigint";
+    PGresult *r = PQexecParams(p->c, sql, a.n, NULL, a.v, a.len, a.fmt, 0);
+    if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
+        g16_err err = pg_fail_res(p, r, st, "job list");
+        PQclear(r);
+        return err;
+    }
+    *la->n = 0;
+    for (int i = 0; i < PQntuples(r) && *la->n < la->max; i++)
+        la->ids[(*la->n)++] = col_i64(r, i, 0);
+    PQclear(r);
+    return G16_OK;
+}
+
+static g16_err pg_job_list(void *self, const store_job_filter *f, int64_t *ids, size_t max, size_t *n,
+                           g16_status *st) {
+    list_arg la = {f, ids, max, n};
+    return pg_tx(self, pg_list_fn, &la, st);
+}
+
 const store_ops store_pg_ops = {
     .name = "postgresql",
     .open = pg_open,
@@ -1058,4 +1094,5 @@ const store_ops store_pg_ops = {
     .job_get = pg_job_get,
     .recover = pg_recover,
     .get_counts = pg_get_counts,
+    .job_list = pg_job_list,
 };

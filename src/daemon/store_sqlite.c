@@ -1035,6 +1035,30 @@ static g16_err sq_get_counts(void *self, store_counts *c, g16_status *st) {
     return sq_end(s, err, st);
 }
 
+/* A statement of its own (not in s->q: listings are rare), prepared per call. */
+static g16_err sq_job_list(void *self, const store_job_filter *f, int64_t *ids, size_t max, size_t *n,
+                           g16_status *st) {
+    sq *s = self;
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT id FROM jobs WHERE id > ?1 AND ((?2 >> state) & 1) = 1 AND ((?3 >> priority) & 1) = 1"
+                           " AND (?4 IS NULL OR key_id = ?4) ORDER BY id LIMIT ?5",
+                           -1, &q, NULL) != SQLITE_OK)
+        return sq_fail(s, st, "job list");
+    sqlite3_bind_int64(q, 1, f->after);
+    sqlite3_bind_int64(q, 2, f->states ? (sqlite3_int64)f->states : 0x1f);
+    sqlite3_bind_int64(q, 3, f->priorities ? (sqlite3_int64)f->priorities : 0xf);
+    if (f->key_id)
+        sqlite3_bind_text(q, 4, f->key_id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(q, 5, (sqlite3_int64)max);
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW && *n < max)
+        ids[(*n)++] = sqlite3_column_int64(q, 0);
+    g16_err err = rc == SQLITE_ROW || rc == SQLITE_DONE ? G16_OK : sq_fail(s, st, "job list");
+    sqlite3_finalize(q);
+    return err;
+}
+
 const store_ops store_sqlite_ops = {
     .name = "sqlite",
     .open = sq_open,
@@ -1052,4 +1076,5 @@ const store_ops store_sqlite_ops = {
     .job_get = sq_job_get,
     .recover = sq_recover,
     .get_counts = sq_get_counts,
+    .job_list = sq_job_list,
 };

@@ -162,6 +162,7 @@ void asg_synth(g16_engine *e, part *p, uint64_t bytes, int me) {
     }
     p->stats.synth_ms = now_ms() - t0;
     engine_tl(e, "synthesis", 'E', p, "synth", me);
+    engine_span_add(e->ring, ESPAN_SYNTH, ELANE_SYNTH, me, -1, p->job->id, p->idx, t0, t0 + p->stats.synth_ms);
 
     pthread_mutex_lock(&e->lock);
     part_free_input(p);

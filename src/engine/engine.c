@@ -54,6 +54,7 @@ static void engine_free(g16_engine *e) {
     if (e->timeline)
         fclose(e->timeline);
     pthread_mutex_destroy(&e->tl_lock);
+    engine_ring_free(e->ring);
     free(e);
 }
 
@@ -137,6 +138,11 @@ static g16_err engine_create(g16_ctx *ctx, g16_engine **out, const g16_engine_op
         return g16_ctx_fail(ctx, G16_ERR_IO, "g16_engine_create: cannot open the timeline %s", opts->timeline_path);
     }
     e->o.timeline_path = NULL; /* not kept: the caller's string */
+    if (engine_ring_create(&e->ring)) {
+        engine_free(e);
+        return g16_ctx_fail(ctx, G16_ERR_NOMEM, "g16_engine_create: out of memory");
+    }
+    e->ring_dev = e->be.name && strcmp(e->be.name, "cpu") != 0;
     e->synth_th = calloc((size_t)e->o.synth_threads, sizeof(pthread_t));
     e->worker_th = calloc((size_t)e->o.workers, sizeof(pthread_t));
     e->wstate = calloc((size_t)e->o.workers, sizeof(void *));

@@ -30,6 +30,8 @@
 
 enum { P_QUEUED, P_RUNNING, P_PROVED, P_FAILED, P_CANCELLED };
 
+typedef struct engine_ring engine_ring;
+
 typedef struct ekey {
     uint64_t id;
     char *path;
@@ -158,6 +160,8 @@ struct g16_engine {
     pthread_mutex_t lock;
     pthread_cond_t cv_synth, cv_ready, cv_fin, cv_done;
     FILE *timeline; /* optional event log (its own lock: tl_lock) */
+    engine_ring *ring; /* recent spans (spans.c; its own lock) */
+    int ring_dev;      /* 1: spans name their device (a GPU backend), 0: device null */
     pthread_mutex_t tl_lock;
     double t_start;
     pheap pending, ready, fin;
@@ -227,6 +231,17 @@ typedef struct wctx { /* a thread's argument */
 static inline double now_ms(void) { return g16_now_ms(); }
 /* The key is resident: a zkey (key) or a .params key (pkey). */
 static inline int ekey_resident(const ekey *k) { return k->key != NULL || k->pkey != NULL; }
+
+/* The span ring (spans.c): the last ENGINE_RING_CAP stage spans. */
+#define ENGINE_RING_CAP 65536
+enum { ESPAN_SYNTH, ESPAN_DEVICE, ESPAN_UPLOAD, ESPAN_KERNELS, ESPAN_FINALIZE, ESPAN_VERIFY };
+enum { ELANE_SYNTH, ELANE_WORKER, ELANE_FINALIZE };
+g16_err engine_ring_create(engine_ring **r);
+void engine_ring_free(engine_ring *r);
+/* Records a span [b, e] (now_ms clock) of thread idx of kind (ELANE_*),
+ * stage (ESPAN_*), on device dev (-1: none); r NULL: nothing. */
+void engine_span_add(engine_ring *r, int stage, int kind, int idx, int dev, uint64_t job, uint32_t part, double b,
+                     double e);
 
 /* sched.c */
 int heap_push(pheap *h, part *p);

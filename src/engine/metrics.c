@@ -106,113 +106,144 @@ static void metrics_counters(const g16_engine *e, sbuf *b) {
     struct {
         const char *name, *help;
         uint64_t v;
+        int gpu; /* 1: only where a GPU backend runs */
     } c[] = {
-        {"g16_jobs_submitted_total", "Jobs accepted.", e->c_jobs_submitted},
-        {"g16_jobs_completed_total", "Jobs with every partition proved.", e->c_jobs_done},
-        {"g16_jobs_failed_total", "Jobs with a failed partition.", e->c_jobs_failed},
-        {"g16_jobs_cancelled_total", "Jobs cancelled or timed out.", e->c_jobs_cancelled},
-        {"g16_partitions_proved_total", "Partitions proved (and verified).", e->c_parts_proved},
-        {"g16_partitions_failed_total", "Partitions failed.", e->c_parts_failed},
-        {"g16_partitions_cancelled_total", "Partitions cancelled.", e->c_parts_cancelled},
-        {"g16_verify_failures_total", "Proofs that failed verify-before-return.", e->c_verify_failed},
-        {"g16_key_loads_total", "Key loads.", e->c_key_loads},
-        {"g16_key_evictions_total", "Key evictions.", e->c_key_evictions},
-        {"g16_work_area_allocs_total", "Working areas allocated.", e->c_work_allocs},
-        {"g16_work_area_reclaims_total", "Cached working areas freed under budget pressure.", e->c_work_reclaims},
+        {"g16_jobs_submitted_total", "Jobs accepted.", e->c_jobs_submitted, 0},
+        {"g16_jobs_completed_total", "Jobs with every partition proved.", e->c_jobs_done, 0},
+        {"g16_jobs_failed_total", "Jobs with a failed partition.", e->c_jobs_failed, 0},
+        {"g16_jobs_cancelled_total", "Jobs cancelled or timed out.", e->c_jobs_cancelled, 0},
+        {"g16_partitions_proved_total", "Partitions proved (and verified).", e->c_parts_proved, 0},
+        {"g16_partitions_failed_total", "Partitions failed.", e->c_parts_failed, 0},
+        {"g16_partitions_cancelled_total", "Partitions cancelled.", e->c_parts_cancelled, 0},
+        {"g16_verify_failures_total", "Proofs that failed verify-before-return.", e->c_verify_failed, 0},
+        {"g16_key_loads_total", "Key loads.", e->c_key_loads, 0},
+        {"g16_key_evictions_total", "Key evictions.", e->c_key_evictions, 0},
+        {"g16_work_area_allocs_total", "Working areas allocated.", e->c_work_allocs, 0},
+        {"g16_work_area_reclaims_total", "Cached working areas freed under budget pressure.", e->c_work_reclaims, 0},
         {"g16_keys_streamed_total", "Key loads left off the GPUs (bases streamed from host memory).",
-         e->c_keys_streamed},
+         e->c_keys_streamed, 1},
         {"g16_partitions_streamed_total", "Partitions proved with bases streamed from host memory.",
-         e->c_parts_streamed},
+         e->c_parts_streamed, 1},
         {"g16_partitions_cpu_fallback_total",
          "Partitions a GPU worker ran on the CPU (no device working area, or its device out of service).",
-         e->c_parts_cpu_fallback},
+         e->c_parts_cpu_fallback, 1},
         {"g16_device_errors_total", "GPU stages that failed on a device (the device is then out of service).",
-         e->c_device_errors},
+         e->c_device_errors, 1},
         {"g16_workers_retired_total",
          "Workers that could not hold an in-memory key's device working area and left its partitions to the others.",
-         e->c_workers_retired},
+         e->c_workers_retired, 0},
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
-        sb_printf(b, "# HELP %s %s\n# TYPE %s counter\n%s %llu\n", c[i].name, c[i].help, c[i].name, c[i].name,
-                  (unsigned long long)c[i].v);
+        if (!c[i].gpu || e->ring_dev)
+            sb_printf(b, "# HELP %s %s\n# TYPE %s counter\n%s %llu\n", c[i].name, c[i].help, c[i].name, c[i].name,
+                      (unsigned long long)c[i].v);
     sb_printf(b, "# HELP g16_budget_bytes Byte budget (0 = unlimited), use and peak.\n# TYPE g16_budget_bytes gauge\n");
     sb_printf(b, "g16_budget_bytes{kind=\"limit\"} %llu\ng16_budget_bytes{kind=\"used\"} %llu\n"
                   "g16_budget_bytes{kind=\"peak\"} %llu\n",
               (unsigned long long)e->o.budget_bytes, (unsigned long long)e->budget_used,
               (unsigned long long)e->budget_peak);
-    sb_printf(b, "# HELP g16_device_budget_bytes Per-device bytes (0 limit = unlimited): resident key bases, "
-                  "worker areas, their sum and its peak.\n# TYPE g16_device_budget_bytes gauge\n");
-    sb_printf(b, "g16_device_budget_bytes{kind=\"limit\"} %llu\ng16_device_budget_bytes{kind=\"keys\"} %llu\n"
-                  "g16_device_budget_bytes{kind=\"work\"} %llu\ng16_device_budget_bytes{kind=\"used\"} %llu\n"
-                  "g16_device_budget_bytes{kind=\"peak\"} %llu\n",
-              (unsigned long long)e->o.device_budget_bytes, (unsigned long long)e->dev_keys,
-              (unsigned long long)e->dev_work, (unsigned long long)(e->dev_keys + e->dev_work),
-              (unsigned long long)e->dev_peak);
+    if (e->ring_dev) {
+        sb_printf(b, "# HELP g16_device_budget_bytes Per-device bytes (0 limit = unlimited): resident key bases, "
+                      "worker areas, their sum and its peak.\n# TYPE g16_device_budget_bytes gauge\n");
+        sb_printf(b, "g16_device_budget_bytes{kind=\"limit\"} %llu\ng16_device_budget_bytes{kind=\"keys\"} %llu\n"
+                      "g16_device_budget_bytes{kind=\"work\"} %llu\ng16_device_budget_bytes{kind=\"used\"} %llu\n"
+                      "g16_device_budget_bytes{kind=\"peak\"} %llu\n",
+                  (unsigned long long)e->o.device_budget_bytes, (unsigned long long)e->dev_keys,
+                  (unsigned long long)e->dev_work, (unsigned long long)(e->dev_keys + e->dev_work),
+                  (unsigned long long)e->dev_peak);
+    }
     uint64_t tiers[3] = {0, 0, 0}; /* device, host, mmap */
     for (ekey *k = e->keys; k; k = k->next)
         if (ekey_resident(k))
             tiers[k->dev_bytes ? 0 : k->tier == G16_TIER_HOST ? 1 : 2]++;
     sb_printf(b, "# HELP g16_keys_resident Resident keys by tier (device: bases on the GPUs).\n"
-                  "# TYPE g16_keys_resident gauge\ng16_keys_resident{tier=\"device\"} %llu\n"
-                  "g16_keys_resident{tier=\"host\"} %llu\ng16_keys_resident{tier=\"mmap\"} %llu\n",
-              (unsigned long long)tiers[0], (unsigned long long)tiers[1], (unsigned long long)tiers[2]);
+                  "# TYPE g16_keys_resident gauge\n");
+    if (e->ring_dev)
+        sb_printf(b, "g16_keys_resident{tier=\"device\"} %llu\n", (unsigned long long)tiers[0]);
+    sb_printf(b, "g16_keys_resident{tier=\"host\"} %llu\ng16_keys_resident{tier=\"mmap\"} %llu\n",
+              (unsigned long long)tiers[1], (unsigned long long)tiers[2]);
 }
 
-/* the per-worker and per-device series; */
+/* the per-worker and per-device series (seconds; the device series only
+ * where a GPU backend runs); */
 static void metrics_devices(const g16_engine *e, sbuf *b) {
     double tnow = now_ms();
-    sb_printf(b, "# HELP g16_worker_busy_ms_total Time each worker spent in heavy stages.\n"
-                  "# TYPE g16_worker_busy_ms_total counter\n");
-    for (int i = 0; i < e->n_worker_th; i++)
-        sb_printf(b, "g16_worker_busy_ms_total{worker=\"%d\",device=\"%d\"} %.3f\n", i, e->wcur[i].dev,
-                  e->wcur[i].busy_ms);
-    sb_printf(b, "# HELP g16_device_busy_ms_total Time with at least one worker of the device in a heavy stage.\n"
-                  "# TYPE g16_device_busy_ms_total counter\n");
+    sb_printf(b, "# HELP g16_worker_busy_seconds_total Time each worker spent in heavy stages.\n"
+                  "# TYPE g16_worker_busy_seconds_total counter\n");
+    for (int i = 0; i < e->n_worker_th; i++) {
+        if (e->ring_dev)
+            sb_printf(b, "g16_worker_busy_seconds_total{worker=\"%d\",device=\"%d\"} %.6f\n", i, e->wcur[i].dev,
+                      e->wcur[i].busy_ms / 1e3);
+        else
+            sb_printf(b, "g16_worker_busy_seconds_total{worker=\"%d\"} %.6f\n", i, e->wcur[i].busy_ms / 1e3);
+    }
+    sb_printf(b, "# HELP g16_finalize_busy_seconds_total Finalize + verify time of the finalize threads, summed.\n"
+                  "# TYPE g16_finalize_busy_seconds_total counter\ng16_finalize_busy_seconds_total %.6f\n"
+                  "# HELP g16_budget_wait_seconds_total Time synthesis threads waited for budget room for a working "
+                  "area or a witness, summed.\n# TYPE g16_budget_wait_seconds_total counter\n"
+                  "g16_budget_wait_seconds_total %.6f\n"
+                  "# HELP g16_finalize_threads Finalize threads (one per device).\n"
+                  "# TYPE g16_finalize_threads gauge\ng16_finalize_threads %d\n",
+              e->fin_busy_ms / 1e3, e->budget_wait_ms / 1e3, e->n_fin_th);
+    if (!e->ring_dev)
+        return;
+    struct {
+        const char *name, *help;
+    } ser[] = {
+        {"g16_device_gpu_seconds_total", "Sum of the device-timed (CUDA events) GPU stages."},
+        {"g16_device_kernel_seconds_total", "Kernel sections (H and the MSMs, host clock) per device."},
+        {"g16_device_kernel_gpu_seconds_total",
+         "CUDA-event time of the kernel sections' work per device (less than g16_device_kernel_seconds_total by the "
+         "host's gaps)."},
+        {"g16_device_kernel_wait_seconds_total", "Waits for the device's kernel mutex, summed."},
+    };
+    sb_printf(b, "# HELP g16_device_busy_seconds_total Time with at least one worker of the device in a heavy "
+                  "stage.\n# TYPE g16_device_busy_seconds_total counter\n");
     for (int d = 0; d < e->n_dev; d++)
-        sb_printf(b, "g16_device_busy_ms_total{device=\"%d\"} %.3f\n", d, dev_busy_ms(e, d, tnow));
-    sb_printf(b, "# HELP g16_device_gpu_ms_total Sum of the device-timed (CUDA events) GPU stages.\n"
-                  "# TYPE g16_device_gpu_ms_total counter\n");
-    for (int d = 0; d < e->n_dev; d++)
-        sb_printf(b, "g16_device_gpu_ms_total{device=\"%d\"} %.3f\n", d, e->dev[d].gpu_ms);
+        sb_printf(b, "g16_device_busy_seconds_total{device=\"%d\"} %.6f\n", d, dev_busy_ms(e, d, tnow) / 1e3);
+    for (size_t k = 0; k < sizeof ser / sizeof ser[0]; k++) {
+        sb_printf(b, "# HELP %s %s\n# TYPE %s counter\n", ser[k].name, ser[k].help, ser[k].name);
+        for (int d = 0; d < e->n_dev; d++)
+            sb_printf(b, "%s{device=\"%d\"} %.6f\n", ser[k].name, d,
+                      (k == 0 ? e->dev[d].gpu_ms : k == 1 ? e->dev[d].kernel_ms : k == 2 ? e->dev[d].kernel_gpu_ms
+                                                                                        : e->dev[d].kwait_ms) / 1e3);
+    }
     sb_printf(b, "# HELP g16_device_partitions_total Device stages that ended without error, per device.\n"
                   "# TYPE g16_device_partitions_total counter\n");
     for (int d = 0; d < e->n_dev; d++)
         sb_printf(b, "g16_device_partitions_total{device=\"%d\"} %llu\n", d, (unsigned long long)e->dev[d].parts);
-    sb_printf(b, "# HELP g16_device_kernel_ms_total Kernel sections (H and the MSMs, host clock) per device.\n"
-                  "# TYPE g16_device_kernel_ms_total counter\n");
-    for (int d = 0; d < e->n_dev; d++)
-        sb_printf(b, "g16_device_kernel_ms_total{device=\"%d\"} %.3f\n", d, e->dev[d].kernel_ms);
-    sb_printf(b, "# HELP g16_device_kernel_gpu_ms_total CUDA-event time of the kernel sections' work per device "
-                  "(less than g16_device_kernel_ms_total by the host's gaps).\n"
-                  "# TYPE g16_device_kernel_gpu_ms_total counter\n");
-    for (int d = 0; d < e->n_dev; d++)
-        sb_printf(b, "g16_device_kernel_gpu_ms_total{device=\"%d\"} %.3f\n", d, e->dev[d].kernel_gpu_ms);
-    sb_printf(b, "# HELP g16_device_stage_gpu_ms_total The kernel sections' CUDA-event time by part (synthesis and H, "
-                  "the MSMs A, B1, B2, C and H) per device.\n"
-                  "# TYPE g16_device_stage_gpu_ms_total counter\n");
+    sb_printf(b, "# HELP g16_device_stage_gpu_seconds_total The kernel sections' CUDA-event time by part (synthesis "
+                  "and H, the MSMs A, B1, B2, C and H) per device.\n"
+                  "# TYPE g16_device_stage_gpu_seconds_total counter\n");
     static const char *const stage_names[ENGINE_GPU_STAGES] = ENGINE_GPU_STAGE_NAMES;
     for (int d = 0; d < e->n_dev; d++)
         for (int i = 0; i < ENGINE_GPU_STAGES; i++)
-            sb_printf(b, "g16_device_stage_gpu_ms_total{device=\"%d\",stage=\"%s\"} %.3f\n", d, stage_names[i],
-                      e->dev[d].stage_gpu_ms[i]);
-    sb_printf(b, "# HELP g16_device_kernel_wait_ms_total Waits for the device's kernel mutex, summed.\n"
-                  "# TYPE g16_device_kernel_wait_ms_total counter\n");
-    for (int d = 0; d < e->n_dev; d++)
-        sb_printf(b, "g16_device_kernel_wait_ms_total{device=\"%d\"} %.3f\n", d, e->dev[d].kwait_ms);
-    sb_printf(b, "# HELP g16_finalize_busy_ms_total Finalize + verify time of the finalize threads, summed.\n"
-                  "# TYPE g16_finalize_busy_ms_total counter\ng16_finalize_busy_ms_total %.3f\n"
-                  "# HELP g16_budget_wait_ms_total Time synthesis threads waited for budget room for a working "
-                  "area or a witness, summed.\n# TYPE g16_budget_wait_ms_total counter\ng16_budget_wait_ms_total %.3f\n"
-                  "# HELP g16_finalize_threads Finalize threads (one per device).\n"
-                  "# TYPE g16_finalize_threads gauge\ng16_finalize_threads %d\n",
-              e->fin_busy_ms, e->budget_wait_ms, e->n_fin_th);
+            sb_printf(b, "g16_device_stage_gpu_seconds_total{device=\"%d\",stage=\"%s\"} %.6f\n", d, stage_names[i],
+                      e->dev[d].stage_gpu_ms[i] / 1e3);
     sb_printf(b, "# HELP g16_gpu_busy_fraction Device busy time over the time since its first partition.\n"
                   "# TYPE g16_gpu_busy_fraction gauge\n");
     for (int d = 0; d < e->n_dev; d++)
         sb_printf(b, "g16_gpu_busy_fraction{device=\"%d\"} %.4f\n", d, dev_busy_fraction(e, d, tnow));
 }
 
-/* the queue depths, busy workers and the stage histograms. */
+/* One histogram (h: milliseconds) in seconds; label: "" or `stage="x",`. */
+static void hist_print(sbuf *b, const char *name, const char *label, const hist *h) {
+    uint64_t cum = 0;
+    for (size_t i = 0; i < NHB; i++) {
+        cum += h->b[i];
+        sb_printf(b, "%s_bucket{%sle=\"%g\"} %llu\n", name, label, HB[i] / 1e3, (unsigned long long)cum);
+    }
+    cum += h->b[NHB];
+    sb_printf(b, "%s_bucket{%sle=\"+Inf\"} %llu\n", name, label, (unsigned long long)cum);
+    size_t ll = strlen(label);
+    /* label without its trailing comma, in braces, for _sum and _count */
+    sb_printf(b, "%s_sum%s%.*s%s %.6f\n%s_count%s%.*s%s %llu\n", name, ll ? "{" : "", ll ? (int)ll - 1 : 0, label,
+              ll ? "}" : "", h->sum / 1e3, name, ll ? "{" : "", ll ? (int)ll - 1 : 0, label, ll ? "}" : "",
+              (unsigned long long)h->count);
+}
+
+/* the queue depths, busy workers and the histograms: queue wait, job
+ * duration (submit to finish) and the other stages by name. */
 static void metrics_queues(const g16_engine *e, sbuf *b) {
     uint64_t d[4];
     queue_depths(e, d);
@@ -228,19 +259,22 @@ static void metrics_queues(const g16_engine *e, sbuf *b) {
     sb_printf(b, "# HELP g16_workers_busy Device workers running a partition.\n# TYPE g16_workers_busy gauge\n"
                   "g16_workers_busy %d\n",
               busy);
-    sb_printf(b, "# HELP g16_stage_ms Per-partition stage time (job: submit to finish), milliseconds.\n"
-                  "# TYPE g16_stage_ms histogram\n");
+    sb_printf(b, "# HELP g16_queue_wait_seconds Partition wait from submission to the start of its synthesis.\n"
+                  "# TYPE g16_queue_wait_seconds histogram\n");
+    hist_print(b, "g16_queue_wait_seconds", "", &e->h[ST_QUEUE]);
+    sb_printf(b, "# HELP g16_job_duration_seconds Job time from submission to its last partition's end.\n"
+                  "# TYPE g16_job_duration_seconds histogram\n");
+    hist_print(b, "g16_job_duration_seconds", "", &e->h[ST_JOB]);
+    sb_printf(b, "# HELP g16_stage_duration_seconds Per-partition stage time.\n"
+                  "# TYPE g16_stage_duration_seconds histogram\n");
     for (int s = 0; s < ST_COUNT; s++) {
-        uint64_t cum = 0;
-        for (size_t i = 0; i < NHB; i++) {
-            cum += e->h[s].b[i];
-            sb_printf(b, "g16_stage_ms_bucket{stage=\"%s\",le=\"%g\"} %llu\n", ST_NAME[s], HB[i],
-                      (unsigned long long)cum);
-        }
-        cum += e->h[s].b[NHB];
-        sb_printf(b, "g16_stage_ms_bucket{stage=\"%s\",le=\"+Inf\"} %llu\n", ST_NAME[s], (unsigned long long)cum);
-        sb_printf(b, "g16_stage_ms_sum{stage=\"%s\"} %.3f\ng16_stage_ms_count{stage=\"%s\"} %llu\n", ST_NAME[s],
-                  e->h[s].sum, ST_NAME[s], (unsigned long long)e->h[s].count);
+        if (s == ST_QUEUE || s == ST_JOB)
+            continue;
+        if (!e->ring_dev && (s == ST_UPLOAD || s == ST_GPU || s == ST_KWAIT || s == ST_KERNELS))
+            continue; /* GPU stages */
+        char label[48];
+        snprintf(label, sizeof label, "stage=\"%s\",", ST_NAME[s]);
+        hist_print(b, "g16_stage_duration_seconds", label, &e->h[s]);
     }
 }
 

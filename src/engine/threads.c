@@ -140,6 +140,7 @@ void *synth_main(void *arg) {
         part_wipe_input(p, g16_ctx_threads(e->ctx));
         p->stats.synth_ms = now_ms() - t0;
         engine_tl(e, "synthesis", 'E', p, "synth", me);
+        engine_span_add(e->ring, ESPAN_SYNTH, ELANE_SYNTH, me, -1, j->id, p->idx, t0, t0 + p->stats.synth_ms);
 
         pthread_mutex_lock(&e->lock);
         budget_give(e, wit_bytes); /* the witness is consumed */
@@ -235,6 +236,16 @@ void *worker_main(void *arg) {
             tl_dev(e, hi.kernels_end, "kernels", 'E', p, me, dv);
         }
         tl_at(e, t1, "device", 'E', p, "worker", me);
+        {
+            int sd = e->ring_dev ? dv : -1;
+            engine_span_add(e->ring, ESPAN_DEVICE, ELANE_WORKER, me, sd, p->job->id, p->idx, t0, t1);
+            if (!err && hi.upload_end > 0 && hi.kernels_end > 0) {
+                engine_span_add(e->ring, ESPAN_UPLOAD, ELANE_WORKER, me, sd, p->job->id, p->idx, hi.upload_begin,
+                                hi.upload_end);
+                engine_span_add(e->ring, ESPAN_KERNELS, ELANE_WORKER, me, sd, p->job->id, p->idx, hi.kernels_begin,
+                                hi.kernels_end);
+            }
+        }
 
         pthread_mutex_lock(&e->lock);
         e->wcur[me].busy = 0;
@@ -351,6 +362,9 @@ void *fin_main(void *arg) {
         }
         double t2 = now_ms();
         engine_tl(e, "finalize", 'E', p, "finalize", me);
+        engine_span_add(e->ring, ESPAN_FINALIZE, ELANE_FINALIZE, me, -1, p->job->id, p->idx, t0, t1);
+        if (verify)
+            engine_span_add(e->ring, ESPAN_VERIFY, ELANE_FINALIZE, me, -1, p->job->id, p->idx, t1, t2);
 
         pthread_mutex_lock(&e->lock);
         p->stats.finalize_ms = t1 - t0;

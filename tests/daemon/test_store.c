@@ -647,6 +647,48 @@ static void t_reconnect(backend *b) {
 }
 #endif
 
+/* store_job_list against the jobs' own views: random filters (states,
+ * priorities, key, after), read in pages of 1 to 5. ids: the store's nj
+ * jobs of key kA; one job of kB is added. */
+static void t_list(store *s, g16_rng *rng, const int64_t *ids, int nj) {
+    g16_status st = {0};
+    int64_t all[64];
+    for (int i = 0; i < nj && i < 63; i++)
+        all[i] = ids[i];
+    all[nj] = mkjob(s, "kB", G16_PRIORITY_HIGH, 1, NULL);
+    int na = nj + 1;
+    for (int it = 0; it < 60; it++) {
+        store_job_filter f = {.states = (unsigned)(g16_rng_next(rng) % 32),
+                              .priorities = (unsigned)(g16_rng_next(rng) % 16),
+                              .key_id = it % 3 == 0 ? "kB" : it % 3 == 1 ? "kA" : NULL,
+                              .after = all[0] - 1 + (int64_t)(g16_rng_next(rng) % (uint64_t)(na + 1))};
+        int64_t want[64], got[64], page[8];
+        int nw = 0, ng = 0;
+        for (int i = 0; i < na; i++) {
+            store_job_info ji = getjob(s, all[i], 0);
+            if ((!f.states || (f.states >> ji.state & 1)) && (!f.priorities || (f.priorities >> ji.priority & 1)) &&
+                (!f.key_id || !strcmp(f.key_id, ji.key_id)) && ji.id > f.after)
+                want[nw++] = ji.id;
+            store_job_info_free(&ji);
+        }
+        size_t max = 1 + (size_t)(g16_rng_next(rng) % 5), n = 0;
+        for (int pages = 0; pages <= na; pages++) {
+            CHECK_MSG(store_job_list(s, &f, page, max, &n, &st) == G16_OK, "job_list: %s", st.msg);
+            for (size_t i = 0; i < n && ng < 64; i++)
+                got[ng++] = page[i];
+            if (n < max)
+                break;
+            f.after = page[n - 1];
+        }
+        CHECK_MSG(ng == nw && !memcmp(got, want, (size_t)nw * sizeof want[0]), "listing %d: %d ids, want %d", it, ng,
+                  nw);
+    }
+    size_t n = 7;
+    store_job_filter f = {0};
+    CHECK(store_job_list(s, &f, NULL, 0, &n, &st) == G16_OK && n == 0);
+    CHECK(store_job_list(s, NULL, NULL, 0, &n, &st) == G16_ERR_INVALID_ARG);
+}
+
 static void t_counts(backend *b, g16_rng *rng) {
     store *s = open_as(b, "a");
     if (!s)
@@ -680,6 +722,7 @@ static void t_counts(backend *b, g16_rng *rng) {
     CHECK(ref.partitions[STORE_DONE][0] + ref.partitions[STORE_DONE][1] + ref.partitions[STORE_DONE][2] +
               ref.partitions[STORE_DONE][3] ==
           (n + 2) / 3);
+    t_list(s, rng, ids, NJ);
     store_close(s);
 }
 

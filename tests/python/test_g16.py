@@ -273,6 +273,12 @@ class EngineJob(unittest.TestCase):
                             self.assertTrue(ctx.verify(vk, public_json, proof_json))
                         self.assertEqual(res[0].public, res[2].public)
                         self.assertNotEqual(res[0].proof, res[1].proof)  # fresh r, s each
+                        tl = eng.timeline()
+                        dev = [s for s in tl["spans"] if s["job"] == job and s["stage"] == "device"]
+                        self.assertEqual(sorted(s["partition"] for s in dev), [0, 1, 2])
+                        self.assertTrue(all(s["device"] is None and s["start"] <= s["end"] <= tl["now"] for s in dev))
+                        tr = eng.timeline(since=tl["now"] + 3600, chrome=True)
+                        self.assertEqual(tr["traceEvents"], [])
                         eng.release(job)
                         with self.assertRaises(g16.InvalidArgument):
                             eng.info(job)
