@@ -5,6 +5,7 @@
  * compared in constant time. The listening socket is made here (TCP or a
  * Unix socket) and handed to MHD, so that port 0 can pick a free port. */
 #include "daemon.h"
+#include "ui.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +73,27 @@ static enum MHD_Result send_reply(g16d *d, struct MHD_Connection *conn, int stat
     return ret;
 }
 
+/* A static dashboard file: persistent bytes, cached by the browser for a
+ * minute; the CSP keeps the page to its own origin (no inline script). */
+static enum MHD_Result send_asset(g16d *d, struct MHD_Connection *conn, const unsigned char *data, size_t len,
+                                  const char *mime, int head) {
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(head ? 0 : len, (void *)(uintptr_t)data, MHD_RESPMEM_PERSISTENT);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, mime);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "max-age=60");
+    MHD_add_response_header(r, "Content-Security-Policy",
+                            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    enum MHD_Result ret = MHD_queue_response(conn, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    pthread_mutex_lock(&d->mtx);
+    d->cnt.http[200]++;
+    pthread_mutex_unlock(&d->mtx);
+    return ret;
+}
+
 static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
                                const char *version, const char *upload_data, size_t *upload_data_size,
                                void **con_cls) {
@@ -84,6 +107,15 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
             return MHD_NO;
         *con_cls = rq;
         rq->t0 = g16_now_ms();
+        if (!strcmp(method, "GET") || !strcmp(method, "HEAD")) { /* the dashboard: no token */
+            const unsigned char *ud;
+            size_t ul;
+            const char *um;
+            if (g16d_ui_asset(url, &ud, &ul, &um)) {
+                rq->replied = 1;
+                return send_asset(d, conn, ud, ul, um, !strcmp(method, "HEAD"));
+            }
+        }
         if (d->cfg->token && strcmp(url, "/healthz")) {
             const char *auth = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
             int ok = auth && !strncmp(auth, "Bearer ", 7) && token_equal(auth + 7, d->cfg->token);
