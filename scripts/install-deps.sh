@@ -3,7 +3,8 @@
 # sudo): the compiler tool chain, the -dev libraries, dpkg-dev (dpkg-shlibdeps
 # for the .deb), Node.js for the oracle tools, valgrind (its memcheck.h: the
 # constant-time test), nasm and nlohmann-json3-dev (tests/test_witgen.sh
-# builds circom's C++ witness generator), and the pinned npm packages in
+# builds circom's C++ witness generator), chromium (tests/test_dashboard.sh
+# drives it headless through playwright-core), and the pinned npm packages in
 # tests/js (from the lockfile).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +12,7 @@ cd "$(dirname "$0")/.."
 PKGS=(build-essential cmake pkg-config python3 libgmp-dev libjansson-dev
       clang libclang-rt-14-dev nodejs npm dpkg-dev
       libmicrohttpd-dev libsqlite3-dev libcurl4-openssl-dev libpq-dev postgresql curl
-      valgrind nasm nlohmann-json3-dev)
+      valgrind nasm nlohmann-json3-dev chromium)
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 
@@ -31,7 +32,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# Pinned oracle tools (snarkjs, circom2, circomlib, @noble/curves).
+# Pinned oracle tools (snarkjs, circom2, circomlib, @noble/curves) and
+# playwright-core (drives Debian's chromium; it downloads no browser).
 stamp=tests/js/node_modules/.g16-lock
 if [ ! -f "$stamp" ] || ! cmp -s tests/js/package-lock.json "$stamp"; then
     echo "install-deps: npm ci (tests/js)"

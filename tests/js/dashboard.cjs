@@ -123,6 +123,13 @@ async function until(what, fn, seconds) {
           fail('active job ' + j.id + ' not in the queue table');
       }
       busy += s.active.length > 0;
+      if (round === 1) { // zoom the live timeline in at its right edge (stays live)
+        const b = await page.locator('#timeline').boundingBox();
+        await page.mouse.move(b.x + b.width - 2, b.y + b.height / 2);
+        await page.mouse.wheel(0, -800);
+        await sleep(300);
+        await page.screenshot({ path: path.join(OUTDIR, 'dashboard-running.png'), fullPage: true });
+      }
     }
     if (!busy) fail('no job was active while the page was checked: the test jobs are too small');
     log('queues and job states match the replies while jobs run');

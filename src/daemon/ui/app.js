@@ -203,14 +203,15 @@ function renderStatus() {
   // devices
   const dv = $('devices');
   dv.replaceChildren();
+  const gpu = isGpu();
   for (const d of st.devices || []) {
     const box = el('div', { class: 'dev', 'data-device': String(d.id) });
-    box.append(el('b', { text: 'device ' + d.id + (d.failed ? ' (failed)' : '') }),
+    box.append(el('b', { text: (gpu ? 'GPU ' + d.id : 'CPU') + (d.failed ? ' (failed)' : '') }),
       bar(d.busy_fraction || 0, 'busy'), document.createTextNode(((d.busy_fraction || 0) * 100).toFixed(0) + '% busy'),
       el('div', { class: 'sub', text: d.workers + ' workers · ' + d.busy + ' busy · ' + d.partitions + ' partitions' }));
     dv.append(box);
   }
-  if (!(st.devices || []).length) dv.append(el('p', { class: 'empty', text: 'no GPU device: workers prove on the CPU' }));
+  if (!gpu) dv.append(el('p', { class: 'empty', text: 'no GPU backend: the workers prove on the CPU' }));
 
   // workers: what each does now (the latest span of that worker names the job)
   const wt = $('workers').tBodies[0];
@@ -220,15 +221,18 @@ function renderStatus() {
     let doing = 'idle';
     if (w.job != null) {
       const last = lastSpan(w.id);
-      doing = last && last.end >= (S.timeNow || nowS()) - 2
-        ? 'job ' + last.job + ' · partition ' + last.partition + ' · ' + last.stage
-        : 'engine job ' + w.job + ' · partition ' + w.partition;
+      // spans arrive when they end: the worker's latest one names the job it
+      // works on if it ended just now; an open one also names the stage
+      const t = S.timeNow || nowS();
+      doing = last && last.end >= t - 1
+        ? 'job ' + last.job + ' · partition ' + last.partition + (last.end >= t ? ' · ' + last.stage : '')
+        : 'engine job ' + w.job;
     }
     if (w.retired) doing = 'retired';
     const tr = el('tr', { 'data-worker': String(w.id) });
     const bc = el('td');
     bc.append(bar(w.busy_ms / up, 'busy'), document.createTextNode(fmtMs(w.busy_ms)));
-    tr.append(el('td', { text: 'w' + w.id }), el('td', { text: w.device == null || w.device < 0 ? 'cpu' : 'dev ' + w.device }),
+    tr.append(el('td', { text: 'w' + w.id }), el('td', { text: devName(w.device) }),
       el('td', { class: w.job != null ? 'state running' : '', text: doing }), bc);
     wt.append(tr);
   }
@@ -244,7 +248,7 @@ function renderStatus() {
     bd.append(box);
   };
   if (st.budget) tier('host memory', st.budget.used, st.budget.limit, st.budget.peak);
-  if (st.device_budget && (st.devices || []).length)
+  if (st.device_budget && gpu)
     tier('device memory', st.device_budget.used, st.device_budget.limit, st.device_budget.peak,
       ' · keys ' + fmtB(st.device_budget.keys) + ' · work ' + fmtB(st.device_budget.work));
 
@@ -261,6 +265,9 @@ function renderStatus() {
     kt.append(tr);
   }
 }
+
+function isGpu() { return !!(S.status && S.status.backend && S.status.backend !== 'cpu'); }
+function devName(d) { return d == null || d < 0 || !isGpu() ? 'cpu' : 'gpu ' + d; }
 
 function lastSpan(worker) {
   for (let i = S.spans.length - 1; i >= 0; i--) if (S.spans[i].worker === worker) return S.spans[i];
@@ -383,10 +390,11 @@ function drawTimeline() {
   g.fillStyle = '#6b7385';
   g.strokeStyle = '#eef0f4';
   const step = niceStep((t1 - t0) / 8);
-  for (let t = Math.ceil(t0 / step) * step; t <= t1; t += step) {
-    const xx = x(t);
+  for (let k = 0; t1 - k * step >= t0; k++) {
+    const t = t1 - k * step, xx = x(t);
     g.beginPath(); g.moveTo(xx, AXIS_H - 4); g.lineTo(xx, h); g.stroke();
-    g.fillText('-' + fmtS(Math.max(0, (S.view.live ? nowS() : t1) - t)).replace(' ', ''), xx + 2, 11);
+    const label = k === 0 ? (S.view.live ? 'now' : new Date(t * 1000).toLocaleTimeString()) : '-' + fmtTick(k * step);
+    g.fillText(label, Math.min(xx + 2, w - 40), 11);
   }
   let withSpans = 0;
   L.forEach((ln, i) => {
@@ -394,7 +402,7 @@ function drawTimeline() {
     g.fillStyle = i % 2 ? '#fafbfc' : '#f3f5f8';
     g.fillRect(LABEL_W, y, w - LABEL_W, LANE_H - 2);
     g.fillStyle = '#1d2330';
-    g.fillText((ln.device == null ? 'cpu' : 'dev ' + ln.device) + ' · w' + ln.worker, 4, y + 14);
+    g.fillText(devName(ln.device) + ' · w' + ln.worker, 4, y + 14);
     let any = false;
     for (const s of S.spans) {
       if (s.worker !== ln.worker || s.end < t0 || s.start > t1) continue;
@@ -408,8 +416,14 @@ function drawTimeline() {
   S.drawn = { lanes: L.length, lanesWithSpans: withSpans };
   c.dataset.lanes = String(L.length);
   c.dataset.lanesWithSpans = String(withSpans);
-  c.dataset.laneLabels = L.map((l) => (l.device == null ? 'cpu' : 'dev' + l.device) + '/w' + l.worker).join(',');
+  c.dataset.laneLabels = L.map((l) => devName(l.device) + '/w' + l.worker).join(',');
   renderLegend();
+}
+
+function fmtTick(s) {
+  if (s < 1) return +(s * 1000).toFixed(1) + 'ms';
+  if (s < 120) return +s.toFixed(2) + 's';
+  return +(s / 60).toFixed(1) + 'min';
 }
 
 function niceStep(s) {
@@ -455,7 +469,7 @@ function timelineEvents() {
     const span = Math.max(0.01, Math.min(WINDOW_S, S.view.span * f));
     let end = at + (1 - frac) * span;
     S.view.span = span;
-    if (end >= nowS() && frac > 0.98) { S.view.live = true; } else { S.view.live = false; S.view.end = Math.min(end, nowS()); }
+    if (frac > 0.98 && (S.view.live || end >= nowS())) { S.view.live = true; } else { S.view.live = false; S.view.end = Math.min(end, nowS()); }
     drawTimeline();
   }, { passive: false });
   c.addEventListener('mousedown', (ev) => { drag = { x: ev.clientX, r: viewRange() }; c.style.cursor = 'grabbing'; });
