@@ -80,6 +80,13 @@ async function until(what, fn, seconds) {
     if (stored !== TOKEN) fail('token not kept in sessionStorage');
     log('page open with the token');
 
+    // ---- a job submitted now (behind the others: low priority) appears
+    const sub = await api('/v1/jobs', { method: 'POST', body: JSON.stringify({ key: KEY, priority: 'low',
+      witnesses: [{ path: WITNESS }, { path: WITNESS }] }) });
+    const jid = String(sub.id);
+    const row = await page.waitForSelector('tr[data-job="' + jid + '"]', { timeout: 15000 });
+    log('job ' + jid + ' appeared (' + (await row.getAttribute('data-state')) + ')');
+
     // ---- queue counts and job states match the API (retried: jobs move)
     const shown = () => page.evaluate(() => {
       const q = {};
@@ -134,12 +141,7 @@ async function until(what, fn, seconds) {
     if (!busy) fail('no job was active while the page was checked: the test jobs are too small');
     log('queues and job states match the replies while jobs run');
 
-    // ---- a job submitted now appears and completes
-    const sub = await api('/v1/jobs', { method: 'POST', body: JSON.stringify({ key: KEY, priority: 'critical',
-      witnesses: [{ path: WITNESS }, { path: WITNESS }] }) });
-    const jid = String(sub.id);
-    await page.waitForSelector('tr[data-job="' + jid + '"]', { timeout: 15000 });
-    log('job ' + jid + ' appeared');
+    // ---- ... and the job submitted at the start completes
     await page.waitForSelector('tr[data-job="' + jid + '"][data-state="done"]', { timeout: 120000 });
     log('job ' + jid + ' done on the page');
 
