@@ -22,6 +22,7 @@ const S = {
   status: null,
   jobs: new Map(),      // id -> summary
   cursor: 0,            // every job with id <= cursor is finished and known
+  scan: null,           // the next page's after= while a scan goes on
   spans: [],            // timeline spans, by start
   spanKeys: new Set(),
   timeNow: null,        // daemon's clock at the last timeline reply
@@ -81,7 +82,7 @@ async function tick() {
   const even = S.tick++ % 2 === 0;
   try {
     if (even) {
-      const [st, jl] = await Promise.all([api('/v1/status'), api('/v1/jobs?limit=500&after=' + S.cursor)]);
+      const [st, jl] = await Promise.all([api('/v1/status'), api('/v1/jobs?limit=500&after=' + (S.scan != null ? S.scan : S.cursor))]);
       S.status = st;
       mergeJobs(jl);
       renderStatus();
@@ -117,7 +118,7 @@ function mergeJobs(jl) {
   const fin = (j) => j.state === 'done' || j.state === 'failed' || j.state === 'cancelled';
   // advance the cursor over the finished prefix, so that a poll asks only for
   // jobs that can still change (and new ones); when a page was full, the
-  // next poll goes on from where it ended.
+  // next poll goes on from where it ended (S.scan), then starts over.
   const ids = [...S.jobs.keys()].sort((a, b) => a - b);
   let c = S.cursor;
   for (const id of ids) {
@@ -125,16 +126,11 @@ function mergeJobs(jl) {
     if (!fin(S.jobs.get(id))) break;
     c = id;
   }
-  if (jl.next_after != null) c = Math.max(c, Math.min(jl.next_after, firstActive(ids, fin) - 1));
   S.cursor = c;
+  S.scan = jl.next_after != null ? jl.next_after : null;
   // bound the finished jobs kept
   const finished = ids.filter((id) => fin(S.jobs.get(id)));
   for (let i = 0; i < finished.length - MAX_FINISHED; i++) S.jobs.delete(finished[i]);
-}
-
-function firstActive(ids, fin) {
-  for (const id of ids) if (!fin(S.jobs.get(id))) return id;
-  return Infinity;
 }
 
 function mergeSpans(tl) {
