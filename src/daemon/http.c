@@ -74,11 +74,11 @@ static enum MHD_Result send_reply(g16d *d, struct MHD_Connection *conn, int stat
 }
 
 /* A static dashboard file: persistent bytes, cached by the browser for a
- * minute; the CSP keeps the page to its own origin (no inline script). */
+ * minute; the CSP keeps the page to its own origin (no inline script). MHD
+ * answers a HEAD with the headers (and the length) only. */
 static enum MHD_Result send_asset(g16d *d, struct MHD_Connection *conn, const unsigned char *data, size_t len,
-                                  const char *mime, int head) {
-    struct MHD_Response *r =
-        MHD_create_response_from_buffer(head ? 0 : len, (void *)(uintptr_t)data, MHD_RESPMEM_PERSISTENT);
+                                  const char *mime) {
+    struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)(uintptr_t)data, MHD_RESPMEM_PERSISTENT);
     if (!r)
         return MHD_NO;
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, mime);
@@ -113,7 +113,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
             const char *um;
             if (g16d_ui_asset(url, &ud, &ul, &um)) {
                 rq->replied = 1;
-                return send_asset(d, conn, ud, ul, um, !strcmp(method, "HEAD"));
+                return send_asset(d, conn, ud, ul, um);
             }
         }
         if (d->cfg->token && strcmp(url, "/healthz")) {
