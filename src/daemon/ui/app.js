@@ -89,7 +89,9 @@ async function tick() {
       renderJobs();
       renderCharts();
     } else {
-      const since = S.timeNow != null ? S.timeNow - 5 : nowS() - WINDOW_S;
+      // 30 s of overlap (deduplicated): a span is listed once it has ended,
+      // and a daemon that filters on start would skip a long one otherwise
+      const since = S.timeNow != null ? S.timeNow - 30 : nowS() - WINDOW_S;
       const reqs = [api('/v1/timeline?since=' + since.toFixed(3))];
       if (S.openJob != null) reqs.push(api('/v1/jobs/' + S.openJob));
       const [tl, jd] = await Promise.all(reqs);
