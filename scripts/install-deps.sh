@@ -3,8 +3,7 @@
 # sudo): the compiler tool chain, the -dev libraries, dpkg-dev (dpkg-shlibdeps
 # for the .deb), Node.js for the oracle tools, valgrind (its memcheck.h: the
 # constant-time test), nasm and nlohmann-json3-dev (tests/test_witgen.sh
-# builds circom's C++ witness generator), chromium (tests/test_dashboard.sh
-# drives it headless through playwright-core), and the pinned npm packages in
+# builds circom's C++ witness generator), and the pinned npm packages in
 # tests/js (from the lockfile).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,9 +11,12 @@ cd "$(dirname "$0")/.."
 PKGS=(build-essential cmake pkg-config python3 libgmp-dev libjansson-dev
       clang libclang-rt-14-dev nodejs npm dpkg-dev
       libmicrohttpd-dev libsqlite3-dev libcurl4-openssl-dev libpq-dev postgresql curl
-      valgrind nasm nlohmann-json3-dev chromium)
+      valgrind nasm nlohmann-json3-dev)
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+# chromium: tests/test_dashboard.sh drives it headless (playwright-core from
+# tests/js, which downloads no browser).
+PKGS+=(chromium)
 
 missing=()
 for p in "${PKGS[@]}"; do
@@ -33,7 +35,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # Pinned oracle tools (snarkjs, circom2, circomlib, @noble/curves) and
-# playwright-core (drives Debian's chromium; it downloads no browser).
+# playwright-core (the dashboard test).
 stamp=tests/js/node_modules/.g16-lock
 if [ ! -f "$stamp" ] || ! cmp -s tests/js/package-lock.json "$stamp"; then
     echo "install-deps: npm ci (tests/js)"

@@ -14,7 +14,6 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,20 +72,30 @@ static enum MHD_Result send_reply(g16d *d, struct MHD_Connection *conn, int stat
     return ret;
 }
 
-/* A static dashboard file: persistent bytes, cached by the browser for a
- * minute; the CSP keeps the page to its own origin (no inline script). MHD
- * answers a HEAD with the headers (and the length) only. */
-static enum MHD_Result send_asset(g16d *d, struct MHD_Connection *conn, const unsigned char *data, size_t len,
-                                  const char *mime) {
-    struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)(uintptr_t)data, MHD_RESPMEM_PERSISTENT);
+/* GET / and GET /ui/<name>: the dashboard's assets (ui.h), no token. */
+static int is_static(const char *url) { return !strcmp(url, "/") || !strncmp(url, "/ui/", 4); }
+
+static enum MHD_Result send_static(g16d *d, struct MHD_Connection *conn, const char *url, const char *method) {
+    int status = 404;
+    if (strcmp(method, "GET") && strcmp(method, "HEAD")) {
+        char *b = g16d_api_error(405, "method_not_allowed", "only GET and HEAD are allowed here", &status);
+        return send_reply(d, conn, status, b, "application/json", 0);
+    }
+    const unsigned char *data = NULL;
+    size_t len = 0;
+    const char *mime = NULL;
+    const char *name = !strcmp(url, "/") ? "index.html" : url + 4;
+    if (!*name || strstr(name, "..") || !g16d_ui_asset(name, &data, &len, &mime)) {
+        char *b = g16d_api_error(404, "not_found", "no such asset", &status);
+        return send_reply(d, conn, status, b, "application/json", 0);
+    }
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(strcmp(method, "HEAD") ? len : 0, (void *)data, MHD_RESPMEM_PERSISTENT);
     if (!r)
         return MHD_NO;
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, mime);
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "max-age=60");
-    MHD_add_response_header(r, "Content-Security-Policy",
-                            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'");
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-    enum MHD_Result ret = MHD_queue_response(conn, MHD_HTTP_OK, r);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, mime ? mime : "application/octet-stream");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    enum MHD_Result ret = MHD_queue_response(conn, 200, r);
     MHD_destroy_response(r);
     pthread_mutex_lock(&d->mtx);
     d->cnt.http[200]++;
@@ -107,14 +116,9 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
             return MHD_NO;
         *con_cls = rq;
         rq->t0 = g16_now_ms();
-        if (!strcmp(method, "GET") || !strcmp(method, "HEAD")) { /* the dashboard: no token */
-            const unsigned char *ud;
-            size_t ul;
-            const char *um;
-            if (g16d_ui_asset(url, &ud, &ul, &um)) {
-                rq->replied = 1;
-                return send_asset(d, conn, ud, ul, um);
-            }
+        if (is_static(url)) {
+            rq->replied = 1;
+            return send_static(d, conn, url, method);
         }
         if (d->cfg->token && strcmp(url, "/healthz")) {
             const char *auth = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);

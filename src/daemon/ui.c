@@ -16,15 +16,8 @@ static const char *mime_of(const char *name) {
     return "application/octet-stream";
 }
 
-int g16d_ui_asset(const char *path, const unsigned char **data, size_t *len, const char **mime) {
-    if (!path)
-        return 0;
-    const char *name;
-    if (!strcmp(path, "/") || !strcmp(path, "/ui") || !strcmp(path, "/ui/"))
-        name = "index.html";
-    else if (!strncmp(path, "/ui/", 4))
-        name = path + 4;
-    else
+int g16d_ui_asset(const char *name, const unsigned char **data, size_t *len, const char **mime) {
+    if (!name)
         return 0;
     for (const g16d_ui_file *f = g16d_ui_files; f->name; f++) {
         if (!strcmp(f->name, name)) {

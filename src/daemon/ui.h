@@ -14,10 +14,11 @@ typedef struct g16d_ui_file {
 
 extern const g16d_ui_file g16d_ui_files[];
 
-/* The asset at URL path `path`: "/" and "/ui/" are index.html, "/ui/NAME"
- * is the file NAME (no query string: the HTTP layer strips it). Returns 1
- * and sets *data, *len (static storage, never freed) and *mime when there
- * is one, else 0 and leaves them alone. Serving needs no token. */
-int g16d_ui_asset(const char *path, const unsigned char **data, size_t *len, const char **mime);
+/* The asset named `name`: the part of the URL after "/ui/" ("app.js" for
+ * GET /ui/app.js), or "index.html" for GET / (src/daemon/http.c maps the
+ * URL and refuses a name with ".."). Returns 1 and sets *data, *len
+ * (static storage, never freed) and *mime if the bundle has it, else 0
+ * (the daemon answers 404) and leaves them alone. Serving needs no token. */
+int g16d_ui_asset(const char *name, const unsigned char **data, size_t *len, const char **mime);
 
 #endif

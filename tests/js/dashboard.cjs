@@ -167,11 +167,12 @@ async function until(what, fn, seconds) {
       const tl = await api('/v1/timeline?since=' + (Date.now() / 1000 - 110));
       const d = await page.evaluate(() => ({ ...document.getElementById('timeline').dataset }));
       const nw = st.workers.length;
-      const worked = new Set(tl.spans.map((s) => s.worker)).size;
-      if (Number(d.lanes) !== nw) return 'lanes ' + d.lanes + ', workers ' + nw;
-      if (new Set(d.laneLabels.split(',')).size !== nw) return 'lane labels ' + d.laneLabels;
-      if (Number(d.lanesWithSpans) < worked || Number(d.lanesWithSpans) > nw)
-        return 'lanes with spans ' + d.lanesWithSpans + ', workers with spans ' + worked;
+      const worked = new Set(tl.spans.filter((s) => !s.thread || s.thread.startsWith('worker')).map((s) => s.worker)).size;
+      if (Number(d.workerLanes) !== nw) return 'worker lanes ' + d.workerLanes + ', workers ' + nw;
+      const labels = d.laneLabels.split(',');
+      if (new Set(labels).size !== labels.length || labels.length !== Number(d.lanes)) return 'lane labels ' + d.laneLabels;
+      if (Number(d.workerLanesWithSpans) < worked || Number(d.workerLanesWithSpans) > nw)
+        return 'worker lanes with spans ' + d.workerLanesWithSpans + ', workers with spans ' + worked;
       if (worked < 1) return 'no spans yet';
       return true;
     }, 15);

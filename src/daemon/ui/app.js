@@ -135,13 +135,15 @@ function mergeJobs(jl) {
   for (let i = 0; i < finished.length - MAX_FINISHED; i++) S.jobs.delete(finished[i]);
 }
 
+function spanId(s) { return s.job + '/' + s.partition + '/' + laneKey(s) + '/' + s.stage + '/' + s.start; }
+
 function mergeSpans(tl) {
   if (typeof tl.now === 'number') {
     S.timeNow = tl.now;
     S.clockSkew = tl.now - Date.now() / 1000;
   }
   for (const s of tl.spans || []) {
-    const k = s.job + '/' + s.partition + '/' + s.worker + '/' + s.stage + '/' + s.start;
+    const k = spanId(s);
     if (S.spanKeys.has(k)) continue;
     S.spanKeys.add(k);
     S.spans.push(s);
@@ -150,7 +152,7 @@ function mergeSpans(tl) {
   const cut = nowS() - WINDOW_S;
   if (S.spans.length && S.spans[0].end < cut) {
     S.spans = S.spans.filter((s) => s.end >= cut);
-    S.spanKeys = new Set(S.spans.map((s) => s.job + '/' + s.partition + '/' + s.worker + '/' + s.stage + '/' + s.start));
+    S.spanKeys = new Set(S.spans.map(spanId));
   }
   drawTimeline();
 }
@@ -267,8 +269,13 @@ function renderStatus() {
 function isGpu() { return !!(S.status && S.status.backend && S.status.backend !== 'cpu'); }
 function devName(d) { return d == null || d < 0 || !isGpu() ? 'cpu' : 'gpu ' + d; }
 
+// A span's lane: its thread ("worker0", "synth1", "finalize0"); a span
+// without one is a worker's.
+function laneKey(s) { return s.thread || 'worker' + s.worker; }
+
 function lastSpan(worker) {
-  for (let i = S.spans.length - 1; i >= 0; i--) if (S.spans[i].worker === worker) return S.spans[i];
+  const k = 'worker' + worker;
+  for (let i = S.spans.length - 1; i >= 0; i--) if (laneKey(S.spans[i]) === k) return S.spans[i];
   return null;
 }
 
@@ -364,13 +371,24 @@ function fitCanvas(c, cssH) {
 const LANE_H = 22, AXIS_H = 18, LABEL_W = 92;
 
 function lanes() {
-  // one lane per worker of /v1/status (idle ones included), plus any worker
-  // only the spans know (retired, or before a restart)
+  // one lane per worker of /v1/status (idle ones included), then any thread
+  // only the spans know: synthesis and finalize threads, retired workers
   const m = new Map();
-  for (const w of (S.status && S.status.workers) || []) m.set(w.id, w.device == null || w.device < 0 ? null : w.device);
-  for (const s of S.spans) if (!m.has(s.worker)) m.set(s.worker, s.device);
-  return [...m.entries()].map(([worker, device]) => ({ worker, device }))
-    .sort((a, b) => (a.device ?? -1) - (b.device ?? -1) || a.worker - b.worker);
+  for (const w of (S.status && S.status.workers) || [])
+    m.set('worker' + w.id, { key: 'worker' + w.id, kind: 'worker', idx: w.id, device: w.device });
+  for (const s of S.spans) {
+    const k = laneKey(s);
+    if (m.has(k)) continue;
+    const kind = (k.match(/^[a-z_]+/) || ['worker'])[0];
+    m.set(k, { key: k, kind, idx: Number(k.slice(kind.length)) || 0, device: s.device });
+  }
+  const order = { worker: 0, synth: 1, finalize: 2 };
+  return [...m.values()].sort((a, b) => (order[a.kind] ?? 3) - (order[b.kind] ?? 3) ||
+    (a.kind === 'worker' ? (a.device ?? -1) - (b.device ?? -1) : 0) || a.idx - b.idx);
+}
+
+function laneLabel(l) {
+  return l.kind === 'worker' ? devName(l.device) + ' · w' + l.idx : l.kind + ' ' + l.idx;
 }
 
 function viewRange() {
@@ -394,27 +412,30 @@ function drawTimeline() {
     const label = k === 0 ? (S.view.live ? 'now' : new Date(t * 1000).toLocaleTimeString()) : '-' + fmtTick(k * step);
     g.fillText(label, Math.min(xx + 2, w - 40), 11);
   }
-  let withSpans = 0;
+  let withSpans = 0, workerLanes = 0, workersWithSpans = 0;
   L.forEach((ln, i) => {
     const y = AXIS_H + i * LANE_H;
     g.fillStyle = i % 2 ? '#fafbfc' : '#f3f5f8';
     g.fillRect(LABEL_W, y, w - LABEL_W, LANE_H - 2);
     g.fillStyle = '#1d2330';
-    g.fillText(devName(ln.device) + ' · w' + ln.worker, 4, y + 14);
+    g.fillText(laneLabel(ln), 4, y + 14);
     let any = false;
     for (const s of S.spans) {
-      if (s.worker !== ln.worker || s.end < t0 || s.start > t1) continue;
+      if (laneKey(s) !== ln.key || s.end < t0 || s.start > t1) continue;
       const a = Math.max(LABEL_W, x(s.start)), b = Math.min(w, x(s.end));
       g.fillStyle = STAGE_COLORS[s.stage] || '#888';
       g.fillRect(a, y + 2, Math.max(1, b - a), LANE_H - 6);
       any = true;
     }
     if (any) withSpans++;
+    if (ln.kind === 'worker') { workerLanes++; if (any) workersWithSpans++; }
   });
-  S.drawn = { lanes: L.length, lanesWithSpans: withSpans };
+  S.drawn = { lanes: L.length, lanesWithSpans: withSpans, workerLanes, workersWithSpans };
   c.dataset.lanes = String(L.length);
   c.dataset.lanesWithSpans = String(withSpans);
-  c.dataset.laneLabels = L.map((l) => devName(l.device) + '/w' + l.worker).join(',');
+  c.dataset.workerLanes = String(workerLanes);
+  c.dataset.workerLanesWithSpans = String(workersWithSpans);
+  c.dataset.laneLabels = L.map(laneLabel).join(',');
   renderLegend();
 }
 
@@ -450,7 +471,7 @@ function spanAt(px, py) {
   const [t0, t1] = viewRange();
   const t = t0 + ((px - LABEL_W) / (c.clientWidth - LABEL_W)) * (t1 - t0);
   const slack = (t1 - t0) / c.clientWidth * 2;
-  for (const s of S.spans) if (s.worker === L[i].worker && s.start - slack <= t && t <= s.end + slack) return s;
+  for (const s of S.spans) if (laneKey(s) === L[i].key && s.start - slack <= t && t <= s.end + slack) return s;
   return null;
 }
 
@@ -486,7 +507,7 @@ function timelineEvents() {
     if (!s) { tip.hidden = true; return; }
     tip.hidden = false;
     tip.textContent = s.stage + ' ' + fmtS(s.end - s.start) + '\njob ' + s.job + ' · partition ' + s.partition +
-      '\nworker ' + s.worker + (s.device == null ? ' (cpu)' : ' · device ' + s.device);
+      '\n' + laneKey(s) + (s.device == null ? ' (cpu)' : ' · device ' + s.device);
     tip.style.left = Math.min(ev.offsetX + 12, c.clientWidth - 180) + 'px';
     tip.style.top = ev.offsetY + 12 + 'px';
   });
