@@ -287,7 +287,8 @@ function jobRow(j, recent) {
     document.createTextNode(j.proved + '/' + j.partitions + (j.failed ? ' · ' + j.failed + ' failed' : '')));
   const pr = el('td');
   pr.append(el('span', { class: 'prio ' + j.priority, text: j.priority }));
-  const waited = (j.started_at != null ? j.started_at : nowS()) - j.submitted_at;
+  // queue wait: to the start where the daemon reports one; a queued job's so far
+  const waited = j.started_at != null ? j.started_at - j.submitted_at : j.state === 'queued' ? nowS() - j.submitted_at : null;
   const last = recent ? fmtS(j.finished_at - j.submitted_at) : fmtS(nowS() - j.submitted_at);
   tr.append(el('td', { text: '#' + j.id }), el('td', { text: j.key }), pr,
     el('td', { class: 'state ' + j.state, text: j.state }), pc, el('td', { text: fmtS(waited) }), el('td', { text: last }));
