@@ -17,6 +17,9 @@ PKGS=(build-essential cmake pkg-config python3 libgmp-dev libjansson-dev
       valgrind nasm nlohmann-json3-dev prometheus)
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+# chromium: tests/test_dashboard.sh drives it headless (playwright-core from
+# tests/js, which downloads no browser).
+PKGS+=(chromium)
 
 missing=()
 for p in "${PKGS[@]}"; do
@@ -34,7 +37,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# Pinned oracle tools (snarkjs, circom2, circomlib, @noble/curves).
+# Pinned oracle tools (snarkjs, circom2, circomlib, @noble/curves) and
+# playwright-core (the dashboard test).
 stamp=tests/js/node_modules/.g16-lock
 if [ ! -f "$stamp" ] || ! cmp -s tests/js/package-lock.json "$stamp"; then
     echo "install-deps: npm ci (tests/js)"

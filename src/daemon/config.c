@@ -47,7 +47,7 @@ typedef struct opt {
 #define O(f) offsetof(g16d_config, f)
 static const opt OPTS[] = {
     {"listen", OPT_STR, O(listen), 0, 0, "host:port, [v6]:port or unix:/path (default 127.0.0.1:8416)"},
-    {"token", OPT_STR, O(token), 0, 0, "bearer token required on every request but /healthz"},
+    {"token", OPT_STR, O(token), 0, 0, "bearer token required on every request but /healthz and the dashboard (/, /ui/*)"},
     {"token_file", OPT_STR, O(token_file), 0, 0, "file holding the token (first line)"},
     {"store", OPT_STR, O(store_url), 0, 0, "job store: sqlite:PATH or postgresql://... (default sqlite:g16d.db)"},
     {"owner", OPT_STR, O(owner), 0, 0, "this daemon's name in leases (default host:pid:start)"},
