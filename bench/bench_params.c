@@ -143,11 +143,11 @@ int bench_params(const bench_opts *o) {
     snprintf(extra, sizeof extra,
              "\"profile\":\"%s\",\"log_n\":%d,\"constraints\":%zu,\"inputs\":%zu,\"aux\":%zu,"
              "\"a_aux_popcount\":%zu,\"b_aux_popcount\":%zu,\"threads\":%d,\"reps\":%d,\"verified\":%d,"
-             "\"min_ms\":%.2f,\"max_ms\":%.2f,\"key_load_ms\":%.2f,\"assignment_read_ms\":%.2f,"
+             "\"min_ms\":%.6g,\"median_ms\":%.6g,\"max_ms\":%.6g,\"key_load_ms\":%.2f,\"assignment_read_ms\":%.2f,"
              "\"rss_key_load_kb\":%ld,\"rss_prove_kb\":%ld,\"rss_peak_kb\":%ld",
              o->zkey ? "file" : "porep", __builtin_ctzll((unsigned long long)domain), af.a.abc_size - n_inp, n_inp,
              n_aux, af.a.a_aux_popcount, af.a.b_aux_popcount, g16_ctx_threads(ctx), reps, reps, sorted[0],
-             sorted[reps - 1], load_ms, read_ms, rss_load, rss_prove, mem.peak_kb);
+             sorted[reps / 2], sorted[reps - 1], load_ms, read_ms, rss_load, rss_prove, mem.peak_kb);
     bench_opts ro = *o;
     ro.backend = "cpu";
     bench_report(&ro, "params", G16_CURVE_BLS12_381, extra, "ms", sorted[reps / 2]);

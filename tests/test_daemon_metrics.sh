@@ -53,10 +53,11 @@ make_key "$T/k2" 7 2
 TOKEN=metrics-token-0123456789
 start_g16d --token "$TOKEN" --workers 2 --heartbeat-s 0.5
 
-# static routes: no token needed (the bundle is dashui's; the stub has none)
+# static routes: no token needed (the dashboard's bundle, docs/dashboard.md)
 SAVED=$TOKEN
-TOKEN= expect GET / - 404 not_found
-TOKEN= expect GET /ui/app.js - 404 not_found
+TOKEN= expect GET / - 200
+TOKEN= expect GET /ui/app.js - 200
+TOKEN= expect GET /ui/no-such-file.js - 404 not_found
 TOKEN= expect POST / '{}' 405 method_not_allowed
 TOKEN= expect GET /v1/jobs - 401 unauthorized
 TOKEN= expect GET /v1/timeline - 401 unauthorized
@@ -120,12 +121,13 @@ req GET /v1/status >"$T/status.json"
 BACKEND=$(jq_ "$T/status.json" "d['backend']") # cpu, or cuda on a GPU machine
 req GET "/v1/timeline?since=$t0" >"$T/tl.json"
 [ "$(cat "$T/status")" = 200 ] || fail "timeline: $(cat "$T/status")"
-python3 - "$T/tl.json" "$t0" "$BACKEND" <<'EOF' || fail "timeline spans: $(head -c 600 "$T/tl.json")"
+python3 - "$T/tl.json" "$t0" "$BACKEND" "${IDS[*]}" <<'EOF' || fail "timeline spans: $(head -c 600 "$T/tl.json")"
 import json, sys
 d, t0, cpu = json.load(open(sys.argv[1])), float(sys.argv[2]), sys.argv[3] == "cpu"
+ids = [int(x) for x in sys.argv[4].split()]
 sp = d["spans"]
 assert d["now"] >= t0 and d["dropped"] == 0 and d["capacity"] == 65536
-keys = {"job", "partition", "worker", "thread", "device", "stage", "start", "end"}
+keys = {"job", "partition", "worker", "thread", "device", "stage", "start", "end", "engine_job"}
 for a, b in zip(sp, sp[1:]):
     assert a["start"] <= b["start"], "not ordered by start"
 for s in sp:
@@ -134,6 +136,10 @@ for s in sp:
     assert (s["device"] is None) != gpu_lane, "device of %r (backend %s)" % (s, sys.argv[3])
     assert t0 - 1 <= s["start"] <= s["end"] <= d["now"], s
     assert s["stage"] in ("synth", "device", "finalize", "verify") + (() if cpu else ("upload", "kernels")), s
+# the store's job and partition (the daemon submits one engine job per partition)
+assert {s["job"] for s in sp} == set(ids), ({s["job"] for s in sp}, ids)
+for j, parts in zip(ids, (3, 2, 3, 2, 3)):
+    assert {s["partition"] for s in sp if s["job"] == j} == set(range(parts)), j
 stages = [s["stage"] for s in sp]
 assert all(stages.count(x) == 13 for x in ("synth", "device", "finalize", "verify")), stages
 EOF

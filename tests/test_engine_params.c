@@ -307,7 +307,8 @@ int main(int argc, char **argv) {
     CHECK(mkdtemp(g_tmp) != NULL);
     g16_assignment_file af;
     g16_status st = {0};
-    CHECK_MSG(g16_assignment_read(&af, g_asg, &st) == G16_OK, "%s", st.msg);
+    g16_err rerr = g16_assignment_read(&af, g_asg, &st);
+    CHECK_MSG(rerr == G16_OK, "%s", st.msg);
     size_t len = 0;
     void *bytes = read_all(g_asg, &len);
     CHECK(bytes != NULL);
@@ -329,7 +330,7 @@ int main(int argc, char **argv) {
     }
     CHECK(cerr == G16_OK);
     uint64_t kid = 0;
-    if (e && af.buf && bytes) {
+    if (e && rerr == G16_OK && bytes) { /* af is mapped (af.buf NULL) or copied */
         /* detected by the name (".params"), no flag */
         CHECK_MSG(g16_engine_key_add(e, &kid, g_key, 0, G16_TIER_MMAP) == G16_OK, "%s", last());
         g16_engine_key_info ki;

@@ -662,7 +662,7 @@ static void test_synth_filecoin(uint64_t seed) {
     CHECK_MSG(g16_assignment_from_r1cs(&af, rpath, wpath, &st) == G16_OK, "%s", st.msg);
     g16_r1cs r;
     CHECK_MSG(g16_r1cs_read(&r, rpath, &st) == G16_OK, "%s", st.msg);
-    if (!af.buf || !r.m[0].row) {
+    if (!af.data || !r.m[0].row) {
         g16_assignment_file_free(&af);
         return;
     }
@@ -721,10 +721,11 @@ int main(void) {
     g16_assignment_file af;
     g16_status st = {0};
     CHECK_MSG(g16_assignment_read(&af, DIR "params_toy.assignment", &st) == G16_OK, "%s", st.msg);
-    if (key && af.buf) {
+    CHECK(af.data != NULL && af.len > 0);
+    if (key && af.data) {
         test_toy(key, &af);
         test_bad_assignments(key, &af);
-        test_bad_files(af.buf, af.len);
+        test_bad_files(af.data, af.len);
     }
     /* a .vk is not a proving key */
     g16_params_key *vk = NULL;

@@ -143,13 +143,48 @@ char *g16d_api_timeline(g16d *d, g16d_query_fn query, void *conn, int *status) {
     char *tj = NULL;
     if (g16_engine_timeline_json(d->eng, since, fmt, &tj) != G16_OK || !tj)
         return g16d_api_error(500, "internal", "out of memory", status);
-    /* g16_free'd memory is the library's: copy into the daemon's. */
-    char *r = strdup(tj);
+    /* The engine names its own jobs (one per partition here): each span
+     * gets the store's job and partition instead, "engine_job" keeps the
+     * engine's id; a span whose engine job is no longer in the map (older
+     * than G16D_EJMAP partitions) gets job null. */
+    json_error_t je;
+    json_t *root = json_loads(tj, 0, &je);
     g16_free(tj);
+    if (!root)
+        return g16d_api_error(500, "internal", "timeline: the engine's JSON does not parse", status);
+    json_t *arr = json_object_get(root, fmt == G16_TIMELINE_CHROME ? "traceEvents" : "spans");
+    size_t i;
+    json_t *sp;
+    pthread_mutex_lock(&d->mtx);
+    json_array_foreach(arr, i, sp) {
+        json_t *o = fmt == G16_TIMELINE_CHROME ? json_object_get(sp, "args") : sp;
+        json_t *jj = json_object_get(o, "job");
+        if (!json_is_object(o) || !json_is_integer(jj))
+            continue;
+        uint64_t ej = (uint64_t)json_integer_value(jj);
+        const g16d_ejmap *m = d->ejmap && ej ? &d->ejmap[ej % G16D_EJMAP] : NULL;
+        json_object_set_new(o, "engine_job", json_integer((json_int_t)ej));
+        if (m && m->eng_job == ej) {
+            json_object_set_new(o, "job", json_integer((json_int_t)m->job));
+            json_object_set_new(o, "partition", json_integer((json_int_t)m->part));
+        } else {
+            json_object_set_new(o, "job", json_null());
+        }
+    }
+    pthread_mutex_unlock(&d->mtx);
+    char *r = json_dumps(root, JSON_COMPACT);
+    json_decref(root);
     if (!r)
         return g16d_api_error(500, "internal", "out of memory", status);
     *status = 200;
     return r;
+}
+
+void g16d_ejmap_put(g16d *d, uint64_t eng_job, int64_t job, uint32_t part) {
+    if (!d->ejmap)
+        d->ejmap = calloc(G16D_EJMAP, sizeof *d->ejmap);
+    if (d->ejmap && eng_job)
+        d->ejmap[eng_job % G16D_EJMAP] = (g16d_ejmap){eng_job, job, part};
 }
 
 /* The label value v with \\, " and newlines escaped (text format). */

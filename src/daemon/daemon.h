@@ -133,6 +133,13 @@ typedef struct g16d_slot {
     char key_id[128];
 } g16d_slot;
 
+#define G16D_EJMAP 16384
+typedef struct g16d_ejmap {
+    uint64_t eng_job; /* 0: empty */
+    int64_t job;
+    uint32_t part;
+} g16d_ejmap;
+
 typedef struct g16d_counters {
     uint64_t http[600];       /* requests by status code */
     uint64_t store_errors;
@@ -167,6 +174,10 @@ typedef struct g16d {
     size_t n_keys, cap_keys;
     g16d_slot *slots;
     int n_slots;
+    /* Engine job -> the store's (job, partition), for the timeline: the
+     * daemon submits one engine job per partition; slot eng_job %
+     * G16D_EJMAP holds the latest (g16d_ejmap_put / _get, under mtx). */
+    struct g16d_ejmap *ejmap;
     int n_workers; /* the engine's workers (CPU: workers; CUDA: devices x per device) */
     pthread_t *runners;
     pthread_t heartbeat;
@@ -182,6 +193,9 @@ typedef struct g16d {
     double last_store_err_t;
     void *http;    /* http.c's server */
 } g16d;
+
+/* Records that engine job eng_job proves (job, part); call under d->mtx. */
+void g16d_ejmap_put(g16d *d, uint64_t eng_job, int64_t job, uint32_t part);
 
 /* keys.c. All take d->mtx themselves. http_code/err: for API replies. */
 typedef struct g16d_api_err {

@@ -352,6 +352,7 @@ static void run_claim(g16d *d, int slot, store_claim *c) {
         pthread_mutex_lock(&d->mtx);
         s->eng_job = ej;
         s->has_eng_job = 1;
+        g16d_ejmap_put(d, ej, c->job_id, c->partition);
         int release_now = d->draining;
         if (release_now)
             s->release = 1;

@@ -223,6 +223,7 @@ out:
     free(d.keys);
     free(d.slots);
     free(d.runners);
+    free(d.ejmap);
     if (d.ctx)
         g16_ctx_destroy(d.ctx);
     pthread_cond_destroy(&d.work);

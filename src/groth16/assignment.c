@@ -217,6 +217,7 @@ g16_err g16_assignment_read_mem(g16_assignment_file *f, const char *name, const 
         return g16_fail(st, G16_ERR_NOMEM, "%s: out of memory (%zu bytes)", name, len);
     f->len = len;
     memcpy(f->buf, data, len);
+    f->data = f->buf;
     if ((e = bind(f, f->buf, &c, name, st)))
         g16_assignment_file_free(f);
     return e;
@@ -245,6 +246,7 @@ g16_err g16_assignment_read(g16_assignment_file *f, const char *path, g16_status
     if ((e = g16_fmap_map(&f->map, fd, &sb, path, path, st))) /* takes fd */
         return e;
     f->len = f->map.len;
+    f->data = f->map.base;
     if (!(e = parse_header(&c, f->map.base, f->len, path, st)))
         e = bind(f, f->map.base, &c, path, st);
     /* what the checks read must be what the file held */
@@ -347,6 +349,7 @@ g16_err g16_assignment_from_r1cs(g16_assignment_file *own, const char *r1cs_path
         e = g16_fail(st, G16_ERR_NOMEM, "%s: out of memory for %zu rows", r1cs_path, rows);
         goto out;
     }
+    own->data = own->buf;
     own->len = bytes;
     /* lay it out as the file would be (bind() reads the counts back) */
     uint8_t *base = own->buf;

@@ -39,7 +39,8 @@
  * buf is NULL). len is the file's length either way. */
 typedef struct g16_assignment_file {
     g16_assignment a;
-    void *buf;
+    const uint8_t *data; /* the file's len bytes: buf (from memory) or the mapping (a file); NULL when empty */
+    void *buf;           /* the owned copy (g16_assignment_load_mem, ...), else NULL */
     size_t len;
     g16_fmap map;
 } g16_assignment_file;
