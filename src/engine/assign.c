@@ -196,6 +196,10 @@ g16_err asg_heavy(g16_engine *e, part *p, g16_status *st) {
         err = g16_fail(st, G16_ERR_NOMEM, "%s: out of memory", who);
     else
         err = g16_params_heavy_cpu(e->ctx, p->pm, p->job->key->pkey, p->asg, who, st);
+    /* A file truncated or rewritten under its mapping read as zeros: an IO
+     * error naming it, not sums of other values (in-memory sources pass). */
+    if (!err && p->afile.map.used)
+        err = g16_assignment_file_intact(&p->afile, st);
     g16_assignment_file_free(&p->afile); /* wipes the values */
     p->asg = NULL;
     return err;
