@@ -243,6 +243,15 @@ void engine_ring_free(engine_ring *r);
 void engine_span_add(engine_ring *r, int stage, int kind, int idx, int dev, uint64_t job, uint32_t part, double b,
                      double e);
 
+/* metrics.c: a growing string (oom set on any failure; p NULL until the
+ * first write), shared by the metrics, status and timeline writers. */
+typedef struct sbuf {
+    char *p;
+    size_t n, cap;
+    int oom;
+} sbuf;
+void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* sched.c */
 int heap_push(pheap *h, part *p);
 part *heap_pop(pheap *h);

@@ -23,14 +23,7 @@ void hist_add(hist *h, double v) {
     h->sum += v;
 }
 
-typedef struct sbuf {
-    char *p;
-    size_t n, cap;
-    int oom;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...) {
+void sb_printf(sbuf *b, const char *fmt, ...) {
     if (b->oom)
         return;
     for (;;) {

@@ -75,40 +75,6 @@ static int rspan_cmp(const void *x, const void *y) {
     return (a->e > b->e) - (a->e < b->e);
 }
 
-typedef struct sbuf {
-    char *p;
-    size_t n, cap;
-    int oom;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...) {
-    if (b->oom)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int m = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
-        va_end(ap);
-        if (m < 0) {
-            b->oom = 1;
-            return;
-        }
-        if (b->p && b->n + (size_t)m < b->cap) {
-            b->n += (size_t)m;
-            return;
-        }
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap <= b->n + (size_t)m)
-            cap *= 2;
-        char *q = realloc(b->p, cap);
-        if (!q) {
-            b->oom = 1;
-            return;
-        }
-        b->p = q, b->cap = cap;
-    }
-}
 
 /* The Chrome trace's thread id of a lane: device workers keep their index;
  * synthesis threads are 1000 + i, finalize threads 2000 + i. */
