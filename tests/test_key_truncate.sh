@@ -41,7 +41,7 @@ wait_lines() {
 # 1. g16 prove --batch: truncated after two partitions are finalized.
 cp $d/c.zkey $d/k.zkey
 mkdir -p $d/out
-$G16 prove --batch --timeline $d/tl.jsonl $d/k.zkey "${wits[@]}" --out-dir $d/out 2>$d/err &
+$G16 prove --batch --events $d/tl.jsonl $d/k.zkey "${wits[@]}" --out-dir $d/out 2>$d/err &
 pid=$!
 if wait_lines $d/tl.jsonl '"ev":"finalize","ph":"E"' 2; then
   truncate -s $(( $(stat -c %s $d/c.zkey) / 2 )) $d/k.zkey
@@ -74,7 +74,7 @@ else bad "single prove on a truncated key: rc $rc"; tail -3 $d/err1; fi
 # runs: refused as changed, not as a proof that does not verify.
 cp $d/c.zkey $d/k2.zkey
 mkdir -p $d/out2
-$G16 prove --batch --timeline $d/tl2.jsonl $d/k2.zkey "${wits[@]}" --out-dir $d/out2 2>$d/err2 &
+$G16 prove --batch --events $d/tl2.jsonl $d/k2.zkey "${wits[@]}" --out-dir $d/out2 2>$d/err2 &
 pid=$!
 if wait_lines $d/tl2.jsonl '"ev":"finalize","ph":"E"' 2; then
   dd if=$d/other.zkey of=$d/k2.zkey conv=notrunc status=none

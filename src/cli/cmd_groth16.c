@@ -164,6 +164,7 @@ static int write_pair(char (*paths)[4096], const char *proof, const char *pub) {
 enum {
     P_TRUSTED = CLI_ID, P_NO_VERIFY, P_BACKEND, P_DEVICE, P_STREAM_BASES, P_TEST_RS, P_BATCH, P_OUT_DIR,
     P_WORKERS, P_WPD, P_DEVICES, P_SYNTH_THREADS, P_BUDGET, P_DEVICE_BUDGET, P_TIMELINE, P_PARAMS, P_INPUT, P_WITGEN,
+    P_EVENTS,
 };
 static const cli_opt PROVE_OPTS[] = {
     {"verbose", 'v', NULL, "print the stages and their timings on stderr"},
@@ -182,6 +183,8 @@ static const cli_opt PROVE_OPTS[] = {
     {"budget", P_BUDGET, "BYTES", "--batch: the engine's byte budget for keys and working sets (0: no limit)"},
     {"device-budget", P_DEVICE_BUDGET, "BYTES", "--batch, cuda: bytes per GPU (0: no limit)"},
     {"timeline", P_TIMELINE, "FILE", "--batch: write the stage spans here (Chrome trace event JSON)"},
+    {"events", P_EVENTS, "FILE", "--batch: stream each stage's begin and end here as they happen (JSON lines, "
+                                 "docs/engine.md)"},
     {"input", P_INPUT, "input.json", "the circuit's inputs: the witness is generated (with --witness-gen; then "
                                      "no witness operand)"},
     {"witness-gen", P_WITGEN, "GEN", "circom's witness generator for --input: its .wasm (run by node) or C++ binary "
@@ -212,7 +215,7 @@ const cli_cmd CLI_PROVE = {
 typedef struct prove_args {
     int verbose, trusted, no_verify, device, stream_bases, fixed_rs, batch;
     g16_engine_backend engine_backend;
-    const char *backend, *out_dir, *timeline;
+    const char *backend, *out_dir, *timeline, *events;
     int workers, wpd, devices, synth;
     unsigned long long budget, dev_budget;
     uint8_t r_le[32], s_le[32];
@@ -246,6 +249,7 @@ static int write_trace(g16_engine *eng, const char *path) {
  * (i = the witness's position), each proof verified before it is written. */
 static int cmd_prove_batch(const prove_args *pa) {
     const char *out_dir = pa->out_dir, *zkey = pa->nops ? pa->ops[0] : NULL, *timeline = pa->timeline;
+    const char *events = pa->events;
     int verbose = pa->verbose, trusted = pa->trusted, no_verify = pa->no_verify, workers = pa->workers,
         synth = pa->synth, wpd = pa->wpd, devices = pa->devices;
     unsigned long long budget = pa->budget, dev_budget = pa->dev_budget;
@@ -277,7 +281,7 @@ static int cmd_prove_batch(const prove_args *pa) {
     double t0 = g16_cli_now_ms();
     g16_engine_opts eo = {.workers = workers, .synth_threads = synth, .budget_bytes = budget, .no_verify = no_verify,
                           .backend = backend, .workers_per_device = wpd,
-                          .devices = devices, .device_budget_bytes = dev_budget};
+                          .devices = devices, .device_budget_bytes = dev_budget, .timeline_path = events};
     cli_progress_begin("g16 prove --batch");
     cli_progress(NULL, "loading the key", 0, 1);
     if (!ctx || !ws || g16_engine_create(ctx, &eng, &eo) != G16_OK)
@@ -424,6 +428,7 @@ int cmd_prove(int argc, char **argv) {
         }
         case P_OUT_DIR: a.out_dir = p.arg, batch_only = 1; break;
         case P_TIMELINE: a.timeline = p.arg, batch_only = 1; break;
+        case P_EVENTS: a.events = p.arg, batch_only = 1; break;
         case P_WORKERS:
         case P_WPD:
         case P_DEVICES:
@@ -453,7 +458,7 @@ int cmd_prove(int argc, char **argv) {
         return cmd_prove_batch(&a);
     if (batch_only)
         return cli_usage_error(&CLI_PROVE, "--out-dir, --workers, --workers-per-device, --devices, --synth-threads, "
-                                           "--budget, --device-budget and --timeline go with --batch");
+                                           "--budget, --device-budget, --timeline and --events go with --batch");
     int verbose = a.verbose, trusted = a.trusted, check = !a.no_verify, device = a.device,
         stream_bases = a.stream_bases, fixed_rs = a.fixed_rs;
     const char *backend = a.backend;
