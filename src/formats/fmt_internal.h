@@ -3,6 +3,9 @@
 #ifndef G16_GROTH16_FMT_INTERNAL_H
 #define G16_GROTH16_FMT_INTERNAL_H
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "formats.h"
 
 /* b[0..n) read as a little-endian integer equals the integer p (plimbs limbs)? */
@@ -51,5 +54,35 @@ static inline void g16_fr_to_le32(g16_curve c, uint8_t *b, const limb_t in[4]) {
         bls381_fr_from_mont(x, (const bls381_fr *)(const void *)in);
     memcpy(b, x, 32);
 }
+
+/* A growing NUL-terminated string for the JSON and Solidity writers: oom
+ * is set on the first failed allocation and every later write is dropped;
+ * p is NULL until the first write (free(p) after use). */
+typedef struct sbuf {
+    char *p;
+    size_t len, cap;
+    int oom;
+} sbuf;
+
+static inline void sb_put(sbuf *b, const char *s, size_t n) {
+    if (b->oom)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *q = realloc(b->p, cap);
+        if (!q) {
+            b->oom = 1;
+            return;
+        }
+        b->p = q;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = 0;
+}
+static inline void sb_str(sbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
 
 #endif

@@ -193,38 +193,12 @@ static const char verifier_template[] =
 
 /* ---- a growable string ------------------------------------------------------ */
 
-typedef struct sol_buf {
-    char *p;
-    size_t len, cap;
-    int oom;
-} sol_buf;
-
-static void sb_put(sol_buf *b, const char *s, size_t n) {
-    if (b->oom)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 8192;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *q = realloc(b->p, cap);
-        if (!q) {
-            b->oom = 1;
-            return;
-        }
-        b->p = q;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = 0;
-}
-static void sb_str(sol_buf *b, const char *s) { sb_put(b, s, strlen(s)); }
-static void sb_u64(sol_buf *b, unsigned long long v) {
+static void sb_u64(sbuf *b, unsigned long long v) {
     char t[24];
     snprintf(t, sizeof t, "%llu", v);
     sb_str(b, t);
 }
-static g16_err sb_finish(char **out, sol_buf *b, g16_status *st) {
+static g16_err sb_finish(char **out, sbuf *b, g16_status *st) {
     if (b->oom || !b->p) {
         free(b->p);
         *out = NULL;
@@ -299,7 +273,7 @@ static const char *marker(const char *p, char *name, size_t cap) {
 }
 
 /* Renders template text t[0 .. end) into b. loop_i < 0 outside a loop. */
-static int render(sol_buf *b, const char *t, const char *end, const sol_vk *s, long loop_i) {
+static int render(sbuf *b, const char *t, const char *end, const sol_vk *s, long loop_i) {
     while (t < end) {
         const char *m = strstr(t, "{{");
         if (!m || m >= end) {
@@ -376,7 +350,7 @@ g16_err g16_solidity_verifier_str(char **out, const g16_vk *vk, g16_status *st) 
         sol_vk_fill_bn254(&s, vk);
     else
         sol_vk_fill_bls381(&s, vk);
-    sol_buf b = {0};
+    sbuf b = {0};
     int ok = render(&b, verifier_template, verifier_template + sizeof verifier_template - 1, &s, -1);
     free(s.ic);
     if (!ok) {
@@ -390,7 +364,7 @@ g16_err g16_solidity_verifier_str(char **out, const g16_vk *vk, g16_status *st) 
 
 /* snarkjs's p256: "0x" and the lowercase hex digits of the standard form,
  * with leading zeros to 64 digits (a longer number keeps its length), quoted. */
-static void sb_hex(sol_buf *b, const limb_t *x, size_t nlimbs) {
+static void sb_hex(sbuf *b, const limb_t *x, size_t nlimbs) {
     char digits[6 * 16 + 1];
     size_t n = 0;
     for (size_t i = nlimbs; i-- > 0;)
@@ -409,17 +383,17 @@ static void sb_hex(sol_buf *b, const limb_t *x, size_t nlimbs) {
 }
 
 #define SOL_HEX(C, NL)                                                                            \
-    static void hex_fp_##C(sol_buf *b, const C##_fp *a) {                                          \
+    static void hex_fp_##C(sbuf *b, const C##_fp *a) {                                          \
         limb_t x[NL];                                                                              \
         C##_fp_from_mont(x, a);                                                                    \
         sb_hex(b, x, NL);                                                                          \
     }                                                                                              \
-    static void hex_small_##C(sol_buf *b, limb_t v) {                                              \
+    static void hex_small_##C(sbuf *b, limb_t v) {                                              \
         limb_t x[NL] = {v};                                                                        \
         sb_hex(b, x, NL);                                                                          \
     }                                                                                              \
     /* [x, y] of a G1 point (infinity: [0, 1]) */                                                  \
-    static void hex_g1_##C(sol_buf *b, const C##_g1_affine *p) {                                   \
+    static void hex_g1_##C(sbuf *b, const C##_g1_affine *p) {                                   \
         sb_str(b, "[");                                                                            \
         if (C##_g1_affine_is_inf(p)) {                                                             \
             hex_small_##C(b, 0);                                                                   \
@@ -433,7 +407,7 @@ static void sb_hex(sol_buf *b, const limb_t *x, size_t nlimbs) {
         sb_str(b, "]");                                                                            \
     }                                                                                              \
     /* [[x.c1, x.c0],[y.c1, y.c0]] (infinity: x = (0, 0), y = (1, 0)) */                           \
-    static void hex_g2_##C(sol_buf *b, const C##_g2_affine *p) {                                   \
+    static void hex_g2_##C(sbuf *b, const C##_g2_affine *p) {                                   \
         if (C##_g2_affine_is_inf(p)) {                                                             \
             sb_str(b, "[[");                                                                       \
             hex_small_##C(b, 0);                                                                   \
@@ -464,7 +438,7 @@ g16_err g16_solidity_calldata_str(char **out, const g16_proof *p, const g16_frve
     if (p->curve != pub->curve)
         return g16_fail(st, G16_ERR_WRONG_CURVE, "solidity calldata: the proof is on %s, the public inputs on %s",
                         g16_snarkjs_curve_name(p->curve), g16_snarkjs_curve_name(pub->curve));
-    sol_buf b = {0};
+    sbuf b = {0};
     if (p->curve == G16_CURVE_BN254) {
         hex_g1_bn254(&b, &p->bn254.a);
         sb_str(&b, ",");
