@@ -1,5 +1,7 @@
 /* g16 bench params [--key K.params --assignment P.assignment | --log-n K [--seed S]] [--reps R] [--threads T]
- * [--json]: bellperson partitions on the CPU. Without --key, makes a porep-profile circuit (synth.h) at 2^K
+ * [--backend cpu|cuda] [--json]: bellperson partitions on the CPU or on a GPU (the key's bases resident there,
+ * uploaded once and timed apart: gpu_upload_ms). --partitions P: then one engine job of P partitions on the
+ * resident key, end to end (job_ms), each proof verified. Without --key, makes a porep-profile circuit (synth.h) at 2^K
  * (default 14), its INSECURE test key (.params) and its partition (.assignment) in a temporary directory.
  * Loads the key (timed), reads the partition (mapped), proves it R times (default 3; timed, without the
  * prover's own verify) and verifies each proof against the key's vk; reports min / median / max, the key
@@ -13,7 +15,9 @@
 #include "cli/progress.h"
 #include "groth16/assignment.h"
 #include "groth16/groth16.h"
+#include "engine/engine.h"
 #include "groth16/synth.h"
+#include "gpu/gpu.h"
 #include "util/ctx.h"
 
 static int cmp_double(const void *a, const void *b) {
@@ -39,7 +43,7 @@ static int make_inputs(const bench_opts *o, g16_ctx *ctx, const char *dir, char 
     g16_r1cs cs;
     if (g16_r1cs_read(&cs, r1cs, st))
         return -1;
-    groth16_setup_opts sopt = {.seed = seed, .backend = GROTH16_SETUP_CPU};
+    groth16_setup_opts sopt = {.seed = seed, .backend = GROTH16_SETUP_AUTO};
     g16_err e = groth16_setup_params_insecure(ctx, &cs, &sopt, key, vk, NULL, st);
     g16_r1cs_free(&cs);
     if (e)
@@ -54,15 +58,106 @@ static int make_inputs(const bench_opts *o, g16_ctx *ctx, const char *dir, char 
     return e ? -1 : 0;
 }
 
+/* --partitions P: one engine job of P partitions (the assignment, borrowed,
+ * P times) on a key the engine holds resident (HOST tier; on the CUDA
+ * backend its bases reach the device at the first partition there: a
+ * warm-up job of one partition runs first, untimed). Each proof is checked
+ * against the key's vk here as well. *job_ms: submit to finish of the P
+ * partitions; *peak_mb: the engine's budget peak over the key (the
+ * partitions in flight: their heavy-stage scratch; the borrowed
+ * assignment itself is the caller's). */
+static int engine_job(const bench_opts *o, g16_ctx *ctx, const char *keyp, const g16_params *kp,
+                      const g16_assignment *as, int gpu, double *job_ms, double *peak_mb, int *inflight) {
+    g16_engine_opts eo;
+    g16_engine_opts_init(&eo);
+    eo.backend = gpu ? G16_ENGINE_BACKEND_CUDA : G16_ENGINE_BACKEND_CPU;
+    if (gpu)
+        eo.workers_per_device = o->workers_per_device > 0 ? o->workers_per_device : 1;
+    if (o->synth_threads > 0)
+        eo.synth_threads = o->synth_threads;
+    g16_engine *e = NULL;
+    char msg[512];
+    int rc = -1, np = o->partitions;
+    if (g16_engine_create(ctx, &e, &eo) != G16_OK) {
+        g16_ctx_last_error(ctx, msg, sizeof msg);
+        fprintf(stderr, "g16 bench params: engine: %s\n", msg);
+        return -1;
+    }
+    uint64_t kid = 0, job = 0;
+    g16_engine_assignment *a = calloc((size_t)np, sizeof *a);
+    const bls381_fr *pub = (const bls381_fr *)(const void *)(as->inp_assignment + 1);
+    g16_engine_budget b0 = {0}, b1 = {0};
+    if (!a || g16_engine_key_add(e, &kid, keyp, G16_KEY_PARAMS, G16_TIER_HOST) != G16_OK) {
+        g16_ctx_last_error(ctx, msg, sizeof msg);
+        fprintf(stderr, "g16 bench params: engine key: %s\n", a ? msg : "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < np; i++)
+        a[i].assignment = as;
+    for (int pass = 0; pass < 2; pass++) { /* 0: the warm-up job of one partition */
+        int n = pass ? np : 1;
+        if (pass)
+            (void)!g16_engine_get_budget(e, &b0);
+        double t0 = g16_now_ms();
+        g16_engine_job_info ji;
+        if (g16_engine_submit_assignments(e, &job, kid, a, (size_t)n, G16_PRIORITY_NORMAL, 0) != G16_OK ||
+            g16_engine_wait(e, job, -1) != G16_OK || g16_engine_job_get_info(e, &ji, job) != G16_OK) {
+            g16_ctx_last_error(ctx, msg, sizeof msg);
+            fprintf(stderr, "g16 bench params: engine job: %s\n", msg);
+            goto out;
+        }
+        if (pass) {
+            *job_ms = g16_now_ms() - t0;
+            (void)!g16_engine_get_budget(e, &b1);
+        }
+        if (ji.state != G16_JOB_DONE || ji.proved != (uint32_t)n) {
+            fprintf(stderr, "g16 bench params: engine job: %u of %d proved: %s\n", ji.proved, n, ji.msg);
+            goto out;
+        }
+        for (int i = 0; i < n; i++) {
+            uint8_t proof[G16_PARAMS_PROOF_SIZE];
+            char *pj = NULL;
+            g16_params_proof pr;
+            g16_status st = {0};
+            if (g16_engine_params_result(e, proof, &pj, NULL, job, (uint32_t)i) != G16_OK ||
+                g16_params_proof_decode(&pr, proof, sizeof proof, &st) != G16_OK ||
+                g16_params_verify(kp, &pr, pub, as->inp_assignment_size - 1, &st) != G16_OK) {
+                fprintf(stderr, "g16 bench params: engine proof %d does not verify: %s\n", i, st.msg);
+                g16_free(pj);
+                goto out;
+            }
+            g16_free(pj);
+        }
+        (void)!g16_engine_job_release(e, job);
+    }
+    *peak_mb = b1.peak > b0.used ? (double)(b1.peak - b0.used) / 1e6 : 0;
+    *inflight = 0;
+    {
+        char *js = NULL;
+        if (g16_engine_status_json(e, &js) == G16_OK && js) {
+            const char *w = strstr(js, "\"lookahead\":");
+            if (w)
+                *inflight = atoi(w + strlen("\"lookahead\":"));
+        }
+        g16_free(js);
+    }
+    rc = 0;
+out:
+    g16_engine_destroy(e, 1);
+    free(a);
+    return rc;
+}
+
 int bench_params(const bench_opts *o) {
     if ((o->zkey != NULL) != (o->assignment != NULL) || (o->zkey && o->log_n > 0) || (o->log_n > 0 && o->log_n < 3) ||
         o->log_n > 28) {
         fprintf(stderr, "usage: g16 bench params [--key key.params --assignment part.assignment | --log-n K (3..28) "
-                        "[--seed S]] [--reps R] [--threads T] [--json]\n");
+                        "[--seed S]] [--reps R] [--threads T] [--backend cpu|cuda] [--partitions P] [--json]\n");
         return 2;
     }
-    if (strcmp(o->backend, "cpu") != 0) {
-        fprintf(stderr, "g16 bench params: only --backend cpu (the GPU does not prove assignments yet)\n");
+    int gpu = !strcmp(o->backend, "cuda");
+    if (!gpu && strcmp(o->backend, "cpu") != 0) {
+        fprintf(stderr, "g16 bench params: --backend cpu or cuda\n");
         return 2;
     }
     g16_ctx_opts copts = {.threads = o->threads};
@@ -78,6 +173,11 @@ int bench_params(const bench_opts *o) {
     g16_assignment_file af = {0};
     synth_stats ss = {0};
     bench_mem mem;
+    struct {
+        g16_gpu *g;
+        g16_params_gpu_key *gk;
+        g16_params_gpu_work *gw;
+    } pg = {0};
     if (!o->zkey) {
         if (!mkdtemp(dir)) {
             fprintf(stderr, "g16 bench params: cannot make a temporary directory\n");
@@ -114,19 +214,45 @@ int bench_params(const bench_opts *o) {
     po.backend = G16_BACKEND_CPU;
     po.verify = 0; /* verified below, outside the timing */
     const g16_params *kp = g16_params_key_params(key);
-    for (int i = -1; i < reps; i++) { /* i = -1: a warm-up (the NTT's twiddles) */
-        g16_params_proof_raw raw;
+    const bls381_fr *pub = (const bls381_fr *)(const void *)(af.a.inp_assignment + 1);
+    /* cuda: the key resident on the device (uploaded once, timed apart), one
+     * context and working area; each rep is the checks, the GPU heavy stage
+     * and the finalize (g16_params_finish, its verify off), as a daemon's
+     * worker runs a partition. */
+    double upload_ms = 0;
+    if (gpu) {
         t0 = g16_now_ms();
-        if (g16_prove_assignments_st(ctx, key, &af.a, 1, &po, &raw, &st) != G16_OK) {
-            fprintf(stderr, "g16 bench params: %s\n", st.msg);
+        if (g16_gpu_create(&pg.g, 0, g16_params_gpu_max_points(key), 1, g16_ctx_config(ctx), &st) != G16_OK ||
+            g16_params_gpu_key_upload(pg.g, &pg.gk, key, &st) != G16_OK ||
+            g16_params_gpu_work_create(pg.g, &pg.gw, key, &st) != G16_OK) {
+            fprintf(stderr, "g16 bench params: GPU set-up: %s\n", st.msg);
             goto done;
         }
-        double dt = g16_now_ms() - t0;
+        upload_ms = g16_now_ms() - t0;
+    }
+    long rss_upload = bench_mem_phase(&mem, "upload");
+    for (int i = -1; i < reps; i++) { /* i = -1: a warm-up (the NTT's twiddles) */
         uint8_t enc[G16_PARAMS_PROOF_SIZE];
+        t0 = g16_now_ms();
+        if (gpu) {
+            g16_params_msms m;
+            if (g16_params_heavy_gpu(pg.g, pg.gw, pg.gk, &m, key, &af.a, "assignment", &st) != G16_OK ||
+                g16_params_finish(enc, key, &m, pub, af.a.inp_assignment_size - 1, 0, NULL, "assignment", &st) !=
+                    G16_OK) {
+                fprintf(stderr, "g16 bench params: %s\n", st.msg);
+                goto done;
+            }
+        } else {
+            g16_params_proof_raw raw;
+            if (g16_prove_assignments_st(ctx, key, &af.a, 1, &po, &raw, &st) != G16_OK ||
+                g16_params_proof_raw_encode(enc, &raw) != G16_OK) {
+                fprintf(stderr, "g16 bench params: %s\n", st.msg);
+                goto done;
+            }
+        }
+        double dt = g16_now_ms() - t0;
         g16_params_proof pr;
-        const bls381_fr *pub = (const bls381_fr *)(const void *)(af.a.inp_assignment + 1);
-        if (g16_params_proof_raw_encode(enc, &raw) != G16_OK ||
-            g16_params_proof_decode(&pr, enc, sizeof enc, &st) != G16_OK ||
+        if (g16_params_proof_decode(&pr, enc, sizeof enc, &st) != G16_OK ||
             g16_params_verify(kp, &pr, pub, af.a.inp_assignment_size - 1, &st) != G16_OK ||
             g16_assignment_file_intact(&af, &st) != G16_OK) {
             fprintf(stderr, "g16 bench params: proof %d does not verify: %s\n", i, st.msg);
@@ -137,22 +263,42 @@ int bench_params(const bench_opts *o) {
             ms[i] = dt;
     }
     long rss_prove = bench_mem_phase(&mem, "prove");
+    double job_ms = 0, peak_mb = 0;
+    int lookahead = 0;
+    if (o->partitions > 0) {
+        /* the single-proof GPU state first: the engine makes its own */
+        g16_params_gpu_work_free(pg.g, pg.gw);
+        g16_params_gpu_key_free(pg.g, pg.gk);
+        g16_gpu_destroy(pg.g);
+        memset(&pg, 0, sizeof pg);
+        if (engine_job(o, ctx, keyp, kp, &af.a, gpu, &job_ms, &peak_mb, &lookahead))
+            goto done;
+    }
+    long rss_job = o->partitions > 0 ? bench_mem_phase(&mem, "engine_job") : 0;
     memcpy(sorted, ms, (size_t)reps * sizeof *ms);
     qsort(sorted, (size_t)reps, sizeof *sorted, cmp_double);
-    char extra[1024];
+    char extra[2048];
     snprintf(extra, sizeof extra,
              "\"profile\":\"%s\",\"log_n\":%d,\"constraints\":%zu,\"inputs\":%zu,\"aux\":%zu,"
              "\"a_aux_popcount\":%zu,\"b_aux_popcount\":%zu,\"threads\":%d,\"reps\":%d,\"verified\":%d,"
              "\"min_ms\":%.6g,\"median_ms\":%.6g,\"max_ms\":%.6g,\"key_load_ms\":%.2f,\"assignment_read_ms\":%.2f,"
-             "\"rss_key_load_kb\":%ld,\"rss_prove_kb\":%ld,\"rss_peak_kb\":%ld",
+             "\"rss_key_load_kb\":%ld,\"rss_prove_kb\":%ld,\"rss_peak_kb\":%ld,\"gpu_upload_ms\":%.2f,"
+             "\"gpu_key_bytes\":%zu,\"gpu_work_bytes\":%zu,\"rss_upload_kb\":%ld,\"job_partitions\":%d,"
+             "\"job_ms\":%.2f,\"job_ms_per_partition\":%.2f,\"job_budget_peak_mb\":%.1f,\"job_lookahead\":%d,"
+             "\"rss_job_kb\":%ld",
              o->zkey ? "file" : "porep", __builtin_ctzll((unsigned long long)domain), af.a.abc_size - n_inp, n_inp,
              n_aux, af.a.a_aux_popcount, af.a.b_aux_popcount, g16_ctx_threads(ctx), reps, reps, sorted[0],
-             sorted[reps / 2], sorted[reps - 1], load_ms, read_ms, rss_load, rss_prove, mem.peak_kb);
+             sorted[reps / 2], sorted[reps - 1], load_ms, read_ms, rss_load, rss_prove, mem.peak_kb, upload_ms,
+             gpu ? g16_params_gpu_key_bytes(key) : 0, gpu ? g16_params_gpu_work_bytes(key) : 0, rss_upload,
+             o->partitions, job_ms, o->partitions > 0 ? job_ms / o->partitions : 0, peak_mb, lookahead, rss_job);
     bench_opts ro = *o;
-    ro.backend = "cpu";
+    ro.backend = gpu ? "cuda" : "cpu";
     bench_report(&ro, "params", G16_CURVE_BLS12_381, extra, "ms", sorted[reps / 2]);
     rc = 0;
 done:
+    g16_params_gpu_work_free(pg.g, pg.gw);
+    g16_params_gpu_key_free(pg.g, pg.gk);
+    g16_gpu_destroy(pg.g);
     g16_assignment_file_free(&af);
     g16_params_key_free(key);
     g16_ctx_destroy(ctx);

@@ -683,8 +683,11 @@ typedef struct g16_params_proof_raw {
  * g16_assignment_prove_opts_init (it sets size). */
 typedef struct g16_assignment_prove_opts {
     size_t size;              /* sizeof(g16_assignment_prove_opts) */
-    g16_backend backend;      /* default G16_BACKEND_AUTO; this build proves assignments on the
-                               * CPU: CUDA gives G16_ERR_UNSUPPORTED, AUTO takes the CPU */
+    g16_backend backend;      /* default G16_BACKEND_AUTO: the GPU (device 0) for domains from
+                               * G16_PROVE_AUTO_GPU_MIN_DOMAIN up when one is present and its
+                               * set-up succeeds, else the CPU; CUDA: the GPU or an error
+                               * (G16_ERR_NO_DEVICE without one); CPU: the CPU. Proofs are
+                               * the same for the same r, s on either */
     int verify;               /* default 1: each proof is verified against the key's vk */
     const g16_fr_mont *r, *s; /* NULL (default): r, s drawn from the OS CSPRNG; else n each
                                * (tests, reproducible proofs), below r */
@@ -878,10 +881,12 @@ typedef struct g16_engine_assignment {
  * index; the budget reserves each partition's bytes: its file or data and
  * the heavy stage's scratch, 3 x domain x 32 bytes plus its scalars), each
  * proof verified against the key's vk before it is returned (unless
- * no_verify). The heavy stage runs on the CPU with every backend (the CUDA
- * workers run it on the CPU too: GPU proving from .params keys is not built
- * yet). A partition that is malformed or does not match the key fails
- * alone, with the reader's or the checker's message naming it. Results:
+ * no_verify). The heavy stage runs where the engine's workers run: on a
+ * CUDA worker on its GPU (the key's bases uploaded to that device at its
+ * first partition there, kept until the key is unloaded; a device without
+ * room runs the partition on the CPU), else on the CPU. A partition that is
+ * malformed or does not match the key fails alone, with the reader's or the
+ * checker's message naming it. Results:
  * g16_engine_params_result (or g16_engine_partition_result, whose
  * proof_json is then {"format":"bellperson","proof":"<384 hex digits>"}).
  * Returns: G16_OK; INVALID_ARG (unknown key, a key that is not a .params

@@ -20,7 +20,7 @@ t0=$(date +%s)
         -DG16_CUDA_ARCHITECTURES=90-real -DG16_DAEMON=OFF -DG16_STATIC_GMP=ON -DCMAKE_PREFIX_PATH="$kit"
     timeout "${GPU_BUILD_TIMEOUT_S:-570}" cmake --build "$bd" -j"$(nproc)" --target g16 test_gpu_msm test_gpu_ntt test_gpu_prove test_engine_gpu \
         test_gpu_fixed_base test_key_drop test_gpu_plan test_gpu_density test_prover_gpu test_prove_opts \
-        test_mmap_truncate ${GPU_BUILD_EXTRA_TARGETS:-}
+        test_mmap_truncate test_params_gpu test_engine_params ${GPU_BUILD_EXTRA_TARGETS:-}
 } >>"$log" 2>&1
 rc=$?
 echo "gpu-build: rc=$rc in $(( $(date +%s) - t0 )) s" | tee -a "$log"

@@ -10,6 +10,8 @@
 #           the one-shot CLI prove on CPU and GPU at 2^10..2^18 (auto's
 #           break-even)
 #   job27   the 10-partition 2^27 BLS12-381 engine job (~5 minutes)
+#   params  PoRep-shaped .params partitions on the GPU (g16 bench params
+#           --backend cuda --partitions 10) at 2^PARAMS_LOGS (default 24)
 # Env: SUITE_BUDGET_S (default 540: no step starts after that many seconds).
 set -u
 phase=${1:?usage: gpu-suite.sh PHASE OUTDIR BUILDDIR [KITDIR]}
@@ -51,6 +53,10 @@ tests)
     run_test test_gpu_density 200 "$bd/test_gpu_density" &
     run_test test_prover_gpu 200 "$bd/test_prover_gpu" &
     run_test test_prove_opts 120 "$bd/test_prove_opts" &
+    wait
+    run_test test_params_gpu 240 "$bd/test_params_gpu" &
+    run_test test_engine_params_cuda 200 "$bd/test_engine_params" tests/vectors/params_toy.params \
+        tests/vectors/params_toy.assignment "" cuda &
     wait
     run_test test_mmap_truncate 200 "$bd/test_mmap_truncate"
     run_test test_key_truncate 200 bash tests/test_key_truncate.sh
@@ -97,6 +103,17 @@ job27)
         >"$out/job27.json" 2>"$out/job27.err"
     say "job27: rc=$? $(tail -c 3000 "$out/job27.json")"
     tail -5 "$out/job27.err" | tee -a "$summary"
+    ;;
+params)
+    # PoRep-shaped bellperson partitions on the GPU: the key resident, R
+    # proofs, then a 10-partition engine job (PARAMS_LOGS, default "24").
+    for lg in ${PARAMS_LOGS:-24}; do
+        in_budget || { say "skip params 2^$lg (budget)"; continue; }
+        timeout "${PARAMS_TIMEOUT_S:-420}" "$bd/g16" bench params --backend cuda --log-n "$lg" --reps 3 \
+            --partitions 10 --json >"$out/params_$lg.json" 2>"$out/params_$lg.err"
+        say "params 2^$lg: rc=$? $(tail -c 1200 "$out/params_$lg.json")"
+        tail -3 "$out/params_$lg.err" | tee -a "$summary"
+    done
     ;;
 *) echo "gpu-suite: unknown phase $phase" >&2; exit 2 ;;
 esac

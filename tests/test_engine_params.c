@@ -17,8 +17,8 @@
  *     zkey, partitions with no or two sources.
  * Usage: test_engine_params [KEY.params ASSIGNMENT [OUTDIR [cuda]]] (default:
  * the toy vectors, no output folder, the CPU backend; "cuda": the main
- * engine on the CUDA backend, whose workers run these partitions on the CPU;
- * exit 77 without a GPU). */
+ * engine on the CUDA backend, whose workers run these partitions on the GPU
+ * (the metrics count no CPU fallback); exit 77 without a GPU). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,10 +339,13 @@ int main(int argc, char **argv) {
         test_sources(e, kid, &af.a, bytes, len);
         test_bad(e, kid, &af.a, bytes, len);
         test_sched(&af.a);
-        if (cuda) { /* the status says where these partitions run */
-            char *js = NULL;
-            CHECK(g16_engine_status_json(e, &js) == G16_OK && js && strstr(js, "params partitions run on the CPU"));
-            g16_free(js);
+        if (cuda) { /* the GPU ran them: no CPU fallback counted */
+            char *mt = NULL;
+            CHECK(g16_engine_metrics(e, &mt) == G16_OK && mt);
+            const char *fb = mt ? strstr(mt, "\ng16_partitions_cpu_fallback_total ") : NULL;
+            CHECK_MSG(fb && !strncmp(fb + strlen("\ng16_partitions_cpu_fallback_total "), "0\n", 2),
+                      "params partitions fell back to the CPU: %.80s", fb ? fb + 1 : "(no such metric)");
+            g16_free(mt);
         }
         /* evict and reload through a job */
         CHECK(g16_engine_key_evict(e, kid) == G16_OK);

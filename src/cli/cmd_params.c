@@ -81,6 +81,7 @@ int cmd_info_assignment(const char *path) {
 int cmd_prove_params(int argc, char **argv) {
     const char *key_path = NULL, *pos[3];
     int npos = 0, verify = 1, subgroup = -1, fixed_rs = 0;
+    g16_backend backend = G16_BACKEND_AUTO;
     g16_fr_mont r, s;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--params")) {
@@ -105,9 +106,15 @@ int cmd_prove_params(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-subgroup-check"))
             subgroup = 0;
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
-            if (strcmp(argv[++i], "cpu") && strcmp(argv[i], "auto")) {
-                fprintf(stderr, "g16 prove --params: backend '%s': partitions prove on the CPU (cpu|auto)\n",
-                        argv[i]);
+            i++;
+            if (!strcmp(argv[i], "cpu"))
+                backend = G16_BACKEND_CPU;
+            else if (!strcmp(argv[i], "cuda"))
+                backend = G16_BACKEND_CUDA;
+            else if (!strcmp(argv[i], "auto"))
+                backend = G16_BACKEND_AUTO;
+            else {
+                fprintf(stderr, "g16 prove --params: unknown backend '%s' (cpu|cuda|auto)\n", argv[i]);
                 return 2;
             }
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -119,7 +126,7 @@ int cmd_prove_params(int argc, char **argv) {
             npos = 4;
     }
     if (!key_path || npos != 3) {
-        fprintf(stderr, "usage: g16 prove --params <key.params> [--no-verify] [--backend cpu|auto]\n"
+        fprintf(stderr, "usage: g16 prove --params <key.params> [--no-verify] [--backend cpu|cuda|auto]\n"
                         "                 [--subgroup-check|--no-subgroup-check] [--insecure-test-rs R S]\n"
                         "                 <part.assignment> <proof.bin> <public.json>\n");
         return 2;
@@ -142,7 +149,7 @@ int cmd_prove_params(int argc, char **argv) {
     }
     g16_assignment_prove_opts o;
     g16_assignment_prove_opts_init(&o);
-    o.backend = G16_BACKEND_CPU;
+    o.backend = backend;
     o.verify = verify;
     if (fixed_rs)
         o.r = &r, o.s = &s;

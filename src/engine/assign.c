@@ -7,9 +7,12 @@
  *       the .assignment file (or the copied bytes; a borrowed g16_assignment
  *       is used in place), checks it against the key (every count, bitmap
  *       and input 0) and copies its public inputs out; no working area;
- *   device worker:    g16_params_heavy_cpu (H bellperson's way and the five
- *       MSMs) on the CPU, with every backend; then the assignment's copy is
- *       wiped and freed and the reservation given back;
+ *   device worker:    the backend's params_heavy (H bellperson's way and
+ *       the five MSMs: g16_params_heavy_gpu on a CUDA worker, whose device
+ *       holds the key's bases from its first partition there on;
+ *       g16_params_heavy_cpu on the CPU backend and as the GPU's fallback);
+ *       then the assignment's copy is wiped and freed and the reservation
+ *       given back;
  *   finalize thread:  r, s fresh, the proof assembled, verified against the
  *       key's vk (g16_params_verify) and encoded (192 bytes).
  * Cancellation, timeouts and priorities are the queues' own. */
@@ -188,12 +191,15 @@ void asg_synth(g16_engine *e, part *p, uint64_t bytes, int me) {
 /* The device worker's stage, without the lock: the MSM sums into p->pm,
  * then the assignment's copy wiped and freed (the caller gives p->rsv
  * back). */
-g16_err asg_heavy(g16_engine *e, part *p, g16_status *st) {
+g16_err asg_heavy(g16_engine *e, part *p, int worker, engine_heavy_info *hi, g16_status *st) {
     char who[64];
     who_of(who, sizeof who, p);
     g16_err err = G16_OK;
     if (!(p->pm = calloc(1, sizeof *p->pm)))
         err = g16_fail(st, G16_ERR_NOMEM, "%s: out of memory", who);
+    else if (e->be.params_heavy)
+        err = e->be.params_heavy(e->be.self, e->wstate[worker], e->ctx, p->pm, p->job->key->pkey, p->asg, who, hi,
+                                 st);
     else
         err = g16_params_heavy_cpu(e->ctx, p->pm, p->job->key->pkey, p->asg, who, st);
     /* A file truncated or rewritten under its mapping read as zeros: an IO

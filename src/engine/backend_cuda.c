@@ -60,6 +60,15 @@ typedef struct ckey {
     struct ckey *next;
 } ckey;
 
+/* A .params key's device bases, per device (NULL: not uploaded yet;
+ * failed[d]: the upload failed there, its partitions run on the CPU). */
+typedef struct cpkey {
+    const g16_params_key *key;
+    g16_params_gpu_key **gk;
+    int *failed;
+    struct cpkey *next;
+} cpkey;
+
 typedef struct cuda_be {
     int ndev, wpd;
     int tables; /* g16_engine_opts.gpu_tables: window tables for device keys */
@@ -67,8 +76,9 @@ typedef struct cuda_be {
     int pin;    /* engine.pin: workers pinned near their GPU */
     g16_config cfg; /* the engine's context's options at creation (every g16_gpu_create) */
     cdev *dev;
-    pthread_mutex_t lock; /* the key list */
+    pthread_mutex_t lock; /* the key lists */
     ckey *keys;
+    cpkey *pkeys;
 } cuda_be;
 
 /* Device working areas a worker keeps, one per key shape (curve, domain,
@@ -91,6 +101,7 @@ typedef struct cworker {
     int pin_tried; /* engine.pin: done at the first partition */
     int fitted;    /* made a context once (dev->unfitted counts the others) */
     char fit_note[200]; /* why worker_fit last made the context smaller ("" if never) */
+    g16_params_gpu_work *pw; /* the working area of .params partitions (one shape cached) */
 } cworker;
 
 int engine_cpulist_parse(const char *s, unsigned char *mask, size_t mask_len) {
@@ -190,6 +201,8 @@ static void worker_drop_works(cworker *w, int keep) {
 
 static void worker_drop_device(cworker *w) {
     worker_drop_works(w, -1);
+    g16_params_gpu_work_free(w->g, w->pw);
+    w->pw = NULL;
     g16_gpu_destroy(w->g);
     w->g = NULL;
     w->g_points = 0;
@@ -596,10 +609,162 @@ static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *
     return err;
 }
 
+/* ---- .params partitions ------------------------------------------------------ */
+
+/* The device bases of key on device d, uploaded at the first partition
+ * there through the device's loader context (NULL: no room, or a failed
+ * upload before; the partition then runs on the CPU). The upload runs under
+ * the device's lock, so the device's other workers wait for it once. */
+static g16_params_gpu_key *pkey_on(cuda_be *b, const g16_params_key *key, int d, char *why, size_t wlen) {
+    pthread_mutex_lock(&b->lock);
+    cpkey *c = b->pkeys;
+    while (c && c->key != key)
+        c = c->next;
+    if (!c && (c = calloc(1, sizeof *c))) {
+        c->key = key;
+        c->gk = calloc((size_t)b->ndev, sizeof *c->gk);
+        c->failed = calloc((size_t)b->ndev, sizeof *c->failed);
+        if (!c->gk || !c->failed) {
+            free(c->gk), free(c->failed), free(c);
+            c = NULL;
+        } else {
+            c->next = b->pkeys;
+            b->pkeys = c;
+        }
+    }
+    pthread_mutex_unlock(&b->lock);
+    if (!c) {
+        snprintf(why, wlen, "out of memory");
+        return NULL;
+    }
+    pthread_mutex_lock(&b->dev[d].lock);
+    if (!c->gk[d] && !c->failed[d]) {
+        g16_status st = {0};
+        if (g16_params_gpu_key_upload(b->dev[d].loader, &c->gk[d], key, &st) != G16_OK) {
+            c->gk[d] = NULL;
+            c->failed[d] = 1;
+            snprintf(why, wlen, "%.150s", st.msg);
+        }
+    } else if (c->failed[d]) {
+        snprintf(why, wlen, "the key's bases did not fit on device %d", b->dev[d].device);
+    }
+    g16_params_gpu_key *gk = c->gk[d];
+    pthread_mutex_unlock(&b->dev[d].lock);
+    return gk;
+}
+
+static void cuda_params_release(void *self, const g16_params_key *key) {
+    cuda_be *b = self;
+    pthread_mutex_lock(&b->lock);
+    cpkey **pp = &b->pkeys, *c = NULL;
+    while (*pp && (*pp)->key != key)
+        pp = &(*pp)->next;
+    if (*pp) {
+        c = *pp;
+        *pp = c->next;
+    }
+    pthread_mutex_unlock(&b->lock);
+    if (!c)
+        return;
+    for (int d = 0; d < b->ndev; d++) {
+        pthread_mutex_lock(&b->dev[d].lock);
+        g16_params_gpu_key_free(b->dev[d].loader, c->gk[d]);
+        pthread_mutex_unlock(&b->dev[d].lock);
+    }
+    free(c->gk), free(c->failed), free(c);
+}
+
+/* The worker's context (at least the key's largest MSM, halved on failure
+ * down to MIN_CTX_POINTS: larger MSMs run in chunks) and its .params
+ * working area; 0 when the device cannot hold them. */
+static int worker_fit_params(cworker *w, const g16_params_key *key, char *why, size_t wlen) {
+    size_t need = g16_params_gpu_max_points(key);
+    if (w->g_max && w->g_max < need)
+        need = w->g_max;
+    if (need < MIN_CTX_POINTS)
+        need = MIN_CTX_POINTS;
+    g16_status st = {0};
+    if (!w->g || w->g_points < need) {
+        worker_drop_device(w);
+        size_t want = need;
+        while (g16_gpu_create(&w->g, w->be->dev[w->dev].device, want, 1, &w->be->cfg, &st) != G16_OK) {
+            w->g = NULL;
+            if (want <= MIN_CTX_POINTS) {
+                snprintf(why, wlen, "no MSM context: %.150s", st.msg);
+                return 0;
+            }
+            want /= 2;
+            w->g_max = want;
+        }
+        if (!w->fitted) {
+            w->fitted = 1;
+            atomic_fetch_sub(&w->be->dev[w->dev].unfitted, 1);
+        }
+        w->g_points = want;
+    }
+    if (w->pw && !g16_params_gpu_work_fits(w->pw, key)) {
+        g16_params_gpu_work_free(w->g, w->pw);
+        w->pw = NULL;
+    }
+    if (!w->pw && g16_params_gpu_work_create(w->g, &w->pw, key, &st) != G16_OK) {
+        worker_drop_works(w, -1); /* the zkey areas make room */
+        if (g16_params_gpu_work_create(w->g, &w->pw, key, &st) != G16_OK) {
+            w->pw = NULL;
+            snprintf(why, wlen, "no working area (%.1f GB): %.120s", g16_params_gpu_work_bytes(key) / 1e9, st.msg);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static g16_err cuda_params_heavy(void *self, void *wstate, g16_ctx *ctx, g16_params_msms *out,
+                                 const g16_params_key *key, const g16_assignment *as, const char *who,
+                                 engine_heavy_info *hi, g16_status *st) {
+    cuda_be *b = self;
+    cworker *w = wstate;
+    cdev *dv = &b->dev[w->dev];
+    if (b->pin && !w->pin_tried) {
+        w->pin_tried = 1;
+        worker_pin(w);
+    }
+    pthread_mutex_lock(&dv->lock);
+    int failed = dv->failed;
+    pthread_mutex_unlock(&dv->lock);
+    char why[200] = "";
+    g16_params_gpu_key *gk = failed ? NULL : pkey_on(b, key, w->dev, why, sizeof why);
+    if (!gk || !worker_fit_params(w, key, w->fit_note, sizeof w->fit_note)) {
+        hi->cpu_fallback = 1;
+        return g16_params_heavy_cpu(ctx, out, key, as, who, st);
+    }
+    double t0 = g16_now_ms();
+    pthread_mutex_t *kern = b->shared ? NULL : &dv->kern;
+    if (kern)
+        pthread_mutex_lock(kern);
+    double t1 = g16_now_ms();
+    g16_err err = g16_params_heavy_gpu(w->g, w->pw, gk, out, key, as, who, st);
+    double t2 = g16_now_ms();
+    if (kern)
+        pthread_mutex_unlock(kern);
+    hi->lock_wait_ms = t1 - t0;
+    hi->gpu_ms = t2 - t1;
+    hi->kernels_begin = t1, hi->kernels_end = t2;
+    hi->msm_points = w->g_points;
+    hi->msm_note = w->fit_note;
+    if (err == G16_ERR_DEVICE) {
+        hi->device_failed = 1;
+        pthread_mutex_lock(&dv->lock);
+        dv->failed = 1;
+        pthread_mutex_unlock(&dv->lock);
+    }
+    return err;
+}
+
 static void cuda_destroy(void *self) {
     cuda_be *b = self;
     if (!b)
         return;
+    while (b->pkeys)
+        cuda_params_release(b, b->pkeys->key);
     while (b->keys) {
         ckey *c = b->keys;
         b->keys = c->next;
@@ -679,6 +844,8 @@ g16_err engine_backend_cuda(engine_backend *be, int devices, int workers_per_dev
     be->heavy = cuda_heavy;
     be->synth_flags = cuda_synth_flags;
     be->key_rows = cuda_key_rows;
+    be->params_heavy = cuda_params_heavy;
+    be->params_release = cuda_params_release;
     be->destroy = cuda_destroy;
     return G16_OK;
 }

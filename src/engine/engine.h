@@ -11,6 +11,7 @@
 #ifndef G16_ENGINE_H
 #define G16_ENGINE_H
 
+#include "groth16/assignment.h"
 #include "groth16/groth16.h"
 #include "util/config.h"
 
@@ -111,6 +112,17 @@ typedef struct engine_backend {
      * coefficient rows (the GPU computes a, b, c); heavy then completes a
      * ws-only synthesis on the CPU itself when it falls back. */
     unsigned (*synth_flags)(void *self, const g16_key *key);
+    /* Optional (NULL: g16_params_heavy_cpu on the engine's context): the
+     * device stage of one assignment partition of a .params key, checked at
+     * synthesis; who names it in messages. A GPU backend uploads the key's
+     * bases to the worker's device at its first partition there (and frees
+     * them in params_release) and sets hi->cpu_fallback when the partition
+     * ran on the CPU instead (no room on the device, device out of service). */
+    g16_err (*params_heavy)(void *self, void *wstate, g16_ctx *ctx, g16_params_msms *out, const g16_params_key *key,
+                            const g16_assignment *as, const char *who, engine_heavy_info *hi, g16_status *st);
+    /* Optional: the .params key is about to be unloaded (no partition uses
+     * it): frees its device copies. */
+    void (*params_release)(void *self, const g16_params_key *key);
     void (*destroy)(void *self);
 } engine_backend;
 

@@ -294,7 +294,7 @@ void asg_part_clear(g16_engine *e, part *p);
 void asg_part_free(part *p);
 g16_err asg_key_load(g16_engine *e, ekey *k, int *wait, g16_status *st);
 void asg_synth(g16_engine *e, part *p, uint64_t bytes, int me);
-g16_err asg_heavy(g16_engine *e, part *p, g16_status *st);
+g16_err asg_heavy(g16_engine *e, part *p, int worker, engine_heavy_info *hi, g16_status *st);
 g16_err asg_finish(g16_engine *e, part *p, int verify, double *verify_ms, g16_status *st);
 g16_err asg_result_json(const part *p, char **proof_json, char **public_json, g16_status *st);
 

@@ -27,6 +27,8 @@ void key_unload(g16_engine *e, ekey *k) {
     k->streamed = 0;
     g16_key_free(k->key);
     k->key = NULL;
+    if (k->pkey && e->be.params_release)
+        e->be.params_release(e->be.self, k->pkey); /* its device copies */
     g16_params_key_free(k->pkey);
     k->pkey = NULL;
     budget_give(e, k->bytes);

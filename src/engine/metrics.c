@@ -312,7 +312,7 @@ g16_err g16_engine_status_json(g16_engine *e, char **json) {
                   ",\"tier\":\"%s\",\"host_tier\":\"%s\",\"bytes\":%llu,\"device_bytes\":%llu,\"streamed\":%s,"
                   "\"work_areas\":%u,\"work_bytes\":%llu,\"active\":%u,\"refs\":%d,\"loads\":%u,\"evictions\":%u,"
                   "\"in_memory\":%s,\"host_released_bytes\":%llu,\"gpu_tables\":%d,\"gpu_synth\":%s,"
-                  "\"format\":\"%s\"%s}",
+                  "\"format\":\"%s\"}",
                   k->loading ? "loading" : !ekey_resident(k) ? "none" : k->dev_bytes ? "device" : k->tier == G16_TIER_HOST ? "host" : "mmap",
                   k->tier == G16_TIER_HOST ? "host" : "mmap", (unsigned long long)k->bytes,
                   (unsigned long long)k->dev_bytes, k->streamed ? "true" : "false", k->n_work,
@@ -322,11 +322,7 @@ g16_err g16_engine_status_json(g16_engine *e, char **json) {
                   k->key && e->be.synth_flags && (e->be.synth_flags(e->be.self, k->key) & GROTH16_SYNTH_WS_ONLY)
                       ? "true"
                       : "false",
-                  k->params ? "params" : "zkey",
-                  /* docs/engine.md, "Assignment jobs" */
-                  k->params && e->be.key_prepare ? ",\"note\":\"params partitions run on the CPU (GPU proving from "
-                                                   ".params keys is not built yet)\""
-                                                 : "");
+                  k->params ? "params" : "zkey");
     }
     uint64_t d[4];
     queue_depths(e, d);

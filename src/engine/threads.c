@@ -212,11 +212,9 @@ void *worker_main(void *arg) {
         tl_at(e, t0, "device", 'B', p, "worker", me);
         g16_err err;
         if (p->is_asg) {
-            /* The CPU heavy stage with every backend (no GPU proving from
-             * .params keys yet): on a GPU worker it counts as a CPU
-             * fallback. */
-            err = asg_heavy(e, p, &st);
-            hi.cpu_fallback = e->be.key_prepare != NULL;
+            /* The backend's stage for assignment partitions (the CPU's
+             * without one). */
+            err = asg_heavy(e, p, me, &hi, &st);
         } else if (e->refuse_mask & (1u << (me & 31))) { /* test hook (read without the lock: set before submitting) */
             hi.retry_elsewhere = 1;
             err = g16_fail(&st, G16_ERR_NOMEM, "engine test: worker %d refuses the partition", me);

@@ -240,6 +240,37 @@ g16_err g16_gpu_ntt(g16_gpu *g, const g16_gpu_domain *d, void *data, g16_gpu_ntt
 g16_err g16_gpu_h(g16_gpu *g, const g16_gpu_domain *d, const void *a, const void *b, const void *c,
                   g16_scalar *h, g16_gpu_timing *timing, g16_status *st);
 
+/* ---- Fr arrays on the device (ntt/fr_ops.cu) ---------------------------------
+ * What a prover of pre-synthesized partitions (bellperson's assignments:
+ * Fr values in Montgomery form, bitmaps of 64-bit words, LSB first) needs
+ * around the NTTs and MSMs. Fr of curve (BN254 or BLS12-381), 32 bytes per
+ * element, the CPU's bytes; pointers are device memory; every call is
+ * queued on g's stream (no allocation, no host synchronization). */
+/* *d_bad = min(*d_bad, i) for every i < n with x[i] >= r (not a reduced
+ * Montgomery value): preset *d_bad to UINT64_MAX (a 0xff memset). */
+g16_err g16_gpu_fr_check(g16_gpu *g, g16_curve curve, const void *d_x, size_t n, uint64_t *d_bad, g16_status *st);
+/* d_out[i] = the canonical integer of x[i] (x[i] R^-1), i < n; d_out may
+ * alias d_x. Values of x must be below r (g16_gpu_fr_check). */
+g16_err g16_gpu_fr_to_scalar(g16_gpu *g, g16_curve curve, g16_scalar *d_out, const void *d_x, size_t n,
+                             g16_status *st);
+/* d_out[(m j) mod 2^log_n] = j < n_in ? d_in[j] : 0 for every j < 2^log_n
+ * (m odd, so every position is written once; n_in <= 2^log_n; d_out and d_in
+ * do not overlap). With m = g16_params_root_exponent's, transforms of d_out
+ * under g16's roots of unity are bellperson's transforms of d_in. */
+g16_err g16_gpu_fr_scatter(g16_gpu *g, g16_curve curve, void *d_out, const void *d_in, size_t n_in, unsigned log_n,
+                           uint64_t m, g16_status *st);
+/* d_a[i] = (d_a[i] d_b[i] - d_c[i]) * zinv, i < n; zinv is one Fr element
+ * (Montgomery) in host memory. */
+g16_err g16_gpu_fr_quotient(g16_gpu *g, g16_curve curve, void *d_a, const void *d_b, const void *d_c,
+                            const void *zinv, size_t n, g16_status *st);
+/* Compaction by a bitmap: d_out[j] = d_in[i_j] for the set bits i_0 < i_1 <
+ * ... of d_bits below nbits (bits past nbits ignored; nbits < 2^32), for
+ * 32-byte elements; d_out holds the set bits' count. d_tmp is device scratch
+ * of g16_gpu_compact_tmp_bytes(nbits) bytes (host-computed, no device). */
+size_t g16_gpu_compact_tmp_bytes(size_t nbits);
+g16_err g16_gpu_compact(g16_gpu *g, g16_scalar *d_out, const g16_scalar *d_in, const uint64_t *d_bits, size_t nbits,
+                        void *d_tmp, g16_status *st);
+
 /* ---- MSM with bases streamed from host memory (msm.cuh) ------------------
  * For keys that do not fit on the device: the bases (the CPU's G_affine
  * array, ideally in pinned memory) are copied in double-buffered chunks of

@@ -107,6 +107,46 @@ g16_err g16_params_heavy_cpu(g16_ctx *ctx, g16_params_msms *m, const g16_params_
  * by the heavy stage). Errors as theirs, FORMAT for input 0. */
 g16_err g16_params_check_partition(const g16_params_key *key, const g16_assignment *as, const char *who,
                                    g16_status *st);
+/* ---- the heavy stage on a GPU (params_gpu.c) ---------------------------------
+ * The same sums as g16_params_heavy_cpu from a GPU: the key's h, l, a, b_g1
+ * (G1) and b_g2 (G2) bases resident on the device (uploaded once per key
+ * and device), a working area per worker and key shape (made once: a, b, c
+ * over the domain, a staging buffer, the scalars, the bitmaps), and a
+ * context (g16_gpu_create with G2) whose max_points is best
+ * g16_params_gpu_max_points (larger MSMs run in chunks). The sums are the
+ * same group elements as the CPU's, so finalize gives the same proof for
+ * the same r, s. Thread safety: one call at a time per context and working
+ * area; a device key serves any number of contexts of its device. */
+struct g16_gpu;
+typedef struct g16_params_gpu_key g16_params_gpu_key;
+typedef struct g16_params_gpu_work g16_params_gpu_work;
+/* Device bytes of the key's bases, of one working area, and the largest
+ * MSM (points), computed on the host. */
+size_t g16_params_gpu_key_bytes(const g16_params_key *key);
+size_t g16_params_gpu_work_bytes(const g16_params_key *key);
+size_t g16_params_gpu_max_points(const g16_params_key *key);
+/* Uploads the key's proving bases through g (allocates and synchronizes:
+ * at key load, never per partition). Errors: the upload's, naming the array. */
+g16_err g16_params_gpu_key_upload(struct g16_gpu *g, g16_params_gpu_key **out, const g16_params_key *key,
+                                  g16_status *st);
+void g16_params_gpu_key_free(struct g16_gpu *g, g16_params_gpu_key *gk);
+/* A working area for key's partitions (allocates: once per worker and shape). */
+g16_err g16_params_gpu_work_create(struct g16_gpu *g, g16_params_gpu_work **out, const g16_params_key *key,
+                                   g16_status *st);
+/* 1 when w serves key's partitions (same domain, counts within its sizes). */
+int g16_params_gpu_work_fits(const g16_params_gpu_work *w, const g16_params_key *key);
+void g16_params_gpu_work_free(struct g16_gpu *g, g16_params_gpu_work *w);
+/* The heavy stage of one partition on g (params_gpu.c has the steps). It
+ * runs g16_params_check_partition first (the bitmaps bound the device's
+ * writes). Every witness-derived device buffer and the context's MSM scratch
+ * are zeroed before return, on error as well. Errors: the checks',
+ * NOT_CANONICAL (a value not below r, named as the CPU names it),
+ * INVALID_ARG (gk or w made for another key), DEVICE (a CUDA fault: the
+ * context is unusable), NOMEM. */
+g16_err g16_params_heavy_gpu(struct g16_gpu *g, g16_params_gpu_work *w, const g16_params_gpu_key *gk,
+                             g16_params_msms *m, const g16_params_key *key, const g16_assignment *as, const char *who,
+                             g16_status *st);
+
 /* The stages after g16_params_heavy_cpu (the engine's finalize thread): r
  * and s fresh from the OS CSPRNG (used in constant time, wiped), the proof
  * assembled from m, verified against the key's vk with the public inputs

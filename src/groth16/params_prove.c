@@ -1,5 +1,6 @@
 /* Proving pre-synthesized bellperson partitions (g16_prove_assignments,
- * include/g16.h) against a .params key, on the CPU.
+ * include/g16.h) against a .params key, on the CPU (params_gpu.c: the
+ * heavy stage on a GPU).
  *
  * Per partition, with n the key's domain and w the assignment (inputs then
  * aux, Montgomery Fr):
@@ -46,6 +47,7 @@
 #include "../ntt/ntt.h"
 #include "../util/ctx.h"
 #include "assignment.h"
+#include "gpu/gpu.h"
 #include "params.h"
 
 struct g16_params_key {
@@ -670,15 +672,49 @@ g16_err g16_params_finish(uint8_t proof[G16_PARAMS_PROOF_SIZE], const g16_params
     return G16_OK;
 }
 
-static g16_err prove_one(g16_ctx *ctx, g16_params_proof *pr, const g16_params_key *k, const g16_assignment *as,
-                         const bls381_fr *r, const bls381_fr *s, int verify, const char *who, g16_status *st) {
+/* The GPU of one g16_prove_assignments call (g NULL: the CPU). */
+typedef struct params_dev {
+    g16_gpu *g;
+    g16_params_gpu_key *gk;
+    g16_params_gpu_work *gw;
+} params_dev;
+
+static void dev_drop(params_dev *d) {
+    g16_params_gpu_work_free(d->g, d->gw);
+    g16_params_gpu_key_free(d->g, d->gk);
+    g16_gpu_destroy(d->g);
+    memset(d, 0, sizeof *d);
+}
+
+/* A context sized for the key's largest MSM, its bases and a working area:
+ * once per call (allocates and uploads: a one-shot proof pays for them). */
+static g16_err dev_setup(g16_ctx *ctx, params_dev *d, const g16_params_key *k, g16_status *st) {
+    memset(d, 0, sizeof *d);
+    if (g16_gpu_count() <= 0)
+        return g16_fail(st, G16_ERR_NO_DEVICE, "no usable GPU (or a build without CUDA)");
+    g16_err err;
+    if ((err = g16_gpu_create(&d->g, 0, g16_params_gpu_max_points(k), 1, g16_ctx_config(ctx), st)) ||
+        (err = g16_params_gpu_key_upload(d->g, &d->gk, k, st)) ||
+        (err = g16_params_gpu_work_create(d->g, &d->gw, k, st)))
+        dev_drop(d);
+    return err;
+}
+
+static g16_err prove_one(g16_ctx *ctx, const params_dev *dev, g16_params_proof *pr, const g16_params_key *k,
+                         const g16_assignment *as, const bls381_fr *r, const bls381_fr *s, int verify, const char *who,
+                         g16_status *st) {
     g16_err err;
     if ((err = g16_params_check_partition(k, as, who, st)))
         return err;
     params_msms m;
-    if ((err = g16_params_heavy_cpu(ctx, &m, k, as, who, st)))
+    if (dev->g)
+        err = g16_params_heavy_gpu(dev->g, dev->gw, dev->gk, &m, k, as, who, st);
+    else
+        err = g16_params_heavy_cpu(ctx, &m, k, as, who, st);
+    if (err)
         return err;
     params_finalize(pr, &k->p, &m, r, s);
+    g16_wipe(&m, sizeof m);
     g16_declassify(pr, sizeof *pr); /* the proof is public output */
     if (verify) {
         const bls381_fr *pub = (const bls381_fr *)(const void *)(as->inp_assignment + 1);
@@ -705,12 +741,20 @@ g16_err g16_prove_assignments_st(g16_ctx *ctx, const g16_params_key *key, const 
                             opts->size);
         memcpy(&o, opts, opts->size);
     }
-    if (o.backend == G16_BACKEND_CUDA)
-        return g16_fail(st, G16_ERR_UNSUPPORTED,
-                        "g16_prove_assignments: the CUDA backend does not prove assignments yet (use cpu or auto)");
-    if (o.backend != G16_BACKEND_CPU && o.backend != G16_BACKEND_AUTO)
+    if (o.backend != G16_BACKEND_CPU && o.backend != G16_BACKEND_AUTO && o.backend != G16_BACKEND_CUDA)
         return g16_fail(st, G16_ERR_INVALID_ARG, "g16_prove_assignments: unknown backend %d", (int)o.backend);
     memset(proofs, 0, n * sizeof *proofs);
+    /* cuda: the GPU or an error; auto: the GPU from the zkey prover's
+     * break-even domain up when one is present, else (or when its set-up
+     * fails) the CPU. */
+    params_dev dev = {0};
+    if (o.backend == G16_BACKEND_CUDA ||
+        (o.backend == G16_BACKEND_AUTO && key->domain >= G16_PROVE_AUTO_GPU_MIN_DOMAIN && g16_gpu_count() > 0)) {
+        g16_status gst = {0};
+        g16_err gerr = dev_setup(ctx, &dev, key, &gst);
+        if (gerr && o.backend == G16_BACKEND_CUDA)
+            return g16_fail(st, gerr, "g16_prove_assignments: GPU set-up: %s", gst.msg);
+    }
     g16_err err = G16_OK;
     for (size_t i = 0; i < n && !err; i++) {
         char who[64];
@@ -733,12 +777,13 @@ g16_err g16_prove_assignments_st(g16_ctx *ctx, const g16_params_key *key, const 
             break;
         }
         g16_params_proof pr;
-        err = prove_one(ctx, &pr, key, &assignments[i], &r, &s, o.verify != 0, who, st);
+        err = prove_one(ctx, &dev, &pr, key, &assignments[i], &r, &s, o.verify != 0, who, st);
         g16_wipe(&r, sizeof r);
         g16_wipe(&s, sizeof s);
         if (!err)
             proof_to_raw(&proofs[i], &pr);
     }
+    dev_drop(&dev);
     if (err)
         memset(proofs, 0, n * sizeof *proofs);
     return err;

@@ -186,6 +186,40 @@ g16_err g16_gpu_h_dev(g16_gpu *g, const g16_gpu_domain *d, void *d_a, void *d_b,
     return no_device(st);
 }
 
+g16_err g16_gpu_fr_check(g16_gpu *g, g16_curve curve, const void *d_x, size_t n, uint64_t *d_bad, g16_status *st) {
+    (void)g, (void)curve, (void)d_x, (void)n, (void)d_bad;
+    return no_device(st);
+}
+
+g16_err g16_gpu_fr_to_scalar(g16_gpu *g, g16_curve curve, g16_scalar *d_out, const void *d_x, size_t n,
+                             g16_status *st) {
+    (void)g, (void)curve, (void)d_out, (void)d_x, (void)n;
+    return no_device(st);
+}
+
+g16_err g16_gpu_fr_scatter(g16_gpu *g, g16_curve curve, void *d_out, const void *d_in, size_t n_in, unsigned log_n,
+                           uint64_t m, g16_status *st) {
+    (void)g, (void)curve, (void)d_out, (void)d_in, (void)n_in, (void)log_n, (void)m;
+    return no_device(st);
+}
+
+g16_err g16_gpu_fr_quotient(g16_gpu *g, g16_curve curve, void *d_a, const void *d_b, const void *d_c,
+                            const void *zinv, size_t n, g16_status *st) {
+    (void)g, (void)curve, (void)d_a, (void)d_b, (void)d_c, (void)zinv, (void)n;
+    return no_device(st);
+}
+
+size_t g16_gpu_compact_tmp_bytes(size_t nbits) {
+    size_t nw = (nbits + 63) / 64;
+    return (nw + (nw + 255) / 256 + 1) * sizeof(uint32_t);
+}
+
+g16_err g16_gpu_compact(g16_gpu *g, g16_scalar *d_out, const g16_scalar *d_in, const uint64_t *d_bits, size_t nbits,
+                        void *d_tmp, g16_status *st) {
+    (void)g, (void)d_out, (void)d_in, (void)d_bits, (void)nbits, (void)d_tmp;
+    return no_device(st);
+}
+
 g16_err g16_gpu_ntt(g16_gpu *g, const g16_gpu_domain *d, void *data, g16_gpu_ntt_kind kind, int order,
                     const void *shift, g16_gpu_timing *timing, g16_status *st) {
     (void)g, (void)d, (void)data, (void)kind, (void)order, (void)shift, (void)timing;
