@@ -90,6 +90,16 @@ for j in d["jobs"]:
                       "started_at", "finished_at"}, j
     assert j["state"] == "done" and j["proved"] == j["partitions"] == (3 if j["key"] == "k" else 2), j
     assert j["failed"] == 0 and t0 - 1 <= j["submitted_at"] <= j["finished_at"] <= time.time() + 1, j
+    # started_at: the first claim of one of its partitions
+    assert isinstance(j["started_at"], float), j
+    assert j["submitted_at"] <= j["started_at"] <= j["finished_at"], j
+EOF
+# the detail view: created <= started <= finished (whole seconds)
+expect GET "/v1/jobs/${IDS[0]}?results=0" - 200
+python3 - "$T/resp" <<'EOF' || fail "job detail times: $(cat "$T/resp")"
+import json, sys, time
+d = json.load(open(sys.argv[1]))
+assert isinstance(d["started"], int) and d["created"] <= d["started"] <= d["finished"] <= time.time() + 1, d
 EOF
 list "?priority=high"
 [ "$(ids_of)" = "${IDS[0]} ${IDS[3]}" ] || fail "priority=high: $(ids_of)"

@@ -107,6 +107,8 @@ for _ in $(seq 1 1200); do
 done
 [ "$killed" = 1 ] || fail "A never held a running partition after finishing one (done $a_done, running $a_run)"
 wait "$PID_A" 2>/dev/null || true
+STARTED=$(sql "SELECT extract(epoch FROM started) FROM jobs WHERE id=$J")
+[ -n "$STARTED" ] || fail "job $J has no start time while running"
 LOST=$(sql "SELECT idx FROM partitions WHERE job_id=$J AND state=1 AND owner='A'" | tr '\n' ' ')
 echo "killed A (pid $PID_A) holding partition(s) $LOST of job $J"
 
@@ -128,6 +130,19 @@ for i in $LOST; do
     row=$(sql "SELECT owner || ' ' || attempts FROM partitions WHERE job_id=$J AND idx=$i")
     case $row in "B "[2-9]*) ;; *) fail "lost partition $i: owner/attempts '$row'" ;; esac
 done
+# the job's start is A's first claim, kept when B re-claimed A's lost partitions
+[ "$(sql "SELECT extract(epoch FROM started) FROM jobs WHERE id=$J")" = "$STARTED" ] || fail "job $J's start changed"
+for i in $LOST; do
+    [ "$(sql "SELECT started > (SELECT started FROM jobs WHERE id=$J) FROM partitions WHERE job_id=$J AND idx=$i")" = t ] ||
+        fail "lost partition $i was re-claimed no later than the job's start"
+done
+expect GET "/v1/jobs?after=$((J - 1))&limit=1" - 200
+python3 - "$T/resp" "$STARTED" <<'EOF' || fail "started_at of job $J: $(cat "$T/resp")"
+import json, sys, time
+j = json.load(open(sys.argv[1]))["jobs"][0]
+assert abs(j["started_at"] - float(sys.argv[2])) < 1e-3, j
+assert j["submitted_at"] <= j["started_at"] <= j["finished_at"] <= time.time() + 1, j
+EOF
 # no partition recorded twice: done events across both logs = partitions
 nd=$(cat "$T/g16d.A.log" "$T/g16d.B.log" | grep -c '"event":"partition_done"' || true)
 [ "$nd" = "$NP" ] || fail "$nd partition_done events for $NP partitions"

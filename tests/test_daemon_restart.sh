@@ -41,6 +41,7 @@ for _ in $(seq 1 3000); do
     sleep 0.01
 done
 req GET "/v1/jobs/$JA" >"$T/before.json"
+req GET "/v1/jobs" >"$T/list_before.json"
 kill -KILL "$G16D_PID"
 wait "$G16D_PID" 2>/dev/null || true
 [ "$(jq_ "$T/before.json" "d['progress']['done']")" -ge 1 ] || fail "no partition finished"
@@ -69,6 +70,23 @@ for pa,pb in zip(a['partitions'],b['partitions']):
         assert pa['proof']==pb['proof'] and pa['public']==pb['public'], 'result of partition %d changed' % pa['index']
 assert any(p['attempts']>=2 for p in b['partitions']), 'no partition was claimed twice'
 " "$T/before.json" "$FA" || fail "results before/after the crash"
+# started_at (GET /v1/jobs): JA's first claim, unchanged by the restart's
+# re-claims; JB and J8 were queued (null) and started after the restart
+req GET "/v1/jobs" >"$T/list_after.json"
+python3 - "$T/list_before.json" "$T/list_after.json" "$JA" "$JB" "$J8" <<'EOF' || fail "started_at across the crash"
+import json, sys, time
+before = {j["id"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+after = {j["id"]: j for j in json.load(open(sys.argv[2]))["jobs"]}
+ja, jb, j8 = (int(x) for x in sys.argv[3:6])
+assert isinstance(before[ja]["started_at"], float), before[ja]
+assert before[jb]["state"] == "queued" and before[jb]["started_at"] is None, before[jb]
+assert before[j8]["state"] == "queued" and before[j8]["started_at"] is None, before[j8]
+assert after[ja]["started_at"] == before[ja]["started_at"], (before[ja], after[ja])
+for i in (ja, jb, j8):
+    j = after[i]
+    assert j["state"] == "done" and j["submitted_at"] <= j["started_at"] <= j["finished_at"] <= time.time() + 1, j
+assert after[jb]["started_at"] > after[ja]["started_at"], (after[ja], after[jb])
+EOF
 
 # graceful drain
 expect POST /v1/jobs "{\"key\":\"k\",\"witnesses\":$(wl 8)}" 202
@@ -78,6 +96,7 @@ for _ in $(seq 1 600); do
     [ "$(jq_ "$T/c.json" "d['progress']['done']")" -ge 1 ] && break
     sleep 0.05
 done
+req GET "/v1/jobs?after=$((JC - 1))&limit=1" >"$T/c_list.json"
 kill -TERM "$G16D_PID"
 for _ in $(seq 1 100); do
     grep -q '"event":"drain_start"' "$T/g16d.log" && break
@@ -97,6 +116,13 @@ start_g16d "${FLAGS[@]}"
 FC=$(wait_job "$JC" 240)
 [ "$(jq_ "$FC" "d['state']")" = done ] || fail "job $JC after drain+restart: $(head -c 600 "$FC")"
 verify_job "$FC" "$T/k/vk.json"
+# the partitions released at the drain ran again after the restart; the job's start is still its first claim
+req GET "/v1/jobs?after=$((JC - 1))&limit=1" >"$T/c_list2.json"
+python3 -c "
+import json,sys
+a=json.load(open(sys.argv[1]))['jobs'][0]; b=json.load(open(sys.argv[2]))['jobs'][0]
+assert a['started_at'] is not None and a['started_at'] == b['started_at'] <= b['finished_at'], (a, b)
+" "$T/c_list.json" "$T/c_list2.json" || fail "started_at across the drain"
 # partitions released at the drain were not counted as failed attempts beyond max_attempts
 [ "$(jq_ "$FC" "max(p['attempts'] for p in d['partitions'])")" -le 3 ] || fail "attempts"
 

@@ -231,6 +231,7 @@ static json_t *job_json(const store_job_info *j, int with_results) {
                           store_state_name(j->state), "created", (json_int_t)j->created);
     if (j->idempotency_key[0])
         json_object_set_new(o, "idempotency_key", json_string(j->idempotency_key));
+    json_object_set_new(o, "started", j->started > 0 ? json_integer((json_int_t)j->started) : json_null());
     json_object_set_new(o, "finished", j->finished > 0 ? json_integer((json_int_t)j->finished) : json_null());
     json_object_set_new(o, "partitions", parts);
     json_object_set_new(o, "progress", json_pack("{s:i,s:i,s:i,s:i}", "done", (int)j->n_done, "failed",

@@ -60,8 +60,8 @@ static json_t *summary_json(const store_job_info *j) {
                           "priority", PRIO[j->priority < 0 ? 0 : j->priority > 3 ? 3 : j->priority], "state",
                           store_state_name(j->state), "partitions", (int)j->n_partitions, "proved", (int)j->n_done,
                           "failed", (int)j->n_failed, "cancelled", (int)j->n_cancelled, "submitted_at", j->created);
-    /* The store records no claim time: started_at stays null. */
-    json_object_set_new(o, "started_at", json_null());
+    /* started_at: the job's first claim (a partition handed to an engine) */
+    json_object_set_new(o, "started_at", j->started > 0 ? json_real(j->started) : json_null());
     json_object_set_new(o, "finished_at", j->finished > 0 ? json_real(j->finished) : json_null());
     return o;
 }

@@ -47,7 +47,8 @@ typedef enum store_state {
 } store_state;
 const char *store_state_name(store_state s); /* "queued", "running", ... */
 
-/* Opens (creating the schema if needed) the store at url:
+/* Opens (creating the schema if needed, migrating one of an older schema
+ * version; a newer version is G16_ERR_UNSUPPORTED) the store at url:
  *   "sqlite:PATH" or a plain path   SQLite file (WAL mode)
  *   "postgresql://..." / "postgres://..." / "pg:CONNINFO"   PostgreSQL
  * owner names this daemon in leases; it must be unique among the daemons
@@ -100,7 +101,9 @@ void store_claim_free(store_claim *c); /* frees the members, not c */
 /* Claims up to max partitions, in dispatch order, among the QUEUED ones
  * and the RUNNING ones whose lease has expired, of jobs whose key_id is one
  * of key_ids (nkeys > 0). Sets them RUNNING with lease_until = now + lease_s
- * and attempt + 1; a partition that would exceed max_attempts is FAILED
+ * and attempt + 1, and the start time of a job none of whose partitions was
+ * claimed before to now (later claims, after a release, a recovery or a lost
+ * lease, keep it); a partition that would exceed max_attempts is FAILED
  * instead ("abandoned after N attempts"). *n = the number claimed. */
 g16_err store_claim_next(store *s, const char *const *key_ids, size_t nkeys, double lease_s,
                          uint32_t max_attempts, store_claim *out, size_t max, size_t *n,
@@ -159,6 +162,7 @@ typedef struct store_job_info {
     store_state state;
     uint32_t n_partitions, n_done, n_failed, n_cancelled;
     double created, finished; /* unix seconds; finished 0 while not */
+    double started;           /* unix seconds of the job's first claim; 0 before */
     uint64_t queue_position;  /* QUEUED jobs ahead of it in dispatch order (0 if not queued) */
     store_part_info *parts;   /* n_partitions entries, malloc'd */
 } store_job_info;

@@ -26,7 +26,7 @@
 
 #include "store_impl.h"
 
-#define PG_SCHEMA_VERSION 1
+#define PG_SCHEMA_VERSION 2
 #define PG_SCHEMA_LOCK 0x67313664 /* advisory lock key for schema creation ("g16d") */
 
 static const char *const PG_SCHEMA =
@@ -41,7 +41,8 @@ static const char *const PG_SCHEMA =
     "  created timestamptz NOT NULL DEFAULT now(),"
     "  finished timestamptz,"
     "  timeout_s float8 NOT NULL DEFAULT 0,"
-    "  deadline timestamptz);"
+    "  deadline timestamptz,"
+    "  started timestamptz);" /* version 2 */
     "CREATE TABLE IF NOT EXISTS partitions ("
     "  job_id bigint NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,"
     "  idx integer NOT NULL,"
@@ -77,6 +78,7 @@ enum {
     Q_WTNS_INSERT,
     Q_CLAIM_SELECT,
     Q_CLAIM_SET,
+    Q_JOB_START,
     Q_WTNS_GET,
     Q_PART_ABANDON,
     Q_WTNS_DELETE,
@@ -116,6 +118,8 @@ static const char *const PG_SQL[Q_N] = {
                        " ORDER BY priority DESC, job_id, idx LIMIT $2 FOR UPDATE SKIP LOCKED",
     [Q_CLAIM_SET] = "UPDATE partitions SET state = 1, owner = $3, lease_until = now() + $4::float8 * interval '1 second',"
                     " attempts = attempts + 1, started = now() WHERE job_id = $1 AND idx = $2",
+    /* the job's start is its first claim's; later claims keep it */
+    [Q_JOB_START] = "UPDATE jobs SET started = now() WHERE id = $1 AND started IS NULL",
     [Q_WTNS_GET] = "SELECT data FROM witnesses WHERE job_id = $1 AND idx = $2",
     [Q_PART_ABANDON] = "UPDATE partitions SET state = 3, owner = NULL, lease_until = NULL, err_code = $3, error = $4,"
                        " finished = now() WHERE job_id = $1 AND idx = $2",
@@ -141,8 +145,8 @@ static const char *const PG_SQL[Q_N] = {
     [Q_EXPIRE_PARTS] = "UPDATE partitions SET state = 3, lease_until = NULL, err_code = $2, error = $3,"
                        " finished = now() WHERE job_id = $1 AND state < 2",
     [Q_JOB_GET] = "SELECT id, key_id, coalesce(idempotency_key, ''), priority, state, n_partitions,"
-                  " extract(epoch FROM created)::float8, coalesce(extract(epoch FROM finished)::float8, 0)"
-                  " FROM jobs WHERE id = $1",
+                  " extract(epoch FROM created)::float8, coalesce(extract(epoch FROM finished)::float8, 0),"
+                  " coalesce(extract(epoch FROM started)::float8, 0) FROM jobs WHERE id = $1",
     [Q_JOB_PARTS] = "SELECT idx, state, attempts, coalesce(owner, ''), err_code, error,"
                     " CASE WHEN $2::boolean THEN proof_json END, CASE WHEN $2::boolean THEN public_json END,"
                     " CASE WHEN $2::boolean THEN stats_json END FROM partitions WHERE job_id = $1 ORDER BY idx",
@@ -296,6 +300,29 @@ static void pg_close(void *self) {
     free(p);
 }
 
+/* Brings a database of schema version from (1 <= from < PG_SCHEMA_VERSION)
+ * to PG_SCHEMA_VERSION, inside pg_schema's transaction and advisory lock
+ * (docs/daemon-store.md, "Schema versions"):
+ *   1 -> 2  jobs.started, added when missing; the jobs already there get the
+ *           earliest start their partitions recorded (NULL if none). */
+static g16_err pg_migrate(pgs *p, int from, g16_status *st) {
+    g16_err err = G16_OK;
+    if (from < 2) {
+        err = pg_cmd(p, "ALTER TABLE jobs ADD COLUMN IF NOT EXISTS started timestamptz", st);
+        if (!err)
+            err = pg_cmd(p,
+                         "UPDATE jobs SET started = (SELECT min(pt.started) FROM partitions pt"
+                         " WHERE pt.job_id = jobs.id) WHERE started IS NULL",
+                         st);
+    }
+    if (!err) {
+        char sql[96];
+        snprintf(sql, sizeof sql, "UPDATE g16_meta SET value = '%d' WHERE name = 'schema_version'", PG_SCHEMA_VERSION);
+        err = pg_cmd(p, sql, st);
+    }
+    return err;
+}
+
 static g16_err pg_schema(pgs *p, const char *target, g16_status *st) {
     char sql[96];
     snprintf(sql, sizeof sql, "SELECT pg_advisory_xact_lock(%d)", PG_SCHEMA_LOCK);
@@ -311,6 +338,8 @@ static g16_err pg_schema(pgs *p, const char *target, g16_status *st) {
         } else if (PQntuples(r) == 0) {
             snprintf(sql, sizeof sql, "INSERT INTO g16_meta VALUES ('schema_version', '%d')", PG_SCHEMA_VERSION);
             err = pg_cmd(p, sql, st);
+        } else if (atoi(PQgetvalue(r, 0, 0)) >= 1 && atoi(PQgetvalue(r, 0, 0)) < PG_SCHEMA_VERSION) {
+            err = pg_migrate(p, atoi(PQgetvalue(r, 0, 0)), st); /* under the advisory lock: once */
         } else if (atoi(PQgetvalue(r, 0, 0)) != PG_SCHEMA_VERSION) {
             err = g16_fail(st, G16_ERR_UNSUPPORTED,
                            "store (postgresql): '%s' has schema version %s, this g16d knows version %d", target,
@@ -550,6 +579,7 @@ static g16_err pg_claim_rows(pgs *p, claim_arg *ca, g16_status *st) {
             return G16_OK;
         }
         g16_err err = G16_OK;
+        int claimed = 0; /* a partition of the current job was claimed (not abandoned) */
         for (int i = 0; i < nr && !err; i++) {
             int64_t job = col_i64(r, i, 0);
             uint32_t idx = (uint32_t)col_i64(r, i, 1);
@@ -579,6 +609,7 @@ static g16_err pg_claim_rows(pgs *p, claim_arg *ca, g16_status *st) {
                     break;
                 }
                 PQclear(u);
+                claimed = 1;
                 store_claim *o = &ca->out[ca->n];
                 memset(o, 0, sizeof *o);
                 o->job_id = job;
@@ -611,8 +642,17 @@ static g16_err pg_claim_rows(pgs *p, claim_arg *ca, g16_status *st) {
             }
             /* rows come in dispatch order: refresh each job once, after its
              * last partition here (jobs are locked in dispatch order) */
-            if (!err && (i + 1 == nr || col_i64(r, i + 1, 0) != job))
-                err = pg_job_refresh(p, job, st);
+            if (!err && (i + 1 == nr || col_i64(r, i + 1, 0) != job)) {
+                if (claimed) {
+                    b.n = 1;
+                    if (!(u = pg_run(p, Q_JOB_START, &b, 0, st)))
+                        err = G16_ERR_IO;
+                    PQclear(u);
+                }
+                claimed = 0;
+                if (!err)
+                    err = pg_job_refresh(p, job, st);
+            }
         }
         PQclear(r);
         if (err)
@@ -964,6 +1004,7 @@ static g16_err pg_get_rows(pgs *p, get_arg *ga, g16_status *st) {
     out->n_partitions = (uint32_t)col_i64(r, 0, 5);
     out->created = strtod(PQgetvalue(r, 0, 6), NULL);
     out->finished = strtod(PQgetvalue(r, 0, 7), NULL);
+    out->started = strtod(PQgetvalue(r, 0, 8), NULL);
     PQclear(r);
     out->parts = calloc(out->n_partitions ? out->n_partitions : 1, sizeof *out->parts);
     if (!out->parts)

@@ -24,7 +24,7 @@
 
 #include "store_impl.h"
 
-#define SQ_SCHEMA_VERSION 1
+#define SQ_SCHEMA_VERSION 2
 #define SQ_BUSY_TIMEOUT_MS 10000
 
 static const char *const SQ_SCHEMA =
@@ -39,7 +39,8 @@ static const char *const SQ_SCHEMA =
     "  created REAL NOT NULL,"
     "  finished REAL,"
     "  timeout_s REAL NOT NULL DEFAULT 0,"
-    "  deadline REAL);"
+    "  deadline REAL,"
+    "  started REAL);" /* version 2 */
     "CREATE TABLE IF NOT EXISTS partitions ("
     "  job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,"
     "  idx INTEGER NOT NULL,"
@@ -79,6 +80,7 @@ enum {
     Q_WTNS_INSERT,
     Q_CLAIM_SELECT,
     Q_CLAIM_SET,
+    Q_JOB_START,
     Q_WTNS_GET,
     Q_PART_ABANDON,
     Q_WTNS_DELETE,
@@ -119,6 +121,8 @@ static const char *const SQ_SQL[Q_N] = {
                        " ORDER BY priority DESC, job_id, idx LIMIT ?3",
     [Q_CLAIM_SET] = "UPDATE partitions SET state = 1, owner = ?3, lease_until = ?4, attempts = attempts + 1,"
                     " started = ?5 WHERE job_id = ?1 AND idx = ?2",
+    /* the job's start is its first claim's; later claims keep it */
+    [Q_JOB_START] = "UPDATE jobs SET started = ?2 WHERE id = ?1 AND started IS NULL",
     [Q_WTNS_GET] = "SELECT data FROM witnesses WHERE job_id = ?1 AND idx = ?2",
     [Q_PART_ABANDON] = "UPDATE partitions SET state = 3, owner = NULL, lease_until = NULL, err_code = ?3,"
                        " error = ?4, finished = ?5 WHERE job_id = ?1 AND idx = ?2",
@@ -142,7 +146,7 @@ static const char *const SQ_SQL[Q_N] = {
     [Q_EXPIRE_PARTS] = "UPDATE partitions SET state = 3, lease_until = NULL, err_code = ?2, error = ?3,"
                        " finished = ?4 WHERE job_id = ?1 AND state < 2",
     [Q_JOB_GET] = "SELECT id, key_id, ifnull(idempotency_key, ''), priority, state, n_partitions, created,"
-                  " ifnull(finished, 0) FROM jobs WHERE id = ?1",
+                  " ifnull(finished, 0), ifnull(started, 0) FROM jobs WHERE id = ?1",
     [Q_JOB_PARTS] = "SELECT idx, state, attempts, ifnull(owner, ''), err_code, error,"
                     " CASE WHEN ?2 THEN proof_json END, CASE WHEN ?2 THEN public_json END,"
                     " CASE WHEN ?2 THEN stats_json END FROM partitions WHERE job_id = ?1 ORDER BY idx",
@@ -279,6 +283,49 @@ static void sq_close(void *self) {
     free(s);
 }
 
+/* *has = 1 if table has a column of that name. */
+static g16_err sq_has_column(sq *s, const char *table, const char *column, int *has, g16_status *st) {
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM pragma_table_info(?1) WHERE name = ?2", -1, &q, NULL) !=
+        SQLITE_OK)
+        return sq_fail(s, st, "table info");
+    sqlite3_bind_text(q, 1, table, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, column, -1, SQLITE_STATIC);
+    g16_err err = G16_OK;
+    if (sqlite3_step(q) == SQLITE_ROW)
+        *has = sqlite3_column_int(q, 0) > 0;
+    else
+        err = sq_fail(s, st, "table info");
+    sqlite3_finalize(q);
+    return err;
+}
+
+/* Brings a database of schema version from (1 <= from < SQ_SCHEMA_VERSION)
+ * to SQ_SCHEMA_VERSION, inside sq_open's transaction (docs/daemon-store.md,
+ * "Schema versions"):
+ *   1 -> 2  jobs.started, added when missing; the jobs already there get the
+ *           earliest start their partitions recorded (NULL if none). */
+static g16_err sq_migrate(sq *s, int from, g16_status *st) {
+    g16_err err = G16_OK;
+    if (from < 2) {
+        int has = 0;
+        err = sq_has_column(s, "jobs", "started", &has, st);
+        if (!err && !has)
+            err = sq_exec(s, "ALTER TABLE jobs ADD COLUMN started REAL", st);
+        if (!err)
+            err = sq_exec(s,
+                          "UPDATE jobs SET started = (SELECT min(p.started) FROM partitions p WHERE p.job_id = jobs.id)"
+                          " WHERE started IS NULL",
+                          st);
+    }
+    if (!err) {
+        char sql[96];
+        snprintf(sql, sizeof sql, "UPDATE g16_meta SET value = '%d' WHERE name = 'schema_version'", SQ_SCHEMA_VERSION);
+        err = sq_exec(s, sql, st);
+    }
+    return err;
+}
+
 static g16_err sq_open(void **self, const char *target, const char *owner, g16_status *st) {
     if (strlen(owner) >= sizeof ((sq *)0)->owner)
         return g16_fail(st, G16_ERR_INVALID_ARG, "store: owner name longer than 127 bytes");
@@ -312,7 +359,11 @@ static g16_err sq_open(void **self, const char *target, const char *owner, g16_s
             int rc2 = sqlite3_step(q);
             if (rc2 == SQLITE_ROW) {
                 int v = sqlite3_column_int(q, 0);
-                if (v != SQ_SCHEMA_VERSION)
+                sqlite3_finalize(q);
+                q = NULL;
+                if (v >= 1 && v < SQ_SCHEMA_VERSION)
+                    err = sq_migrate(s, v, st);
+                else if (v != SQ_SCHEMA_VERSION)
                     err = g16_fail(st, G16_ERR_UNSUPPORTED,
                                    "store (sqlite): '%s' has schema version %d, this g16d knows version %d", target, v,
                                    SQ_SCHEMA_VERSION);
@@ -588,6 +639,12 @@ static g16_err sq_claim_tx(sq *s, const char *keys_json, double lease_s, uint32_
             sqlite3_bind_double(q, 4, now + lease_s);
             sqlite3_bind_double(q, 5, now);
             err = sq_run(s, q, st, "claim");
+            if (!err) {
+                q = sq_q(s, Q_JOB_START);
+                sqlite3_bind_int64(q, 1, k->job_id);
+                sqlite3_bind_double(q, 2, now);
+                err = sq_run(s, q, st, "job start");
+            }
             store_claim *o = &out[*n];
             memset(o, 0, sizeof *o);
             o->job_id = k->job_id;
@@ -913,6 +970,7 @@ static g16_err sq_job_get_tx(sq *s, int64_t job_id, int with_results, store_job_
     out->n_partitions = (uint32_t)sqlite3_column_int64(q, 5);
     out->created = sqlite3_column_double(q, 6);
     out->finished = sqlite3_column_double(q, 7);
+    out->started = sqlite3_column_double(q, 8);
     sqlite3_reset(q);
     out->parts = calloc(out->n_partitions ? out->n_partitions : 1, sizeof *out->parts);
     if (!out->parts)

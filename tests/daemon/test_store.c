@@ -572,6 +572,218 @@ static void t_expire_recover(backend *b) {
     store_close(s);
 }
 
+/* A job's start time: 0 while queued, set by its first claim, kept by every
+ * later claim (after a release, a lost lease, a recovery) and by its end. */
+static void t_started(backend *b) {
+    store *s = open_as(b, "a"), *o = open_as(b, "other");
+    if (!s || !o) {
+        store_close(s);
+        store_close(o);
+        return;
+    }
+    g16_status st = {0};
+    store_claim c[2];
+    int64_t j1 = mkjob(s, "kA", 2, 2, NULL), j2 = mkjob(s, "kA", 1, 1, NULL), j3 = mkjob(s, "kA", 0, 1, NULL);
+    store_job_info ji = getjob(s, j1, 0);
+    CHECK_MSG(ji.started == 0, "queued job started %f", ji.started);
+    store_job_info_free(&ji);
+    CHECK(claim(s, KA, 1, 60, 3, c, 1) == 1 && c[0].job_id == j1 && c[0].partition == 0);
+    free_claims(c, 1);
+    ji = getjob(s, j1, 0);
+    double t1 = ji.started;
+    CHECK_MSG(ji.created <= t1 && t1 <= (double)time(NULL) + 1, "created %f started %f", ji.created, t1);
+    store_job_info_free(&ji);
+    ji = getjob(s, j2, 0);
+    CHECK_MSG(ji.state == STORE_QUEUED && ji.started == 0, "job 2 %s, started %f", store_state_name(ji.state),
+              ji.started);
+    store_job_info_free(&ji);
+    sleep_s(0.05);
+    /* the second partition, a release and a re-claim, a lost lease taken
+     * over by another owner: the start stays the first claim's */
+    CHECK(claim(s, KA, 1, 0.2, 3, c, 1) == 1 && c[0].job_id == j1 && c[0].partition == 1);
+    free_claims(c, 1);
+    CHECK(store_part_release(s, j1, 0, &st) == G16_OK);
+    CHECK(claim(s, KA, 1, 60, 3, c, 1) == 1 && c[0].job_id == j1 && c[0].partition == 0);
+    free_claims(c, 1);
+    sleep_s(0.3);
+    CHECK(claim(o, KA, 1, 60, 3, c, 1) == 1 && c[0].job_id == j1 && c[0].partition == 1);
+    free_claims(c, 1);
+    ji = getjob(s, j1, 0);
+    CHECK_MSG(ji.started == t1, "started %f after re-claims, first %f", ji.started, t1);
+    store_job_info_free(&ji);
+    /* recovery after a "crash" of s (SQLite: every running partition) */
+    store_close(s);
+    s = open_as(b, "a");
+    if (!s) {
+        store_close(o);
+        return;
+    }
+    size_t nr = 0;
+    CHECK(store_recover(s, &nr, &st) == G16_OK && nr >= 1);
+    size_t n = claim(s, KA, 1, 60, 3, c, 2);
+    CHECK(n >= 1 && c[0].job_id == j1);
+    for (size_t i = 0; i < n; i++)
+        CHECK(c[i].job_id != j1 ||
+              store_part_done(s, j1, c[i].partition, "{}", "[]", NULL, &st) == G16_OK);
+    free_claims(c, n);
+    ji = getjob(s, j1, 0);
+    if (ji.state != STORE_DONE) /* PostgreSQL: o still holds partition 1 */
+        CHECK(store_part_done(o, j1, 1, "{}", "[]", NULL, &st) == G16_OK);
+    store_job_info_free(&ji);
+    ji = getjob(s, j1, 0);
+    CHECK_MSG(ji.state == STORE_DONE && ji.started == t1 && ji.started <= ji.finished, "%s started %f finished %f",
+              store_state_name(ji.state), ji.started, ji.finished);
+    store_job_info_free(&ji);
+    /* a job cancelled while queued never started */
+    CHECK(store_job_cancel(s, j3, NULL, &st) == G16_OK);
+    ji = getjob(s, j3, 0);
+    CHECK(ji.state == STORE_CANCELLED && ji.started == 0);
+    store_job_info_free(&ji);
+    /* j2's claim (if not above) starts it */
+    n = claim(s, KA, 1, 60, 3, c, 1);
+    free_claims(c, n);
+    ji = getjob(s, j2, 0);
+    CHECK_MSG(ji.state == STORE_RUNNING && ji.started >= ji.created && ji.started >= t1, "job 2 %s started %f",
+              store_state_name(ji.state), ji.started);
+    store_job_info_free(&ji);
+    store_close(s);
+    store_close(o);
+}
+
+/* Version 1 of the schema (jobs without started), as g16d created it before
+ * version 2, with two jobs: one done (partitions started at 1.7e9 + 10 and
+ * + 20), one queued. Opening it migrates it: the column is added, the done
+ * job's start is its earliest partition start, the queued one's is unset,
+ * schema_version becomes 2, and the store works on it. */
+static const char *const V1_SQLITE =
+    "CREATE TABLE g16_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
+    "CREATE TABLE jobs (id INTEGER PRIMARY KEY AUTOINCREMENT, idempotency_key TEXT UNIQUE, key_id TEXT NOT NULL,"
+    " priority INTEGER NOT NULL, state INTEGER NOT NULL DEFAULT 0, n_partitions INTEGER NOT NULL,"
+    " created REAL NOT NULL, finished REAL, timeout_s REAL NOT NULL DEFAULT 0, deadline REAL);"
+    "CREATE TABLE partitions (job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE, idx INTEGER NOT NULL,"
+    " state INTEGER NOT NULL DEFAULT 0, priority INTEGER NOT NULL, key_id TEXT NOT NULL,"
+    " attempts INTEGER NOT NULL DEFAULT 0, owner TEXT, lease_until REAL, wtns_path TEXT,"
+    " err_code INTEGER NOT NULL DEFAULT 0, error TEXT, proof_json TEXT, public_json TEXT, stats_json TEXT,"
+    " started REAL, finished REAL, PRIMARY KEY (job_id, idx));"
+    "CREATE TABLE witnesses (job_id INTEGER NOT NULL, idx INTEGER NOT NULL, data BLOB NOT NULL,"
+    " PRIMARY KEY (job_id, idx));"
+    "CREATE INDEX partitions_pending ON partitions (priority DESC, job_id, idx) WHERE state < 2;"
+    "CREATE INDEX partitions_owner ON partitions (owner) WHERE state = 1;"
+    "CREATE INDEX jobs_queue ON jobs (state, priority, id);"
+    "CREATE INDEX jobs_deadline ON jobs (deadline) WHERE state < 2 AND deadline IS NOT NULL;"
+    "INSERT INTO g16_meta VALUES ('schema_version', '1');"
+    "INSERT INTO jobs (key_id, priority, state, n_partitions, created, finished)"
+    " VALUES ('kA', 1, 2, 2, 1700000000, 1700000030);"
+    "INSERT INTO partitions (job_id, idx, state, priority, key_id, attempts, proof_json, public_json, started,"
+    " finished) VALUES (1, 0, 2, 1, 'kA', 1, '{\"p\":0}', '[]', 1700000020, 1700000025),"
+    " (1, 1, 2, 1, 'kA', 2, '{\"p\":1}', '[]', 1700000010, 1700000030);"
+    "INSERT INTO jobs (key_id, priority, state, n_partitions, created) VALUES ('kA', 1, 0, 1, 1700000040);"
+    "INSERT INTO partitions (job_id, idx, priority, key_id, wtns_path) VALUES (2, 0, 1, 'kA', '/w/0.wtns');";
+
+static const char *const V1_PG =
+    "CREATE TABLE g16_meta (name text PRIMARY KEY, value text NOT NULL);"
+    "CREATE TABLE jobs (id bigserial PRIMARY KEY, idempotency_key text UNIQUE, key_id text NOT NULL,"
+    " priority integer NOT NULL, state integer NOT NULL DEFAULT 0, n_partitions integer NOT NULL,"
+    " created timestamptz NOT NULL DEFAULT now(), finished timestamptz, timeout_s float8 NOT NULL DEFAULT 0,"
+    " deadline timestamptz);"
+    "CREATE TABLE partitions (job_id bigint NOT NULL REFERENCES jobs(id) ON DELETE CASCADE, idx integer NOT NULL,"
+    " state integer NOT NULL DEFAULT 0, priority integer NOT NULL, key_id text NOT NULL,"
+    " attempts integer NOT NULL DEFAULT 0, owner text, lease_until timestamptz, wtns_path text,"
+    " err_code integer NOT NULL DEFAULT 0, error text, proof_json text, public_json text, stats_json text,"
+    " started timestamptz, finished timestamptz, PRIMARY KEY (job_id, idx));"
+    "CREATE TABLE witnesses (job_id bigint NOT NULL, idx integer NOT NULL, data bytea NOT NULL,"
+    " PRIMARY KEY (job_id, idx));"
+    "CREATE INDEX partitions_pending ON partitions (priority DESC, job_id, idx) WHERE state < 2;"
+    "CREATE INDEX partitions_owner ON partitions (owner) WHERE state = 1;"
+    "CREATE INDEX jobs_queue ON jobs (state, priority, id);"
+    "CREATE INDEX jobs_deadline ON jobs (deadline) WHERE state < 2 AND deadline IS NOT NULL;"
+    "INSERT INTO g16_meta VALUES ('schema_version', '1');"
+    "INSERT INTO jobs (key_id, priority, state, n_partitions, created, finished)"
+    " VALUES ('kA', 1, 2, 2, to_timestamp(1700000000), to_timestamp(1700000030));"
+    "INSERT INTO partitions (job_id, idx, state, priority, key_id, attempts, proof_json, public_json, started,"
+    " finished) VALUES (1, 0, 2, 1, 'kA', 1, '{\"p\":0}', '[]', to_timestamp(1700000020), to_timestamp(1700000025)),"
+    " (1, 1, 2, 1, 'kA', 2, '{\"p\":1}', '[]', to_timestamp(1700000010), to_timestamp(1700000030));"
+    "INSERT INTO jobs (key_id, priority, state, n_partitions, created) VALUES ('kA', 1, 0, 1, now());"
+    "INSERT INTO partitions (job_id, idx, priority, key_id, wtns_path) VALUES (2, 0, 1, 'kA', '/w/0.wtns');";
+
+static void t_migrate(backend *b) {
+    int made = 0;
+    if (!b->pg_url) {
+        sqlite3 *db = NULL;
+        made = sqlite3_open(b->url + 7, &db) == SQLITE_OK && sqlite3_exec(db, V1_SQLITE, NULL, NULL, NULL) == SQLITE_OK;
+        CHECK_MSG(made, "v1 sqlite database: %s", db ? sqlite3_errmsg(db) : "no memory");
+        sqlite3_close(db);
+    } else {
+#ifdef G16_HAVE_LIBPQ
+        size_t len = strlen(V1_PG) + 128;
+        char *sql = malloc(len);
+        snprintf(sql, len, "SET search_path TO %s; %s", b->schema, V1_PG);
+        made = pg_admin(b, sql);
+        CHECK(made);
+        free(sql);
+#endif
+    }
+    if (!made)
+        return;
+    store *s = open_as(b, "a");
+    if (!s)
+        return;
+    store_job_info ji = getjob(s, 1, 1);
+    CHECK_MSG(ji.state == STORE_DONE && ji.n_done == 2 && ji.created == 1700000000.0 &&
+                  ji.finished == 1700000030.0 && ji.started == 1700000010.0,
+              "migrated done job: %s created %f started %f finished %f", store_state_name(ji.state), ji.created,
+              ji.started, ji.finished);
+    CHECK(ji.parts && ji.parts[1].proof_json && !strcmp(ji.parts[1].proof_json, "{\"p\":1}"));
+    store_job_info_free(&ji);
+    ji = getjob(s, 2, 0);
+    CHECK_MSG(ji.state == STORE_QUEUED && ji.started == 0, "migrated queued job: %s started %f",
+              store_state_name(ji.state), ji.started);
+    store_job_info_free(&ji);
+    /* the store works on the migrated database: claims start jobs */
+    g16_status st = {0};
+    int64_t j3 = mkjob(s, "kA", 1, 1, NULL);
+    CHECK(j3 == 3);
+    store_claim c[2];
+    size_t n = claim(s, KA, 1, 60, 3, c, 2);
+    CHECK(n == 2 && c[0].job_id == 2 && c[1].job_id == 3);
+    for (size_t i = 0; i < n; i++)
+        CHECK(store_part_done(s, c[i].job_id, c[i].partition, "{}", "[]", NULL, &st) == G16_OK);
+    free_claims(c, n);
+    for (int64_t id = 2; id <= 3; id++) {
+        ji = getjob(s, id, 0);
+        CHECK_MSG(ji.state == STORE_DONE && ji.started >= ji.created && ji.started <= ji.finished &&
+                      ji.started <= (double)time(NULL) + 1,
+                  "job %lld: %s created %f started %f finished %f", (long long)id, store_state_name(ji.state),
+                  ji.created, ji.started, ji.finished);
+        store_job_info_free(&ji);
+    }
+    store_close(s);
+    /* it is version 2 now, and opens as such */
+    if (!b->pg_url) {
+        sqlite3 *db = NULL;
+        sqlite3_stmt *q = NULL;
+        CHECK(sqlite3_open(b->url + 7, &db) == SQLITE_OK &&
+              sqlite3_prepare_v2(db, "SELECT value FROM g16_meta WHERE name = 'schema_version'", -1, &q, NULL) ==
+                  SQLITE_OK);
+        CHECK(q && sqlite3_step(q) == SQLITE_ROW && !strcmp((const char *)sqlite3_column_text(q, 0), "2"));
+        sqlite3_finalize(q);
+        sqlite3_close(db);
+    } else {
+#ifdef G16_HAVE_LIBPQ
+        char sql[256];
+        snprintf(sql, sizeof sql, "SELECT 1 FROM %s.g16_meta WHERE name = 'schema_version' AND value = '2'", b->schema);
+        CHECK(pg_admin_q(b, sql) == 1);
+#endif
+    }
+    s = open_as(b, "a");
+    if (s) {
+        ji = getjob(s, 1, 0);
+        CHECK(ji.started == 1700000010.0);
+        store_job_info_free(&ji);
+        store_close(s);
+    }
+}
+
 /* PostgreSQL: recover requeues only this owner's partitions. */
 static void t_recover_owner(backend *b) {
     store *a = open_as(b, "a"), *o = open_as(b, "o");
@@ -1023,12 +1235,12 @@ static void t_crash(backend *b) {
         CHECK(q && sqlite3_step(q) == SQLITE_ROW && !strcmp((const char *)sqlite3_column_text(q, 0), "ok"));
         sqlite3_finalize(q);
         /* a newer schema version is refused */
-        CHECK(sqlite3_exec(db, "UPDATE g16_meta SET value = '2' WHERE name = 'schema_version'", NULL, NULL, NULL) ==
+        CHECK(sqlite3_exec(db, "UPDATE g16_meta SET value = '99' WHERE name = 'schema_version'", NULL, NULL, NULL) ==
               SQLITE_OK);
         sqlite3_close(db);
         store *x = NULL;
         CHECK(store_open(&x, b->url, "a", &st) == G16_ERR_UNSUPPORTED && !x);
-        CHECK_MSG(strstr(st.msg, "schema version 2") != NULL, "%s", st.msg);
+        CHECK_MSG(strstr(st.msg, "schema version 99") != NULL, "%s", st.msg);
     }
 }
 
@@ -1040,7 +1252,8 @@ static void run_suite(backend *b, uint64_t seed) {
         int pg_only;
     } secs[] = {{"create", 0}, {"order", 0},  {"leases", 0},      {"transitions", 0},
                 {"expire+recover", 0}, {"recover-owner", 1}, {"counts", 0}, {"concurrency", 0},
-                {"reconnect", 1}, {"stress", 0}, {"crash", 0}};
+                {"reconnect", 1}, {"stress", 0}, {"crash", 0}, {"started", 0},
+                {"migrate", 0}};
     for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {
         if (secs[i].pg_only && !b->pg_url)
             continue;
@@ -1066,6 +1279,8 @@ static void run_suite(backend *b, uint64_t seed) {
             break;
         case 9: t_stress(b, &rng); break;
         case 10: t_crash(b); break;
+        case 11: t_started(b); break;
+        case 12: t_migrate(b); break;
         }
         printf("%s %-15s %s (%.0f ms)\n", b->name, secs[i].name, t_failures == before ? "ok" : "FAILED",
                g16_now_ms() - t0);

@@ -156,6 +156,17 @@ async function until(what, fn, seconds) {
     await page.waitForSelector('#job-parts tbody tr[data-partition="1"]', { timeout: 10000 });
     const nproofs = await page.locator('#job-parts details pre.proof').count();
     if (nproofs !== 2) fail('job view: ' + nproofs + ' proofs, expected 2');
+    // its queue wait: started_at - submitted_at of the job list (the store's first claim)
+    const lj = (await allJobs()).find((j) => String(j.id) === jid);
+    if (!lj || typeof lj.started_at !== 'number' || !(lj.submitted_at <= lj.started_at && lj.started_at <= lj.finished_at))
+      fail('job ' + jid + ' in /v1/jobs: ' + JSON.stringify(lj));
+    const waited = await page.evaluate(() => {
+      for (const sp of document.querySelectorAll('#job-summary > span'))
+        if (sp.firstChild && sp.firstChild.textContent === 'waited') return sp.querySelector('b').textContent;
+      return null;
+    });
+    if (!waited || !/\d/.test(waited)) fail('job view: queue wait "' + waited + '"');
+    log('job ' + jid + ' waited ' + waited + ' in the queue');
     await page.click('#job-close');
 
     // ---- the timeline: one lane per worker, spans drawn in each that worked
@@ -197,6 +208,10 @@ async function until(what, fn, seconds) {
       return typeof r === 'string' ? r : true;
     }, 10);
     log('idle state matches');
+    // the queue-wait chart's headline: the jobs' started_at - submitted_at
+    const wn = await page.textContent('#wait-now');
+    if (!/\d/.test(wn)) fail('queue wait p50 / p90 / p99: "' + wn + '"');
+    log('queue wait p50 / p90 / p99: ' + wn);
 
     // ---- zoom and pan the timeline (no errors), then the screenshot
     const box = await page.locator('#timeline').boundingBox();
