@@ -68,7 +68,11 @@ bench)
         local label=$1 lim=$2; shift 2
         in_budget || { say "skip $label (budget)"; return; }
         timeout "$lim" "$bd/g16" bench "$@" --json >"$out/$label.json" 2>"$out/$label.err"
-        say "$label: rc=$? $(tail -c 1500 "$out/$label.json")"
+        local rc=$?
+        # every record, without its options object (the summary keeps each
+        # figure whole; the JSON file keeps everything)
+        say "$label: rc=$rc"
+        sed 's/,"options":{[^}]*}//' "$out/$label.json" | cut -c1-1500 | sed 's/^/  /' | tee -a "$summary"
     }
     for c in bls12-381 bn254; do
         b msm_${c}_24 120 msm --backend cuda --curve $c --log-n 24 --group g1 --reps 7
@@ -101,7 +105,7 @@ job27)
     timeout 560 "$bd/g16" bench engine --curve bls12-381 --log-n 27 --jobs 1 --partitions 10 --backend cuda \
         --workers-per-device 1 --synth-threads 12 --witnesses 1 --timeline "$out/job27.timeline" --json \
         >"$out/job27.json" 2>"$out/job27.err"
-    say "job27: rc=$? $(tail -c 3000 "$out/job27.json")"
+    say "job27: rc=$? $(sed 's/,"options":{[^}]*}//' "$out/job27.json" | tail -c 4000)"
     tail -5 "$out/job27.err" | tee -a "$summary"
     ;;
 params)
@@ -111,7 +115,7 @@ params)
         in_budget || { say "skip params 2^$lg (budget)"; continue; }
         timeout "${PARAMS_TIMEOUT_S:-420}" "$bd/g16" bench params --backend cuda --log-n "$lg" --reps 3 \
             --partitions 10 --json >"$out/params_$lg.json" 2>"$out/params_$lg.err"
-        say "params 2^$lg: rc=$? $(tail -c 1200 "$out/params_$lg.json")"
+        say "params 2^$lg: rc=$? $(sed 's/,"options":{[^}]*}//' "$out/params_$lg.json" | tail -c 2000)"
         tail -3 "$out/params_$lg.err" | tee -a "$summary"
     done
     ;;

@@ -4,27 +4,9 @@
  * stream: no allocation, no host synchronization. */
 #include <cub/block/block_scan.cuh>
 
-#include "../ff/field.cuh"
-#include "../host/gpu_internal.cuh"
+#include "ntt.cuh" /* ntt_load, ntt_store; field.cuh, gpu_internal.cuh */
 
 namespace g16gpu {
-
-template <class F> __device__ __forceinline__ F fr_ld(const F *p) {
-    const uint4 *q = reinterpret_cast<const uint4 *>(p);
-    F r;
-G16_UNROLL
-    for (int i = 0; i < F::N / 4; i++) {
-        uint4 u = q[i];
-        r.l[4 * i] = u.x, r.l[4 * i + 1] = u.y, r.l[4 * i + 2] = u.z, r.l[4 * i + 3] = u.w;
-    }
-    return r;
-}
-template <class F> __device__ __forceinline__ void fr_st(F *p, const F &x) {
-    uint4 *q = reinterpret_cast<uint4 *>(p);
-G16_UNROLL
-    for (int i = 0; i < F::N / 4; i++)
-        q[i] = make_uint4(x.l[4 * i], x.l[4 * i + 1], x.l[4 * i + 2], x.l[4 * i + 3]);
-}
 
 /* x < p, limb by limb from the top (variable time: the bound is public and
  * a value at or above it is an input error, reported). */
@@ -38,7 +20,7 @@ template <class C> __device__ __forceinline__ bool fr_below_p(const fp_t<C> &x) 
 
 template <class F> __global__ void fr_check_kernel(const F *x, uint64_t n, unsigned long long *bad) {
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n && !fr_below_p(fr_ld(x + i)))
+    if (i < n && !fr_below_p(ntt_load(x + i)))
         atomicMin(bad, (unsigned long long)i);
 }
 
@@ -50,7 +32,7 @@ template <class F> __global__ void fr_to_scalar_kernel(F *out, const F *x, uint6
         return;
     F one = F::zero();
     one.l[0] = 1;
-    fr_st(out + i, fr_ld(x + i) * one);
+    ntt_store(out + i, ntt_load(x + i) * one);
 }
 
 /* out[(m j) mod n] = j < n_in ? in[j] : 0, for every j < n (m odd: a
@@ -60,14 +42,14 @@ __global__ void fr_scatter_kernel(F *out, const F *in, uint64_t n_in, uint64_t n
     uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= n)
         return;
-    fr_st(out + ((m * j) & (n - 1)), j < n_in ? fr_ld(in + j) : F::zero());
+    ntt_store(out + ((m * j) & (n - 1)), j < n_in ? ntt_load(in + j) : F::zero());
 }
 
 template <class F> __global__ void fr_quotient_kernel(F *a, const F *b, const F *c, F zinv, uint64_t n) {
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    fr_st(a + i, (fr_ld(a + i) * fr_ld(b + i) - fr_ld(c + i)) * zinv);
+    ntt_store(a + i, (ntt_load(a + i) * ntt_load(b + i) - ntt_load(c + i)) * zinv);
 }
 
 /* ---- bitmap compaction -------------------------------------------------------
