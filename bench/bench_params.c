@@ -1,7 +1,8 @@
 /* g16 bench params [--key K.params --assignment P.assignment | --log-n K [--seed S]] [--reps R] [--threads T]
  * [--backend cpu|cuda] [--json]: bellperson partitions on the CPU or on a GPU (the key's bases resident there,
  * uploaded once and timed apart: gpu_upload_ms). --partitions P: then one engine job of P partitions on the
- * resident key, end to end (job_ms), each proof verified. Without --key, makes a porep-profile circuit (synth.h) at 2^K
+ * resident key, end to end (job_ms), each proof verified. --synthetic (with --log-n): the circuit and the
+ * partition stay in memory; only the key is written (to the temporary directory). Without --key, makes a porep-profile circuit (synth.h) at 2^K
  * (default 14), its INSECURE test key (.params) and its partition (.assignment) in a temporary directory.
  * Loads the key (timed), reads the partition (mapped), proves it R times (default 3; timed, without the
  * prover's own verify) and verifies each proof against the key's vk; reports min / median / max, the key
@@ -25,9 +26,13 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* The porep circuit, its key and partition in dir: key.params, key.vk, part.assignment. */
+/* The porep circuit, its key and partition in dir: key.params, key.vk and
+ * part.assignment. in_mem (--synthetic): the circuit and witness stay in
+ * memory (no .r1cs or .wtns), the partition is made from them into *af (no
+ * .assignment written) and the circuit is freed before the key is loaded:
+ * only the key goes to disk, for sizes whose files would not fit. */
 static int make_inputs(const bench_opts *o, g16_ctx *ctx, const char *dir, char *key, char *asg, size_t len,
-                       synth_stats *ss, g16_status *st) {
+                       int in_mem, g16_assignment_file *af, synth_stats *ss, g16_status *st) {
     char r1cs[4096], wtns[4096];
     snprintf(r1cs, sizeof r1cs, "%s/c.r1cs", dir);
     snprintf(wtns, sizeof wtns, "%s/w.wtns", dir);
@@ -38,21 +43,31 @@ static int make_inputs(const bench_opts *o, g16_ctx *ctx, const char *dir, char 
     uint64_t seed = o->seed_set ? o->seed : 1;
     synth_opts so = {.curve = G16_CURVE_BLS12_381, .log_n = o->log_n > 0 ? o->log_n : 14, .profile = SYNTH_POREP,
                      .partitions = 1, .seed = seed, .r1cs_path = r1cs, .wtns_path = wtns, .progress = cli_progress};
-    if (synth_generate(&so, ss, st))
-        return -1;
     g16_r1cs cs;
-    if (g16_r1cs_read(&cs, r1cs, st))
+    g16_frvec w;
+    memset(&cs, 0, sizeof cs);
+    memset(&w, 0, sizeof w);
+    if (in_mem) {
+        if (synth_generate_mem(&so, &cs, &w, ss, st))
+            return -1;
+    } else if (synth_generate(&so, ss, st) || g16_r1cs_read(&cs, r1cs, st)) {
         return -1;
+    }
     groth16_setup_opts sopt = {.seed = seed, .backend = GROTH16_SETUP_AUTO};
     g16_err e = groth16_setup_params_insecure(ctx, &cs, &sopt, key, vk, NULL, st);
+    if (!e && in_mem)
+        e = g16_assignment_from_mem(af, &cs, &w, "synthetic porep circuit", st);
+    if (w.raw)
+        g16_wipe(w.raw, w.n * sizeof *w.raw);
+    g16_frvec_free(&w);
     g16_r1cs_free(&cs);
-    if (e)
-        return -1;
-    g16_assignment_file af;
-    e = g16_assignment_from_r1cs(&af, r1cs, wtns, st);
+    if (e || in_mem)
+        return e ? -1 : 0;
+    g16_assignment_file f;
+    e = g16_assignment_from_r1cs(&f, r1cs, wtns, st);
     if (!e)
-        e = g16_assignment_write(asg, &af.a, st);
-    g16_assignment_file_free(&af);
+        e = g16_assignment_write(asg, &f.a, st);
+    g16_assignment_file_free(&f);
     unlink(r1cs);
     unlink(wtns);
     return e ? -1 : 0;
@@ -149,10 +164,10 @@ out:
 }
 
 int bench_params(const bench_opts *o) {
-    if ((o->zkey != NULL) != (o->assignment != NULL) || (o->zkey && o->log_n > 0) || (o->log_n > 0 && o->log_n < 3) ||
-        o->log_n > 28) {
+    if ((o->zkey != NULL) != (o->assignment != NULL) || (o->zkey && (o->log_n > 0 || o->synthetic)) ||
+        (o->log_n > 0 && o->log_n < 3) || o->log_n > 28) {
         fprintf(stderr, "usage: g16 bench params [--key key.params --assignment part.assignment | --log-n K (3..28) "
-                        "[--seed S]] [--reps R] [--threads T] [--backend cpu|cuda] [--partitions P] [--json]\n");
+                        "[--seed S] [--synthetic]] [--reps R] [--threads T] [--backend cpu|cuda] [--partitions P] [--json]\n");
         return 2;
     }
     int gpu = !strcmp(o->backend, "cuda");
@@ -184,7 +199,7 @@ int bench_params(const bench_opts *o) {
             goto done;
         }
         made = 1;
-        if (make_inputs(o, ctx, dir, keyp, asgp, sizeof keyp, &ss, &st)) {
+        if (make_inputs(o, ctx, dir, keyp, asgp, sizeof keyp, o->synthetic, &af, &ss, &st)) {
             fprintf(stderr, "g16 bench params: %s\n", st.msg);
             goto done;
         }
@@ -202,7 +217,7 @@ int bench_params(const bench_opts *o) {
     double load_ms = g16_now_ms() - t0;
     long rss_load = bench_mem_phase(&mem, "key_load");
     t0 = g16_now_ms();
-    if (g16_assignment_read(&af, asgp, &st) != G16_OK) {
+    if (!o->synthetic && g16_assignment_read(&af, asgp, &st) != G16_OK) {
         fprintf(stderr, "g16 bench params: %s\n", st.msg);
         goto done;
     }
@@ -286,7 +301,7 @@ int bench_params(const bench_opts *o) {
              "\"gpu_key_bytes\":%zu,\"gpu_work_bytes\":%zu,\"rss_upload_kb\":%ld,\"job_partitions\":%d,"
              "\"job_ms\":%.2f,\"job_ms_per_partition\":%.2f,\"job_budget_peak_mb\":%.1f,\"job_lookahead\":%d,"
              "\"rss_job_kb\":%ld",
-             o->zkey ? "file" : "porep", __builtin_ctzll((unsigned long long)domain), af.a.abc_size - n_inp, n_inp,
+             o->zkey ? "file" : o->synthetic ? "porep-in-memory" : "porep", __builtin_ctzll((unsigned long long)domain), af.a.abc_size - n_inp, n_inp,
              n_aux, af.a.a_aux_popcount, af.a.b_aux_popcount, g16_ctx_threads(ctx), reps, reps, sorted[0],
              sorted[reps / 2], sorted[reps - 1], load_ms, read_ms, rss_load, rss_prove, mem.peak_kb, upload_ms,
              gpu ? g16_params_gpu_key_bytes(key) : 0, gpu ? g16_params_gpu_work_bytes(key) : 0, rss_upload,

@@ -11,7 +11,9 @@
 #           break-even)
 #   job27   the 10-partition 2^27 BLS12-381 engine job (~5 minutes)
 #   params  PoRep-shaped .params partitions on the GPU (g16 bench params
-#           --backend cuda --partitions 10) at 2^PARAMS_LOGS (default 24)
+#           --backend cuda --partitions 10) at 2^PARAMS_LOGS (default 24);
+#           PARAMS_FLAGS="--synthetic" keeps circuit and partition in memory
+#           (only the key on disk: 47 GiB at 2^27)
 # Env: SUITE_BUDGET_S (default 540: no step starts after that many seconds).
 set -u
 phase=${1:?usage: gpu-suite.sh PHASE OUTDIR BUILDDIR [KITDIR]}
@@ -113,8 +115,9 @@ params)
     # proofs, then a 10-partition engine job (PARAMS_LOGS, default "24").
     for lg in ${PARAMS_LOGS:-24}; do
         in_budget || { say "skip params 2^$lg (budget)"; continue; }
+        # shellcheck disable=SC2086
         timeout "${PARAMS_TIMEOUT_S:-420}" "$bd/g16" bench params --backend cuda --log-n "$lg" --reps 3 \
-            --partitions 10 --json >"$out/params_$lg.json" 2>"$out/params_$lg.err"
+            --partitions 10 ${PARAMS_FLAGS:-} --json >"$out/params_$lg.json" 2>"$out/params_$lg.err"
         say "params 2^$lg: rc=$? $(sed 's/,"options":{[^}]*}//' "$out/params_$lg.json" | tail -c 2000)"
         tail -3 "$out/params_$lg.err" | tee -a "$summary"
     done

@@ -315,31 +315,24 @@ static void row_eval(bls381_fr *out, const g16_r1cs_matrix *m, uint32_t row, con
 
 static void set_bit(uint64_t *w, size_t i) { w[i / 64] |= (uint64_t)1 << (i % 64); }
 
-g16_err g16_assignment_from_r1cs(g16_assignment_file *own, const char *r1cs_path, const char *wtns_path,
-                                 g16_status *st) {
+g16_err g16_assignment_from_mem(g16_assignment_file *own, const struct g16_r1cs *rp, const struct g16_frvec *wp,
+                                const char *name, g16_status *st) {
     memset(own, 0, sizeof *own);
-    g16_r1cs r;
-    g16_frvec w;
-    memset(&w, 0, sizeof w);
-    g16_err e = g16_r1cs_read(&r, r1cs_path, st);
-    if (e)
-        return e;
-    if ((e = g16_wtns_read(&w, wtns_path, st))) {
-        g16_r1cs_free(&r);
-        return e;
-    }
-    if (r.curve != G16_CURVE_BLS12_381 || w.curve != G16_CURVE_BLS12_381) {
-        e = g16_fail(st, G16_ERR_WRONG_CURVE, "%s: bellperson partitions are BLS12-381 only (the %s is %s)",
-                     r.curve != G16_CURVE_BLS12_381 ? r1cs_path : wtns_path,
-                     r.curve != G16_CURVE_BLS12_381 ? "circuit" : "witness",
-                     g16_curve_name(r.curve != G16_CURVE_BLS12_381 ? r.curve : w.curve));
-        goto out;
-    }
-    if (w.n != r.nWires) {
-        e = g16_fail(st, G16_ERR_SIZE_MISMATCH, "%s: %zu values, the circuit %s has %u wires", wtns_path, w.n,
-                     r1cs_path, r.nWires);
-        goto out;
-    }
+    if (!rp || !wp)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "assignment: NULL circuit or witness");
+    if (!name)
+        name = "circuit";
+    const g16_r1cs r = *rp;
+    const g16_frvec w = *wp;
+    const char *r1cs_path = name, *wtns_path = name;
+    g16_err e = G16_OK;
+    if (r.curve != G16_CURVE_BLS12_381 || w.curve != G16_CURVE_BLS12_381)
+        return g16_fail(st, G16_ERR_WRONG_CURVE, "%s: bellperson partitions are BLS12-381 only (the %s is %s)", name,
+                        r.curve != G16_CURVE_BLS12_381 ? "circuit" : "witness",
+                        g16_curve_name(r.curve != G16_CURVE_BLS12_381 ? r.curve : w.curve));
+    if (w.n != r.nWires)
+        return g16_fail(st, G16_ERR_SIZE_MISMATCH, "%s: %zu witness values, the circuit has %u wires", name, w.n,
+                        r.nWires);
     size_t n_inp = 1 + (size_t)g16_r1cs_npublic(&r), n_aux = r.nWires - n_inp;
     size_t rows = (size_t)r.nConstraints + n_inp;
     size_t aw = words_of(n_aux), iw = words_of(n_inp);
@@ -392,6 +385,33 @@ g16_err g16_assignment_from_r1cs(g16_assignment_file *own, const char *r1cs_path
 out:
     if (e)
         g16_assignment_file_free(own);
+    (void)wtns_path;
+    return e;
+}
+
+g16_err g16_assignment_from_r1cs(g16_assignment_file *own, const char *r1cs_path, const char *wtns_path,
+                                 g16_status *st) {
+    memset(own, 0, sizeof *own);
+    g16_r1cs r;
+    g16_frvec w;
+    memset(&w, 0, sizeof w);
+    g16_err e = g16_r1cs_read(&r, r1cs_path, st);
+    if (e)
+        return e;
+    if ((e = g16_wtns_read(&w, wtns_path, st))) {
+        g16_r1cs_free(&r);
+        return e;
+    }
+    if (r.curve != G16_CURVE_BLS12_381 || w.curve != G16_CURVE_BLS12_381)
+        e = g16_fail(st, G16_ERR_WRONG_CURVE, "%s: bellperson partitions are BLS12-381 only (the %s is %s)",
+                     r.curve != G16_CURVE_BLS12_381 ? r1cs_path : wtns_path,
+                     r.curve != G16_CURVE_BLS12_381 ? "circuit" : "witness",
+                     g16_curve_name(r.curve != G16_CURVE_BLS12_381 ? r.curve : w.curve));
+    else if (w.n != r.nWires)
+        e = g16_fail(st, G16_ERR_SIZE_MISMATCH, "%s: %zu values, the circuit %s has %u wires", wtns_path, w.n,
+                     r1cs_path, r.nWires);
+    else
+        e = g16_assignment_from_mem(own, &r, &w, r1cs_path, st);
     if (w.raw)
         g16_wipe(w.raw, w.n * sizeof *w.raw);
     g16_frvec_free(&w);

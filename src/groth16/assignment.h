@@ -176,6 +176,13 @@ uint32_t g16_params_root_exponent(unsigned k);
  * (not BLS12-381), SIZE_MISMATCH (witness length), NOMEM. */
 g16_err g16_assignment_from_r1cs(g16_assignment_file *own, const char *r1cs_path, const char *wtns_path,
                                  g16_status *st);
+struct g16_r1cs;
+struct g16_frvec;
+/* The same from a circuit and witness in memory (not taken over; name is
+ * used in messages): for circuits too large to write out (g16 bench params
+ * --in-memory). */
+g16_err g16_assignment_from_mem(g16_assignment_file *own, const struct g16_r1cs *r, const struct g16_frvec *w,
+                                const char *name, g16_status *st);
 
 /* A decimal integer below r as a g16_fr_mont (tests' fixed r, s).
  * Errors: FORMAT, NOT_CANONICAL (as bls381_fr_from_dec). */
