@@ -240,13 +240,10 @@ g16_err g16_engine_submit_assignments(g16_engine *e, uint64_t *job_id, uint64_t 
                                 "g16_engine_submit_assignments: partition %zu needs exactly one of path, data, "
                                 "assignment",
                                 i);
-    job *j = calloc(1, sizeof *j);
-    part *ps = calloc(n, sizeof *ps);
-    int ok = j && ps;
+    job *j = job_new(n);
+    int ok = j != NULL;
+    part *ps = j ? j->parts : NULL;
     for (size_t i = 0; ok && i < n; i++) {
-        ps[i].job = j;
-        ps[i].idx = (uint32_t)i;
-        ps[i].stats.worker = -1;
         ps[i].is_asg = 1;
         if (a[i].path)
             ok = (ps[i].path = strdup(a[i].path)) != NULL;
@@ -259,19 +256,7 @@ g16_err g16_engine_submit_assignments(g16_engine *e, uint64_t *job_id, uint64_t 
         } else
             ok = 0;
     }
-    if (!ok) {
-        if (j) {
-            j->parts = ps;
-            j->n = ps ? (uint32_t)n : 0;
-            job_free(j);
-        } else
-            free(ps);
-        return g16_ctx_fail(e->ctx, G16_ERR_NOMEM, "g16_engine_submit_assignments: out of memory");
-    }
-    j->parts = ps;
-    j->n = (uint32_t)n;
-    j->prio = prio;
-    return job_enqueue(e, j, key_id, 1, timeout_ms, job_id);
+    return job_submit(e, j, ok, prio, key_id, 1, timeout_ms, job_id, "g16_engine_submit_assignments");
 }
 
 g16_err g16_engine_params_result(g16_engine *e, uint8_t proof[192], char **public_json, g16_partition_stats *stats,

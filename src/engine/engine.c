@@ -12,6 +12,8 @@
 #include "util/ctx.h"
 
 void job_free(job *j) {
+    if (!j)
+        return;
     for (uint32_t i = 0; i < j->n; i++) {
         asg_part_free(&j->parts[i]);
         part_free_input(&j->parts[i]);
@@ -235,13 +237,10 @@ g16_err engine_submit_ex(g16_engine *e, uint64_t *job_id, uint64_t key_id, const
     for (size_t i = 0; i < n; i++)
         if (!w[i].path && !w[i].data)
             return g16_ctx_fail(e->ctx, G16_ERR_INVALID_ARG, "g16_engine_submit: witness %zu has no path or data", i);
-    job *j = calloc(1, sizeof *j);
-    part *ps = calloc(n, sizeof *ps);
-    int ok = j && ps;
+    job *j = job_new(n);
+    int ok = j != NULL;
+    part *ps = j ? j->parts : NULL;
     for (size_t i = 0; ok && i < n; i++) {
-        ps[i].job = j;
-        ps[i].idx = (uint32_t)i;
-        ps[i].stats.worker = -1;
         if (w[i].path)
             ok = (ps[i].path = strdup(w[i].path)) != NULL;
         else if (flags & ENGINE_SUBMIT_BORROW) {
@@ -254,19 +253,35 @@ g16_err engine_submit_ex(g16_engine *e, uint64_t *job_id, uint64_t key_id, const
         } else
             ok = 0;
     }
-    if (!ok) {
-        if (j) {
-            j->parts = ps;
-            j->n = ps ? (uint32_t)n : 0;
-            job_free(j);
-        } else
-            free(ps);
-        return g16_ctx_fail(e->ctx, G16_ERR_NOMEM, "g16_engine_submit: out of memory");
+    return job_submit(e, j, ok, prio, key_id, 0, timeout_ms, job_id, "g16_engine_submit");
+}
+
+job *job_new(size_t n) {
+    job *j = calloc(1, sizeof *j);
+    part *ps = calloc(n ? n : 1, sizeof *ps);
+    if (!j || !ps) {
+        free(j);
+        free(ps);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        ps[i].job = j;
+        ps[i].idx = (uint32_t)i;
+        ps[i].stats.worker = -1;
     }
     j->parts = ps;
     j->n = (uint32_t)n;
+    return j;
+}
+
+g16_err job_submit(g16_engine *e, job *j, int ok, g16_priority prio, uint64_t key_id, int params, double timeout_ms,
+                   uint64_t *job_id, const char *who) {
+    if (!ok) {
+        job_free(j); /* NULL-safe: frees what the parts hold */
+        return g16_ctx_fail(e->ctx, G16_ERR_NOMEM, "%s: out of memory", who);
+    }
     j->prio = prio;
-    return job_enqueue(e, j, key_id, 0, timeout_ms, job_id);
+    return job_enqueue(e, j, key_id, params, timeout_ms, job_id);
 }
 
 /* Queues job j (its parts made, n and prio set; owned from here on,

@@ -286,6 +286,13 @@ void key_forget(g16_engine *e, ekey *k);
 
 /* engine.c */
 void job_free(job *j);
+/* A job of n zeroed parts (job, idx and stats.worker set), or NULL. */
+job *job_new(size_t n);
+/* Submits a job made by job_new whose parts' sources were filled (ok = 0:
+ * a copy ran out of memory: j is freed, NOMEM naming who): sets prio and
+ * queues it (job_enqueue). */
+g16_err job_submit(g16_engine *e, job *j, int ok, g16_priority prio, uint64_t key_id, int params, double timeout_ms,
+                   uint64_t *job_id, const char *who);
 g16_err job_enqueue(g16_engine *e, job *j, uint64_t key_id, int params, double timeout_ms, uint64_t *job_id);
 
 /* assign.c */
