@@ -248,6 +248,24 @@ static int finished(store_state s) { return s == STORE_DONE || s == STORE_FAILED
  * 16, 24, 32) against key: NULL when it matches, else the error reply. The
  * rest of the file is checked when the partition runs (its error is the
  * partition's). */
+/* Partition i's inline {"data": base64} (dj) decoded into *data (malloc'd,
+ * caller frees) and recorded in sw; NULL, or the error reply: 400 not
+ * base64, 413 over max_inline_bytes, 503 out of memory. */
+static char *inline_data(g16d *d, json_t *dj, size_t i, uint8_t **data, store_witness *sw, int *status) {
+    size_t len = 0;
+    int rc = b64_decode(json_string_value(dj), json_string_length(dj), d->cfg->max_inline_bytes, data, &len);
+    if (rc == -1)
+        return errf(status, 400, "invalid_arg", "witness %zu: data is not base64", i);
+    if (rc == -2)
+        return errf(status, 413, "too_large", "witness %zu: inline data exceeds max_inline_bytes = %llu", i,
+                    (unsigned long long)d->cfg->max_inline_bytes);
+    if (rc)
+        return errf(status, 503, "nomem", "out of memory");
+    sw->data = *data;
+    sw->len = len;
+    return NULL;
+}
+
 static char *asg_header_check(const uint8_t *h, size_t len, size_t i, const g16d_key *key, int *status) {
     if (len < 88 || memcmp(h, "g16asgn", 8))
         return errf(status, 422, "format", "witness %zu: not an .assignment file (magic \"g16asgn\")", i);
@@ -305,18 +323,8 @@ static char *assignment_load(g16d *d, json_t *w, size_t i, const g16d_key *key, 
         sw->path = *path;
         return NULL;
     }
-    size_t len = 0;
-    int rc = b64_decode(json_string_value(dj), json_string_length(dj), d->cfg->max_inline_bytes, data, &len);
-    if (rc == -1)
-        return errf(status, 400, "invalid_arg", "witness %zu: data is not base64", i);
-    if (rc == -2)
-        return errf(status, 413, "too_large", "witness %zu: inline data exceeds max_inline_bytes = %llu", i,
-                    (unsigned long long)d->cfg->max_inline_bytes);
-    if (rc)
-        return errf(status, 503, "nomem", "out of memory");
-    sw->data = *data;
-    sw->len = len;
-    return asg_header_check(*data, len, i, key, status);
+    char *r = inline_data(d, dj, i, data, sw, status);
+    return r ? r : asg_header_check(*data, sw->len, i, key, status);
 }
 
 /* Witness i of a POST /v1/jobs body, w: {"path": string} (checked,
@@ -369,18 +377,10 @@ static char *witness_load(g16d *d, json_t *w, size_t i, const g16d_key *key, sto
         sw->path = *path;
         err = g16_witness_peek(d->ctx, &wh, rp);
     } else {
-        size_t len = 0;
-        int rc = b64_decode(json_string_value(dj), json_string_length(dj), d->cfg->max_inline_bytes, data, &len);
-        if (rc == -1)
-            return errf(status, 400, "invalid_arg", "witness %zu: data is not base64", i);
-        if (rc == -2)
-            return errf(status, 413, "too_large", "witness %zu: inline data exceeds max_inline_bytes = %llu", i,
-                        (unsigned long long)d->cfg->max_inline_bytes);
-        if (rc)
-            return errf(status, 503, "nomem", "out of memory");
-        sw->data = *data;
-        sw->len = len;
-        err = g16_witness_peek_bytes(d->ctx, &wh, *data, len);
+        char *r = inline_data(d, dj, i, data, sw, status);
+        if (r)
+            return r;
+        err = g16_witness_peek_bytes(d->ctx, &wh, *data, sw->len);
     }
     if (err) {
         /* A file that passed the path check but cannot be read is
