@@ -53,6 +53,16 @@ noble $V/params_toy.vk "$tmp/fixed.json" "$tmp/fixed.bin" || fail "noble rejects
 "$G16_BIN" prove --params $V/params_toy.params "$tmp/toy.assignment" "$tmp/proof2.bin" "$tmp/public2.json"
 cmp -s "$tmp/proof.bin" "$tmp/proof2.bin" && fail "two proofs are identical (r, s not fresh)"
 noble $V/params_toy.vk "$tmp/public2.json" "$tmp/proof2.bin" || fail "noble rejects the second proof"
+# the option parser's forms: --opt=value, options after the operands, --help
+"$G16_BIN" prove "$tmp/toy.assignment" --backend=cpu --params=$V/params_toy.params "$tmp/proof3.bin" "$tmp/public3.json" ||
+    fail "prove --params=KEY with --backend=cpu after an operand"
+"$G16_BIN" verify "$tmp/public3.json" --params $V/params_toy.vk "$tmp/proof3.bin" >/dev/null ||
+    fail "verify --params KEY between the operands"
+"$G16_BIN" prove --params --help | grep -q -- "--insecure-test-rs" || fail "prove --params --help"
+rc=$(rc_of "$G16_BIN" prove --params --backend=gpu $V/params_toy.params "$tmp/toy.assignment" "$tmp/p.bin" "$tmp/p.json")
+[ "$rc" = 2 ] || fail "an unknown backend: rc $rc"
+rc=$(rc_of "$G16_BIN" prove --params --no-such-option $V/params_toy.params "$tmp/toy.assignment" "$tmp/p.bin" "$tmp/p.json")
+[ "$rc" = 2 ] || fail "an unknown option: rc $rc"
 
 # rejections: a wrong public input; C changed (flip a bit of C's x, retry until it still decodes)
 echo '["36"]' >"$tmp/wrong.json"

@@ -189,9 +189,9 @@ static const cli_opt PROVE_OPTS[] = {
                                      "no witness operand)"},
     {"witness-gen", P_WITGEN, "GEN", "circom's witness generator for --input: its .wasm (run by node) or C++ binary "
                                      "(docs/witgen.md)"},
-    {"params", P_PARAMS, NULL, "a bellperson partition: <key.params> <part.assignment> <proof.bin> <public.json> "
-                               "(docs/formats.md; its own options: --no-verify, --subgroup-check, "
-                               "--no-subgroup-check, --insecure-test-rs)"},
+    {"params", P_PARAMS, "key.params", "a bellperson partition: --params <key.params> <part.assignment> <proof.bin> "
+                                       "<public.json> (docs/formats.md; its options: --backend, --no-verify, "
+                                       "--subgroup-check, --no-subgroup-check, --insecure-test-rs)"},
     {NULL, 0, NULL, NULL},
 };
 const cli_cmd CLI_PROVE = {
@@ -199,7 +199,7 @@ const cli_cmd CLI_PROVE = {
     .summary = "Prove: a .zkey and a .wtns in, proof.json and public.json out (rapidsnark's and snarkjs's arguments).",
     .synopsis = "[OPTIONS] <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
                 "--batch [OPTIONS] <circuit.zkey> <witness.wtns>... --out-dir DIR\n"
-                "--params [OPTIONS] <key.params> <part.assignment> <proof.bin> <public.json>\n"
+                "--params <key.params> [OPTIONS] <part.assignment> <proof.bin> <public.json>\n"
                 "--input input.json --witness-gen GEN [OPTIONS] <circuit.zkey> <proof.json> <public.json>",
     .description = "The proof is checked against the key's verification key before it is written (--no-verify "
                    "skips that); proof.json and public.json are byte-for-byte what snarkjs writes. The key's "
@@ -386,7 +386,7 @@ static void prove_event(void *user, int ev, const groth16_prove_report *r) {
 
 int cmd_prove(int argc, char **argv) {
     for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-        if (!strcmp(argv[i], "--params"))
+        if (!strcmp(argv[i], "--params") || !strncmp(argv[i], "--params=", 9))
             return cmd_prove_params(argc, argv); /* a bellperson key and a partition (cmd_params.c) */
     prove_args a = {.backend = "auto", .engine_backend = G16_ENGINE_BACKEND_AUTO};
     int batch_only = 0; /* an option that needs --batch */
@@ -611,7 +611,7 @@ const cli_cmd CLI_VERIFY = {
 
 int cmd_verify(int argc, char **argv) {
     for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-        if (!strcmp(argv[i], "--params"))
+        if (!strcmp(argv[i], "--params") || !strncmp(argv[i], "--params=", 9))
             return cmd_verify_params(argc, argv); /* a bellperson vk and proof (cmd_params.c) */
     char **ops;
     int prc = operands_only(&CLI_VERIFY, argc, argv, 3, &ops);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "args.h"
 #include "cli.h"
 #include "groth16/assignment.h"
 #include "groth16/params.h"
@@ -76,61 +77,95 @@ int cmd_info_assignment(const char *path) {
     return 0;
 }
 
-/* g16 prove --params key.params [--no-verify] [--subgroup-check|--no-subgroup-check]
- *           part.assignment proof.bin public.json */
+/* g16 prove --params and g16 verify --params: their own option tables
+ * (the getopt_long parser of args.h: --opt value and --opt=value). */
+enum { PP_PARAMS = CLI_ID, PP_BACKEND, PP_NO_VERIFY, PP_SUBGROUP, PP_NO_SUBGROUP, PP_TEST_RS };
+static const cli_opt PROVE_PARAMS_OPTS[] = {
+    {"params", PP_PARAMS, "key.params", "the bellperson key (this form)"},
+    {"backend", PP_BACKEND, "cpu|cuda|auto",
+     "where to prove (default auto: the GPU from a domain of 2^17 when there is one, else the CPU)"},
+    {"no-verify", PP_NO_VERIFY, NULL, "write the proof without checking it against the key's vk first"},
+    {"subgroup-check", PP_SUBGROUP, NULL, "subgroup-check every point of the key (default: files up to 1 GiB)"},
+    {"no-subgroup-check", PP_NO_SUBGROUP, NULL, "skip the subgroup checks of the key's points"},
+    {"insecure-test-rs", PP_TEST_RS, "R S", "tests only: fixed blinding scalars r and s (NOT zero-knowledge)"},
+    {NULL, 0, NULL, NULL},
+};
+static const cli_cmd CLI_PROVE_PARAMS = {
+    .name = "prove",
+    .summary = "Prove a bellperson partition against a .params key.",
+    .synopsis = "--params <key.params> [OPTIONS] <part.assignment> <proof.bin> <public.json>",
+    .description = "proof.bin is the 192-byte bellperson proof (A, B, C compressed); public.json the public "
+                   "inputs after the constant one, as decimal strings (docs/formats.md).",
+    .opts = PROVE_PARAMS_OPTS,
+    .example = "g16 prove --params key.params part.assignment proof.bin public.json",
+};
+static const cli_opt VERIFY_PARAMS_OPTS[] = {
+    {"params", PP_PARAMS, "key.vk|key.params", "the bellperson key (this form)"},
+    {NULL, 0, NULL, NULL},
+};
+static const cli_cmd CLI_VERIFY_PARAMS = {
+    .name = "verify",
+    .summary = "Verify a bellperson proof against a .vk or .params key.",
+    .synopsis = "--params <key.vk|key.params> <public.json> <proof.bin>",
+    .description = "Exit 0 valid, 1 invalid, 2 error.",
+    .opts = VERIFY_PARAMS_OPTS,
+    .example = "g16 verify --params key.vk public.json proof.bin",
+};
+
+/* --help or -h anywhere before "--" (also right after --params, which
+ * takes a value): the form's help. */
+static int wants_help(int argc, char **argv) {
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return 1;
+    return 0;
+}
+
 int cmd_prove_params(int argc, char **argv) {
-    const char *key_path = NULL, *pos[3];
-    int npos = 0, verify = 1, subgroup = -1, fixed_rs = 0;
+    int verify = 1, subgroup = -1, fixed_rs = 0;
+    const char *key_path = NULL;
     g16_backend backend = G16_BACKEND_AUTO;
     g16_fr_mont r, s;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--params")) {
-            if (i + 1 == argc) {
-                key_path = NULL;
-                break;
-            }
-            key_path = argv[++i];
-        }
-        else if (!strcmp(argv[i], "--no-verify"))
-            verify = 0;
-        else if (!strcmp(argv[i], "--insecure-test-rs") && i + 2 < argc) {
-            /* Tests only: deterministic, NOT zero-knowledge proofs. */
-            if (g16_fr_mont_from_dec(&r, argv[i + 1]) || g16_fr_mont_from_dec(&s, argv[i + 2])) {
-                fprintf(stderr, "g16 prove: --insecure-test-rs takes two decimal integers below r\n");
-                return 2;
-            }
-            fixed_rs = 1;
-            i += 2;
-        } else if (!strcmp(argv[i], "--subgroup-check"))
-            subgroup = 1;
-        else if (!strcmp(argv[i], "--no-subgroup-check"))
-            subgroup = 0;
-        else if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
-            i++;
-            if (!strcmp(argv[i], "cpu"))
+    if (wants_help(argc, argv)) {
+        cli_help(stdout, &CLI_PROVE_PARAMS);
+        return 0;
+    }
+    cli_parse p;
+    cli_init(&p, &CLI_PROVE_PARAMS, argc, argv, 0);
+    int c;
+    while ((c = cli_next(&p)) > 0) {
+        switch (c) {
+        case PP_PARAMS: key_path = p.arg; break;
+        case PP_BACKEND:
+            if (!strcmp(p.arg, "cpu"))
                 backend = G16_BACKEND_CPU;
-            else if (!strcmp(argv[i], "cuda"))
+            else if (!strcmp(p.arg, "cuda"))
                 backend = G16_BACKEND_CUDA;
-            else if (!strcmp(argv[i], "auto"))
+            else if (!strcmp(p.arg, "auto"))
                 backend = G16_BACKEND_AUTO;
-            else {
-                fprintf(stderr, "g16 prove --params: unknown backend '%s' (cpu|cuda|auto)\n", argv[i]);
+            else
+                return cli_usage_error(&CLI_PROVE_PARAMS, "unknown backend '%s' (cpu|cuda|auto)", p.arg);
+            break;
+        case PP_NO_VERIFY: verify = 0; break;
+        case PP_SUBGROUP: subgroup = 1; break;
+        case PP_NO_SUBGROUP: subgroup = 0; break;
+        case PP_TEST_RS: { /* tests only: deterministic, NOT zero-knowledge proofs */
+            const char *rv = p.arg, *sv = cli_next_value(&p);
+            if (!sv)
                 return 2;
-            }
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "g16 prove: unknown option '%s'\n", argv[i]);
-            return 2;
-        } else if (npos < 3)
-            pos[npos++] = argv[i];
-        else
-            npos = 4;
+            if (g16_fr_mont_from_dec(&r, rv) || g16_fr_mont_from_dec(&s, sv))
+                return cli_usage_error(&CLI_PROVE_PARAMS, "--insecure-test-rs takes two decimal integers below r");
+            fixed_rs = 1;
+            break;
+        }
+        }
     }
-    if (!key_path || npos != 3) {
-        fprintf(stderr, "usage: g16 prove --params <key.params> [--no-verify] [--backend cpu|cuda|auto]\n"
-                        "                 [--subgroup-check|--no-subgroup-check] [--insecure-test-rs R S]\n"
-                        "                 <part.assignment> <proof.bin> <public.json>\n");
-        return 2;
-    }
+    if (c != CLI_END)
+        return cli_exit(c);
+    if (!key_path || argc - p.optind != 3)
+        return cli_usage_error(&CLI_PROVE_PARAMS, "expected --params <key.params> <part.assignment> <proof.bin> "
+                                                  "<public.json>");
+    const char *pos[3] = {argv[p.optind], argv[p.optind + 1], argv[p.optind + 2]};
     if (!g16_cli_outputs_ok("prove", (const char *[]){key_path, pos[0]}, 2, (const char *[]){pos[1], pos[2]}, 2))
         return 2;
     g16_ctx *ctx = g16_ctx_create(NULL);
@@ -165,14 +200,25 @@ out:
     return rc;
 }
 
-/* g16 verify --params key.vk|key.params public.json proof.bin */
 int cmd_verify_params(int argc, char **argv) {
-    if (argc != 5 || strcmp(argv[1], "--params")) {
-        fprintf(stderr, "usage: g16 verify --params <key.vk|key.params> <public.json> <proof.bin>\n");
-        return 2;
+    if (wants_help(argc, argv)) {
+        cli_help(stdout, &CLI_VERIFY_PARAMS);
+        return 0;
     }
+    cli_parse p;
+    cli_init(&p, &CLI_VERIFY_PARAMS, argc, argv, 0);
+    int c;
+    const char *key_path = NULL;
+    while ((c = cli_next(&p)) > 0)
+        if (c == PP_PARAMS)
+            key_path = p.arg;
+    if (c != CLI_END)
+        return cli_exit(c);
+    if (!key_path || argc - p.optind != 2)
+        return cli_usage_error(&CLI_VERIFY_PARAMS, "expected --params <key.vk|key.params> <public.json> <proof.bin>");
+    char **v = argv + p.optind;
     g16_status st = {0};
-    g16_err e = g16_params_verify_files(argv[2], argv[3], argv[4], &st);
+    g16_err e = g16_params_verify_files(key_path, v[0], v[1], &st);
     if (e == G16_OK) {
         printf("OK: proof is valid\n");
         return 0;
