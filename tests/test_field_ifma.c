@@ -10,7 +10,7 @@
  * Inputs are the raw Montgomery limbs A, B; expected: A·B·2^(-64N) mod p.
  * Edge values (0, 1, 2, p-1, p-2, (p±1)/2, 2^(bits-1)-1, 2^j ± 1 at the
  * 52- and 64-bit digit boundaries and at random j) in all pairs, then random
- * values from a logged seed; batch lengths 0..17 and long ones (the 8-lane
+ * values from a logged seed; batch lengths 0..50 and long ones (the 8-lane
  * tail), aliasing out == a and out == b, and words past n left untouched.
  * tests/test_field_portable.sh reruns this with G16_FIELD_ASM=0. */
 #include <string.h>
@@ -113,8 +113,9 @@ static void edge(mpz_t z, int k, const mpz_t p, gmp_randstate_t rs) {
 
 #if G16_FIELD_ASM_X86
 /* The IFMA kernel on the round's inputs: the whole batch vs GMP and vs the
- * scalar mul; every length 0..17 at a few offsets with a sentinel past the
- * end; out == a and out == b. */
+ * scalar mul; every length 0..50 (blocks of 24, single groups of 8, the
+ * padded tail) at a few offsets, with a sentinel past the end; out == a and
+ * out == b. */
 #define IFMA_CHECKS(F, NL)                                                                      \
     {                                                                                           \
         F##_mul_batch_ifma(r, x, y, N_BATCH);                                                   \
@@ -122,7 +123,7 @@ static void edge(mpz_t z, int k, const mpz_t p, gmp_randstate_t rs) {
             CHECK_MSG(F##_eq(&r[i], &e[i]), "%s ifma != GMP, round %d i=%zu", #F, round, i);   \
             CHECK_MSG(F##_eq(&r[i], &s[i]), "%s ifma != scalar, round %d i=%zu", #F, round, i);\
         }                                                                                       \
-        for (size_t len = 0; len <= 17; len++)                                                  \
+        for (size_t len = 0; len <= 50; len++)                                                  \
             for (size_t off = 0; off < 40; off += 13) {                                         \
                 memset(r, 0xa5, (len + 8) * sizeof *r);                                         \
                 F##_mul_batch_ifma(r, x + off, y + off, len);                                   \

@@ -114,75 +114,97 @@ G16_IFMA_INLINE void FN(ifma_store_)(F *out, const v8 t[F_K]) {
         _mm512_mask_storeu_epi64(out[e].l, (__mmask8)((1u << F_N) - 1), r[e]);
 }
 
-/* r = x·y·2^(-52K) mod p, fully reduced, for x < 2^D·p, y < p (see the
- * header comment for the bounds). */
-G16_IFMA_INLINE void FN(ifma_montmul_)(v8 r[F_K], const v8 x[F_K], const v8 y[F_K],
-                                       const FN(ifma_consts_) *c) {
+/* r[g] = x[g]·y[g]·2^(-52K) mod p, fully reduced, for x < 2^D·p, y < p
+ * (see the header comment for the bounds), for G <= IFMA_G independent
+ * groups of 8 lanes whose instruction streams are interleaved: the step's
+ * chain t[0] -> m -> t[0] is latency-bound, and G = 3 groups at once were
+ * measured faster per product than 1 or 2 (docs/field.md). G is a constant
+ * at every call (the function is always inlined). */
+#define IFMA_G 3
+G16_IFMA_INLINE void FN(ifma_montmul_)(v8 r[][F_K], v8 x[][F_K], v8 y[][F_K], const FN(ifma_consts_) *c,
+                                       const int G) {
     const v8 zero = _mm512_setzero_si512();
     const v8 mask = _mm512_set1_epi64((long long)M52);
     const v8 n0 = _mm512_set1_epi64((long long)(FC(N0) & M52));
-    v8 t[F_K + 1];
-    for (int j = 0; j <= F_K; j++)
-        t[j] = zero;
+    v8 t[IFMA_G][F_K + 1];
+    for (int g = 0; g < G; g++)
+        for (int j = 0; j <= F_K; j++)
+            t[g][j] = zero;
     for (int i = 0; i < F_K; i++) {
-        for (int j = 0; j < F_K; j++) {
-            t[j] = _mm512_madd52lo_epu64(t[j], x[j], y[i]);
-            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], x[j], y[i]);
-        }
-        v8 m = _mm512_madd52lo_epu64(zero, t[0], n0);
-        for (int j = 0; j < F_K; j++) {
-            t[j] = _mm512_madd52lo_epu64(t[j], m, c->p[j]);
-            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, c->p[j]);
-        }
-        v8 carry = _mm512_srli_epi64(t[0], 52); /* t[0] mod 2^52 == 0 */
         for (int j = 0; j < F_K; j++)
-            t[j] = t[j + 1];
-        t[0] = _mm512_add_epi64(t[0], carry);
-        t[F_K] = zero;
+            for (int g = 0; g < G; g++) {
+                t[g][j] = _mm512_madd52lo_epu64(t[g][j], x[g][j], y[g][i]);
+                t[g][j + 1] = _mm512_madd52hi_epu64(t[g][j + 1], x[g][j], y[g][i]);
+            }
+        v8 m[IFMA_G];
+        for (int g = 0; g < G; g++)
+            m[g] = _mm512_madd52lo_epu64(zero, t[g][0], n0);
+        for (int j = 0; j < F_K; j++)
+            for (int g = 0; g < G; g++) {
+                t[g][j] = _mm512_madd52lo_epu64(t[g][j], m[g], c->p[j]);
+                t[g][j + 1] = _mm512_madd52hi_epu64(t[g][j + 1], m[g], c->p[j]);
+            }
+        for (int g = 0; g < G; g++) {
+            v8 carry = _mm512_srli_epi64(t[g][0], 52); /* t[0] mod 2^52 == 0 */
+            for (int j = 0; j < F_K; j++)
+                t[g][j] = t[g][j + 1];
+            t[g][0] = _mm512_add_epi64(t[g][0], carry);
+            t[g][F_K] = zero;
+        }
     }
-    /* Normalise: digits < 2^52, t < 2p < 2^(52K). */
-    for (int j = 0; j < F_K - 1; j++) {
-        t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srli_epi64(t[j], 52));
-        t[j] = _mm512_and_si512(t[j], mask);
+    for (int g = 0; g < G; g++) {
+        /* Normalise: digits < 2^52, t < 2p < 2^(52K). */
+        for (int j = 0; j < F_K - 1; j++) {
+            t[g][j + 1] = _mm512_add_epi64(t[g][j + 1], _mm512_srli_epi64(t[g][j], 52));
+            t[g][j] = _mm512_and_si512(t[g][j], mask);
+        }
+        /* d = t - p; a final borrow (t < p) keeps t. */
+        v8 d[F_K], borrow = zero;
+        for (int j = 0; j < F_K; j++) {
+            v8 s = _mm512_sub_epi64(_mm512_sub_epi64(t[g][j], c->p[j]), borrow);
+            borrow = _mm512_srli_epi64(s, 63);
+            d[j] = _mm512_and_si512(s, mask);
+        }
+        __mmask8 lt = _mm512_test_epi64_mask(borrow, borrow);
+        for (int j = 0; j < F_K; j++)
+            r[g][j] = _mm512_mask_blend_epi64(lt, d[j], t[g][j]);
     }
-    /* d = t - p; a final borrow (t < p) keeps t. */
-    v8 d[F_K], borrow = zero;
-    for (int j = 0; j < F_K; j++) {
-        v8 s = _mm512_sub_epi64(_mm512_sub_epi64(t[j], c->p[j]), borrow);
-        borrow = _mm512_srli_epi64(s, 63);
-        d[j] = _mm512_and_si512(s, mask);
-    }
-    __mmask8 lt = _mm512_test_epi64_mask(borrow, borrow);
-    for (int j = 0; j < F_K; j++)
-        r[j] = _mm512_mask_blend_epi64(lt, d[j], t[j]);
 }
 
-G16_IFMA_INLINE void FN(ifma_x8_)(F *out, const F *a, const F *b, const FN(ifma_consts_) *c) {
-    v8 x[F_K], y[F_K], r[F_K];
-    FN(ifma_load_)(x, a, F_D); /* x = A·2^D */
-    FN(ifma_load_)(y, b, 0);
-    FN(ifma_montmul_)(r, x, y, c);
-    FN(ifma_store_)(out, r);
+/* 8·G products: out[i] = a[i]·b[i]·R^-1 for i < 8·G, G <= IFMA_G. */
+G16_IFMA_INLINE void FN(ifma_group_)(F *out, const F *a, const F *b, const FN(ifma_consts_) *c,
+                                     const int G) {
+    v8 x[IFMA_G][F_K], y[IFMA_G][F_K], r[IFMA_G][F_K];
+    for (int g = 0; g < G; g++) {
+        FN(ifma_load_)(x[g], a + 8 * g, F_D); /* x = A·2^D */
+        FN(ifma_load_)(y[g], b + 8 * g, 0);
+    }
+    FN(ifma_montmul_)(r, x, y, c, G);
+    for (int g = 0; g < G; g++)
+        FN(ifma_store_)(out + 8 * g, r[g]);
 }
 
 G16_IFMA_TARGET void FN(mul_batch_ifma)(F *out, const F *a, const F *b, size_t n) {
     FN(ifma_consts_) c;
     FN(ifma_consts_init_)(&c);
     size_t i = 0;
+    for (; i + 8 * IFMA_G <= n; i += 8 * IFMA_G)
+        FN(ifma_group_)(out + i, a + i, b + i, &c, IFMA_G);
     for (; i + 8 <= n; i += 8)
-        FN(ifma_x8_)(out + i, a + i, b + i, &c);
-    if (i < n) { /* the tail, padded with zeros */
+        FN(ifma_group_)(out + i, a + i, b + i, &c, 1);
+    if (i < n) { /* the last n mod 8, padded with zeros */
         F ta[8] = {{{0}}}, tb[8] = {{{0}}}, to[8];
         for (size_t k = 0; k < n - i; k++) {
             ta[k] = a[i + k];
             tb[k] = b[i + k];
         }
-        FN(ifma_x8_)(to, ta, tb, &c);
+        FN(ifma_group_)(to, ta, tb, &c, 1);
         for (size_t k = 0; k < n - i; k++)
             out[i + k] = to[k];
     }
 }
 #undef M52
+#undef IFMA_G
 #endif
 
 void FN(mul_batch)(F *out, const F *a, const F *b, size_t n) {
