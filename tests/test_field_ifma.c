@@ -155,8 +155,8 @@ FIELD_TEST(bls381_fr, 4)
 int main(void) {
     uint64_t seed = t_seed("test_field_ifma");
     int have_ifma = g16_field_ifma_supported();
-    const char *env_asm = getenv("G16_FIELD_ASM"), *env_ifma = getenv("G16_FIELD_IFMA");
-    int off = (env_asm && !strcmp(env_asm, "0")) || (env_ifma && !strcmp(env_ifma, "0"));
+    const char *env_asm = getenv("G16_FIELD_ASM");
+    int off = env_asm && (!strcmp(env_asm, "0") || !strcmp(env_asm, "noifma"));
     CHECK(g16_field_ifma_active() == (have_ifma && !off));
     if (have_ifma)
         printf("  IFMA kernel tested; mul_batch dispatches to %s\n",

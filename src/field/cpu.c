@@ -42,12 +42,14 @@ static int cpu_has_avx512_ifma(void) {
 
 __attribute__((constructor)) static void g16_field_cpu_init(void) {
     ifma_supported = cpu_has_avx512_ifma();
+    /* The portable-field test switch (docs/field.md): G16_FIELD_ASM=0 the
+     * portable C code only; =noifma MULX/ADX without the IFMA batches (for
+     * A/B runs); unset or anything else: what the CPU has. */
     const char *env = getenv("G16_FIELD_ASM");
     if (env && !strcmp(env, "0"))
         return;
     g16_field_adx = cpu_has_bmi2_adx();
-    const char *env_ifma = getenv("G16_FIELD_IFMA");
-    g16_field_ifma = ifma_supported && !(env_ifma && !strcmp(env_ifma, "0"));
+    g16_field_ifma = ifma_supported && !(env && !strcmp(env, "noifma"));
 }
 
 int g16_field_asm_active(void) { return g16_field_adx; }

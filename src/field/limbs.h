@@ -163,7 +163,7 @@ int g16_field_asm_active(void);
  * load-time constructor of cpu.c (written once before main(), read-only
  * afterwards): 1 when the CPU has AVX-512F, AVX-512IFMA and AVX-512VL and
  * the OS saves the ZMM and opmask state (XCR0), unless the environment sets
- * G16_FIELD_IFMA=0 or G16_FIELD_ASM=0. 0 means the batch functions loop
+ * G16_FIELD_ASM=noifma or G16_FIELD_ASM=0. 0 means the batch functions loop
  * over the scalar <f>_mul. */
 #if G16_FIELD_ASM_X86
 extern int g16_field_ifma;
