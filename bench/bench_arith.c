@@ -1,7 +1,10 @@
 /* g16 bench arith: single-thread latency of field, group and pairing ops.
  * Every figure is a dependent chain (x = op(x, y)), so it measures latency;
- * ns per operation, the fastest of several runs. */
+ * ns per operation, the fastest of several runs. The exceptions are the
+ * batch figures (<f>_mul_indep, <f>_mul_batch_ifma): throughput of
+ * BATCH_N independent products out[i] = a[i] * b[i], ns per product. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
@@ -11,22 +14,62 @@
  * given), and reports the fastest run in ns per iteration. Many short runs
  * and the minimum filter out interference from other processes on a shared
  * machine (a run is ~0.5 ms for the field and group figures). */
-#define TIME_NS(o, name, curve, iters, runs, stmt)                             \
+/* TIME_NS_DIV: the same, per 1/div of an iteration (an iteration of div
+ * operations). "field_ifma" is 1 where the CPU can run the IFMA kernel. */
+#define TIME_NS(o, name, curve, iters, runs, stmt) TIME_NS_DIV(o, name, curve, iters, runs, 1, stmt)
+#define TIME_NS_DIV(o, name, curve, iters, runs, div, stmt)                    \
     do {                                                                       \
         double best = 1e300;                                                   \
-        char extra_[64];                                                       \
-        snprintf(extra_, sizeof extra_, "\"threads\":1,\"field_asm\":%d",     \
-                 g16_field_asm_active());                                      \
+        char extra_[80];                                                       \
+        snprintf(extra_, sizeof extra_,                                        \
+                 "\"threads\":1,\"field_asm\":%d,\"field_ifma\":%d",          \
+                 g16_field_asm_active(), g16_field_ifma_supported());          \
         for (int rep = 0; rep < ((o)->reps > 0 ? (o)->reps : (runs)); rep++) { \
             double t0 = g16_now_ms();                                          \
             for (long it = 0; it < (iters); it++) {                            \
                 stmt;                                                          \
             }                                                                  \
-            double ns = (g16_now_ms() - t0) * 1e6 / (double)(iters);           \
+            double ns = (g16_now_ms() - t0) * 1e6 / ((double)(iters) * (div)); \
             if (ns < best)                                                     \
                 best = ns;                                                     \
         }                                                                      \
         bench_report(o, name, curve, extra_, "ns", best);                      \
+    } while (0)
+
+/* Batch figures: BATCH_N independent products per run (three arrays of 96
+ * KB for 4-limb fields, L2-resident), ns per product, fastest of 50 runs.
+ *   <f>_mul_indep       a loop of the scalar <f>_mul (<f>_mul_batch_scalar:
+ *                       MULX or portable, as field_asm says);
+ *   <f>_mul_batch_ifma  the AVX-512 IFMA kernel (<f>_mul_batch_ifma), only
+ *                       where the CPU has it. */
+#define BATCH_N 1024
+#if G16_FIELD_ASM_X86
+#define BENCH_IFMA(o, name, curve, F, out, a, b)                                              \
+    do {                                                                                       \
+        if (g16_field_ifma_supported())                                                        \
+            TIME_NS_DIV(o, name, curve, 20, 50, BATCH_N, F##_mul_batch_ifma(out, a, b, BATCH_N)); \
+    } while (0)
+#else
+#define BENCH_IFMA(o, name, curve, F, out, a, b) ((void)0)
+#endif
+#define BENCH_BATCH(o, curve, F, prefix)                                                       \
+    do {                                                                                       \
+        g16_rng brng;                                                                          \
+        g16_rng_seed(&brng, 7);                                                                \
+        F *ba = malloc(3 * BATCH_N * sizeof *ba);                                              \
+        if (!ba)                                                                               \
+            break;                                                                             \
+        F *bb = ba + BATCH_N, *bo = bb + BATCH_N;                                              \
+        for (int i = 0; i < BATCH_N; i++) {                                                    \
+            F##_random(&ba[i], &brng);                                                         \
+            F##_random(&bb[i], &brng);                                                         \
+        }                                                                                      \
+        TIME_NS_DIV(o, prefix "_mul_indep", curve, 20, 50, BATCH_N,                            \
+                    F##_mul_batch_scalar(bo, ba, bb, BATCH_N));                                \
+        BENCH_IFMA(o, prefix "_mul_batch_ifma", curve, F, bo, ba, bb);                         \
+        if (F##_is_zero(&bo[0]))                                                               \
+            printf("#\n"); /* keep results live */                                             \
+        free(ba);                                                                              \
     } while (0)
 
 /* A random scalar below 2^250 (both groups' orders exceed it). */
@@ -51,6 +94,8 @@ static void random_scalar(g16_scalar *k, g16_rng *rng) {
         TIME_NS(o, "fp_inv", curve, 200, 50, C##_fp_inv(&a, &a));                  \
         TIME_NS(o, "fp_inv_vartime", curve, 500, 50, C##_fp_inv_vartime(&a, &a));  \
         TIME_NS(o, "fr_mul", curve, 20000, 50, C##_fr_mul(&c, &c, &d));            \
+        BENCH_BATCH(o, curve, C##_fp, "fp");                                       \
+        BENCH_BATCH(o, curve, C##_fr, "fr");                                       \
         /* Group: general points [k]G with Z != 1; complete (constant-time)       \
          * Jacobian formulas. */                                                   \
         g16_scalar k1, k2;                                                         \

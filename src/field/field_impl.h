@@ -147,6 +147,26 @@ static inline void FN(from_u64)(F *r, uint64_t v) {
     FN(to_mont)(r, x);
 }
 
+/* Batched multiplication (field_ifma.c): out[i] = a[i] * b[i] * R^-1 mod p
+ * for i < n, bit-identical to <f>_mul (same Montgomery form, R = 2^(64*F_N),
+ * fully reduced). Contract: inputs reduced; out may be the same array as a
+ * or b (out == a), but must not overlap them otherwise. Constant time in the
+ * values (time depends on n only).
+ *   mul_batch         dispatched: the AVX-512 IFMA kernel (8 products per
+ *                     vector, radix 2^52) when g16_field_ifma is set, else
+ *                     mul_batch_scalar;
+ *   mul_x8            mul_batch with n = 8;
+ *   mul_batch_scalar  a loop of <f>_mul (itself MULX or portable), always
+ *                     available;
+ *   mul_batch_ifma    the IFMA kernel itself; requires
+ *                     g16_field_ifma_supported() (x86-64 builds only). */
+void FN(mul_batch)(F *out, const F *a, const F *b, size_t n);
+void FN(mul_x8)(F out[8], const F a[8], const F b[8]);
+void FN(mul_batch_scalar)(F *out, const F *a, const F *b, size_t n);
+#if G16_FIELD_ASM_X86
+void FN(mul_batch_ifma)(F *out, const F *a, const F *b, size_t n);
+#endif
+
 /* Non-inline operations, in fields.c. */
 /* r = a^e, e little-endian limbs of length en. Time depends on en only. */
 void FN(pow)(F *r, const F *a, const limb_t *e, size_t en);

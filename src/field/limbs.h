@@ -158,4 +158,20 @@ extern int g16_field_adx;
 /* 1 when field multiplications use the x86-64 asm path. */
 int g16_field_asm_active(void);
 
+/* AVX-512 IFMA batch multiplication (<f>_mul_batch, field_ifma.c). On x86-64
+ * g16_field_ifma is its dispatch flag, set like g16_field_adx by the
+ * load-time constructor of cpu.c (written once before main(), read-only
+ * afterwards): 1 when the CPU has AVX-512F, AVX-512IFMA and AVX-512VL and
+ * the OS saves the ZMM and opmask state (XCR0), unless the environment sets
+ * G16_FIELD_ASM=noifma or G16_FIELD_ASM=0. 0 means the batch functions loop
+ * over the scalar <f>_mul. */
+#if G16_FIELD_ASM_X86
+extern int g16_field_ifma;
+#endif
+/* 1 when <f>_mul_batch uses the IFMA kernels (the dispatch flag). */
+int g16_field_ifma_active(void);
+/* 1 when the CPU and OS support the IFMA kernels, whatever the environment
+ * says (tests call <f>_mul_batch_ifma directly when this is 1). */
+int g16_field_ifma_supported(void);
+
 #endif

@@ -183,32 +183,40 @@ MSM_INV_FP(bls381_fp, BLS381_FP, 6)
 
 #define G bn254_g1
 #define E bn254_fp
+#define MN_BATCH_E 1 /* E has <E>_mul_batch (flush_batch_) */
 #define M_BITS 254
 #include "msm_impl.c.h"
 #undef G
 #undef E
 #undef M_BITS
+#undef MN_BATCH_E
 
 #define G bn254_g2
 #define E bn254_fp2
+#define MN_BATCH_E 0
 #define M_BITS 254
 #include "msm_impl.c.h"
 #undef G
 #undef E
 #undef M_BITS
+#undef MN_BATCH_E
 
 #define G bls381_g1
 #define E bls381_fp
+#define MN_BATCH_E 1 /* E has <E>_mul_batch (flush_batch_) */
 #define M_BITS 255
 #include "msm_impl.c.h"
 #undef G
 #undef E
 #undef M_BITS
+#undef MN_BATCH_E
 
 #define G bls381_g2
 #define E bls381_fp2
+#define MN_BATCH_E 0
 #define M_BITS 255
 #include "msm_impl.c.h"
 #undef G
 #undef E
 #undef M_BITS
+#undef MN_BATCH_E

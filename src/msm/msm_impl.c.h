@@ -1,6 +1,7 @@
 /* Template: Pippenger MSM for one group (see msm.h for the contract).
- * Included by msm.c with G (group prefix), E (coordinate field) and M_BITS
- * (bit length of the group order r) defined.
+ * Included by msm.c with G (group prefix), E (coordinate field), M_BITS
+ * (bit length of the group order r) and MN_BATCH_E (1 when E is a prime
+ * field with <E>_mul_batch, else 0) defined.
  * Variable time in the scalars and points: bases and the MSM's scalar vector
  * are not secret in the Groth16 prover's model (see msm.h). */
 
@@ -126,6 +127,9 @@ typedef struct MN(ws) {
     uint32_t *pb; /* queued additions: bucket, point, denominator, prefix */
     GA *pq;
     E *den, *pre;
+#if MN_BATCH_E
+    E *tmp; /* flush_batch_'s third array */
+#endif
     uint8_t *pdbl;
     size_t np, pcap;
     uint32_t *qb[2]; /* deferred points (list 0 active) */
@@ -142,7 +146,7 @@ static size_t MN(ws_bytes_)(size_t nb) {
            msm_align(MN_PCAP * sizeof(GA)) + 2 * msm_align(MN_PCAP * sizeof(E)) +
            msm_align(MN_PCAP) + 2 * msm_align(MN_QCAP * sizeof(uint32_t)) +
            2 * msm_align(MN_QCAP * sizeof(GA)) +
-           msm_align(((size_t)1 << MN_SMALL_LOG) * sizeof(GX));
+           msm_align(((size_t)1 << MN_SMALL_LOG) * sizeof(GX)) + MN_BATCH_E * msm_align(MN_PCAP * sizeof(E));
 }
 
 static void MN(ws_init_)(MN(ws) *s, uint8_t *p, size_t nb) {
@@ -159,17 +163,81 @@ static void MN(ws_init_)(MN(ws) *s, uint8_t *p, size_t nb) {
         s->qq[i] = (GA *)p, p += msm_align(MN_QCAP * sizeof(GA));
     }
     s->small = (GX *)p;
+#if MN_BATCH_E
+    s->tmp = (E *)(p + msm_align(((size_t)1 << MN_SMALL_LOG) * sizeof(GX)));
+#endif
     for (size_t b = 0; b < ((size_t)1 << MN_SMALL_LOG); b++)
         GN(xyzz_set_inf)(&s->small[b]);
     memset(s->st, 0, nb);
     s->pcap = nb / 4 < MN_PCAP ? (nb / 4 ? nb / 4 : 1) : MN_PCAP;
 }
 
+#if MN_BATCH_E
+/* flush_ with the products that do not lie on the two Montgomery-trick
+ * chains done as batches (<E>_mul_batch: the AVX-512 IFMA kernel), in
+ * passes over the queue; used when g16_field_ifma_active(). The two chains
+ * (prefix products forward, the running inverse backward) stay scalar. No
+ * bucket occurs twice in a queue (schedule_ defers the second addition), so
+ * the passes may visit the buckets in any order. Arrays: pre[i] = prod of
+ * den[0..i), then 1/den[i]; tmp[i] = 1/prod den[0..i], then lambda^2, then
+ * x1 - x3 and lambda (x1 - x3); den[i] becomes the slope's numerator, then
+ * lambda; pq[i].x becomes x3. */
+static void MN(flush_batch_)(MN(ws) *s) {
+    size_t n = s->np;
+    E acc, t;
+    EN(set_one)(&acc);
+    for (size_t i = 0; i < n; i++) {
+        s->pre[i] = acc;
+        EN(mul)(&acc, &acc, &s->den[i]);
+    }
+    G16_CAT(msm_inv_, E)(&acc, &acc);
+    for (size_t i = n; i-- > 0;) { /* tmp[i] = 1 / prod den[0..i] */
+        s->tmp[i] = acc;
+        EN(mul)(&acc, &acc, &s->den[i]);
+    }
+    EN(mul_batch)(s->pre, s->pre, s->tmp, n); /* pre[i] = 1 / den[i] */
+    for (size_t i = 0; i < n; i++) {
+        if (i + MN_FLUSH_AHEAD < n)
+            __builtin_prefetch(&s->bk[s->pb[i + MN_FLUSH_AHEAD]], 1);
+        const GA *B = &s->bk[s->pb[i]];
+        if (s->pdbl[i]) { /* lambda = 3 x^2 / 2y */
+            EN(sqr)(&t, &B->x);
+            EN(dbl)(&s->den[i], &t);
+            EN(add)(&s->den[i], &s->den[i], &t);
+        } else { /* lambda = (y2 - y1) / (x2 - x1) */
+            EN(sub)(&s->den[i], &s->pq[i].y, &B->y);
+        }
+    }
+    EN(mul_batch)(s->den, s->den, s->pre, n); /* den[i] = lambda */
+    EN(mul_batch)(s->tmp, s->den, s->den, n); /* tmp[i] = lambda^2 */
+    for (size_t i = 0; i < n; i++) { /* x3 = lambda^2 - x1 - x2 into pq[i].x, tmp[i] = x1 - x3 */
+        const GA *B = &s->bk[s->pb[i]];
+        EN(sub)(&t, &s->tmp[i], &B->x);
+        EN(sub)(&s->pq[i].x, &t, &s->pq[i].x);
+        EN(sub)(&s->tmp[i], &B->x, &s->pq[i].x);
+    }
+    EN(mul_batch)(s->tmp, s->den, s->tmp, n); /* lambda (x1 - x3) */
+    for (size_t i = 0; i < n; i++) { /* y3 = lambda (x1 - x3) - y1 */
+        GA *B = &s->bk[s->pb[i]];
+        EN(sub)(&B->y, &s->tmp[i], &B->y);
+        B->x = s->pq[i].x;
+        s->st[s->pb[i]] = 1;
+    }
+    s->np = 0;
+}
+#endif
+
 /* Performs the queued additions: one inversion for all denominators. */
 static void MN(flush_)(MN(ws) *s) {
     size_t n = s->np;
     if (!n)
         return;
+#if MN_BATCH_E
+    if (g16_field_ifma_active()) {
+        MN(flush_batch_)(s);
+        return;
+    }
+#endif
     E acc, inv, lam, t, x3;
     EN(set_one)(&acc);
     for (size_t i = 0; i < n; i++) {
