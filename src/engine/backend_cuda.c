@@ -536,10 +536,9 @@ static g16_err cpu_heavy(g16_ctx *ctx, groth16_msms *out, groth16_work *work, co
     return groth16_stage_heavy_on(ctx, NULL, out, work, key, tm, NULL, st);
 }
 
-static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *out, groth16_work *work,
-                          const g16_key *key, groth16_timings *tm, engine_heavy_info *hi, g16_status *st) {
-    cuda_be *b = self;
-    cworker *w = wstate;
+/* A worker's device stage starts: its pinning at the first one
+ * (engine.pin), then whether its device is out of service. */
+static int worker_begin(cuda_be *b, cworker *w) {
     cdev *dv = &b->dev[w->dev];
     if (b->pin && !w->pin_tried) {
         w->pin_tried = 1;
@@ -548,6 +547,15 @@ static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *
     pthread_mutex_lock(&dv->lock);
     int failed = dv->failed;
     pthread_mutex_unlock(&dv->lock);
+    return failed;
+}
+
+static g16_err cuda_heavy(void *self, void *wstate, g16_ctx *ctx, groth16_msms *out, groth16_work *work,
+                          const g16_key *key, groth16_timings *tm, engine_heavy_info *hi, g16_status *st) {
+    cuda_be *b = self;
+    cworker *w = wstate;
+    cdev *dv = &b->dev[w->dev];
+    int failed = worker_begin(b, w);
     /* An in-memory key whose host bases were released (engine_key_add_loaded)
      * has no CPU fallback: say why instead of the CPU stage's refusal. */
     int dropped = (groth16_key_dropped(key) & GROTH16_DROP_BASES) != 0;
@@ -723,16 +731,13 @@ static g16_err cuda_params_heavy(void *self, void *wstate, g16_ctx *ctx, g16_par
     cuda_be *b = self;
     cworker *w = wstate;
     cdev *dv = &b->dev[w->dev];
-    if (b->pin && !w->pin_tried) {
-        w->pin_tried = 1;
-        worker_pin(w);
-    }
-    pthread_mutex_lock(&dv->lock);
-    int failed = dv->failed;
-    pthread_mutex_unlock(&dv->lock);
+    int failed = worker_begin(b, w);
     char why[200] = "";
     g16_params_gpu_key *gk = failed ? NULL : pkey_on(b, key, w->dev, why, sizeof why);
+    if (!gk && !failed) /* the status's msm_note says why the CPU ran it */
+        snprintf(w->fit_note, sizeof w->fit_note, ".params bases not on device %d: %.150s", dv->device, why);
     if (!gk || !worker_fit_params(w, key, w->fit_note, sizeof w->fit_note)) {
+        hi->msm_note = w->fit_note;
         hi->cpu_fallback = 1;
         return g16_params_heavy_cpu(ctx, out, key, as, who, st);
     }
