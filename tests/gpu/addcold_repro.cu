@@ -18,6 +18,18 @@
  * The points are random field elements (x, y, 1, 1), not on the curve: the
  * formulas never use b, so the branches and results are the same code paths.
  * Field: -DADDCOLD_FIELD=1 BN254 Fp (G1), 2 BN254 Fp2 (G2), 3 BLS12-381 Fp.
+ *
+ * Part 5 (scripts/gpu-addcold2.sh) runs, in every variant, the smallest
+ * form found of what makes add_cold_val differ, with no field code: an
+ * aggregate taken by value (a kernel parameter, or a parameter of a
+ * __noinline__ device function), a local initialized from memory, a
+ * conditional whole copy of the parameter into that local, and the local
+ * stored back. nvcc 13.0's NVVM at -O2/-O3 (not -O1, not -G) compiles it to
+ * an unconditional store of the parameter (PTX: ld.param of the parameter,
+ * st of it, no branch, no load of the old value). Two source forms that
+ * avoid it are checked beside it: the copy word by word, and the parameter
+ * by const reference. Its outcome is printed on its own line and does not
+ * change the exit status.
  * Environment: ADDCOLD_STACK=bytes sets cudaLimitStackSize first (the stack
  * experiment). Prints the kernels' local memory (cudaFuncGetAttributes).
  * Exit 0: every result equal to the host's; 1: a mismatch; 2: a CUDA error
@@ -105,6 +117,138 @@ template <class K> static void print_attr(const char *name, K kernel) {
     CK(cudaFuncGetAttributes(&a, kernel));
     printf("  %-28s regs %d, local %zu B/thread, max threads %d\n", name, a.numRegs, a.localSizeBytes,
            a.maxThreadsPerBlock);
+}
+
+/* 5. The by-value reproducer. bv_t: 64 words; "zero" is words 32..39 all 0
+ * (as the zz of an Fp2 point). bv_step(p, q): q zero -> p; p zero -> q;
+ * else p with word 0 xored with q's. */
+struct alignas(16) bv_t {
+    uint32_t w[64];
+};
+static G16_HD bool bv_zero(const bv_t &p) {
+    uint32_t d = 0;
+G16_UNROLL
+    for (int i = 32; i < 40; i++)
+        d |= p.w[i];
+    return d == 0;
+}
+/* the shape of add_cold_val: q by value, t a local copy of *a, t = q on one branch */
+G16_NOINLINE G16_HD_NI void bv_val(bv_t *a, bv_t q) {
+    bv_t t = *a;
+    if (!bv_zero(q)) {
+        if (bv_zero(t))
+            t = q;
+        else
+            t.w[0] ^= q.w[0];
+    }
+    *a = t;
+}
+/* the same with t = q word by word */
+G16_NOINLINE G16_HD_NI void bv_val_words(bv_t *a, bv_t q) {
+    bv_t t = *a;
+    if (!bv_zero(q)) {
+        if (bv_zero(t)) {
+            for (int i = 0; i < 64; i++)
+                t.w[i] = q.w[i];
+        } else
+            t.w[0] ^= q.w[0];
+    }
+    *a = t;
+}
+/* the same with q by const reference */
+G16_NOINLINE G16_HD_NI void bv_ref(bv_t *a, const bv_t &q) {
+    bv_t t = *a;
+    if (!bv_zero(q)) {
+        if (bv_zero(t))
+            t = q;
+        else
+            t.w[0] ^= q.w[0];
+    }
+    *a = t;
+}
+/* q a kernel parameter (no device function) */
+__global__ void bv_param_kernel(bv_t *a, uint32_t n, bv_t q) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    bv_t t = a[i];
+    if (!bv_zero(q)) {
+        if (bv_zero(t))
+            t = q;
+        else
+            t.w[0] ^= q.w[0];
+    }
+    a[i] = t;
+}
+/* form 0: bv_val, 1: bv_val_words, 2: bv_ref; a[i] op= q[i] through a
+ * local; one kernel per form (one call site each) */
+template <int FORM> __global__ void bv_call_kernel(bv_t *a, const bv_t *q, uint32_t n) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    bv_t t = a[i];
+    if (FORM == 0)
+        bv_val(&t, q[i]);
+    else if (FORM == 1)
+        bv_val_words(&t, q[i]);
+    else
+        bv_ref(&t, q[i]);
+    a[i] = t;
+}
+static bv_t bv_rand(bool zero) {
+    bv_t p;
+    for (int i = 0; i < 64; i++)
+        p.w[i] = rnd();
+    if (zero)
+        for (int i = 32; i < 40; i++)
+            p.w[i] = 0;
+    return p;
+}
+/* Runs the four forms on n = 256 pairs (zero patterns in all four
+ * combinations); prints one line; returns how many forms differ. */
+static int bv_run() {
+    const uint32_t n = 256;
+    std::vector<bv_t> a(n), q(n);
+    for (uint32_t i = 0; i < n; i++)
+        a[i] = bv_rand(i % 4 == 1 || i % 4 == 3), q[i] = bv_rand(i % 4 >= 2);
+    bv_t *d_a, *d_q;
+    CK(cudaMalloc(&d_a, n * sizeof(bv_t)));
+    CK(cudaMalloc(&d_q, n * sizeof(bv_t)));
+    CK(cudaMemcpy(d_q, q.data(), n * sizeof(bv_t), cudaMemcpyHostToDevice));
+    static const char *names[] = {"by value", "by value, copy by words", "by const ref", "kernel parameter"};
+    int bad_forms = 0;
+    printf("  by-value reproducer (part 5):");
+    for (int form = 0; form < 4; form++) {
+        std::vector<bv_t> want = a, got(n);
+        size_t bad = 0;
+        CK(cudaMemcpy(d_a, a.data(), n * sizeof(bv_t), cudaMemcpyHostToDevice));
+        if (form < 3) {
+            if (form == 0)
+                bv_call_kernel<0><<<blocks_for(n, 128), 128>>>(d_a, d_q, n);
+            else if (form == 1)
+                bv_call_kernel<1><<<blocks_for(n, 128), 128>>>(d_a, d_q, n);
+            else
+                bv_call_kernel<2><<<blocks_for(n, 128), 128>>>(d_a, d_q, n);
+            for (uint32_t i = 0; i < n; i++)
+                bv_ref(&want[i], q[i]);
+        } else { /* one launch per q pattern: q zero, q not zero */
+            for (int z = 0; z < 2; z++) {
+                bv_param_kernel<<<blocks_for(n, 128), 128>>>(d_a, n, q[z ? 0 : 2]);
+                CK(cudaGetLastError());
+                for (uint32_t i = 0; i < n; i++)
+                    bv_ref(&want[i], q[z ? 0 : 2]);
+            }
+        }
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(got.data(), d_a, n * sizeof(bv_t), cudaMemcpyDeviceToHost));
+        for (uint32_t i = 0; i < n; i++)
+            bad += memcmp(&got[i], &want[i], sizeof(bv_t)) != 0;
+        printf(" %s %s%s", names[form], bad ? "DIFFERS" : "equal", form < 3 ? "," : "\n");
+        bad_forms += bad != 0;
+    }
+    cudaFree(d_a), cudaFree(d_q);
+    return bad_forms;
 }
 
 int main() {
@@ -245,6 +389,17 @@ int main() {
     CK(cudaDeviceSynchronize());
     CK(cudaMemcpy(tg.data(), d_t, tg.size() * sizeof(P), cudaMemcpyDeviceToHost));
     compare("msm_tree_kernel", tg, th);
+    { /* how many sums equal the second operand alone (a = b instead of a += b:
+       * what add_cold_val's PTX computes under nvcc 13.0 -O2/-O3, part 5) */
+        size_t as_q = 0, real = 0;
+        for (uint32_t i = 0; i < size_cur; i++) {
+            if (2 * i + 1 >= size_prev)
+                continue;
+            real++;
+            as_q += memcmp(&tg[size_prev + i], &tree[2 * i + 1], sizeof(P)) == 0;
+        }
+        printf("  %-28s %zu of %zu sums equal the second operand (a = b)\n", "msm_tree_kernel model", as_q, real);
+    }
 
     /* 4. Density compaction (block scans in shared memory: racecheck's
      * part): 3 blocks of 1024 words. */
@@ -279,6 +434,8 @@ int main() {
 
     cudaFree(d_b), cudaFree(d_red), cudaFree(d_m), cudaFree(d_t);
     cudaFree(d_w), cudaFree(d_cls), cudaFree(d_pos), cudaFree(d_cnt);
+    int bv_bad = bv_run();
+    printf("addcold: by-value reproducer: %d of 4 forms differ\n", bv_bad);
     printf("addcold: %s\n", mismatches ? "MISMATCH" : "all equal to the host");
     return mismatches ? 1 : 0;
 }
