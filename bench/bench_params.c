@@ -6,11 +6,17 @@
  * (default 14), its INSECURE test key (.params) and its partition (.assignment) in a temporary directory.
  * Loads the key (timed), reads the partition (mapped), proves it R times (default 3; timed, without the
  * prover's own verify) and verifies each proof against the key's vk; reports min / median / max, the key
- * load time and the peak RSS of the load and of the proofs. */
+ * load time and the peak RSS of the load and of the proofs. On cuda also the GPU stage times of the median
+ * proof (g16_params_gpu_times: gpu_load_ms the copies in, gpu_compute_ms the device's work, and its parts);
+ * with --partitions the job's CPU fallbacks (job_cpu_fallbacks) and, on stderr, each worker's MSM capacity
+ * and note. The engine job runs after the bench's own key is freed (the engine loads its own; the proofs
+ * are checked against the vk). */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "bench.h"
 #include "cli/progress.h"
@@ -82,7 +88,8 @@ static int make_inputs(const bench_opts *o, g16_ctx *ctx, const char *dir, char 
  * partitions in flight: their heavy-stage scratch; the borrowed
  * assignment itself is the caller's). */
 static int engine_job(const bench_opts *o, g16_ctx *ctx, const char *keyp, const g16_params *kp,
-                      const g16_assignment *as, int gpu, double *job_ms, double *peak_mb, int *inflight) {
+                      const g16_assignment *as, int gpu, double *job_ms, double *peak_mb, int *inflight,
+                      int *fallbacks) {
     g16_engine_opts eo;
     g16_engine_opts_init(&eo);
     eo.backend = gpu ? G16_ENGINE_BACKEND_CUDA : G16_ENGINE_BACKEND_CPU;
@@ -147,14 +154,33 @@ static int engine_job(const bench_opts *o, g16_ctx *ctx, const char *keyp, const
     }
     *peak_mb = b1.peak > b0.used ? (double)(b1.peak - b0.used) / 1e6 : 0;
     *inflight = 0;
+    *fallbacks = 0;
     {
-        char *js = NULL;
-        if (g16_engine_status_json(e, &js) == G16_OK && js) {
-            const char *w = strstr(js, "\"lookahead\":");
-            if (w)
-                *inflight = atoi(w + strlen("\"lookahead\":"));
+        /* the status: lookahead, and each worker's MSM capacity and note
+         * (why its context is smaller, or why it ran a partition on the CPU) */
+        char *js = NULL, *mt = NULL;
+        json_t *root = g16_engine_status_json(e, &js) == G16_OK && js ? json_loads(js, 0, NULL) : NULL;
+        json_t *la = json_object_get(root, "lookahead"), *ws = json_object_get(root, "workers");
+        if (json_is_integer(la))
+            *inflight = (int)json_integer_value(la);
+        size_t wi;
+        json_t *wk;
+        json_array_foreach(ws, wi, wk) {
+            const char *note = json_string_value(json_object_get(wk, "msm_note"));
+            fprintf(stderr, "g16 bench params: engine worker %zu: %lld MSM points%s%s\n", wi,
+                    (long long)json_integer_value(json_object_get(wk, "msm_points")), note ? ": " : "",
+                    note ? note : "");
+        }
+        json_decref(root);
+        /* partitions a GPU worker ran on the CPU (warm-up job included) */
+        static const char fb[] = "\ng16_partitions_cpu_fallback_total ";
+        if (g16_engine_metrics(e, &mt) == G16_OK && mt) {
+            const char *f = strstr(mt, fb);
+            if (f)
+                *fallbacks = atoi(f + strlen(fb));
         }
         g16_free(js);
+        g16_free(mt);
     }
     rc = 0;
 out:
@@ -185,6 +211,8 @@ int bench_params(const bench_opts *o) {
     int made = 0;
     g16_status st = {0};
     g16_params_key *key = NULL;
+    g16_params vkp;
+    int have_vkp = 0;
     g16_assignment_file af = {0};
     synth_stats ss = {0};
     bench_mem mem;
@@ -246,6 +274,8 @@ int bench_params(const bench_opts *o) {
         upload_ms = g16_now_ms() - t0;
     }
     long rss_upload = bench_mem_phase(&mem, "upload");
+    g16_params_gpu_times gt[256];
+    memset(gt, 0, sizeof gt);
     for (int i = -1; i < reps; i++) { /* i = -1: a warm-up (the NTT's twiddles) */
         uint8_t enc[G16_PARAMS_PROOF_SIZE];
         t0 = g16_now_ms();
@@ -274,25 +304,52 @@ int bench_params(const bench_opts *o) {
             rc = 1;
             goto done;
         }
-        if (i >= 0)
+        if (i >= 0) {
             ms[i] = dt;
+            g16_params_gpu_work_times(pg.gw, &gt[i]);
+        }
     }
     long rss_prove = bench_mem_phase(&mem, "prove");
+    size_t gpu_key_b = gpu ? g16_params_gpu_key_bytes(key) : 0, gpu_work_b = gpu ? g16_params_gpu_work_bytes(key) : 0;
     double job_ms = 0, peak_mb = 0;
-    int lookahead = 0;
+    int lookahead = 0, fallbacks = 0;
     if (o->partitions > 0) {
-        /* the single-proof GPU state first: the engine makes its own */
+        /* the single-proof GPU state and key first: the engine loads its
+         * own (two copies of a 2^27 key are 100 GB); the proofs are checked
+         * against the vk alone */
         g16_params_gpu_work_free(pg.g, pg.gw);
         g16_params_gpu_key_free(pg.g, pg.gk);
         g16_gpu_destroy(pg.g);
         memset(&pg, 0, sizeof pg);
-        if (engine_job(o, ctx, keyp, kp, &af.a, gpu, &job_ms, &peak_mb, &lookahead))
+        g16_params_key_free(key);
+        key = NULL;
+        g16_params_opts vo = {.kind = G16_PARAMS_KIND_FULL, .subgroup = 0, .vk_only = 1};
+        if (g16_params_load(&vkp, keyp, &vo, NULL, &st) != G16_OK) {
+            fprintf(stderr, "g16 bench params: the vk of %s: %s\n", keyp, st.msg);
+            goto done;
+        }
+        have_vkp = 1;
+        if (engine_job(o, ctx, keyp, &vkp, &af.a, gpu, &job_ms, &peak_mb, &lookahead, &fallbacks))
             goto done;
     }
     long rss_job = o->partitions > 0 ? bench_mem_phase(&mem, "engine_job") : 0;
     memcpy(sorted, ms, (size_t)reps * sizeof *ms);
     qsort(sorted, (size_t)reps, sizeof *sorted, cmp_double);
-    char extra[2048];
+    /* the GPU's stage times of the median rep */
+    int med = 0;
+    for (int i = 0; i < reps; i++)
+        if (ms[i] == sorted[reps / 2])
+            med = i;
+    const g16_params_gpu_times *t = &gt[med];
+    char stages[512] = "";
+    if (gpu)
+        snprintf(stages, sizeof stages,
+                 ",\"gpu_load_ms\":%.2f,\"gpu_compute_ms\":%.2f,\"gpu_prep_ms\":%.2f,\"gpu_h_ms\":%.2f,"
+                 "\"gpu_scalars_ms\":%.2f,\"gpu_msm_h_ms\":%.2f,\"gpu_msm_l_ms\":%.2f,\"gpu_msm_a_ms\":%.2f,"
+                 "\"gpu_msm_b1_ms\":%.2f,\"gpu_msm_b2_ms\":%.2f",
+                 t->load_ms, t->compute_ms, t->prep_ms, t->h_ms, t->scalars_ms, t->msm_ms[0], t->msm_ms[1],
+                 t->msm_ms[2], t->msm_ms[3], t->msm_ms[4]);
+    char extra[2560];
     snprintf(extra, sizeof extra,
              "\"profile\":\"%s\",\"log_n\":%d,\"constraints\":%zu,\"inputs\":%zu,\"aux\":%zu,"
              "\"a_aux_popcount\":%zu,\"b_aux_popcount\":%zu,\"threads\":%d,\"reps\":%d,\"verified\":%d,"
@@ -300,17 +357,19 @@ int bench_params(const bench_opts *o) {
              "\"rss_key_load_kb\":%ld,\"rss_prove_kb\":%ld,\"rss_peak_kb\":%ld,\"gpu_upload_ms\":%.2f,"
              "\"gpu_key_bytes\":%zu,\"gpu_work_bytes\":%zu,\"rss_upload_kb\":%ld,\"job_partitions\":%d,"
              "\"job_ms\":%.2f,\"job_ms_per_partition\":%.2f,\"job_budget_peak_mb\":%.1f,\"job_lookahead\":%d,"
-             "\"rss_job_kb\":%ld",
+             "\"rss_job_kb\":%ld,\"job_cpu_fallbacks\":%d%s",
              o->zkey ? "file" : o->synthetic ? "porep-in-memory" : "porep", __builtin_ctzll((unsigned long long)domain), af.a.abc_size - n_inp, n_inp,
              n_aux, af.a.a_aux_popcount, af.a.b_aux_popcount, g16_ctx_threads(ctx), reps, reps, sorted[0],
              sorted[reps / 2], sorted[reps - 1], load_ms, read_ms, rss_load, rss_prove, mem.peak_kb, upload_ms,
-             gpu ? g16_params_gpu_key_bytes(key) : 0, gpu ? g16_params_gpu_work_bytes(key) : 0, rss_upload,
-             o->partitions, job_ms, o->partitions > 0 ? job_ms / o->partitions : 0, peak_mb, lookahead, rss_job);
+             gpu_key_b, gpu_work_b, rss_upload,
+             o->partitions, job_ms, o->partitions > 0 ? job_ms / o->partitions : 0, peak_mb, lookahead, rss_job, fallbacks, stages);
     bench_opts ro = *o;
     ro.backend = gpu ? "cuda" : "cpu";
     bench_report(&ro, "params", G16_CURVE_BLS12_381, extra, "ms", sorted[reps / 2]);
     rc = 0;
 done:
+    if (have_vkp)
+        g16_params_free(&vkp);
     g16_params_gpu_work_free(pg.g, pg.gw);
     g16_params_gpu_key_free(pg.g, pg.gk);
     g16_gpu_destroy(pg.g);

@@ -13,7 +13,8 @@
 #   params  PoRep-shaped .params partitions on the GPU (g16 bench params
 #           --backend cuda --partitions 10) at 2^PARAMS_LOGS (default 24);
 #           PARAMS_FLAGS="--synthetic" keeps circuit and partition in memory
-#           (only the key on disk: 47 GiB at 2^27)
+#           (only the key on disk: 47 GiB at 2^27); PARAMS_WPD workers per
+#           GPU in the job (default 1), PARAMS_REPS single proofs (default 3)
 # Env: SUITE_BUDGET_S (default 540: no step starts after that many seconds).
 set -u
 phase=${1:?usage: gpu-suite.sh PHASE OUTDIR BUILDDIR [KITDIR]}
@@ -116,8 +117,9 @@ params)
     for lg in ${PARAMS_LOGS:-24}; do
         in_budget || { say "skip params 2^$lg (budget)"; continue; }
         # shellcheck disable=SC2086
-        timeout "${PARAMS_TIMEOUT_S:-420}" "$bd/g16" bench params --backend cuda --log-n "$lg" --reps 3 \
-            --partitions 10 ${PARAMS_FLAGS:-} --json >"$out/params_$lg.json" 2>"$out/params_$lg.err"
+        timeout "${PARAMS_TIMEOUT_S:-420}" "$bd/g16" bench params --backend cuda --log-n "$lg" \
+            --reps "${PARAMS_REPS:-3}" --partitions 10 --workers-per-device "${PARAMS_WPD:-1}" ${PARAMS_FLAGS:-} \
+            --json >"$out/params_$lg.json" 2>"$out/params_$lg.err"
         say "params 2^$lg: rc=$? $(sed 's/,"options":{[^}]*}//' "$out/params_$lg.json" | tail -c 2000)"
         tail -3 "$out/params_$lg.err" | tee -a "$summary"
     done

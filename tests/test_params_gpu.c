@@ -10,7 +10,11 @@
  *   - after a GPU heavy stage the context's MSM scratch is all zero (wiped);
  *   - a value not below r in aux, in c (row 5) and in a (row 3, below c's)
  *     gives NOT_CANONICAL with the message the CPU gives;
- *   - a working area made for another key shape is refused.
+ *   - a working area made for another key shape is refused;
+ *   - the stage times are filled in and add up to the compute time;
+ *   - g16_params_gpu_compute refuses a partition that g16_params_gpu_load
+ *     did not put on the area (none, or another), and the two calls give
+ *     the CPU's sums.
  * env: G16_TEST_SEED (default: time). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +157,33 @@ static void test_heavy(fixture *f, fixture *other, int log_n) {
     size_t nz = 1;
     CHECK(g16_gpu_test_scratch_nonzero(g, &nz, &st) == G16_OK);
     CHECK_MSG(nz == 0, "2^%d: %zu nonzero bytes left in the MSM scratch", log_n, nz);
+    g16_params_gpu_times t;
+    g16_params_gpu_work_times(gw, &t);
+    float sum = t.prep_ms + t.h_ms + t.scalars_ms;
+    for (int i = 0; i < 5; i++)
+        sum += t.msm_ms[i];
+    CHECK_MSG(t.load_ms > 0 && t.h_ms > 0 && t.msm_ms[0] > 0 && t.msm_ms[4] > 0 && t.compute_ms > 0 &&
+                  sum > 0.999f * t.compute_ms && sum < 1.001f * t.compute_ms,
+              "2^%d: stage times load %.3f h %.3f msm_h %.3f msm_b2 %.3f compute %.3f (sum %.3f)", log_n, t.load_ms,
+              t.h_ms, t.msm_ms[0], t.msm_ms[4], t.compute_ms, sum);
+
+    /* the two-call form: compute needs the load of the same partition */
+    {
+        g16_assignment other_as = f->af.a;
+        g16_params_msms m2;
+        g16_status s2 = {0};
+        CHECK_MSG(g16_params_gpu_compute(g, gw, gk, &m2, f->pk, &f->af.a, "p", &s2) == G16_ERR_INVALID_ARG &&
+                      strstr(s2.msg, "not loaded"),
+                  "compute without a load: '%s'", s2.msg);
+        CHECK_MSG(g16_params_gpu_load(g, gw, f->pk, &f->af.a, "p", &s2) == G16_OK, "%s", s2.msg);
+        CHECK(g16_params_gpu_compute(g, gw, gk, &m2, f->pk, &other_as, "p", &s2) == G16_ERR_INVALID_ARG);
+        CHECK(g16_gpu_test_scratch_nonzero(g, &nz, &st) == G16_OK && nz == 0);
+        CHECK(g16_params_gpu_compute(g, gw, gk, &m2, f->pk, &f->af.a, "p", &s2) == G16_ERR_INVALID_ARG);
+        CHECK_MSG(g16_params_gpu_load(g, gw, f->pk, &f->af.a, "p", &s2) == G16_OK &&
+                      g16_params_gpu_compute(g, gw, gk, &m2, f->pk, &f->af.a, "p", &s2) == G16_OK,
+                  "%s", s2.msg);
+        CHECK_MSG(msms_same(&mc, &m2), "2^%d: the two-call sums differ from the CPU's", log_n);
+    }
 
     /* bad values: a copy of the assignment with one value replaced by r */
     g16_assignment a = f->af.a;

@@ -682,9 +682,14 @@ static void cuda_params_release(void *self, const g16_params_key *key) {
     free(c->gk), free(c->failed), free(c);
 }
 
-/* The worker's context (at least the key's largest MSM, halved on failure
- * down to MIN_CTX_POINTS: larger MSMs run in chunks) and its .params
- * working area; 0 when the device cannot hold them. */
+/* The worker's context (the key's largest MSM, or fewer points: larger
+ * MSMs run in chunks) and its .params working area; 0 when the device
+ * cannot hold them. As worker_fit does for zkeys, a first context starts
+ * from the largest that fits beside the working area in the worker's share
+ * of the free memory (the device's workers still to make theirs split it:
+ * at 2^27, beside 50 GB of bases, two workers get 2^25-point contexts
+ * rather than one of 2^27 and one that fits nothing), then halves on
+ * failure down to MIN_CTX_POINTS. */
 static int worker_fit_params(cworker *w, const g16_params_key *key, char *why, size_t wlen) {
     size_t need = g16_params_gpu_max_points(key);
     if (w->g_max && w->g_max < need)
@@ -695,6 +700,25 @@ static int worker_fit_params(cworker *w, const g16_params_key *key, char *why, s
     if (!w->g || w->g_points < need) {
         worker_drop_device(w);
         size_t want = need;
+        cdev *dv = &w->be->dev[w->dev];
+        size_t free_b = 0, total_b = 0, area = w->pw && g16_params_gpu_work_fits(w->pw, key) ? 0
+                                                : g16_params_gpu_work_bytes(key);
+        int left = atomic_load(&dv->unfitted), share = !w->fitted && left > 1 ? left : 1;
+        g16_status mst = {0};
+        if (g16_gpu_mem_info(dv->device, &free_b, &total_b, &mst) == G16_OK) { /* once per context made */
+            free_b /= (size_t)share;
+            size_t asked = want;
+            while (want > MIN_CTX_POINTS &&
+                   g16_gpu_ctx_bytes(want, 1, &w->be->cfg) + area + ((size_t)1 << 30) > free_b) {
+                want /= 2;
+                w->g_max = want;
+            }
+            if (want < asked)
+                snprintf(w->fit_note, sizeof w->fit_note,
+                         "context of %zu points (not %zu): %.1f GB of device memory free for it and a %.1f GB "
+                         ".params working area%s",
+                         want, asked, free_b / 1e9, area / 1e9, share > 1 ? " (its share)" : "");
+        }
         while (g16_gpu_create(&w->g, w->be->dev[w->dev].device, want, 1, &w->be->cfg, &st) != G16_OK) {
             w->g = NULL;
             if (want <= MIN_CTX_POINTS) {
@@ -718,6 +742,18 @@ static int worker_fit_params(cworker *w, const g16_params_key *key, char *why, s
         worker_drop_works(w, -1); /* the zkey areas make room */
         if (g16_params_gpu_work_create(w->g, &w->pw, key, &st) != G16_OK) {
             w->pw = NULL;
+            if (w->g_points > MIN_CTX_POINTS) {
+                /* a smaller context makes room (the estimate above left
+                 * too little: the device's other allocations), rather than
+                 * a partition on the CPU */
+                size_t half = w->g_points / 2;
+                worker_drop_device(w);
+                w->g_max = half;
+                snprintf(w->fit_note, sizeof w->fit_note,
+                         "context of %zu points: no room for the %.1f GB .params working area beside a larger one",
+                         half, g16_params_gpu_work_bytes(key) / 1e9);
+                return worker_fit_params(w, key, why, wlen);
+            }
             snprintf(why, wlen, "no working area (%.1f GB): %.120s", g16_params_gpu_work_bytes(key) / 1e9, st.msg);
             return 0;
         }
@@ -741,18 +777,33 @@ static g16_err cuda_params_heavy(void *self, void *wstate, g16_ctx *ctx, g16_par
         hi->cpu_fallback = 1;
         return g16_params_heavy_cpu(ctx, out, key, as, who, st);
     }
+    /* The copies outside the kernel mutex: they overlap the kernels of the
+     * device's other workers. */
+    double tu = g16_now_ms();
+    g16_err err = g16_params_gpu_load(w->g, w->pw, key, as, who, st);
     double t0 = g16_now_ms();
     pthread_mutex_t *kern = b->shared ? NULL : &dv->kern;
-    if (kern)
+    int locked = kern && !err;
+    if (locked)
         pthread_mutex_lock(kern);
     double t1 = g16_now_ms();
-    g16_err err = g16_params_heavy_gpu(w->g, w->pw, gk, out, key, as, who, st);
+    if (!err)
+        err = g16_params_gpu_compute(w->g, w->pw, gk, out, key, as, who, st);
     double t2 = g16_now_ms();
-    if (kern)
+    if (locked)
         pthread_mutex_unlock(kern);
+    hi->upload_begin = tu, hi->upload_end = t0;
+    hi->upload_ms = t0 - tu;
     hi->lock_wait_ms = t1 - t0;
-    hi->gpu_ms = t2 - t1;
+    hi->gpu_ms = (t0 - tu) + (t2 - t1);
     hi->kernels_begin = t1, hi->kernels_end = t2;
+    g16_params_gpu_times pt;
+    g16_params_gpu_work_times(w->pw, &pt);
+    hi->kernel_gpu_ms = pt.compute_ms;
+    /* ENGINE_GPU_STAGE_NAMES: before the MSMs, then A, B1, B2, C (l), H */
+    hi->stage_gpu_ms[0] = pt.prep_ms + pt.h_ms + pt.scalars_ms;
+    hi->stage_gpu_ms[1] = pt.msm_ms[2], hi->stage_gpu_ms[2] = pt.msm_ms[3], hi->stage_gpu_ms[3] = pt.msm_ms[4];
+    hi->stage_gpu_ms[4] = pt.msm_ms[1], hi->stage_gpu_ms[5] = pt.msm_ms[0];
     hi->msm_points = w->g_points;
     hi->msm_note = w->fit_note;
     if (err == G16_ERR_DEVICE) {

@@ -146,6 +146,29 @@ void g16_params_gpu_work_free(struct g16_gpu *g, g16_params_gpu_work *w);
 g16_err g16_params_heavy_gpu(struct g16_gpu *g, g16_params_gpu_work *w, const g16_params_gpu_key *gk,
                              g16_params_msms *m, const g16_params_key *key, const g16_assignment *as, const char *who,
                              g16_status *st);
+/* The same in two calls, so that a worker's copies can overlap another
+ * worker's kernels: load runs g16_params_check_partition and copies the
+ * partition's rows, inputs, aux values and bitmaps into w (it returns when
+ * they have landed; as must stay valid and unchanged until compute
+ * returns); compute runs the rest on what load put there (INVALID_ARG if
+ * as is not what w holds) and wipes as above. A failed load wipes too. */
+g16_err g16_params_gpu_load(struct g16_gpu *g, g16_params_gpu_work *w, const g16_params_key *key,
+                            const g16_assignment *as, const char *who, g16_status *st);
+g16_err g16_params_gpu_compute(struct g16_gpu *g, g16_params_gpu_work *w, const g16_params_gpu_key *gk,
+                               g16_params_msms *m, const g16_params_key *key, const g16_assignment *as,
+                               const char *who, g16_status *st);
+/* The times of the last partition on w, in milliseconds: load_ms the host's
+ * clock over g16_params_gpu_load's copies; the rest CUDA events of the
+ * compute on the device: prep_ms the checks and scatters, h_ms the seven
+ * NTTs and the quotient, scalars_ms the canonical forms and compaction
+ * (and the checks' read-back), msm_ms the MSMs over h, l, a, b_g1, b_g2
+ * (each from the end of the one before: its launch and result wait
+ * included), compute_ms their sum. All 0 before the first partition. */
+typedef struct g16_params_gpu_times {
+    double load_ms;
+    float prep_ms, h_ms, scalars_ms, msm_ms[5], compute_ms;
+} g16_params_gpu_times;
+void g16_params_gpu_work_times(const g16_params_gpu_work *w, g16_params_gpu_times *t);
 
 /* The stages after g16_params_heavy_cpu (the engine's finalize thread): r
  * and s fresh from the OS CSPRNG (used in constant time, wiped), the proof
