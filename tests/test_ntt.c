@@ -9,6 +9,9 @@
  *    at 2^20 (2^22 with G16_SLOW) for BN254;
  *  - the same on a context with the cached twiddle matrix off (the path of
  *    sizes above 2^NTT_FULL_TW_MAX_LOG);
+ *  - the batched (AVX-512 IFMA) products against the scalar ones on a context
+ *    with ntt_set_batch_mul(ctx, 0), bit for bit, every entry point and order,
+ *    2^0..2^13 and 2^16, with and without the cached twiddle matrix;
  *  - concurrent callers on one context (shared twiddle cache);
  *  - errors: sizes above the two-adicity, NULL arguments. */
 #include <pthread.h>
@@ -247,6 +250,37 @@ static int slow;
         CHECK_MSG(F##_eqv(x, a, n), "%s big roundtrip k=%u", #F, k);                             \
         free(a), free(x);                                                                        \
     }                                                                                            \
+    /* The batched (IFMA) path against the scalar one, bit for bit: every entry                \
+     * point and order on random data at 2^0..2^13 and 2^16 (cb: batched, cs: scalar). */       \
+    static void F##_test_batch(g16_ctx *cb, g16_ctx *cs, g16_rng *rng) {                         \
+        for (unsigned k = 0; k <= 16; k += (k < 13 ? 1 : 3)) {                                   \
+            size_t n = (size_t)1 << k;                                                           \
+            F *a = malloc(n * sizeof(F)), *x = malloc(n * sizeof(F)), *y = malloc(n * sizeof(F)); \
+            F g;                                                                                 \
+            F##_random(&g, rng);                                                                 \
+            for (size_t i = 0; i < n; i++)                                                       \
+                F##_random(&a[i], rng);                                                          \
+            for (int op = 0; op < 17; op++) {                                                    \
+                ntt_order ord = (ntt_order)(op & 3);                                             \
+                g16_err eb = G16_ERR_INTERNAL, es = G16_ERR_INTERNAL;                            \
+                memcpy(x, a, n * sizeof(F));                                                     \
+                memcpy(y, a, n * sizeof(F));                                                     \
+                for (int side = 0; side < 2; side++) {                                           \
+                    g16_ctx *c = side ? cs : cb;                                                 \
+                    F *v = side ? y : x;                                                         \
+                    g16_err e = op < 4    ? ntt_##F##_forward(c, v, k, ord)                      \
+                                : op < 8  ? ntt_##F##_inverse(c, v, k, ord)                      \
+                                : op < 12 ? ntt_##F##_coset_forward(c, v, k, &g, ord)            \
+                                : op < 16 ? ntt_##F##_coset_inverse(c, v, k, &g, ord)            \
+                                          : ntt_##F##_odd_coset_from_evals(c, v, k);             \
+                    *(side ? &es : &eb) = e;                                                     \
+                }                                                                                \
+                CHECK(eb == G16_OK && es == G16_OK);                                             \
+                CHECK_MSG(F##_eqv(x, y, n), "%s batched vs scalar k=%u op=%d", #F, k, op);      \
+            }                                                                                    \
+            free(a), free(x), free(y);                                                           \
+        }                                                                                        \
+    }                                                                                            \
     static void F##_test_errors(g16_ctx *ctx) {                                                  \
         F x[2];                                                                                  \
         F##_set_one(&x[0]);                                                                      \
@@ -343,6 +377,20 @@ int main(void) {
     bn254_fr_test_roundtrip(ctx2, &rng, 13);
     bls381_fr_test_roundtrip(ctx2, &rng, 12);
     g16_ctx_destroy(ctx2);
+    /* batched against scalar products: 3 threads (chunks that are not multiples
+     * of the batch), with and without the cached twiddle matrix */
+    if (!g16_field_ifma_active())
+        printf("test_ntt: batched path not exercised: IFMA off or absent\n");
+    g16_ctx_opts opts3 = {.threads = 3};
+    g16_ctx *cb = g16_ctx_create(&opts3), *cs = g16_ctx_create(&opts);
+    CHECK(cb && cs && ntt_set_batch_mul(cs, 0) == G16_OK);
+    bn254_fr_test_batch(cb, cs, &rng);
+    bls381_fr_test_batch(cb, cs, &rng);
+    CHECK(ntt_set_full_twiddles(cb, 0) == G16_OK);
+    bn254_fr_test_batch(cb, cs, &rng);
+    bls381_fr_test_batch(cb, cs, &rng);
+    g16_ctx_destroy(cb);
+    g16_ctx_destroy(cs);
     test_concurrent(&rng);
     bn254_fr_test_errors(ctx);
     bls381_fr_test_errors(ctx);
