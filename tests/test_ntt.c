@@ -9,6 +9,8 @@
  *    at 2^20 (2^22 with G16_SLOW) for BN254;
  *  - the same on a context with the cached twiddle matrix off (the path of
  *    sizes above 2^NTT_FULL_TW_MAX_LOG);
+ *  - the field layer's batched butterflies <fr>_bfly_{dif,dit}_batch (and the
+ *    IFMA kernels) against add/sub/mul, n = 0..50, edge values;
  *  - the batched (AVX-512 IFMA) products against the scalar ones on a context
  *    with ntt_set_batch_mul(ctx, 0), bit for bit, every entry point and order,
  *    2^0..2^13 and 2^16, with and without the cached twiddle matrix;
@@ -21,6 +23,14 @@
 #include "testutil.h"
 
 static int slow;
+
+/* The IFMA butterfly kernels exist on x86-64 builds only (the caller checked
+ * g16_field_ifma_supported()). */
+#if G16_FIELD_ASM_X86
+#define BFLY_IFMA(F, dit, x, y, w, n) (dit ? F##_bfly_dit_batch_ifma : F##_bfly_dif_batch_ifma)(x, y, w, n)
+#else
+#define BFLY_IFMA(F, dit, x, y, w, n) (void)0
+#endif
 
 #define NTT_TEST(F, F_UP)                                                                        \
     /* Horner: P(x) = sum a[i] x^i */                                                            \
@@ -281,6 +291,57 @@ static int slow;
             free(a), free(x), free(y);                                                           \
         }                                                                                        \
     }                                                                                            \
+    /* The field layer's batched butterflies (the NTT's stages) against add, sub,             \
+     * mul, for n = 0..50 (groups of 24, 16, 8, the padded tail), edge values 0, 1,             \
+     * p - 1 mixed into random ones; the IFMA kernels directly when the CPU has them. */        \
+    static void F##_test_bfly(g16_rng *rng) {                                                    \
+        enum { N = 50 };                                                                         \
+        F x[N + 1], y[N + 1], w[N], x0[N + 1], y0[N + 1], ex[N], ey[N], e[3];                    \
+        F##_set_zero(&e[0]);                                                                     \
+        F##_set_one(&e[1]);                                                                      \
+        F##_neg(&e[2], &e[1]);                                                                   \
+        for (size_t n = 0; n <= N; n++)                                                          \
+            for (int dit = 0; dit < 2; dit++)                                                    \
+                for (int path = 0; path < 2; path++) {                                           \
+                    for (size_t i = 0; i <= N; i++) {                                            \
+                        F##_random(&x0[i], rng);                                                 \
+                        F##_random(&y0[i], rng);                                                 \
+                        if (i < N)                                                               \
+                            F##_random(&w[i], rng);                                              \
+                        uint64_t r = g16_rng_next(rng);                                          \
+                        if (r % 4 == 0)                                                          \
+                            x0[i] = e[(r >> 8) % 3];                                             \
+                        if ((r >> 2) % 4 == 0)                                                   \
+                            y0[i] = e[(r >> 10) % 3];                                            \
+                        if (i < N && (r >> 4) % 8 == 0)                                          \
+                            w[i] = e[(r >> 12) % 3];                                             \
+                    }                                                                            \
+                    for (size_t i = 0; i < n; i++) {                                             \
+                        F t;                                                                     \
+                        if (dit) {                                                               \
+                            F##_mul(&t, &y0[i], &w[i]);                                          \
+                            F##_add(&ex[i], &x0[i], &t);                                         \
+                            F##_sub(&ey[i], &x0[i], &t);                                         \
+                        } else {                                                                 \
+                            F##_add(&ex[i], &x0[i], &y0[i]);                                     \
+                            F##_sub(&t, &x0[i], &y0[i]);                                         \
+                            F##_mul(&ey[i], &t, &w[i]);                                          \
+                        }                                                                        \
+                    }                                                                            \
+                    memcpy(x, x0, sizeof x);                                                     \
+                    memcpy(y, y0, sizeof y);                                                     \
+                    if (path == 1 && !g16_field_ifma_supported())                                \
+                        continue;                                                                \
+                    if (path == 0)                                                               \
+                        (dit ? F##_bfly_dit_batch : F##_bfly_dif_batch)(x, y, w, n);             \
+                    else                                                                         \
+                        BFLY_IFMA(F, dit, x, y, w, n);                                           \
+                    CHECK_MSG(F##_eqv(x, ex, n) && F##_eqv(y, ey, n), "%s bfly dit=%d path=%d n=%zu", \
+                              #F, dit, path, n);                                                 \
+                    /* the element past the end is untouched */                                  \
+                    CHECK(F##_eq(&x[n], &x0[n]) && F##_eq(&y[n], &y0[n]));                       \
+                }                                                                                \
+    }                                                                                            \
     static void F##_test_errors(g16_ctx *ctx) {                                                  \
         F x[2];                                                                                  \
         F##_set_one(&x[0]);                                                                      \
@@ -377,6 +438,8 @@ int main(void) {
     bn254_fr_test_roundtrip(ctx2, &rng, 13);
     bls381_fr_test_roundtrip(ctx2, &rng, 12);
     g16_ctx_destroy(ctx2);
+    bn254_fr_test_bfly(&rng);
+    bls381_fr_test_bfly(&rng);
     /* batched against scalar products: 3 threads (chunks that are not multiples
      * of the batch), with and without the cached twiddle matrix */
     if (!g16_field_ifma_active())

@@ -85,6 +85,9 @@ static void NN(dit_block)(F *a, unsigned j, const F *T) {
 
 #define NN_GATHER 24    /* the IFMA kernel's 3 interleaved groups of 8 */
 #define NN_BATCH_ROW 32 /* contiguous products from this half-size on */
+#ifndef NN_BFLY_MIN
+#define NN_BFLY_MIN 8 /* whole butterflies in the IFMA kernel from this half-size on */
+#endif
 
 typedef struct NN(gather) {
     F v[NN_GATHER], w[NN_GATHER];
@@ -130,6 +133,11 @@ static void NN(stage_mul_)(F *a, size_t m, size_t h, const F *S) {
 static void NN(dif_block_b)(F *a, unsigned j, const F *S) {
     size_t m = (size_t)1 << j;
     for (size_t h = m >> 1; h >= 1; h >>= 1) {
+        if (h >= NN_BFLY_MIN) {
+            for (size_t s = 0; s < m; s += 2 * h)
+                FN(bfly_dif_batch)(a + s, a + s + h, S + h, h);
+            continue;
+        }
         for (size_t s = 0; s < m; s += 2 * h) {
             F *x = a + s, *y = a + s + h;
             for (size_t i = 0; i < h; i++) {
@@ -145,6 +153,11 @@ static void NN(dif_block_b)(F *a, unsigned j, const F *S) {
 static void NN(dit_block_b)(F *a, unsigned j, const F *S) {
     size_t m = (size_t)1 << j;
     for (size_t h = 1; h < m; h <<= 1) {
+        if (h >= NN_BFLY_MIN) {
+            for (size_t s = 0; s < m; s += 2 * h)
+                FN(bfly_dit_batch)(a + s, a + s + h, S + h, h);
+            continue;
+        }
         NN(stage_mul_)(a, m, h, S);
         for (size_t s = 0; s < m; s += 2 * h) {
             F *x = a + s, *y = a + s + h;
