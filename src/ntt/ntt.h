@@ -28,6 +28,12 @@
  * per domain) are cached in ctx->cache[G16_CACHE_NTT], built under ctx->lock;
  * concurrent calls on one context are safe.
  *
+ * Batched products: while g16_field_ifma_active() (AVX-512 IFMA, docs/field.md)
+ * the butterfly stages, the four-step twiddles and the coset scaling go
+ * through the field layer's batched kernels (<fr>_bfly_*_batch,
+ * <fr>_mul_batch) instead of one <fr>_mul at a time; the results are the
+ * same bits (ntt_set_batch_mul turns it off per context, for tests).
+ *
  * Errors: G16_ERR_INVALID_ARG (NULL ctx or array with n > 0, bad order),
  * G16_ERR_UNSUPPORTED (k above the field's two-adicity), G16_ERR_NOMEM. */
 #ifndef G16_NTT_H

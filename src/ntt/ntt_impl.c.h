@@ -75,13 +75,16 @@ static void NN(dit_block)(F *a, unsigned j, const F *T) {
  * kernel, 8 products per vector, 24 in flight) instead of one <fr>_mul per
  * butterfly. Every product is the same exact Montgomery product a*b*R^-1
  * mod p, fully reduced, so the output is bit-identical to the scalar path.
- * A stage's products are independent of each other, so a stage is split in
- * an add/sub pass and a product pass: DIF (x, y) -> (x + y, x - y) then
- * y *= w; DIT y *= w then (x, y) -> (x + y, x - y). The stage table S
- * (ntt.c, "stg") holds stage h's twiddles w_(2h)^i contiguously at S[h + i].
- * Half-sizes h >= NN_BATCH_ROW multiply a block's h values in one call
- * (S[h] = 1 included: h products, contiguous); smaller ones gather the
- * products with i >= 1 from consecutive blocks into batches of NN_GATHER. */
+ * The stage table S (ntt.c, "stg") holds stage h's twiddles w_(2h)^i
+ * contiguously at S[h + i]. Stages of half-size h >= NN_BFLY_MIN run whole
+ * butterflies in the kernel, one call per block (<fr>_bfly_dif_batch /
+ * _dit_batch over x = a + s, y = a + s + h, w = S + h; the i = 0 product by
+ * S[h] = 1 included). Smaller stages (h = 2, 4) are split in an add/sub pass
+ * and a product pass, which the stage's independence allows: DIF (x, y) ->
+ * (x + y, x - y) then y *= w; DIT y *= w then (x, y) -> (x + y, x - y); their
+ * products with i >= 1 are gathered from consecutive blocks into batches of
+ * NN_GATHER (stage_mul_; from h >= NN_BATCH_ROW it would multiply a block's
+ * h values in place). h = 1 has no product. */
 
 #define NN_GATHER 24    /* the IFMA kernel's 3 interleaved groups of 8 */
 #define NN_BATCH_ROW 32 /* contiguous products from this half-size on */
