@@ -83,11 +83,9 @@ static void NN(dit_block)(F *a, unsigned j, const F *T) {
  * and a product pass, which the stage's independence allows: DIF (x, y) ->
  * (x + y, x - y) then y *= w; DIT y *= w then (x, y) -> (x + y, x - y); their
  * products with i >= 1 are gathered from consecutive blocks into batches of
- * NN_GATHER (stage_mul_; from h >= NN_BATCH_ROW it would multiply a block's
- * h values in place). h = 1 has no product. */
+ * NN_GATHER (stage_mul_). h = 1 has no product. */
 
 #define NN_GATHER 24    /* the IFMA kernel's 3 interleaved groups of 8 */
-#define NN_BATCH_ROW 32 /* contiguous products from this half-size on */
 #ifndef NN_BFLY_MIN
 #define NN_BFLY_MIN 8 /* whole butterflies in the IFMA kernel from this half-size on */
 #endif
@@ -114,14 +112,8 @@ static inline void NN(gather_push_)(NN(gather) *g, F *y, const F *w) {
 }
 
 /* a[s + h + i] *= S[h + i] for every block s (step 2h) of a size-m array and
- * i < h (i = 0 is a product by one, skipped where the products are
- * gathered). */
+ * 1 <= i < h (i = 0 is a product by one). */
 static void NN(stage_mul_)(F *a, size_t m, size_t h, const F *S) {
-    if (h >= NN_BATCH_ROW) {
-        for (size_t s = 0; s < m; s += 2 * h)
-            FN(mul_batch)(a + s + h, a + s + h, S + h, h);
-        return;
-    }
     if (h == 1)
         return;
     NN(gather) g;
