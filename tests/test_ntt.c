@@ -9,6 +9,11 @@
  *    at 2^20 (2^22 with G16_SLOW) for BN254;
  *  - the same on a context with the cached twiddle matrix off (the path of
  *    sizes above 2^NTT_FULL_TW_MAX_LOG);
+ *  - the field layer's batched butterflies <fr>_bfly_{dif,dit}_batch (and the
+ *    IFMA kernels) against add/sub/mul, n = 0..50, edge values;
+ *  - the batched (AVX-512 IFMA) products against the scalar ones on a context
+ *    with ntt_set_batch_mul(ctx, 0), bit for bit, every entry point and order,
+ *    2^0..2^13 and 2^16, with and without the cached twiddle matrix;
  *  - concurrent callers on one context (shared twiddle cache);
  *  - errors: sizes above the two-adicity, NULL arguments. */
 #include <pthread.h>
@@ -18,6 +23,14 @@
 #include "testutil.h"
 
 static int slow;
+
+/* The IFMA butterfly kernels exist on x86-64 builds only (the caller checked
+ * g16_field_ifma_supported()). */
+#if G16_FIELD_ASM_X86
+#define BFLY_IFMA(F, dit, x, y, w, n) (dit ? F##_bfly_dit_batch_ifma : F##_bfly_dif_batch_ifma)(x, y, w, n)
+#else
+#define BFLY_IFMA(F, dit, x, y, w, n) (void)0
+#endif
 
 #define NTT_TEST(F, F_UP)                                                                        \
     /* Horner: P(x) = sum a[i] x^i */                                                            \
@@ -247,6 +260,88 @@ static int slow;
         CHECK_MSG(F##_eqv(x, a, n), "%s big roundtrip k=%u", #F, k);                             \
         free(a), free(x);                                                                        \
     }                                                                                            \
+    /* The batched (IFMA) path against the scalar one, bit for bit: every entry                \
+     * point and order on random data at 2^0..2^13 and 2^16 (cb: batched, cs: scalar). */       \
+    static void F##_test_batch(g16_ctx *cb, g16_ctx *cs, g16_rng *rng) {                         \
+        for (unsigned k = 0; k <= 16; k += (k < 13 ? 1 : 3)) {                                   \
+            size_t n = (size_t)1 << k;                                                           \
+            F *a = malloc(n * sizeof(F)), *x = malloc(n * sizeof(F)), *y = malloc(n * sizeof(F)); \
+            F g;                                                                                 \
+            F##_random(&g, rng);                                                                 \
+            for (size_t i = 0; i < n; i++)                                                       \
+                F##_random(&a[i], rng);                                                          \
+            for (int op = 0; op < 17; op++) {                                                    \
+                ntt_order ord = (ntt_order)(op & 3);                                             \
+                g16_err eb = G16_ERR_INTERNAL, es = G16_ERR_INTERNAL;                            \
+                memcpy(x, a, n * sizeof(F));                                                     \
+                memcpy(y, a, n * sizeof(F));                                                     \
+                for (int side = 0; side < 2; side++) {                                           \
+                    g16_ctx *c = side ? cs : cb;                                                 \
+                    F *v = side ? y : x;                                                         \
+                    g16_err e = op < 4    ? ntt_##F##_forward(c, v, k, ord)                      \
+                                : op < 8  ? ntt_##F##_inverse(c, v, k, ord)                      \
+                                : op < 12 ? ntt_##F##_coset_forward(c, v, k, &g, ord)            \
+                                : op < 16 ? ntt_##F##_coset_inverse(c, v, k, &g, ord)            \
+                                          : ntt_##F##_odd_coset_from_evals(c, v, k);             \
+                    *(side ? &es : &eb) = e;                                                     \
+                }                                                                                \
+                CHECK(eb == G16_OK && es == G16_OK);                                             \
+                CHECK_MSG(F##_eqv(x, y, n), "%s batched vs scalar k=%u op=%d", #F, k, op);      \
+            }                                                                                    \
+            free(a), free(x), free(y);                                                           \
+        }                                                                                        \
+    }                                                                                            \
+    /* The field layer's batched butterflies (the NTT's stages) against add, sub,             \
+     * mul, for n = 0..50 (groups of 24, 16, 8, the padded tail), edge values 0, 1,             \
+     * p - 1 mixed into random ones; the IFMA kernels directly when the CPU has them. */        \
+    static void F##_test_bfly(g16_rng *rng) {                                                    \
+        enum { N = 50 };                                                                         \
+        F x[N + 1], y[N + 1], w[N], x0[N + 1], y0[N + 1], ex[N], ey[N], e[3];                    \
+        F##_set_zero(&e[0]);                                                                     \
+        F##_set_one(&e[1]);                                                                      \
+        F##_neg(&e[2], &e[1]);                                                                   \
+        for (size_t n = 0; n <= N; n++)                                                          \
+            for (int dit = 0; dit < 2; dit++)                                                    \
+                for (int path = 0; path < 2; path++) {                                           \
+                    for (size_t i = 0; i <= N; i++) {                                            \
+                        F##_random(&x0[i], rng);                                                 \
+                        F##_random(&y0[i], rng);                                                 \
+                        if (i < N)                                                               \
+                            F##_random(&w[i], rng);                                              \
+                        uint64_t r = g16_rng_next(rng);                                          \
+                        if (r % 4 == 0)                                                          \
+                            x0[i] = e[(r >> 8) % 3];                                             \
+                        if ((r >> 2) % 4 == 0)                                                   \
+                            y0[i] = e[(r >> 10) % 3];                                            \
+                        if (i < N && (r >> 4) % 8 == 0)                                          \
+                            w[i] = e[(r >> 12) % 3];                                             \
+                    }                                                                            \
+                    for (size_t i = 0; i < n; i++) {                                             \
+                        F t;                                                                     \
+                        if (dit) {                                                               \
+                            F##_mul(&t, &y0[i], &w[i]);                                          \
+                            F##_add(&ex[i], &x0[i], &t);                                         \
+                            F##_sub(&ey[i], &x0[i], &t);                                         \
+                        } else {                                                                 \
+                            F##_add(&ex[i], &x0[i], &y0[i]);                                     \
+                            F##_sub(&t, &x0[i], &y0[i]);                                         \
+                            F##_mul(&ey[i], &t, &w[i]);                                          \
+                        }                                                                        \
+                    }                                                                            \
+                    memcpy(x, x0, sizeof x);                                                     \
+                    memcpy(y, y0, sizeof y);                                                     \
+                    if (path == 1 && !g16_field_ifma_supported())                                \
+                        continue;                                                                \
+                    if (path == 0)                                                               \
+                        (dit ? F##_bfly_dit_batch : F##_bfly_dif_batch)(x, y, w, n);             \
+                    else                                                                         \
+                        BFLY_IFMA(F, dit, x, y, w, n);                                           \
+                    CHECK_MSG(F##_eqv(x, ex, n) && F##_eqv(y, ey, n), "%s bfly dit=%d path=%d n=%zu", \
+                              #F, dit, path, n);                                                 \
+                    /* the element past the end is untouched */                                  \
+                    CHECK(F##_eq(&x[n], &x0[n]) && F##_eq(&y[n], &y0[n]));                       \
+                }                                                                                \
+    }                                                                                            \
     static void F##_test_errors(g16_ctx *ctx) {                                                  \
         F x[2];                                                                                  \
         F##_set_one(&x[0]);                                                                      \
@@ -343,6 +438,22 @@ int main(void) {
     bn254_fr_test_roundtrip(ctx2, &rng, 13);
     bls381_fr_test_roundtrip(ctx2, &rng, 12);
     g16_ctx_destroy(ctx2);
+    bn254_fr_test_bfly(&rng);
+    bls381_fr_test_bfly(&rng);
+    /* batched against scalar products: 3 threads (chunks that are not multiples
+     * of the batch), with and without the cached twiddle matrix */
+    if (!g16_field_ifma_active())
+        printf("test_ntt: batched path not exercised: IFMA off or absent\n");
+    g16_ctx_opts opts3 = {.threads = 3};
+    g16_ctx *cb = g16_ctx_create(&opts3), *cs = g16_ctx_create(&opts);
+    CHECK(cb && cs && ntt_set_batch_mul(cs, 0) == G16_OK);
+    bn254_fr_test_batch(cb, cs, &rng);
+    bls381_fr_test_batch(cb, cs, &rng);
+    CHECK(ntt_set_full_twiddles(cb, 0) == G16_OK);
+    bn254_fr_test_batch(cb, cs, &rng);
+    bls381_fr_test_batch(cb, cs, &rng);
+    g16_ctx_destroy(cb);
+    g16_ctx_destroy(cs);
     test_concurrent(&rng);
     bn254_fr_test_errors(ctx);
     bls381_fr_test_errors(ctx);

@@ -166,6 +166,20 @@ void FN(mul_batch_scalar)(F *out, const F *a, const F *b, size_t n);
 #if G16_FIELD_ASM_X86
 void FN(mul_batch_ifma)(F *out, const F *a, const F *b, size_t n);
 #endif
+/* Batched radix-2 butterflies (the NTT's stages), the same three paths
+ * (dispatched, _scalar, _ifma), bit-identical to <f>_add, <f>_sub, <f>_mul:
+ *   bfly_dif_batch  (x[i], y[i]) <- (x[i] + y[i], (x[i] - y[i]) * w[i])
+ *   bfly_dit_batch  v = y[i] * w[i]; (x[i], y[i]) <- (x[i] + v, x[i] - v)
+ * for i < n. Contract: inputs reduced; x, y and w do not overlap. Constant
+ * time in the values. */
+void FN(bfly_dif_batch)(F *x, F *y, const F *w, size_t n);
+void FN(bfly_dit_batch)(F *x, F *y, const F *w, size_t n);
+void FN(bfly_dif_batch_scalar)(F *x, F *y, const F *w, size_t n);
+void FN(bfly_dit_batch_scalar)(F *x, F *y, const F *w, size_t n);
+#if G16_FIELD_ASM_X86
+void FN(bfly_dif_batch_ifma)(F *x, F *y, const F *w, size_t n);
+void FN(bfly_dit_batch_ifma)(F *x, F *y, const F *w, size_t n);
+#endif
 
 /* Non-inline operations, in fields.c. */
 /* r = a^e, e little-endian limbs of length en. Time depends on en only. */

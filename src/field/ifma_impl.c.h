@@ -54,6 +54,24 @@ void FN(mul_batch_scalar)(F *out, const F *a, const F *b, size_t n) {
         FN(mul)(&out[i], &a[i], &b[i]);
 }
 
+void FN(bfly_dif_batch_scalar)(F *x, F *y, const F *w, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        F u = x[i], v = y[i], t;
+        FN(add)(&x[i], &u, &v);
+        FN(sub)(&t, &u, &v);
+        FN(mul)(&y[i], &t, &w[i]);
+    }
+}
+
+void FN(bfly_dit_batch_scalar)(F *x, F *y, const F *w, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        F u = x[i], v;
+        FN(mul)(&v, &y[i], &w[i]);
+        FN(add)(&x[i], &u, &v);
+        FN(sub)(&y[i], &u, &v);
+    }
+}
+
 #if G16_FIELD_ASM_X86
 
 #define M52 ((uint64_t)0xfffffffffffff)
@@ -184,6 +202,125 @@ G16_IFMA_INLINE void FN(ifma_group_)(F *out, const F *a, const F *b, const FN(if
         FN(ifma_store_)(out + 8 * g, r[g]);
 }
 
+/* ---- Butterflies: the sum and difference mod p in digit form --------------
+ * On normalised digits (each < 2^52) of values a, b < p:
+ *   a + b: digit sums < 2^53, one carry pass (a + b < 2p < 2^(52K), so the
+ *          top digit keeps it), then the conditional subtraction of p as in
+ *          the product;
+ *   a - b: digit differences with a borrow chain (each digit is taken mod
+ *          2^52, the borrow is the sign bit of the 64-bit lane); when the
+ *          chain borrows out (a < b) the digits hold a - b + 2^(52K), and
+ *          adding p with a carry chain, dropping the carry out, gives
+ *          a - b + p.
+ * Both results are fully reduced, so they equal <f>_add and <f>_sub. */
+G16_IFMA_INLINE void FN(ifma_addmod_)(v8 r[F_K], const v8 a[F_K], const v8 b[F_K], const FN(ifma_consts_) *c) {
+    const v8 zero = _mm512_setzero_si512();
+    const v8 mask = _mm512_set1_epi64((long long)M52);
+    v8 t[F_K], d[F_K], borrow = zero;
+    for (int j = 0; j < F_K; j++)
+        t[j] = _mm512_add_epi64(a[j], b[j]);
+    for (int j = 0; j < F_K - 1; j++) {
+        t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srli_epi64(t[j], 52));
+        t[j] = _mm512_and_si512(t[j], mask);
+    }
+    for (int j = 0; j < F_K; j++) {
+        v8 s = _mm512_sub_epi64(_mm512_sub_epi64(t[j], c->p[j]), borrow);
+        borrow = _mm512_srli_epi64(s, 63);
+        d[j] = _mm512_and_si512(s, mask);
+    }
+    __mmask8 lt = _mm512_test_epi64_mask(borrow, borrow); /* a + b < p: keep it */
+    for (int j = 0; j < F_K; j++)
+        r[j] = _mm512_mask_blend_epi64(lt, d[j], t[j]);
+}
+
+G16_IFMA_INLINE void FN(ifma_submod_)(v8 r[F_K], const v8 a[F_K], const v8 b[F_K], const FN(ifma_consts_) *c) {
+    const v8 zero = _mm512_setzero_si512();
+    const v8 mask = _mm512_set1_epi64((long long)M52);
+    v8 t[F_K], u[F_K], borrow = zero, carry = zero;
+    for (int j = 0; j < F_K; j++) {
+        v8 s = _mm512_sub_epi64(_mm512_sub_epi64(a[j], b[j]), borrow);
+        borrow = _mm512_srli_epi64(s, 63);
+        t[j] = _mm512_and_si512(s, mask);
+    }
+    __mmask8 lt = _mm512_test_epi64_mask(borrow, borrow); /* a < b: add p */
+    for (int j = 0; j < F_K; j++) {
+        v8 s = _mm512_add_epi64(_mm512_add_epi64(t[j], c->p[j]), carry);
+        carry = _mm512_srli_epi64(s, 52);
+        u[j] = _mm512_and_si512(s, mask);
+    }
+    for (int j = 0; j < F_K; j++)
+        r[j] = _mm512_mask_blend_epi64(lt, t[j], u[j]);
+}
+
+/* 8·G butterflies at x, y, w (G <= IFMA_G). DIF: (x, y) <- (x + y,
+ * (x - y)·w); the product takes w·2^D as its pre-scaled operand. DIT:
+ * v = y·w (y pre-scaled), (x, y) <- (x + v, x - v). */
+G16_IFMA_INLINE void FN(ifma_bfly_group_)(F *x, F *y, const F *w, const FN(ifma_consts_) *c, const int G,
+                                          const int dit) {
+    v8 a[IFMA_G][F_K], b[IFMA_G][F_K], m[IFMA_G][F_K], r[IFMA_G][F_K];
+    if (!dit) {
+        for (int g = 0; g < G; g++) {
+            FN(ifma_load_)(a[g], x + 8 * g, 0);
+            FN(ifma_load_)(b[g], y + 8 * g, 0);
+            FN(ifma_load_)(m[g], w + 8 * g, F_D);
+            v8 s[F_K];
+            FN(ifma_addmod_)(s, a[g], b[g], c);
+            FN(ifma_store_)(x + 8 * g, s);
+            FN(ifma_submod_)(b[g], a[g], b[g], c);
+        }
+        FN(ifma_montmul_)(r, m, b, c, G);
+        for (int g = 0; g < G; g++)
+            FN(ifma_store_)(y + 8 * g, r[g]);
+        return;
+    }
+    for (int g = 0; g < G; g++) {
+        FN(ifma_load_)(b[g], y + 8 * g, F_D);
+        FN(ifma_load_)(m[g], w + 8 * g, 0);
+    }
+    FN(ifma_montmul_)(r, b, m, c, G);
+    for (int g = 0; g < G; g++) {
+        v8 s[F_K];
+        FN(ifma_load_)(a[g], x + 8 * g, 0);
+        FN(ifma_addmod_)(s, a[g], r[g], c);
+        FN(ifma_store_)(x + 8 * g, s);
+        FN(ifma_submod_)(s, a[g], r[g], c);
+        FN(ifma_store_)(y + 8 * g, s);
+    }
+}
+
+/* Groups of 24, then 16, then 8, then the last n mod 8 padded with zeros. */
+G16_IFMA_INLINE void FN(ifma_bfly_)(F *x, F *y, const F *w, size_t n, const int dit) {
+    FN(ifma_consts_) c;
+    FN(ifma_consts_init_)(&c);
+    size_t i = 0;
+    for (; i + 8 * IFMA_G <= n; i += 8 * IFMA_G)
+        FN(ifma_bfly_group_)(x + i, y + i, w + i, &c, IFMA_G, dit);
+    if (i + 16 <= n) {
+        FN(ifma_bfly_group_)(x + i, y + i, w + i, &c, 2, dit);
+        i += 16;
+    }
+    if (i + 8 <= n) {
+        FN(ifma_bfly_group_)(x + i, y + i, w + i, &c, 1, dit);
+        i += 8;
+    }
+    if (i < n) {
+        F tx[8] = {{{0}}}, ty[8] = {{{0}}}, tw[8] = {{{0}}};
+        for (size_t k = 0; k < n - i; k++) {
+            tx[k] = x[i + k];
+            ty[k] = y[i + k];
+            tw[k] = w[i + k];
+        }
+        FN(ifma_bfly_group_)(tx, ty, tw, &c, 1, dit);
+        for (size_t k = 0; k < n - i; k++) {
+            x[i + k] = tx[k];
+            y[i + k] = ty[k];
+        }
+    }
+}
+
+G16_IFMA_TARGET void FN(bfly_dif_batch_ifma)(F *x, F *y, const F *w, size_t n) { FN(ifma_bfly_)(x, y, w, n, 0); }
+G16_IFMA_TARGET void FN(bfly_dit_batch_ifma)(F *x, F *y, const F *w, size_t n) { FN(ifma_bfly_)(x, y, w, n, 1); }
+
 G16_IFMA_TARGET void FN(mul_batch_ifma)(F *out, const F *a, const F *b, size_t n) {
     FN(ifma_consts_) c;
     FN(ifma_consts_init_)(&c);
@@ -222,6 +359,36 @@ void FN(mul_batch)(F *out, const F *a, const F *b, size_t n) {
 }
 
 void FN(mul_x8)(F out[8], const F a[8], const F b[8]) { FN(mul_batch)(out, a, b, 8); }
+
+void FN(bfly_dif_batch)(F *x, F *y, const F *w, size_t n) {
+#if G16_VERIFY_ON
+    for (size_t i = 0; i < n; i++)
+        G16_VERIFY_CHECK(limbs_lt_vartime(x[i].l, FN(p_), F_N) && limbs_lt_vartime(y[i].l, FN(p_), F_N) &&
+                         limbs_lt_vartime(w[i].l, FN(p_), F_N));
+#endif
+#if G16_FIELD_ASM_X86
+    if (g16_field_ifma) {
+        FN(bfly_dif_batch_ifma)(x, y, w, n);
+        return;
+    }
+#endif
+    FN(bfly_dif_batch_scalar)(x, y, w, n);
+}
+
+void FN(bfly_dit_batch)(F *x, F *y, const F *w, size_t n) {
+#if G16_VERIFY_ON
+    for (size_t i = 0; i < n; i++)
+        G16_VERIFY_CHECK(limbs_lt_vartime(x[i].l, FN(p_), F_N) && limbs_lt_vartime(y[i].l, FN(p_), F_N) &&
+                         limbs_lt_vartime(w[i].l, FN(p_), F_N));
+#endif
+#if G16_FIELD_ASM_X86
+    if (g16_field_ifma) {
+        FN(bfly_dit_batch_ifma)(x, y, w, n);
+        return;
+    }
+#endif
+    FN(bfly_dit_batch_scalar)(x, y, w, n);
+}
 
 #undef F_K
 #undef F_D

@@ -239,9 +239,26 @@ typedef struct quot_job {
     size_t chunk;
 } quot_job;
 
+/* With AVX-512 IFMA the products go through bls381_fr_mul_batch, QUOT_BATCH
+ * at a time: the same exact products, so the same bits. */
+#define QUOT_BATCH 24
 static void quot_task(void *arg, size_t t) {
     quot_job *j = arg;
     size_t lo = t * j->chunk, hi = lo + j->chunk < j->n ? lo + j->chunk : j->n;
+    if (g16_field_ifma_active() && lo < hi) {
+        bls381_fr x[QUOT_BATCH], z[QUOT_BATCH];
+        for (int k = 0; k < QUOT_BATCH; k++)
+            z[k] = *j->zinv;
+        for (size_t i = lo; i < hi; i += QUOT_BATCH) {
+            size_t L = hi - i < QUOT_BATCH ? hi - i : QUOT_BATCH;
+            bls381_fr_mul_batch(x, &j->a[i], &j->b[i], L);
+            for (size_t k = 0; k < L; k++)
+                bls381_fr_sub(&x[k], &x[k], &j->c[i + k]);
+            bls381_fr_mul_batch(&j->a[i], x, z, L);
+        }
+        g16_wipe(x, sizeof x);
+        return;
+    }
     for (size_t i = lo; i < hi; i++) {
         bls381_fr x;
         bls381_fr_mul(&x, &j->a[i], &j->b[i]);
@@ -288,6 +305,19 @@ typedef struct hconv_job {
 static void hconv_task(void *arg, size_t t) {
     hconv_job *j = arg;
     size_t lo = t * j->chunk, hi = lo + j->chunk < j->n ? lo + j->chunk : j->n;
+    if (g16_field_ifma_active() && lo < hi) { /* from_mont = the product by the integer 1 */
+        bls381_fr x[QUOT_BATCH], one[QUOT_BATCH];
+        for (int k = 0; k < QUOT_BATCH; k++)
+            one[k] = (bls381_fr){{1}};
+        for (size_t i = lo; i < hi; i += QUOT_BATCH) {
+            size_t L = hi - i < QUOT_BATCH ? hi - i : QUOT_BATCH;
+            bls381_fr_mul_batch(x, &j->in[i], one, L);
+            for (size_t k = 0; k < L; k++)
+                memcpy(j->out[i + k].l, x[k].l, sizeof x[k].l);
+        }
+        g16_wipe(x, sizeof x);
+        return;
+    }
     for (size_t i = lo; i < hi; i++) {
         g16_scalar x;
         bls381_fr_from_mont(x.l, &j->in[i]);

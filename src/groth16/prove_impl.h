@@ -61,10 +61,34 @@ typedef struct PN(h_job) {
     uint32_t n, chunk;
 } PN(h_job);
 
+/* With AVX-512 IFMA the two products (a b, and the product by the integer 1
+ * that leaves Montgomery form) go through <fr>_mul_batch, PN_H_BATCH at a
+ * time: the same exact products as the loop below, so the same bits. */
+#ifndef PN_H_BATCH
+#define PN_H_BATCH 24 /* the IFMA kernel's 3 interleaved groups of 8 */
+#endif
 static void PN(h_task)(void *arg, size_t task) {
     const PN(h_job) *j = arg;
     uint64_t lo = (uint64_t)task * j->chunk, hi = lo + j->chunk;
-    for (uint64_t i = lo; i < hi && i < j->n; i++) {
+    if (hi > j->n)
+        hi = j->n;
+    if (g16_field_ifma_active() && lo < hi) {
+        FR t[PN_H_BATCH], one[PN_H_BATCH];
+        for (int k = 0; k < PN_H_BATCH; k++)
+            one[k] = (FR){{1}};
+        for (uint64_t i = lo; i < hi; i += PN_H_BATCH) {
+            size_t L = hi - i < PN_H_BATCH ? (size_t)(hi - i) : PN_H_BATCH;
+            FRN(mul_batch)(t, &j->a[i], &j->b[i], L);
+            for (size_t k = 0; k < L; k++)
+                FRN(sub)(&t[k], &t[k], &j->c[i + k]);
+            FRN(mul_batch)(t, t, one, L);
+            for (size_t k = 0; k < L; k++)
+                memcpy(j->h[i + k].l, t[k].l, sizeof t[k].l);
+        }
+        g16_wipe(t, sizeof t);
+        return;
+    }
+    for (uint64_t i = lo; i < hi; i++) {
         FR t;
         FRN(mul)(&t, &j->a[i], &j->b[i]);
         FRN(sub)(&t, &t, &j->c[i]);

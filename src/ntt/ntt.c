@@ -22,12 +22,19 @@
  *                   of the four-step twiddle omega^(i1*c) at size 2^k;
  *   full[f][d][k] = the whole four-step twiddle matrix for k <= NTT_FULL_TW_MAX_LOG:
  *                   entry c*n1 + r is s * omega^(c * rev_k1(r)), s = 1 (dir 0) or
- *                   2^-k (dir 1, the inverse's scale), n elements. */
+ *                   2^-k (dir 1, the inverse's scale), n elements;
+ *   stg[f][d][j]  = the radix-2 twiddles of size 2^j laid out by stage, for
+ *                   the batched path: entry h + i = w_(2h)^i (w_(2h) =
+ *                   (w[j]^{+-1})^(2^j / 2h)) for each half-size h = 1, 2, ...,
+ *                   2^(j-1) and i < h, so that a stage reads its h twiddles
+ *                   contiguously (entry 0 unused), 2^j elements. */
 typedef struct ntt_cache {
     void *sub[2][2][NTT_MAX_SUB + 1];
+    void *stg[2][2][NTT_MAX_SUB + 1];
     void *col[2][2][NTT_MAX_LOG + 1];
     void *full[2][2][NTT_FULL_TW_MAX_LOG + 1];
-    int no_full; /* ntt_set_full_twiddles(ctx, 0): per-column twiddles only */
+    int no_full;  /* ntt_set_full_twiddles(ctx, 0): per-column twiddles only */
+    int no_batch; /* ntt_set_batch_mul(ctx, 0): the scalar products only */
 } ntt_cache;
 
 static void ntt_cache_free(void *p) {
@@ -36,8 +43,10 @@ static void ntt_cache_free(void *p) {
         return;
     for (int f = 0; f < 2; f++)
         for (int d = 0; d < 2; d++) {
-            for (int j = 0; j <= NTT_MAX_SUB; j++)
+            for (int j = 0; j <= NTT_MAX_SUB; j++) {
                 free(c->sub[f][d][j]);
+                free(c->stg[f][d][j]);
+            }
             for (int k = 0; k <= NTT_MAX_LOG; k++)
                 free(c->col[f][d][k]);
             for (int k = 0; k <= NTT_FULL_TW_MAX_LOG; k++)
@@ -67,6 +76,28 @@ g16_err ntt_set_full_twiddles(g16_ctx *ctx, int on) {
         c->no_full = !on;
     pthread_mutex_unlock(&ctx->lock);
     return c ? G16_OK : G16_ERR_NOMEM;
+}
+
+g16_err ntt_set_batch_mul(g16_ctx *ctx, int on) {
+    if (!ctx)
+        return G16_ERR_INVALID_ARG;
+    pthread_mutex_lock(&ctx->lock);
+    ntt_cache *c = ntt_cache_get_locked(ctx);
+    if (c)
+        c->no_batch = !on;
+    pthread_mutex_unlock(&ctx->lock);
+    return c ? G16_OK : G16_ERR_NOMEM;
+}
+
+/* Whether transforms on ctx take the batched (IFMA) products. */
+static int ntt_batch_on(g16_ctx *ctx) {
+    if (!g16_field_ifma_active())
+        return 0;
+    pthread_mutex_lock(&ctx->lock);
+    ntt_cache *c = ntt_cache_get_locked(ctx);
+    int on = c && !c->no_batch;
+    pthread_mutex_unlock(&ctx->lock);
+    return on;
 }
 
 #define F bn254_fr

@@ -28,6 +28,12 @@
  * per domain) are cached in ctx->cache[G16_CACHE_NTT], built under ctx->lock;
  * concurrent calls on one context are safe.
  *
+ * Batched products: while g16_field_ifma_active() (AVX-512 IFMA, docs/field.md)
+ * the butterfly stages, the four-step twiddles and the coset scaling go
+ * through the field layer's batched kernels (<fr>_bfly_*_batch,
+ * <fr>_mul_batch) instead of one <fr>_mul at a time; the results are the
+ * same bits (ntt_set_batch_mul turns it off per context, for tests).
+ *
  * Errors: G16_ERR_INVALID_ARG (NULL ctx or array with n > 0, bad order),
  * G16_ERR_UNSUPPORTED (k above the field's two-adicity), G16_ERR_NOMEM. */
 #ifndef G16_NTT_H
@@ -72,6 +78,11 @@ typedef enum ntt_order { NTT_NN = 0, NTT_NR = 1, NTT_RN = 2, NTT_RR = 3 } ntt_or
 /* Enables (default) or disables the cached twiddle matrix on ctx (tests use
  * it to exercise the per-column path of large sizes). */
 g16_err ntt_set_full_twiddles(g16_ctx *ctx, int on);
+/* Enables (default) or disables on ctx the batched twiddle and scaling
+ * products (<fr>_mul_batch, the AVX-512 IFMA kernel), which transforms use
+ * only while g16_field_ifma_active(); off, or without IFMA, every product is
+ * the scalar <fr>_mul. Both give the same bits (tests compare them). */
+g16_err ntt_set_batch_mul(g16_ctx *ctx, int on);
 
 G16_NTT_DECLARE(bn254_fr)
 G16_NTT_DECLARE(bls381_fr)

@@ -69,6 +69,135 @@ static void NN(dit_block)(F *a, unsigned j, const F *T) {
     }
 }
 
+/* ---- the batched path: the same butterflies, products in batches ----------
+ * Used while g16_field_ifma_active() (and not turned off on the context):
+ * each stage's twiddle products go through <fr>_mul_batch (the AVX-512 IFMA
+ * kernel, 8 products per vector, 24 in flight) instead of one <fr>_mul per
+ * butterfly. Every product is the same exact Montgomery product a*b*R^-1
+ * mod p, fully reduced, so the output is bit-identical to the scalar path.
+ * The stage table S (ntt.c, "stg") holds stage h's twiddles w_(2h)^i
+ * contiguously at S[h + i]. Stages of half-size h >= NN_BFLY_MIN run whole
+ * butterflies in the kernel, one call per block (<fr>_bfly_dif_batch /
+ * _dit_batch over x = a + s, y = a + s + h, w = S + h; the i = 0 product by
+ * S[h] = 1 included). Smaller stages (h = 2, 4) are split in an add/sub pass
+ * and a product pass, which the stage's independence allows: DIF (x, y) ->
+ * (x + y, x - y) then y *= w; DIT y *= w then (x, y) -> (x + y, x - y); their
+ * products with i >= 1 are gathered from consecutive blocks into batches of
+ * NN_GATHER (stage_mul_). h = 1 has no product. */
+
+#define NN_GATHER 24    /* the IFMA kernel's 3 interleaved groups of 8 */
+#ifndef NN_BFLY_MIN
+#define NN_BFLY_MIN 8 /* whole butterflies in the IFMA kernel from this half-size on */
+#endif
+
+typedef struct NN(gather) {
+    F v[NN_GATHER], w[NN_GATHER];
+    F *dst[NN_GATHER];
+    size_t n;
+} NN(gather);
+
+static void NN(gather_flush_)(NN(gather) *g) {
+    FN(mul_batch)(g->v, g->v, g->w, g->n);
+    for (size_t i = 0; i < g->n; i++)
+        *g->dst[i] = g->v[i];
+    g->n = 0;
+}
+
+static inline void NN(gather_push_)(NN(gather) *g, F *y, const F *w) {
+    g->v[g->n] = *y;
+    g->w[g->n] = *w;
+    g->dst[g->n] = y;
+    if (++g->n == NN_GATHER)
+        NN(gather_flush_)(g);
+}
+
+/* a[s + h + i] *= S[h + i] for every block s (step 2h) of a size-m array and
+ * 1 <= i < h (i = 0 is a product by one). */
+static void NN(stage_mul_)(F *a, size_t m, size_t h, const F *S) {
+    if (h == 1)
+        return;
+    NN(gather) g;
+    g.n = 0;
+    for (size_t s = 0; s < m; s += 2 * h)
+        for (size_t i = 1; i < h; i++)
+            NN(gather_push_)(&g, &a[s + h + i], &S[h + i]);
+    if (g.n)
+        NN(gather_flush_)(&g);
+}
+
+static void NN(dif_block_b)(F *a, unsigned j, const F *S) {
+    size_t m = (size_t)1 << j;
+    for (size_t h = m >> 1; h >= 1; h >>= 1) {
+        if (h >= NN_BFLY_MIN) {
+            for (size_t s = 0; s < m; s += 2 * h)
+                FN(bfly_dif_batch)(a + s, a + s + h, S + h, h);
+            continue;
+        }
+        for (size_t s = 0; s < m; s += 2 * h) {
+            F *x = a + s, *y = a + s + h;
+            for (size_t i = 0; i < h; i++) {
+                F u = x[i], v = y[i];
+                FN(add)(&x[i], &u, &v);
+                FN(sub)(&y[i], &u, &v);
+            }
+        }
+        NN(stage_mul_)(a, m, h, S);
+    }
+}
+
+static void NN(dit_block_b)(F *a, unsigned j, const F *S) {
+    size_t m = (size_t)1 << j;
+    for (size_t h = 1; h < m; h <<= 1) {
+        if (h >= NN_BFLY_MIN) {
+            for (size_t s = 0; s < m; s += 2 * h)
+                FN(bfly_dit_batch)(a + s, a + s + h, S + h, h);
+            continue;
+        }
+        NN(stage_mul_)(a, m, h, S);
+        for (size_t s = 0; s < m; s += 2 * h) {
+            F *x = a + s, *y = a + s + h;
+            for (size_t i = 0; i < h; i++) {
+                F u = x[i], v = y[i];
+                FN(add)(&x[i], &u, &v);
+                FN(sub)(&y[i], &u, &v);
+            }
+        }
+    }
+}
+
+/* a[i] *= c for i < n, batched. */
+static void NN(mul_const_b)(F *a, size_t n, const F *c) {
+    F cc[NN_GATHER];
+    for (size_t i = 0; i < NN_GATHER; i++)
+        cc[i] = *c;
+    for (size_t i = 0; i < n; i += NN_GATHER)
+        FN(mul_batch)(a + i, a + i, cc, n - i < NN_GATHER ? n - i : NN_GATHER);
+}
+
+/* out[i] = c * g^i for i < n (c NULL: 1), batched: NN_GATHER chains in
+ * steps of g^NN_GATHER. */
+static void NN(powers_b)(F *out, size_t n, const F *c, const F *g) {
+    F step[NN_GATHER];
+    if (!n)
+        return;
+    if (c)
+        out[0] = *c;
+    else
+        FN(set_one)(&out[0]);
+    size_t n0 = n < NN_GATHER ? n : NN_GATHER;
+    for (size_t i = 1; i < n0; i++)
+        FN(mul)(&out[i], &out[i - 1], g);
+    if (n0 == n)
+        return;
+    F gp = *g; /* g^NN_GATHER */
+    for (size_t i = 1; i < NN_GATHER; i++)
+        FN(mul)(&gp, &gp, g);
+    for (size_t i = 0; i < NN_GATHER; i++)
+        step[i] = gp;
+    for (size_t i = NN_GATHER; i < n; i += NN_GATHER)
+        FN(mul_batch)(out + i, out + i - NN_GATHER, step, n - i < NN_GATHER ? n - i : NN_GATHER);
+}
+
 /* ---- twiddle tables (cached in the context) -------------------------------- */
 
 static F *NN(powers_)(const limb_t *base, size_t count) {
@@ -85,9 +214,12 @@ static F *NN(powers_)(const limb_t *base, size_t count) {
 
 /* Fetches (building if needed) the tables of a size-2^k transform in
  * direction dir: sub1/sub2 for the column/row sizes k1/k2 (or sub1 for the
- * direct size), col for the four-step twiddle base. */
+ * direct size), col for the four-step twiddle base; with batch set, stg1/stg2
+ * (the stage layout of sub1/sub2) for the batched path. */
 typedef struct NN(tabs) {
     const F *sub1, *sub2, *col, *full;
+    const F *stg1, *stg2; /* NULL unless batch */
+    int batch;            /* the batched products (ntt_batch_on) */
 } NN(tabs);
 
 static const F *NN(sub_locked_)(ntt_cache *c, int dir, unsigned j) {
@@ -99,8 +231,26 @@ static const F *NN(sub_locked_)(ntt_cache *c, int dir, unsigned j) {
     return c->sub[F_IDX][dir][j];
 }
 
+/* S[h + i] = T[i * 2^j / 2h] (T = the sub table) for h = 1 .. 2^(j-1), i < h. */
+static const F *NN(stg_locked_)(ntt_cache *c, int dir, unsigned j, const F *T) {
+    if (j == 0 || !T)
+        return NULL;
+    if (!c->stg[F_IDX][dir][j]) {
+        size_t m = (size_t)1 << j;
+        F *S = malloc(m * sizeof(F));
+        if (S) {
+            FN(set_one)(&S[0]);
+            for (size_t h = 1, st = m >> 1; h < m; h <<= 1, st >>= 1)
+                for (size_t i = 0; i < h; i++)
+                    S[h + i] = T[i * st];
+        }
+        c->stg[F_IDX][dir][j] = S;
+    }
+    return c->stg[F_IDX][dir][j];
+}
+
 static g16_err NN(get_tabs)(g16_ctx *ctx, NN(tabs) *t, int dir, unsigned k, unsigned k1,
-                            unsigned k2) {
+                            unsigned k2, int batch) {
     g16_err err = G16_OK;
     pthread_mutex_lock(&ctx->lock);
     ntt_cache *c = ntt_cache_get_locked(ctx);
@@ -112,9 +262,19 @@ static g16_err NN(get_tabs)(g16_ctx *ctx, NN(tabs) *t, int dir, unsigned k, unsi
     t->sub2 = NN(sub_locked_)(c, dir, k2);
     t->col = NULL;
     t->full = NULL;
+    t->stg1 = t->stg2 = NULL;
+    t->batch = batch;
     if ((k1 && !t->sub1) || (k2 && !t->sub2)) {
         err = G16_ERR_NOMEM;
         goto out;
+    }
+    if (batch) {
+        t->stg1 = NN(stg_locked_)(c, dir, k1, t->sub1);
+        t->stg2 = NN(stg_locked_)(c, dir, k2, t->sub2);
+        if ((k1 && !t->stg1) || (k2 && !t->stg2)) {
+            err = G16_ERR_NOMEM;
+            goto out;
+        }
     }
     if (k2) { /* four-step */
         if (!c->col[F_IDX][dir][k])
@@ -162,7 +322,8 @@ typedef struct NN(job) {
     int dit;
     const F *scale; /* n^-1 for the inverse direction, folded into the twiddles */
     NN(tabs) tb;
-    F *scratch;       /* ntasks * NN_COLS * n1 elements */
+    F *scratch;       /* ntasks * task_elems elements */
+    size_t task_elems; /* NN_COLS * n1, plus 2 n1 for the batched per-column twiddles */
     size_t per_task;  /* column batches per task */
     size_t nbatch;    /* total column batches */
     size_t rows_per_task;
@@ -197,10 +358,47 @@ static void NN(twiddle_col)(const NN(job) *jb, F *col, size_t c) {
     }
 }
 
+/* The same product, batched; tmp holds 2 n1 elements when there is no cached
+ * matrix: the powers scale * (omega^c)^i in natural order, then at rev(i). */
+static void NN(twiddle_col_b)(const NN(job) *jb, F *col, size_t c, F *tmp) {
+    size_t n1 = (size_t)1 << jb->k1;
+    if (jb->tb.full) {
+        if (c || jb->scale)
+            FN(mul_batch)(col, col, jb->tb.full + c * n1, n1);
+        return;
+    }
+    if (c == 0) {
+        if (jb->scale)
+            NN(mul_const_b)(col, n1, jb->scale);
+        return;
+    }
+    F *pw = tmp, *pr = tmp + n1;
+    NN(powers_b)(pw, n1, jb->scale, &jb->tb.col[c]);
+    for (size_t i = 0; i < n1; i++)
+        pr[ntt_bitrev32((uint32_t)i, jb->k1)] = pw[i];
+    FN(mul_batch)(col, col, pr, n1);
+}
+
+/* One radix-2 block, on the path the tables chose. */
+static void NN(dif_)(const NN(tabs) *tb, F *a, unsigned j, const F *T, const F *S) {
+    if (tb->batch)
+        NN(dif_block_b)(a, j, S);
+    else
+        NN(dif_block)(a, j, T);
+}
+
+static void NN(dit_)(const NN(tabs) *tb, F *a, unsigned j, const F *T, const F *S) {
+    if (tb->batch)
+        NN(dit_block_b)(a, j, S);
+    else
+        NN(dit_block)(a, j, T);
+}
+
 static void NN(col_task)(void *arg, size_t task) {
     const NN(job) *jb = arg;
     size_t n1 = (size_t)1 << jb->k1, n2 = (size_t)1 << jb->k2;
-    F *S = jb->scratch + task * NN_COLS * n1;
+    F *S = jb->scratch + task * jb->task_elems;
+    F *tmp = S + NN_COLS * n1;
     size_t b0 = task * jb->per_task, b1 = b0 + jb->per_task;
     if (b1 > jb->nbatch)
         b1 = jb->nbatch;
@@ -215,11 +413,17 @@ static void NN(col_task)(void *arg, size_t task) {
         for (size_t b = 0; b < B; b++) {
             F *col = S + b * n1;
             if (jb->dit) {
-                NN(twiddle_col)(jb, col, c0 + b);
-                NN(dit_block)(col, jb->k1, jb->tb.sub1);
+                if (jb->tb.batch)
+                    NN(twiddle_col_b)(jb, col, c0 + b, tmp);
+                else
+                    NN(twiddle_col)(jb, col, c0 + b);
+                NN(dit_)(&jb->tb, col, jb->k1, jb->tb.sub1, jb->tb.stg1);
             } else {
-                NN(dif_block)(col, jb->k1, jb->tb.sub1);
-                NN(twiddle_col)(jb, col, c0 + b);
+                NN(dif_)(&jb->tb, col, jb->k1, jb->tb.sub1, jb->tb.stg1);
+                if (jb->tb.batch)
+                    NN(twiddle_col_b)(jb, col, c0 + b, tmp);
+                else
+                    NN(twiddle_col)(jb, col, c0 + b);
             }
         }
         for (size_t r = 0; r < n1; r++) {
@@ -238,9 +442,9 @@ static void NN(row_task)(void *arg, size_t task) {
         r1 = n1;
     for (size_t r = r0; r < r1; r++) {
         if (jb->dit)
-            NN(dit_block)(jb->a + r * n2, jb->k2, jb->tb.sub2);
+            NN(dit_)(&jb->tb, jb->a + r * n2, jb->k2, jb->tb.sub2, jb->tb.stg2);
         else
-            NN(dif_block)(jb->a + r * n2, jb->k2, jb->tb.sub2);
+            NN(dif_)(&jb->tb, jb->a + r * n2, jb->k2, jb->tb.sub2, jb->tb.stg2);
     }
 }
 
@@ -252,16 +456,23 @@ typedef struct NN(scale_job) {
     const F *extra; /* optional constant factor */
     int rev;        /* the element of index j sits at position rev_k(j) */
     const F *t1, *t2; /* rev: factor at position p = t1[p mod 2^b] * t2[p >> b] */
+    int batch;        /* the batched products */
 } NN(scale_job);
 
 /* Natural: a[j] *= extra * g^j. Bit-reversed: a[p] *= extra * g^rev_k(p),
  * walking p in memory order with rev_k(hi 2^b + lo) = rev_b(lo) 2^(k-b) +
  * rev_(k-b)(hi), so g^rev_k(p) = t1[lo] * t2[hi] (two sqrt(n) tables). */
+static void NN(scale_task_b)(const NN(scale_job) *sj, size_t j0, size_t j1);
+
 static void NN(scale_task)(void *arg, size_t task) {
     const NN(scale_job) *sj = arg;
     size_t j0 = task * sj->chunk, j1 = j0 + sj->chunk;
     if (j1 > sj->n)
         j1 = sj->n;
+    if (sj->batch) {
+        NN(scale_task_b)(sj, j0, j1);
+        return;
+    }
     F cur;
     if (sj->rev) {
         size_t mask = ((size_t)1 << sj->b) - 1;
@@ -286,6 +497,56 @@ static void NN(scale_task)(void *arg, size_t task) {
     }
 }
 
+/* The same products on [j0, j1), batched. Bit-reversed: runs of positions
+ * with one p >> b read t1 contiguously, f = t1[lo] * t2[hi], a[p] *= f.
+ * Natural: NN_GATHER factors extra * g^j at once, each batch of them times
+ * g^NN_GATHER for the next. */
+static void NN(scale_task_b)(const NN(scale_job) *sj, size_t j0, size_t j1) {
+    F f[NN_GATHER], c[NN_GATHER];
+    if (sj->rev) {
+        size_t mask = ((size_t)1 << sj->b) - 1;
+        for (size_t p = j0; p < j1;) {
+            size_t hi = p >> sj->b, lo = p & mask;
+            size_t run = mask + 1 - lo;
+            if (run > j1 - p)
+                run = j1 - p;
+            for (size_t i = 0; i < NN_GATHER; i++)
+                c[i] = sj->t2[hi];
+            for (size_t i = 0; i < run; i += NN_GATHER) {
+                size_t L = run - i < NN_GATHER ? run - i : NN_GATHER;
+                FN(mul_batch)(f, sj->t1 + lo + i, c, L);
+                FN(mul_batch)(sj->a + p + i, sj->a + p + i, f, L);
+            }
+            p += run;
+        }
+        return;
+    }
+    if (!sj->g) {
+        NN(mul_const_b)(sj->a + j0, j1 - j0, sj->extra);
+        return;
+    }
+    F start;
+    limb_t e[1] = {(limb_t)j0};
+    FN(pow)(&start, sj->g, e, 1);
+    if (sj->extra)
+        FN(mul)(&start, &start, sj->extra);
+    size_t n = j1 - j0, n0 = n < NN_GATHER ? n : NN_GATHER;
+    NN(powers_b)(f, n0, &start, sj->g); /* f[i] = extra g^(j0 + i) */
+    if (n0 < n) {
+        F gp = *sj->g; /* g^NN_GATHER */
+        for (size_t i = 1; i < NN_GATHER; i++)
+            FN(mul)(&gp, &gp, sj->g);
+        for (size_t i = 0; i < NN_GATHER; i++)
+            c[i] = gp;
+    }
+    for (size_t i = 0; i < n; i += NN_GATHER) {
+        size_t L = n - i < NN_GATHER ? n - i : NN_GATHER;
+        FN(mul_batch)(sj->a + j0 + i, sj->a + j0 + i, f, L);
+        if (i + NN_GATHER < n)
+            FN(mul_batch)(f, f, c, NN_GATHER);
+    }
+}
+
 static size_t NN(ntasks_)(g16_ctx *ctx, size_t n, size_t min_chunk) {
     size_t t = (size_t)g16_pool_threads(ctx->pool) * 4;
     size_t max = (n + min_chunk - 1) / min_chunk;
@@ -295,7 +556,7 @@ static size_t NN(ntasks_)(g16_ctx *ctx, size_t n, size_t min_chunk) {
 }
 
 static g16_err NN(scale_pass)(g16_ctx *ctx, F *a, unsigned k, const F *g, const F *extra,
-                              int rev) {
+                              int rev, int batch) {
     size_t n = (size_t)1 << k;
     if (!g && !extra)
         return G16_OK;
@@ -303,7 +564,7 @@ static g16_err NN(scale_pass)(g16_ctx *ctx, F *a, unsigned k, const F *g, const 
     FN(set_one)(&one);
     size_t nt = NN(ntasks_)(ctx, n, 4096);
     NN(scale_job) sj = {.a = a, .n = n, .chunk = (n + nt - 1) / nt, .k = k, .g = g, .extra = extra,
-                        .rev = rev && g};
+                        .rev = rev && g, .batch = batch};
     F *tabs = NULL;
     if (sj.rev) {
         sj.b = k / 2;
@@ -336,7 +597,7 @@ static g16_err NN(scale_pass)(g16_ctx *ctx, F *a, unsigned k, const F *g, const 
 /* The unpermuted transform: DIF (natural -> bit-reversed) or DIT (bit-
  * reversed -> natural) of size 2^k with root w[k] (dir 0), or with root
  * w[k]^-1 and every output times 2^-k (dir 1: the inverse). */
-static g16_err NN(core)(g16_ctx *ctx, F *a, unsigned k, int dir, int dit) {
+static g16_err NN(core)(g16_ctx *ctx, F *a, unsigned k, int dir, int dit, int batch) {
     /* Contract (the entry points' checks): a non-NULL, k within the field's
      * two-adicity, dir and dit flags. */
     G16_VERIFY_CHECK(a && k <= NC(S) && (dir == 0 || dir == 1) && (dit == 0 || dit == 1));
@@ -345,21 +606,23 @@ static g16_err NN(core)(g16_ctx *ctx, F *a, unsigned k, int dir, int dit) {
     const F *scale = dir ? &ninv : NULL;
     NN(job) jb = {.a = a, .k = k, .dit = dit, .scale = scale};
     if (k <= NTT_DIRECT_LOG) {
-        g16_err err = NN(get_tabs)(ctx, &jb.tb, dir, k, k, 0);
+        g16_err err = NN(get_tabs)(ctx, &jb.tb, dir, k, k, 0, batch);
         if (err)
             return err;
         if (dit)
-            NN(dit_block)(a, k, jb.tb.sub1);
+            NN(dit_)(&jb.tb, a, k, jb.tb.sub1, jb.tb.stg1);
         else
-            NN(dif_block)(a, k, jb.tb.sub1);
-        if (scale)
+            NN(dif_)(&jb.tb, a, k, jb.tb.sub1, jb.tb.stg1);
+        if (scale && batch)
+            NN(mul_const_b)(a, (size_t)1 << k, scale);
+        else if (scale)
             for (size_t i = 0; i < ((size_t)1 << k); i++)
                 FN(mul)(&a[i], &a[i], scale);
         return G16_OK;
     }
     jb.k1 = (k + 1) / 2;
     jb.k2 = k / 2;
-    g16_err err = NN(get_tabs)(ctx, &jb.tb, dir, k, jb.k1, jb.k2);
+    g16_err err = NN(get_tabs)(ctx, &jb.tb, dir, k, jb.k1, jb.k2, batch);
     if (err)
         return err;
     size_t n1 = (size_t)1 << jb.k1, n2 = (size_t)1 << jb.k2;
@@ -368,7 +631,8 @@ static g16_err NN(core)(g16_ctx *ctx, F *a, unsigned k, int dir, int dit) {
     size_t ncol_tasks = NN(ntasks_)(ctx, jb.nbatch, 1);
     jb.per_task = (jb.nbatch + ncol_tasks - 1) / ncol_tasks;
     ncol_tasks = (jb.nbatch + jb.per_task - 1) / jb.per_task;
-    jb.scratch = malloc(ncol_tasks * NN_COLS * n1 * sizeof(F));
+    jb.task_elems = (NN_COLS + (batch && !jb.tb.full ? 2 : 0)) * n1;
+    jb.scratch = malloc(ncol_tasks * jb.task_elems * sizeof(F));
     if (!jb.scratch)
         return G16_ERR_NOMEM;
     size_t nrow_tasks = NN(ntasks_)(ctx, n1, 1);
@@ -415,21 +679,21 @@ static void NN(bitrev_)(g16_ctx *ctx, F *a, unsigned k) {
 }
 
 /* Transform in the given order; dir as in core. */
-static g16_err NN(transform)(g16_ctx *ctx, F *a, unsigned k, int dir, ntt_order ord) {
+static g16_err NN(transform)(g16_ctx *ctx, F *a, unsigned k, int dir, ntt_order ord, int batch) {
     g16_err err;
     switch (ord) {
     case NTT_NR:
-        return NN(core)(ctx, a, k, dir, 0);
+        return NN(core)(ctx, a, k, dir, 0, batch);
     case NTT_RN:
-        return NN(core)(ctx, a, k, dir, 1);
+        return NN(core)(ctx, a, k, dir, 1, batch);
     case NTT_NN:
-        if ((err = NN(core)(ctx, a, k, dir, 0)))
+        if ((err = NN(core)(ctx, a, k, dir, 0, batch)))
             return err;
         NN(bitrev_)(ctx, a, k);
         return G16_OK;
     case NTT_RR:
         NN(bitrev_)(ctx, a, k);
-        return NN(core)(ctx, a, k, dir, 0);
+        return NN(core)(ctx, a, k, dir, 0, batch);
     }
     return G16_ERR_INVALID_ARG;
 }
@@ -457,14 +721,14 @@ g16_err NN(forward)(g16_ctx *ctx, F *a, unsigned log_n, ntt_order ord) {
     g16_err err = NN(check_)(ctx, a, log_n, (int)ord, NC(S));
     if (err)
         return err;
-    return NN(done_)(ctx, NN(transform)(ctx, a, log_n, 0, ord));
+    return NN(done_)(ctx, NN(transform)(ctx, a, log_n, 0, ord, ntt_batch_on(ctx)));
 }
 
 g16_err NN(inverse)(g16_ctx *ctx, F *a, unsigned log_n, ntt_order ord) {
     g16_err err = NN(check_)(ctx, a, log_n, (int)ord, NC(S));
     if (err)
         return err;
-    return NN(done_)(ctx, NN(transform)(ctx, a, log_n, 1, ord));
+    return NN(done_)(ctx, NN(transform)(ctx, a, log_n, 1, ord, ntt_batch_on(ctx)));
 }
 
 g16_err NN(coset_forward)(g16_ctx *ctx, F *a, unsigned log_n, const F *g, ntt_order ord) {
@@ -474,9 +738,10 @@ g16_err NN(coset_forward)(g16_ctx *ctx, F *a, unsigned log_n, const F *g, ntt_or
     if (!g)
         return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "ntt: NULL coset shift");
     F gg = *g; /* g may alias a */
-    if ((err = NN(scale_pass)(ctx, a, log_n, &gg, NULL, (int)ord >> 1)))
+    int batch = ntt_batch_on(ctx);
+    if ((err = NN(scale_pass)(ctx, a, log_n, &gg, NULL, (int)ord >> 1, batch)))
         return NN(done_)(ctx, err);
-    return NN(done_)(ctx, NN(transform)(ctx, a, log_n, 0, ord));
+    return NN(done_)(ctx, NN(transform)(ctx, a, log_n, 0, ord, batch));
 }
 
 g16_err NN(coset_inverse)(g16_ctx *ctx, F *a, unsigned log_n, const F *g, ntt_order ord) {
@@ -487,9 +752,10 @@ g16_err NN(coset_inverse)(g16_ctx *ctx, F *a, unsigned log_n, const F *g, ntt_or
         return g16_ctx_fail(ctx, G16_ERR_INVALID_ARG, "ntt: NULL coset shift");
     F ginv;
     FN(inv)(&ginv, g);
-    if ((err = NN(transform)(ctx, a, log_n, 1, ord)))
+    int batch = ntt_batch_on(ctx);
+    if ((err = NN(transform)(ctx, a, log_n, 1, ord, batch)))
         return NN(done_)(ctx, err);
-    return NN(done_)(ctx, NN(scale_pass)(ctx, a, log_n, &ginv, NULL, (int)ord & 1));
+    return NN(done_)(ctx, NN(scale_pass)(ctx, a, log_n, &ginv, NULL, (int)ord & 1, batch));
 }
 
 g16_err NN(odd_coset_from_evals)(g16_ctx *ctx, F *a, unsigned log_n) {
@@ -499,13 +765,14 @@ g16_err NN(odd_coset_from_evals)(g16_ctx *ctx, F *a, unsigned log_n) {
     F g;
     NN(load_)(&g, NN(roots_)[log_n + 1]);
     /* values (natural) -> coefficients (bit-reversed) */
-    if ((err = NN(core)(ctx, a, log_n, 1, 0)))
+    int batch = ntt_batch_on(ctx);
+    if ((err = NN(core)(ctx, a, log_n, 1, 0, batch)))
         return NN(done_)(ctx, err);
     /* coefficient j (at position rev(j)) times g^j */
-    if ((err = NN(scale_pass)(ctx, a, log_n, &g, NULL, 1)))
+    if ((err = NN(scale_pass)(ctx, a, log_n, &g, NULL, 1, batch)))
         return NN(done_)(ctx, err);
     /* coefficients (bit-reversed) -> values at g*omega^i (natural) */
-    return NN(done_)(ctx, NN(core)(ctx, a, log_n, 0, 1));
+    return NN(done_)(ctx, NN(core)(ctx, a, log_n, 0, 1, batch));
 }
 
 g16_err NN(bitrev)(g16_ctx *ctx, F *a, unsigned log_n) {
