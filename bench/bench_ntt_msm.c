@@ -1,11 +1,18 @@
-/* g16 bench ntt|msm: CPU NTT and MSM timings.
+/* g16 bench ntt|msm: CPU NTT and MSM timings. Each prints min, median and
+ * max over its R timed runs (min_ms, median_ms, max_ms; "ms" is the min)
+ * and checks its own result first (exit 1 when wrong).
  *   g16 bench ntt --curve C --log-n K [--threads T] [--reps R] [--json]
  *     forward NTT natural->natural ("ntt") and the prover's odd-coset step
- *     ("ntt_odd_coset"), on random Fr; best of R runs.
+ *     ("ntt_odd_coset"), on random Fr (seed 1), timed in place (each run
+ *     transforms the last one's output). Checked on a copy of the input:
+ *     the forward transform at four points against P(w^j) by Horner, the
+ *     inverse's round trip back to the input, and the odd-coset step at four
+ *     points against P(g w^j) from the inverse's coefficients.
  *   g16 bench msm --curve C --log-n K [--group g1|g2] [--threads T] [--json]
- *     one MSM of 2^K random bases (random multiples of the generator built
- *     from a few hundred scalar multiplications and additions) and random
- *     full-size scalars; best of R runs (default 1 at K >= 18). */
+ *     one MSM of 2^K distinct bases d_i G of known logs d_i (random
+ *     multiples of the generator stepped by 64 random points) and random
+ *     full-size scalars (or, with --profile filecoin, ~99% in {0, 1});
+ *     default R = 1 at K >= 18, else 3. Checked against (sum s_i d_i) G. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -23,6 +30,90 @@ static double cpu_ms(void) {
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+static int cmp_double(const void *x, const void *y) {
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* extra + min/median/max of ms[0..reps-1] and the CPU time of the min run
+ * into out; returns the min. */
+static double report_stats(char *out, size_t cap, const char *extra, const double *ms, const double *cms,
+                           int reps) {
+    double sorted[256];
+    int best = 0;
+    for (int i = 0; i < reps; i++) {
+        sorted[i] = ms[i];
+        if (ms[i] < ms[best])
+            best = i;
+    }
+    qsort(sorted, (size_t)reps, sizeof *sorted, cmp_double);
+    snprintf(out, cap, "%s,\"reps\":%d,\"min_ms\":%.6g,\"median_ms\":%.6g,\"max_ms\":%.6g,\"cpu_ms\":%.1f", extra,
+             reps, sorted[0], sorted[reps / 2], sorted[reps - 1], cms[best]);
+    return sorted[0];
+}
+
+/* The NTT bench's check (see the top): 0 when right, else 1 with a message.
+ * x is the input (left unchanged). */
+#define CHECK_NTT(F)                                                                                                   \
+    static void horner_##F(F *r, const F *c, size_t n, const F *z) {                                                   \
+        F##_set_zero(r);                                                                                               \
+        for (size_t i = n; i-- > 0;) {                                                                                 \
+            F##_mul(r, r, z);                                                                                          \
+            F##_add(r, r, &c[i]);                                                                                      \
+        }                                                                                                              \
+    }                                                                                                                  \
+    static int check_ntt_##F(g16_ctx *ctx, const F *x, unsigned k) {                                                   \
+        size_t n = (size_t)1 << k;                                                                                     \
+        F *y = malloc(n * sizeof *y), *c = malloc(n * sizeof *c), w, g, z, v;                                          \
+        const char *bad = NULL;                                                                                        \
+        size_t at = 0;                                                                                                 \
+        if (!y || !c) {                                                                                                \
+            free(y), free(c);                                                                                          \
+            fprintf(stderr, "g16 bench ntt: out of memory for the check\n");                                           \
+            return 1;                                                                                                  \
+        }                                                                                                              \
+        size_t js[4] = {0, 1 % n, (n / 2 + 1) % n, n - 1};                                                             \
+        memcpy(y, x, n * sizeof *y);                                                                                   \
+        memcpy(c, x, n * sizeof *c);                                                                                   \
+        if (!ntt_##F##_root(&w, k) || !ntt_##F##_root(&g, k + 1) || ntt_##F##_forward(ctx, y, k, NTT_NN) ||           \
+            ntt_##F##_inverse(ctx, c, k, NTT_NN)) {                                                                    \
+            bad = "a transform failed";                                                                                \
+            goto out;                                                                                                  \
+        }                                                                                                              \
+        for (int t = 0; t < 4 && !bad; t++) { /* forward: y[j] = P_x(w^j), P_x the polynomial of coefficients x */     \
+            limb_t e[1] = {(limb_t)js[t]};                                                                             \
+            F##_pow(&z, &w, e, 1);                                                                                     \
+            horner_##F(&v, x, n, &z);                                                                                  \
+            if (!F##_eq(&v, &y[js[t]]))                                                                                \
+                bad = "forward transform", at = js[t];                                                                 \
+        }                                                                                                              \
+        if (!bad && ntt_##F##_inverse(ctx, y, k, NTT_NN))                                                              \
+            bad = "inverse transform";                                                                                 \
+        for (size_t i = 0; i < n && !bad; i++)                                                                         \
+            if (!F##_eq(&y[i], &x[i]))                                                                                 \
+                bad = "inverse round trip", at = i;                                                                    \
+        /* odd coset: x as evaluations on the domain, c = inverse(x) its coefficients; out[j] = P_c(g w^j) */          \
+        memcpy(y, x, n * sizeof *y);                                                                                   \
+        if (!bad && ntt_##F##_odd_coset_from_evals(ctx, y, k))                                                         \
+            bad = "odd-coset step";                                                                                    \
+        for (int t = 0; t < 4 && !bad; t++) {                                                                          \
+            limb_t e[1] = {(limb_t)js[t]};                                                                             \
+            F##_pow(&z, &w, e, 1);                                                                                     \
+            F##_mul(&z, &z, &g);                                                                                       \
+            horner_##F(&v, c, n, &z);                                                                                  \
+            if (!F##_eq(&v, &y[js[t]]))                                                                                \
+                bad = "odd-coset step", at = js[t];                                                                    \
+        }                                                                                                              \
+    out:                                                                                                               \
+        free(y), free(c);                                                                                              \
+        if (bad)                                                                                                       \
+            fprintf(stderr, "g16 bench ntt: check failed at 2^%u: %s (element %zu)\n", k, bad, at);                    \
+        return bad != NULL;                                                                                            \
+    }
+
+CHECK_NTT(bn254_fr)
+CHECK_NTT(bls381_fr)
+
 #define BENCH_NTT(F)                                                                           \
     static int bench_ntt_##F(const bench_opts *o, g16_ctx *ctx, g16_curve curve, unsigned k) { \
         size_t n = (size_t)1 << k;                                                             \
@@ -35,26 +126,31 @@ static double cpu_ms(void) {
         g16_rng_seed(&rng, 1);                                                                 \
         for (size_t i = 0; i < n; i++)                                                         \
             F##_random(&a[i], &rng);                                                           \
-        int reps = o->reps > 0 ? o->reps : (k >= 22 ? 1 : k >= 18 ? 3 : 5);                    \
+        int reps = o->reps > 0 ? (o->reps < 256 ? o->reps : 256) : (k >= 22 ? 1 : k >= 18 ? 3 : 5); \
+        if (check_ntt_##F(ctx, a, k)) {                                                        \
+            free(a);                                                                           \
+            return 1;                                                                          \
+        }                                                                                      \
         char extra[96];                                                                        \
-        snprintf(extra, sizeof extra, "\"log_n\":%u,\"threads\":%d", k, g16_ctx_threads(ctx)); \
+        snprintf(extra, sizeof extra, "\"log_n\":%u,\"threads\":%d,\"checked\":true", k,     \
+                 g16_ctx_threads(ctx));                                                        \
         for (int op = 0; op < 2; op++) {                                                       \
-            double best = 1e300, best_cpu = 0;                                                 \
+            double ms[256], cms[256];                                                          \
             for (int r = 0; r < reps + 1; r++) { /* first run warms the twiddle cache */       \
                 double t0 = g16_now_ms(), c0 = cpu_ms();                                       \
                 g16_err err = op == 0 ? ntt_##F##_forward(ctx, a, k, NTT_NN)                   \
                                       : ntt_##F##_odd_coset_from_evals(ctx, a, k);             \
-                double ms = g16_now_ms() - t0, cms = cpu_ms() - c0;                            \
+                double dt = g16_now_ms() - t0, dc = cpu_ms() - c0;                             \
                 if (err != G16_OK) {                                                           \
                     fprintf(stderr, "g16 bench ntt: %s\n", g16_err_str(err));                  \
                     free(a);                                                                   \
                     return 1;                                                                  \
                 }                                                                              \
-                if (r > 0 && ms < best)                                                        \
-                    best = ms, best_cpu = cms;                                                 \
+                if (r > 0)                                                                     \
+                    ms[r - 1] = dt, cms[r - 1] = dc;                                           \
             }                                                                                  \
-            char ex2[160];                                                                     \
-            snprintf(ex2, sizeof ex2, "%s,\"cpu_ms\":%.1f", extra, best_cpu);                  \
+            char ex2[256];                                                                     \
+            double best = report_stats(ex2, sizeof ex2, extra, ms, cms, reps);                 \
             bench_report(o, op == 0 ? "ntt" : "ntt_odd_coset", curve, ex2, "ms", best);        \
         }                                                                                      \
         free(a);                                                                               \
@@ -95,7 +191,9 @@ int bench_ntt(const bench_opts *o) {
 #define BENCH_MSM(G, FR, BITS)                                                                     \
     typedef struct {                                                                           \
         G##_affine *P;                                                                         \
+        FR *D; /* D[i]: the log of P[i] to the generator */                                    \
         const G##_jac *S;                                                                      \
+        const FR *s; /* the logs of S */                                                       \
         size_t n;                                                                              \
     } bm_##G;                                                                                  \
     static void bm_task_##G(void *arg, size_t t) {                                             \
@@ -114,7 +212,9 @@ int bench_ntt(const bench_opts *o) {
         G##_jac_mul_vartime(&cur, &cur, &k);                                                   \
         for (size_t i = i0; i < i1; i++) {                                                     \
             G##_jac_add(&cur, &cur, &b->S[i % 64]);                                            \
+            FR##_add(&f, &f, &b->s[i % 64]);                                                   \
             J[i - i0] = cur;                                                                   \
+            b->D[i] = f;                                                                       \
         }                                                                                      \
         __typeof__(g.x) s[256];                                                                \
         G##_jac_batch_to_affine(&b->P[i0], J, i1 - i0, s);                                     \
@@ -123,10 +223,11 @@ int bench_ntt(const bench_opts *o) {
         size_t n = (size_t)1 << k;                                                             \
         G##_affine *P = malloc(n * sizeof *P);                                                 \
         g16_scalar *sc = malloc(n * sizeof *sc);                                               \
+        FR *D = malloc(n * sizeof *D), s_log[64];                                              \
         G##_jac S[64], r;                                                                      \
-        if (!P || !sc) {                                                                       \
+        if (!P || !sc || !D) {                                                                 \
             fprintf(stderr, "g16 bench msm: out of memory\n");                                 \
-            free(P), free(sc);                                                                 \
+            free(P), free(sc), free(D);                                                        \
             return 1;                                                                          \
         }                                                                                      \
         g16_rng rng;                                                                           \
@@ -138,10 +239,11 @@ int bench_ntt(const bench_opts *o) {
             FR##_random(&f, &rng);                                                             \
             g16_scalar kk;                                                                     \
             FR##_from_mont(kk.l, &f);                                                          \
+            s_log[i] = f;                                                                      \
             G##_jac_from_affine(&S[i], &g);                                                    \
             G##_jac_mul_vartime(&S[i], &S[i], &kk);                                            \
         }                                                                                      \
-        bm_##G b = {.P = P, .S = S, .n = n};                                                   \
+        bm_##G b = {.P = P, .D = D, .S = S, .s = s_log, .n = n};                               \
         g16_pool_run(ctx->pool, (n + 255) / 256, bm_task_##G, &b);                             \
         int filecoin = bench_profile(o) == 1; /* ~99% in {0, 1} */                            \
         for (size_t i = 0; i < n; i++) {                                                       \
@@ -157,27 +259,45 @@ int bench_ntt(const bench_opts *o) {
         }                                                                                      \
         unsigned c = (unsigned)g16_config_int(&o->cfg, G16_OPT_BENCH_MSM_WINDOW);               \
         int aflags = (int)g16_config_int(&o->cfg, G16_OPT_BENCH_MSM_FLAGS); /* with the window */ \
-        int reps = o->reps > 0 ? o->reps : (k >= 18 ? 1 : 3);                                  \
-        double best = 1e300, best_cpu = 0;                                                     \
+        /* the expected sum: (sum_i s_i D_i) G */                                              \
+        FR acc, t;                                                                             \
+        FR##_set_zero(&acc);                                                                   \
+        for (size_t i = 0; i < n; i++) {                                                       \
+            FR##_to_mont(&t, sc[i].l);                                                         \
+            FR##_mul(&t, &t, &D[i]);                                                           \
+            FR##_add(&acc, &acc, &t);                                                          \
+        }                                                                                      \
+        g16_scalar ka;                                                                         \
+        FR##_from_mont(ka.l, &acc);                                                            \
+        G##_jac want;                                                                          \
+        G##_jac_from_affine(&want, &g);                                                        \
+        G##_jac_mul_vartime(&want, &want, &ka);                                                \
+        free(D);                                                                               \
+        int reps = o->reps > 0 ? (o->reps < 256 ? o->reps : 256) : (k >= 18 ? 1 : 3);          \
+        double ms[256], cms[256];                                                              \
         for (int rep = 0; rep < reps; rep++) {                                                 \
             double t0 = g16_now_ms(), c0 = cpu_ms();                                           \
             g16_err err = c ? msm_##G##_tuned(ctx, &r, P, sc, n, c, aflags)                         \
                             : msm_##G(ctx, &r, P, sc, n, NULL, 0);                             \
-            double ms = g16_now_ms() - t0, cms = cpu_ms() - c0;                                \
+            ms[rep] = g16_now_ms() - t0, cms[rep] = cpu_ms() - c0;                             \
             if (err != G16_OK) {                                                               \
                 fprintf(stderr, "g16 bench msm: %s\n", g16_err_str(err));                      \
                 free(P), free(sc);                                                             \
                 return 1;                                                                      \
             }                                                                                  \
-            if (ms < best)                                                                     \
-                best = ms, best_cpu = cms;                                                     \
+            if (!G##_jac_eq(&r, &want)) {                                                      \
+                fprintf(stderr, "g16 bench msm: run %d: the sum differs from (sum s_i d_i) G\n", rep); \
+                free(P), free(sc);                                                             \
+                return 1;                                                                      \
+            }                                                                                  \
         }                                                                                      \
-        char extra[224];                                                                       \
+        char extra[224], ex2[400];                                                             \
         snprintf(extra, sizeof extra,                                                          \
-                 "\"group\":\"%s\",\"log_n\":%u,%s\"threads\":%d,\"window\":%u,\"cpu_ms\":%.1f", \
+                 "\"group\":\"%s\",\"log_n\":%u,%s\"threads\":%d,\"window\":%u,\"checked\":true", \
                  o->group, k, filecoin ? "\"profile\":\"filecoin\"," : "", g16_ctx_threads(ctx),                                            \
-                 c ? c : msm_window_for_ctx(ctx, n, g16_ctx_threads(ctx), BITS, sizeof(G##_affine)), best_cpu);                        \
-        bench_report(o, "msm", curve, extra, "ms", best);                                      \
+                 c ? c : msm_window_for_ctx(ctx, n, g16_ctx_threads(ctx), BITS, sizeof(G##_affine)));                        \
+        double best = report_stats(ex2, sizeof ex2, extra, ms, cms, reps);                     \
+        bench_report(o, "msm", curve, ex2, "ms", best);                                        \
         free(P), free(sc);                                                                     \
         return 0;                                                                              \
     }
