@@ -267,7 +267,7 @@ int bench_params(const bench_opts *o) {
         t0 = g16_now_ms();
         if (g16_gpu_create(&pg.g, 0, g16_params_gpu_max_points(key), 1, g16_ctx_config(ctx), &st) != G16_OK ||
             g16_params_gpu_key_upload(pg.g, &pg.gk, key, &st) != G16_OK ||
-            g16_params_gpu_work_create(pg.g, &pg.gw, key, &st) != G16_OK) {
+            g16_params_gpu_work_create(pg.g, &pg.gw, key, g16_ctx_config(ctx), &st) != G16_OK) {
             fprintf(stderr, "g16 bench params: GPU set-up: %s\n", st.msg);
             goto done;
         }
@@ -281,7 +281,8 @@ int bench_params(const bench_opts *o) {
         t0 = g16_now_ms();
         if (gpu) {
             g16_params_msms m;
-            if (g16_params_heavy_gpu(pg.g, pg.gw, pg.gk, &m, key, &af.a, "assignment", &st) != G16_OK ||
+            if (g16_params_gpu_load(pg.g, pg.gw, key, &af.a, ctx->pool, "assignment", &st) != G16_OK ||
+                g16_params_gpu_compute(pg.g, pg.gw, pg.gk, &m, key, &af.a, "assignment", &st) != G16_OK ||
                 g16_params_finish(enc, key, &m, pub, af.a.inp_assignment_size - 1, 0, NULL, "assignment", &st) !=
                     G16_OK) {
                 fprintf(stderr, "g16 bench params: %s\n", st.msg);

@@ -14,7 +14,9 @@
  *   - the stage times are filled in and add up to the compute time;
  *   - g16_params_gpu_compute refuses a partition that g16_params_gpu_load
  *     did not put on the area (none, or another), and the two calls give
- *     the CPU's sums.
+ *     the CPU's sums;
+ *   - all of the heavy-stage checks also with gpu.params_pinned (the copies
+ *     through two 64 MiB pinned buffers, filled by the pool's threads).
  * env: G16_TEST_SEED (default: time). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +31,7 @@
 #include "groth16/groth16.h"
 #include "groth16/params.h"
 #include "groth16/synth.h"
+#include "util/ctx.h"
 #include "testutil.h"
 
 static g16_ctx *g_ctx;
@@ -140,16 +143,23 @@ static void test_same_proof(fixture *f, int log_n, uint64_t seed) {
 
 /* A context smaller than the MSMs: chunked MSMs, same sums; the scratch
  * wiped after; bad values named as on the CPU; a foreign working area. */
-static void test_heavy(fixture *f, fixture *other, int log_n) {
+static void test_heavy(fixture *f, fixture *other, int log_n, int pinned) {
+    g16_config cfgv;
+    g16_config_init(&cfgv);
+    g16_status cs = {0};
+    CHECK(g16_config_set(&cfgv, "gpu.params_pinned", pinned ? "1" : "0", G16_SRC_FLAG, &cs) == G16_OK);
+    const g16_config *cfg = &cfgv;
     g16_status st = {0};
     g16_gpu *g = NULL;
     g16_params_gpu_key *gk = NULL;
     g16_params_gpu_work *gw = NULL;
     CHECK_MSG(g16_gpu_create(&g, 0, 1u << 12, 1, NULL, &st) == G16_OK, "%s", st.msg);
     CHECK_MSG(g && g16_params_gpu_key_upload(g, &gk, f->pk, &st) == G16_OK, "%s", st.msg);
-    CHECK_MSG(gk && g16_params_gpu_work_create(g, &gw, f->pk, &st) == G16_OK, "%s", st.msg);
+    CHECK_MSG(gk && g16_params_gpu_work_create(g, &gw, f->pk, cfg, &st) == G16_OK, "%s", st.msg);
     if (!gw)
         goto out;
+    if (pinned) /* many pieces, of a size that is no multiple of an element */
+        g16_params_gpu_work_test_piece(gw, 4096 + 48);
     g16_params_msms mc, mg;
     CHECK_MSG(g16_params_heavy_cpu(g_ctx, &mc, f->pk, &f->af.a, "p", &st) == G16_OK, "%s", st.msg);
     CHECK_MSG(g16_params_heavy_gpu(g, gw, gk, &mg, f->pk, &f->af.a, "p", &st) == G16_OK, "%s", st.msg);
@@ -175,11 +185,11 @@ static void test_heavy(fixture *f, fixture *other, int log_n) {
         CHECK_MSG(g16_params_gpu_compute(g, gw, gk, &m2, f->pk, &f->af.a, "p", &s2) == G16_ERR_INVALID_ARG &&
                       strstr(s2.msg, "not loaded"),
                   "compute without a load: '%s'", s2.msg);
-        CHECK_MSG(g16_params_gpu_load(g, gw, f->pk, &f->af.a, "p", &s2) == G16_OK, "%s", s2.msg);
+        CHECK_MSG(g16_params_gpu_load(g, gw, f->pk, &f->af.a, pinned ? g_ctx->pool : NULL, "p", &s2) == G16_OK, "%s", s2.msg);
         CHECK(g16_params_gpu_compute(g, gw, gk, &m2, f->pk, &other_as, "p", &s2) == G16_ERR_INVALID_ARG);
         CHECK(g16_gpu_test_scratch_nonzero(g, &nz, &st) == G16_OK && nz == 0);
         CHECK(g16_params_gpu_compute(g, gw, gk, &m2, f->pk, &f->af.a, "p", &s2) == G16_ERR_INVALID_ARG);
-        CHECK_MSG(g16_params_gpu_load(g, gw, f->pk, &f->af.a, "p", &s2) == G16_OK &&
+        CHECK_MSG(g16_params_gpu_load(g, gw, f->pk, &f->af.a, pinned ? g_ctx->pool : NULL, "p", &s2) == G16_OK &&
                       g16_params_gpu_compute(g, gw, gk, &m2, f->pk, &f->af.a, "p", &s2) == G16_OK,
                   "%s", s2.msg);
         CHECK_MSG(msms_same(&mc, &m2), "2^%d: the two-call sums differ from the CPU's", log_n);
@@ -250,8 +260,10 @@ int main(void) {
     if (g_ctx && make(&small, 10, seed) && make(&big, 16, seed + 1)) {
         test_same_proof(&small, 10, seed);
         test_same_proof(&big, 16, seed + 1);
-        test_heavy(&small, &big, 10);
-        test_heavy(&big, &small, 16);
+        for (int pinned = 0; pinned < 2; pinned++) {
+            test_heavy(&small, &big, 10, pinned);
+            test_heavy(&big, &small, 16, pinned);
+        }
     }
     drop(&small);
     drop(&big);

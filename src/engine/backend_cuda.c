@@ -43,6 +43,7 @@
 #include "engine.h"
 #include "gpu/gpu.h"
 #include "groth16/prover.h"
+#include "util/ctx.h"
 
 typedef struct cdev {
     int device;
@@ -738,9 +739,9 @@ static int worker_fit_params(cworker *w, const g16_params_key *key, char *why, s
         g16_params_gpu_work_free(w->g, w->pw);
         w->pw = NULL;
     }
-    if (!w->pw && g16_params_gpu_work_create(w->g, &w->pw, key, &st) != G16_OK) {
+    if (!w->pw && g16_params_gpu_work_create(w->g, &w->pw, key, &w->be->cfg, &st) != G16_OK) {
         worker_drop_works(w, -1); /* the zkey areas make room */
-        if (g16_params_gpu_work_create(w->g, &w->pw, key, &st) != G16_OK) {
+        if (g16_params_gpu_work_create(w->g, &w->pw, key, &w->be->cfg, &st) != G16_OK) {
             w->pw = NULL;
             if (w->g_points > MIN_CTX_POINTS) {
                 /* a smaller context makes room (the estimate above left
@@ -780,7 +781,7 @@ static g16_err cuda_params_heavy(void *self, void *wstate, g16_ctx *ctx, g16_par
     /* The copies outside the kernel mutex: they overlap the kernels of the
      * device's other workers. */
     double tu = g16_now_ms();
-    g16_err err = g16_params_gpu_load(w->g, w->pw, key, as, who, st);
+    g16_err err = g16_params_gpu_load(w->g, w->pw, key, as, ctx ? ctx->pool : NULL, who, st);
     double t0 = g16_now_ms();
     pthread_mutex_t *kern = b->shared ? NULL : &dv->kern;
     int locked = kern && !err;

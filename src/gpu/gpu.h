@@ -334,6 +334,9 @@ g16_err g16_gpu_event_create(g16_gpu *g, g16_gpu_event **ev, g16_status *st);
 void g16_gpu_event_destroy(g16_gpu *g, g16_gpu_event *ev);
 g16_err g16_gpu_event_record(g16_gpu *g, g16_gpu_event *ev, g16_status *st);
 g16_err g16_gpu_event_elapsed(float *ms, g16_gpu_event *from, g16_gpu_event *to, g16_status *st);
+/* Waits until ev's last recording has completed (that event only, not the
+ * device; at once if it was never recorded). */
+g16_err g16_gpu_event_wait(g16_gpu_event *ev, g16_status *st);
 
 /* ---- test hooks -------------------------------------------------------------
  * Element-wise field arithmetic on the device, to compare with the CPU field

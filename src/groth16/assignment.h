@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "g16.h"
+#include "../util/config.h"
 #include "../util/fmap.h"
 #include "../util/util.h"
 #include "params.h"
@@ -130,9 +131,11 @@ size_t g16_params_gpu_max_points(const g16_params_key *key);
 g16_err g16_params_gpu_key_upload(struct g16_gpu *g, g16_params_gpu_key **out, const g16_params_key *key,
                                   g16_status *st);
 void g16_params_gpu_key_free(struct g16_gpu *g, g16_params_gpu_key *gk);
-/* A working area for key's partitions (allocates: once per worker and shape). */
+/* A working area for key's partitions (allocates: once per worker and
+ * shape). cfg (NULL: the defaults): gpu.params_pinned gives it two pinned
+ * host buffers of 64 MiB through which g16_params_gpu_load copies. */
 g16_err g16_params_gpu_work_create(struct g16_gpu *g, g16_params_gpu_work **out, const g16_params_key *key,
-                                   g16_status *st);
+                                   const g16_config *cfg, g16_status *st);
 /* 1 when w serves key's partitions (same domain, counts within its sizes). */
 int g16_params_gpu_work_fits(const g16_params_gpu_work *w, const g16_params_key *key);
 void g16_params_gpu_work_free(struct g16_gpu *g, g16_params_gpu_work *w);
@@ -151,9 +154,11 @@ g16_err g16_params_heavy_gpu(struct g16_gpu *g, g16_params_gpu_work *w, const g1
  * partition's rows, inputs, aux values and bitmaps into w (it returns when
  * they have landed; as must stay valid and unchanged until compute
  * returns); compute runs the rest on what load put there (INVALID_ARG if
- * as is not what w holds) and wipes as above. A failed load wipes too. */
+ * as is not what w holds) and wipes as above. A failed load wipes too.
+ * pool (NULL: the calling thread) fills the pinned buffers when w has them.
+ * g16_params_heavy_gpu loads with no pool. */
 g16_err g16_params_gpu_load(struct g16_gpu *g, g16_params_gpu_work *w, const g16_params_key *key,
-                            const g16_assignment *as, const char *who, g16_status *st);
+                            const g16_assignment *as, g16_pool *pool, const char *who, g16_status *st);
 g16_err g16_params_gpu_compute(struct g16_gpu *g, g16_params_gpu_work *w, const g16_params_gpu_key *gk,
                                g16_params_msms *m, const g16_params_key *key, const g16_assignment *as,
                                const char *who, g16_status *st);
@@ -169,6 +174,9 @@ typedef struct g16_params_gpu_times {
     float prep_ms, h_ms, scalars_ms, msm_ms[5], compute_ms;
 } g16_params_gpu_times;
 void g16_params_gpu_work_times(const g16_params_gpu_work *w, g16_params_gpu_times *t);
+/* Test hook: the pinned copies in pieces of bytes (16 .. 64 MiB; else the
+ * default 64 MiB), so that a small partition takes many pieces. */
+void g16_params_gpu_work_test_piece(g16_params_gpu_work *w, size_t bytes);
 
 /* The stages after g16_params_heavy_cpu (the engine's finalize thread): r
  * and s fresh from the OS CSPRNG (used in constant time, wiped), the proof

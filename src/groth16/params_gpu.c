@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "../field/field.h"
+#include "../util/config.h"
 #include "../util/util.h"
 #include "assignment.h"
 #include "gpu/gpu.h"
@@ -83,7 +84,15 @@ struct g16_params_gpu_work {
     g16_gpu_event *ev[EV_COUNT];
     const g16_assignment *loaded; /* the partition whose copies are in (g16_params_gpu_load) */
     g16_params_gpu_times t;
+    /* gpu.params_pinned: two pinned buffers of PIN_BYTES the host threads
+     * fill while the other one's copy runs, and their copies' events */
+    void *pin[2];
+    g16_gpu_event *pin_ev[2];
+    size_t piece; /* bytes per piece: PIN_BYTES (a test hook makes it smaller) */
 };
+
+#define PIN_BYTES ((size_t)64 << 20)
+#define PIN_TASK ((size_t)1 << 20) /* bytes per host thread task */
 
 /* Bad-index slots (PW_BAD): a, b, c, inputs, aux. */
 enum { BAD_A, BAD_B, BAD_C, BAD_INP, BAD_AUX, BAD_COUNT };
@@ -184,12 +193,16 @@ void g16_params_gpu_work_free(g16_gpu *g, g16_params_gpu_work *w) {
         g16_gpu_free(g, w->d[i]);
     for (int i = 0; i < EV_COUNT; i++)
         g16_gpu_event_destroy(g, w->ev[i]);
+    for (int i = 0; i < 2; i++) {
+        g16_gpu_host_free(w->pin[i]);
+        g16_gpu_event_destroy(g, w->pin_ev[i]);
+    }
     g16_gpu_domain_free(w->dom);
     free(w);
 }
 
 g16_err g16_params_gpu_work_create(g16_gpu *g, g16_params_gpu_work **out, const g16_params_key *key,
-                                   g16_status *st) {
+                                   const g16_config *cfg, g16_status *st) {
     if (!out)
         return g16_fail(st, G16_ERR_INVALID_ARG, "params gpu work: NULL argument");
     *out = NULL;
@@ -206,6 +219,12 @@ g16_err g16_params_gpu_work_create(g16_gpu *g, g16_params_gpu_work **out, const 
             err = g16_gpu_alloc(g, &w->d[i], w->bytes[i], st);
     for (int i = 0; i < EV_COUNT && !err; i++)
         err = g16_gpu_event_create(g, &w->ev[i], st);
+    /* pinned host memory: once per working area (cudaHostAlloc is a
+     * device-global call) */
+    for (int i = 0; i < 2 && !err && g16_config_bool(cfg, G16_OPT_GPU_PARAMS_PINNED); i++)
+        if (!(err = g16_gpu_host_alloc(&w->pin[i], PIN_BYTES, st)))
+            err = g16_gpu_event_create(g, &w->pin_ev[i], st);
+    w->piece = PIN_BYTES;
     if (err) {
         g16_params_gpu_work_free(g, w);
         return err;
@@ -221,6 +240,11 @@ int g16_params_gpu_work_fits(const g16_params_gpu_work *w, const g16_params_key 
     shape_of(&s, key);
     return s.domain == w->s.domain && s.n_inp <= w->s.n_inp && s.n_aux <= w->s.n_aux && s.n_a <= w->s.n_a &&
            s.n_b <= w->s.n_b;
+}
+
+void g16_params_gpu_work_test_piece(g16_params_gpu_work *w, size_t bytes) {
+    if (w)
+        w->piece = bytes >= 16 && bytes <= PIN_BYTES ? bytes : PIN_BYTES;
 }
 
 void g16_params_gpu_work_times(const g16_params_gpu_work *w, g16_params_gpu_times *t) {
@@ -266,27 +290,69 @@ static g16_err args(g16_gpu *g, g16_params_gpu_work *w, const g16_params_key *ke
     return G16_OK;
 }
 
-/* Step 0: every copy in, waited for (pageable sources block the host
- * until staged; the wait covers the last DMA). */
-static g16_err load(g16_gpu *g, g16_params_gpu_work *w, const g16_assignment *as, g16_status *st) {
+typedef struct pin_job {
+    uint8_t *dst;
+    const uint8_t *src;
+    size_t len;
+} pin_job;
+
+static void pin_task(void *arg, size_t t) {
+    const pin_job *j = arg;
+    size_t off = t * PIN_TASK, len = j->len - off < PIN_TASK ? j->len - off : PIN_TASK;
+    memcpy(j->dst + off, j->src + off, len);
+}
+
+/* bytes from host memory to the device. With the pinned buffers: in
+ * PIN_BYTES pieces, the pool's threads copying piece k into buffer k mod 2
+ * while piece k - 1's DMA runs from the other (a buffer is refilled once
+ * its last DMA is done: its event); else one cudaMemcpyAsync from the
+ * source (pageable: the driver stages it, the host blocks meanwhile). */
+static g16_err copy_big(g16_gpu *g, g16_params_gpu_work *w, void *dst, const void *src, size_t bytes,
+                        g16_pool *pool, int *next, g16_status *st) {
+    if (!w->pin[0])
+        return copy_in(g, dst, src, bytes, st);
+    g16_err err = G16_OK;
+    for (size_t off = 0; off < bytes && !err; off += w->piece) {
+        int b = (*next)++ & 1;
+        pin_job j = {.dst = w->pin[b], .src = (const uint8_t *)src + off,
+                     .len = bytes - off < w->piece ? bytes - off : w->piece};
+        if ((err = g16_gpu_event_wait(w->pin_ev[b], st)))
+            break;
+        g16_pool_run(pool, (j.len + PIN_TASK - 1) / PIN_TASK, pin_task, &j);
+        if (!(err = g16_gpu_copy_async(g, (uint8_t *)dst + off, w->pin[b], j.len, st)))
+            err = g16_gpu_event_record(g, w->pin_ev[b], st);
+    }
+    return err;
+}
+
+/* Step 0: every copy in, waited for (the wait covers the last DMA); the
+ * pinned buffers, which held witness data, wiped after it. */
+static g16_err load(g16_gpu *g, g16_params_gpu_work *w, const g16_assignment *as, g16_pool *pool, g16_status *st) {
     g16_err err;
+    int next = 0;
     const g16_fr_mont *src[3] = {as->a, as->b, as->c};
     if ((err = copy_in(g, w->d[PW_INP], as->inp_assignment, as->inp_assignment_size * 32, st)) ||
-        (err = copy_in(g, w->d[PW_AUX], as->aux_assignment, as->aux_assignment_size * 32, st)) ||
+        (err = copy_big(g, w, w->d[PW_AUX], as->aux_assignment, as->aux_assignment_size * 32, pool, &next, st)) ||
         (err = copy_in(g, bits_at(w, 0), as->a_aux_density, words(as->a_aux_bit_len) * 8, st)) ||
         (err = copy_in(g, bits_at(w, 1), as->b_aux_density, words(as->b_aux_bit_len) * 8, st)) ||
         (err = copy_in(g, bits_at(w, 2), as->b_inp_density, words(as->b_inp_bit_len) * 8, st)))
         return err;
-    for (int t = 0; t < 3; t++) {
+    for (int t = 0; t < 3 && !err; t++) {
         int i = (t + 2) % 3; /* c, a, b */
-        if ((err = copy_in(g, w->d[land_of[i]], src[i], as->abc_size * 32, st)))
-            return err;
+        err = copy_big(g, w, w->d[land_of[i]], src[i], as->abc_size * 32, pool, &next, st);
     }
-    return g16_gpu_sync(g, st);
+    g16_status s2 = {0};
+    g16_err serr = g16_gpu_sync(g, &s2); /* on error too: no DMA may still read a buffer being wiped */
+    for (int i = 0; i < 2; i++)
+        if (w->pin[i])
+            g16_wipe(w->pin[i], PIN_BYTES);
+    if (!err && serr)
+        err = g16_fail(st, serr, "%s", s2.msg);
+    return err;
 }
 
 g16_err g16_params_gpu_load(g16_gpu *g, g16_params_gpu_work *w, const g16_params_key *key, const g16_assignment *as,
-                            const char *who, g16_status *st) {
+                            g16_pool *pool, const char *who, g16_status *st) {
     if (!who)
         who = "assignment";
     g16_err err = args(g, w, key, as, who, st);
@@ -300,7 +366,7 @@ g16_err g16_params_gpu_load(g16_gpu *g, g16_params_gpu_work *w, const g16_params
     if ((err = g16_params_check_partition(key, as, who, st)))
         return err;
     double t0 = g16_now_ms();
-    err = load(g, w, as, st);
+    err = load(g, w, as, pool, st);
     w->t.load_ms = g16_now_ms() - t0;
     if (err) {
         g16_status ws = {0};
@@ -471,6 +537,6 @@ g16_err g16_params_heavy_gpu(g16_gpu *g, g16_params_gpu_work *w, const g16_param
         who = "assignment";
     if (gk->key != key)
         return g16_fail(st, G16_ERR_INVALID_ARG, "%s: the device bases belong to another key", who);
-    g16_err err = g16_params_gpu_load(g, w, key, as, who, st);
+    g16_err err = g16_params_gpu_load(g, w, key, as, NULL, who, st);
     return err ? err : g16_params_gpu_compute(g, w, gk, m, key, as, who, st);
 }

@@ -725,7 +725,7 @@ static g16_err dev_setup(g16_ctx *ctx, params_dev *d, const g16_params_key *k, g
     g16_err err;
     if ((err = g16_gpu_create(&d->g, 0, g16_params_gpu_max_points(k), 1, g16_ctx_config(ctx), st)) ||
         (err = g16_params_gpu_key_upload(d->g, &d->gk, k, st)) ||
-        (err = g16_params_gpu_work_create(d->g, &d->gw, k, st)))
+        (err = g16_params_gpu_work_create(d->g, &d->gw, k, g16_ctx_config(ctx), st)))
         dev_drop(d);
     return err;
 }
@@ -737,8 +737,10 @@ static g16_err prove_one(g16_ctx *ctx, const params_dev *dev, g16_params_proof *
     if ((err = g16_params_check_partition(k, as, who, st)))
         return err;
     params_msms m;
-    if (dev->g)
-        err = g16_params_heavy_gpu(dev->g, dev->gw, dev->gk, &m, k, as, who, st);
+    if (dev->g) {
+        if (!(err = g16_params_gpu_load(dev->g, dev->gw, k, as, ctx->pool, who, st)))
+            err = g16_params_gpu_compute(dev->g, dev->gw, dev->gk, &m, k, as, who, st);
+    }
     else
         err = g16_params_heavy_cpu(ctx, &m, k, as, who, st);
     if (err)

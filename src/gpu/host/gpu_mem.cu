@@ -89,3 +89,14 @@ extern "C" g16_err g16_gpu_event_elapsed(float *ms, g16_gpu_event *from, g16_gpu
     *ms = 0;
     return event_elapsed(ms, from, to, st);
 }
+
+static g16_err event_wait(g16_gpu_event *ev, g16_status *st) {
+    CU(cudaEventSynchronize((cudaEvent_t)ev));
+    return G16_OK;
+}
+
+extern "C" g16_err g16_gpu_event_wait(g16_gpu_event *ev, g16_status *st) {
+    if (!ev)
+        return g16_fail(st, G16_ERR_INVALID_ARG, "gpu event: NULL argument");
+    return event_wait(ev, st);
+}

@@ -40,3 +40,8 @@ g16_err g16_gpu_event_elapsed(float *ms, g16_gpu_event *from, g16_gpu_event *to,
         *ms = 0;
     return no_device(st);
 }
+
+g16_err g16_gpu_event_wait(g16_gpu_event *ev, g16_status *st) {
+    (void)ev;
+    return no_device(st);
+}
