@@ -688,9 +688,10 @@ static void cuda_params_release(void *self, const g16_params_key *key) {
  * cannot hold them. As worker_fit does for zkeys, a first context starts
  * from the largest that fits beside the working area in the worker's share
  * of the free memory (the device's workers still to make theirs split it:
- * at 2^27, beside 50 GB of bases, two workers get 2^25-point contexts
- * rather than one of 2^27 and one that fits nothing), then halves on
- * failure down to MIN_CTX_POINTS. */
+ * at 2^27, beside 47 GB of bases, the first of two workers takes 2^25
+ * points rather than 2^27, which would leave the second no room for its
+ * area), then halves on failure, and when the area does not fit beside
+ * it, down to MIN_CTX_POINTS. */
 static int worker_fit_params(cworker *w, const g16_params_key *key, char *why, size_t wlen) {
     size_t need = g16_params_gpu_max_points(key);
     if (w->g_max && w->g_max < need)
