@@ -21,9 +21,15 @@ static int msm_affine_option(g16_ctx *ctx) {
  * workers:
  *   ceil(nw * P / W) * (A(c) * m / P + R(c) * 2^(c-1)),   nw = ceil((bits + 1) / c),
  * P = point ranges per window (each a job with its own bucket reduction).
- * A = cost of one bucket addition: 1 for XYZZ buckets, 0.65 for batch-affine
- * ones (c >= MSM_AFFINE_MIN_C; measured 296 vs 460 ms at 2^16, c = 13, BN254
- * G1, one thread). R = cost of reducing one bucket by running sums: two XYZZ
+ * A = cost of one bucket addition: 1 for XYZZ buckets, 0.65 + 5 / batch for
+ * batch-affine ones (c >= MSM_AFFINE_MIN_C; 0.65 measured 296 vs 460 ms at
+ * 2^16, c = 13, BN254 G1, one thread), where batch = min(MSM_BATCH_CAP,
+ * 2^(c-1) / 4) additions share one flush's inversion (~53M, about 5 XYZZ
+ * additions): small windows flush small batches. With it 2^14 gets c = 11
+ * and 2^16 c = 13 (were 10 and 12; 2^12, 2^18+ unchanged): BN254 G1,
+ * 2 threads, IFMA flush, CPU ms, interleaved, loaded: 2^14 c = 10 53.7-54.8,
+ * c = 11 48.0-48.6; 2^16 c = 12 160.9-168.5, c = 13 160.1-163.1.
+ * R = cost of reducing one bucket by running sums: two XYZZ
  * additions (12M+2S, ~1.4 mixed each) = 2.8, or for affine buckets one mixed
  * plus one full addition = 2.4. Buckets past the L2 cache (2^(c-1) affine
  * points over 1 MiB) make A 15% dearer (2^20 BN254 G1, 2 threads: c = 15
@@ -60,7 +66,13 @@ static void msm_make_plan(msm_plan *pl, size_t m, int threads, unsigned bits, si
             int aff = c >= MSM_AFFINE_MIN_C && !xyzz_only;
             /* buckets beyond L2 (1 MiB here): slower accumulation */
             double cache = ((size_t)1 << (c - 1)) * pt_bytes > ((size_t)1 << 20) ? 1.15 : 1.0;
-            double cost = rounds * (cache * (aff ? 0.65 : 1.0) * (double)m / P +
+            size_t batch = ((size_t)1 << (c - 1)) / 4;
+            if (batch > MSM_BATCH_CAP)
+                batch = MSM_BATCH_CAP;
+            if (batch < 1)
+                batch = 1;
+            double A = aff ? 0.65 + 5.0 / (double)batch : 1.0;
+            double cost = rounds * (cache * A * (double)m / P +
                                     (aff ? 2.4 : 2.8) * (double)((size_t)1 << (c - 1)));
             if (best < 0 || cost < best) {
                 best = cost;

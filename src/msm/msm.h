@@ -85,6 +85,7 @@
 
 #define MSM_MAX_WINDOW 20
 #define MSM_AFFINE_MIN_C 10 /* batch-affine buckets from this window size on */
+#define MSM_BATCH_CAP 1024  /* most batch-affine additions per flush (a quarter of the buckets if fewer) */
 enum { MSM_SPLIT = 1, MSM_NO_AFFINE = 2, MSM_FORCE_AFFINE = 4 };
 
 G16_MSM_DECLARE(bn254_g1)

@@ -117,7 +117,7 @@ static void MN(accumulate)(const MN(job) *jb, GX *B, unsigned w, size_t i0, size
  * 8M + 2S for the XYZZ mixed addition. A point whose bucket already has an
  * addition queued waits in a deferred list until the next flush. Used for
  * c >= MSM_AFFINE_MIN_C, where the buckets are many and collisions rare. */
-#define MN_PCAP 1024 /* most additions queued at once (nb/4 if smaller) */
+#define MN_PCAP MSM_BATCH_CAP /* most additions queued at once (nb/4 if smaller) */
 #define MN_QCAP 1024
 #define MN_FLUSH_AHEAD 8 /* buckets prefetched ahead in a flush's back pass */
 
