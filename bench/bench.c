@@ -13,7 +13,7 @@
 enum {
     B_JSON = CLI_ID, B_CURVE, B_LOG_N, B_GROUP, B_THREADS, B_BACKEND, B_REPS, B_ZKEY, B_KEY, B_WTNS, B_JOBS,
     B_PARTITIONS, B_WORKERS, B_WPD, B_SYNTH_THREADS, B_TIMELINE, B_BUDGET, B_WITNESSES, B_PROFILE, B_PRECOMPUTE,
-    B_TABLE_C, B_STREAMED, B_CHUNK_LOG, B_NO_VERIFY, B_SYNTHETIC, B_SET, B_SEED, B_ASSIGNMENT,
+    B_TABLE_C, B_STREAMED, B_CHUNK_LOG, B_NO_VERIFY, B_SYNTHETIC, B_SET, B_AB, B_SEED, B_ASSIGNMENT,
 };
 static const cli_opt BENCH_OPTS[] = {
     {"curve", B_CURVE, "bn254|bls12-381", "the curve (default bn254)"},
@@ -44,6 +44,7 @@ static const cli_opt BENCH_OPTS[] = {
     {"streamed", B_STREAMED, NULL, "msm, cuda: bases streamed from host memory"},
     {"chunk-log", B_CHUNK_LOG, "K", "msm, cuda: a context of 2^K points, resident bases in chunks"},
     {"set", B_SET, "KEY=VALUE", "a library option (docs/config.md), over the environment; repeatable"},
+    {"ab", B_AB, "KEY=VALUE", "params, cuda: odd reps with this working-area option (A/B in one run)"},
     {NULL, 0, NULL, NULL},
 };
 const cli_cmd CLI_BENCH = {
@@ -136,6 +137,9 @@ int bench_main(int argc, char **argv) {
             o.seed = u;
             o.seed_set = 1;
             break;
+        case B_AB:
+            o.ab = a;
+            break;
         case B_SET: {
             char key[128];
             const char *eq = strchr(a, '=');
@@ -151,6 +155,17 @@ int bench_main(int argc, char **argv) {
     }
     if (c != CLI_END)
         return cli_exit(c);
+    if (o.ab) { /* after every --set: B is A with this one option changed */
+        char key[128];
+        const char *eq = strchr(o.ab, '=');
+        if (!eq || (size_t)(eq - o.ab) >= sizeof key)
+            return cli_usage_error(&CLI_BENCH, "--ab '%s': expected KEY=VALUE", o.ab);
+        memcpy(key, o.ab, (size_t)(eq - o.ab));
+        key[eq - o.ab] = 0;
+        o.cfg_b = o.cfg;
+        if (g16_config_set(&o.cfg_b, key, eq + 1, G16_SRC_FLAG, &cst) != G16_OK)
+            return cli_usage_error(&CLI_BENCH, "--ab: %s", cst.msg);
+    }
     int i = p.optind;
     if (i >= argc) {
         cli_usage(stderr, &CLI_BENCH);

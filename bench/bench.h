@@ -10,6 +10,7 @@
 
 #include "bench_main.h"
 #include "g16.h"
+#include "curve/curve.h"
 #include "util/config.h"
 
 typedef struct bench_opts {
@@ -45,6 +46,10 @@ typedef struct bench_opts {
      * KEY=VALUE flags. Every GPU context and g16_ctx of a bench takes them
      * (bench_ctx_create), and --json lines report them ("options"). */
     g16_config cfg;
+    /* --ab KEY=VALUE (bench params --backend cuda): odd reps run with cfg_b,
+     * cfg with that one option changed; ab names it (NULL: no A/B). */
+    const char *ab;
+    g16_config cfg_b;
     int argc;             /* remaining positional arguments */
     char **argv;
 } bench_opts;
@@ -66,6 +71,29 @@ int bench_ntt_cuda(const bench_opts *o); /* bench_gpu_ntt.c: --backend cuda */
 /* Scalar profile of --profile: 1 for "filecoin" (about 99% of the scalars in
  * {0, 1}, half each, the rest uniform), 0 for "random" or none, -1 unknown. */
 int bench_profile(const bench_opts *o);
+/* bench_msm_inputs.c: an MSM's inputs, n distinct bases d_i G of known logs
+ * d_i, scalars (uniform, or with filecoin ~99% in {0, 1}) from seed, and
+ * the expected sum (sum_i s_i d_i) G. bench_msm_inputs returns 0, or 1
+ * without memory; bench_msm_check is 1 iff got (a Jacobian point of the
+ * group) equals the expected sum. */
+typedef struct bench_msm_in {
+    g16_curve curve;
+    int g2;
+    size_t n;
+    uint64_t seed;
+    void *bases;     /* n affine points of the group (malloc) */
+    g16_scalar *sc;  /* n canonical scalars (malloc) */
+    union {
+        bn254_g1_jac a;
+        bn254_g2_jac b;
+        bls381_g1_jac c;
+        bls381_g2_jac d;
+    } want;
+} bench_msm_in;
+int bench_msm_inputs(g16_ctx *ctx, g16_curve curve, int g2, size_t n, int filecoin, uint64_t seed,
+                     bench_msm_in *in);
+int bench_msm_check(const bench_msm_in *in, const void *got);
+void bench_msm_inputs_free(bench_msm_in *in);
 int bench_prove(const bench_opts *o);
 int bench_prove_synthetic(const bench_opts *o); /* bench_synthetic.c: --synthetic */
 /* bench_mem.c: per-phase peak resident memory (Linux /proc; -1 elsewhere).

@@ -4,10 +4,11 @@
  * runs (default 7): "total" includes the scalar upload and the result
  * download, "kernels" is the device work alone (the figure comparable with
  * sppark's, which starts with the scalars on the device).
- * Bases: 2^16 distinct points A + iD (A, D random multiples of the
- * generator), repeated to fill n (the timing does not depend on the bases'
- * values); scalars uniform below r, or with --profile filecoin about 99% in
- * {0, 1} (half each) and the rest uniform.
+ * Inputs: bench_msm_inputs (bench_msm_inputs.c): 2^K distinct bases d_i G
+ * of known logs, scalars uniform below r, or with --profile filecoin about
+ * 99% in {0, 1} (half each) and the rest uniform (seed --seed, default
+ * 0x6d736d); every run's sum, warm-ups included, is checked against
+ * (sum_i s_i d_i) G (exit 1 when it differs). Prints min / median / max.
  * --streamed: bases stay in (pinned) host memory and g16_gpu_msm_streamed
  * copies them in 4 chunks (the context's max_points is n/4); "total" is then
  * the host's wall time of the call, "kernels" the sum of the chunks' kernels.
@@ -26,42 +27,6 @@ static int cmp_float(const void *a, const void *b) {
     float x = *(const float *)a, y = *(const float *)b;
     return (x > y) - (x < y);
 }
-
-#define BENCH_GROUP(G, E, FR, CURVE, GROUP)                                                     \
-    static void *G##_bench_bases(size_t n, g16_rng *rng) {                                      \
-        size_t d = n < ((size_t)1 << 16) ? n : ((size_t)1 << 16);                               \
-        G##_affine *p = malloc(n * sizeof *p);                                                  \
-        G##_jac *j = malloc(d * sizeof *j);                                                     \
-        E *scratch = malloc(d * sizeof *scratch);                                               \
-        if (!p || !j || !scratch) {                                                             \
-            free(p), free(j), free(scratch);                                                    \
-            return NULL;                                                                        \
-        }                                                                                       \
-        G##_affine gen;                                                                         \
-        G##_jac genj, D;                                                                        \
-        FR f;                                                                                   \
-        g16_scalar a;                                                                           \
-        G##_generator(&gen);                                                                    \
-        G##_jac_from_affine(&genj, &gen);                                                       \
-        FR##_random(&f, rng);                                                                   \
-        FR##_from_mont(a.l, &f);                                                                \
-        G##_jac_mul_vartime(&j[0], &genj, &a);                                                  \
-        FR##_random(&f, rng);                                                                   \
-        FR##_from_mont(a.l, &f);                                                                \
-        G##_jac_mul_vartime(&D, &genj, &a);                                                     \
-        for (size_t i = 1; i < d; i++)                                                          \
-            G##_jac_add_vartime(&j[i], &j[i - 1], &D);                                          \
-        G##_jac_batch_to_affine(p, j, d, scratch);                                              \
-        for (size_t i = d; i < n; i++)                                                          \
-            p[i] = p[i % d];                                                                    \
-        free(j), free(scratch);                                                                 \
-        return p;                                                                               \
-    }
-
-BENCH_GROUP(bn254_g1, bn254_fp, bn254_fr, G16_CURVE_BN254, G16_GPU_G1)
-BENCH_GROUP(bn254_g2, bn254_fp2, bn254_fr, G16_CURVE_BN254, G16_GPU_G2)
-BENCH_GROUP(bls381_g1, bls381_fp, bls381_fr, G16_CURVE_BLS12_381, G16_GPU_G1)
-BENCH_GROUP(bls381_g2, bls381_fp2, bls381_fr, G16_CURVE_BLS12_381, G16_GPU_G2)
 
 int bench_msm_cuda(const bench_opts *o) {
     g16_curve curve = o->curve_set ? o->curve : G16_CURVE_BLS12_381;
@@ -86,11 +51,20 @@ int bench_msm_cuda(const bench_opts *o) {
         fprintf(stderr, "g16 bench msm: %s\n", st.msg);
         return 1;
     }
-    g16_rng rng;
-    g16_rng_seed(&rng, 0x6d736d);
     int bn = curve == G16_CURVE_BN254;
-    void *bases = bn ? (g2 ? bn254_g2_bench_bases(n, &rng) : bn254_g1_bench_bases(n, &rng))
-                     : (g2 ? bls381_g2_bench_bases(n, &rng) : bls381_g1_bench_bases(n, &rng));
+    uint64_t seed = o->seed_set ? o->seed : 0x6d736d;
+    g16_ctx_opts copts = {.threads = o->threads};
+    g16_ctx *ctx = bench_ctx_create(o, &copts);
+    bench_msm_in in = {0};
+    double t_in = g16_now_ms();
+    if (!ctx || bench_msm_inputs(ctx, curve, g2, n, filecoin, seed, &in)) {
+        fprintf(stderr, "g16 bench msm: out of memory\n");
+        g16_ctx_destroy(ctx);
+        g16_gpu_destroy(gpu);
+        return 1;
+    }
+    t_in = g16_now_ms() - t_in;
+    void *bases = in.bases;
     /* Streamed or chunked: the context's pinned buffer holds fewer scalars. */
     g16_scalar *kbuf = streamed || chunked ? malloc(n * sizeof *kbuf) : NULL;
     g16_scalar *k = streamed || chunked ? kbuf : g16_gpu_scalar_buffer(gpu);
@@ -105,25 +79,7 @@ int bench_msm_cuda(const bench_opts *o) {
         fprintf(stderr, "g16 bench msm: out of memory\n");
         goto done;
     }
-    for (size_t i = 0; i < n; i++) {
-        if (filecoin) {
-            uint64_t x = g16_rng_next(&rng) % 200;
-            if (x < 198) {
-                memset(&k[i], 0, sizeof k[i]);
-                k[i].l[0] = x & 1;
-                continue;
-            }
-        }
-        if (bn) {
-            bn254_fr f;
-            bn254_fr_random(&f, &rng);
-            bn254_fr_from_mont(k[i].l, &f);
-        } else {
-            bls381_fr f;
-            bls381_fr_random(&f, &rng);
-            bls381_fr_from_mont(k[i].l, &f);
-        }
-    }
+    memcpy(k, in.sc, n * sizeof *k);
     if (streamed) {
         pinned_b = g16_gpu_host_pin(bases, n * pt_bytes, &st) == G16_OK;
         pinned_k = g16_gpu_host_pin(k, n * sizeof *k, &st) == G16_OK;
@@ -167,6 +123,10 @@ int bench_msm_cuda(const bench_opts *o) {
             fprintf(stderr, "g16 bench msm: %s\n", st.msg);
             goto done;
         }
+        if (!bench_msm_check(&in, &out)) {
+            fprintf(stderr, "g16 bench msm: run %d: the sum differs from (sum s_i d_i) G\n", r);
+            goto done;
+        }
         if (r >= 0) {
             tot[r] = tm.total_ms, ker[r] = tm.kernel_ms;
             stage[r] = tm.sort_ms, stage[reps + r] = tm.acc_ms, stage[2 * reps + r] = tm.reduce_ms;
@@ -177,7 +137,13 @@ int bench_msm_cuda(const bench_opts *o) {
     qsort(ker, (size_t)reps, sizeof *ker, cmp_float);
     for (int i = 0; i < 3; i++)
         qsort(stage + (size_t)i * reps, (size_t)reps, sizeof *stage, cmp_float);
-    char extra[400], chv[64];
+    char extra[640], chv[64], mm[2][160];
+    for (int w = 0; w < 2; w++) {
+        const float *t = w ? tot : ker;
+        snprintf(mm[w], sizeof mm[w],
+                 ",\"min_ms\":%.4f,\"median_ms\":%.4f,\"max_ms\":%.4f,\"seed\":%llu,\"checked\":true,\"inputs_ms\":%.0f",
+                 t[0], t[reps / 2], t[reps - 1], (unsigned long long)seed, t_in);
+    }
     snprintf(chv, sizeof chv, ",\"variant\":\"chunks\",\"chunk_log\":%d", o->chunk_log);
     const char *var = streamed ? ",\"variant\":\"streamed\"" : chunked ? chv : o->precompute ? ",\"variant\":\"table\"" : "";
     const char *prof = filecoin ? ",\"profile\":\"filecoin\"" : "";
@@ -185,12 +151,12 @@ int bench_msm_cuda(const bench_opts *o) {
      * median, so they need not add up exactly). */
     snprintf(extra, sizeof extra,
              "\"group\":\"%s\",\"log_n\":%d,\"reps\":%d%s%s,\"sort_ms\":%.3f,\"acc_ms\":%.3f,"
-             "\"reduce_ms\":%.3f,\"table_ran\":%d,\"what\":\"kernels\"",
+             "\"reduce_ms\":%.3f,\"table_ran\":%d,\"what\":\"kernels\"%s",
              g2 ? "g2" : "g1", lg, reps, var, prof, stage[reps / 2], stage[reps + reps / 2],
-             stage[2 * reps + reps / 2], table_ran);
+             stage[2 * reps + reps / 2], table_ran, mm[0]);
     bench_report(o, "msm", curve, extra, "ms", ker[reps / 2]);
-    snprintf(extra, sizeof extra, "\"group\":\"%s\",\"log_n\":%d,\"reps\":%d%s%s,\"what\":\"total\"",
-             g2 ? "g2" : "g1", lg, reps, var, prof);
+    snprintf(extra, sizeof extra, "\"group\":\"%s\",\"log_n\":%d,\"reps\":%d%s%s,\"what\":\"total\"%s",
+             g2 ? "g2" : "g1", lg, reps, var, prof, mm[1]);
     bench_report(o, "msm", curve, extra, "ms", tot[reps / 2]);
     rc = 0;
 done:
@@ -202,7 +168,8 @@ done:
     g16_gpu_free(gpu, d_k);
     g16_gpu_bases_free(gpu, gb);
     g16_gpu_destroy(gpu);
-    free(bases);
+    bench_msm_inputs_free(&in);
+    g16_ctx_destroy(ctx);
     free(tot);
     free(ker);
     free(stage);

@@ -182,97 +182,24 @@ int bench_ntt(const bench_opts *o) {
     return rc;
 }
 
-/* Bases: 2^k points P_i = P_{i-1} + S_(i mod 64) in 256-point segments, each
- * segment starting from a random multiple of the generator; then batch
- * normalized. Not uniform, but distinct and cheap. Scalars: uniform in Fr.
+/* Inputs: bench_msm_inputs (distinct bases of known logs, seed 7).
  * bench.msm_window = c ($G16_MSM_WINDOW) forces the window and
  * bench.msm_flags ($G16_MSM_FLAGS) the msm.h flags (tuning runs; flags
  * default to MSM_SPLIT). */
 #define BENCH_MSM(G, FR, BITS)                                                                     \
-    typedef struct {                                                                           \
-        G##_affine *P;                                                                         \
-        FR *D; /* D[i]: the log of P[i] to the generator */                                    \
-        const G##_jac *S;                                                                      \
-        const FR *s; /* the logs of S */                                                       \
-        size_t n;                                                                              \
-    } bm_##G;                                                                                  \
-    static void bm_task_##G(void *arg, size_t t) {                                             \
-        bm_##G *b = arg;                                                                       \
-        size_t i0 = t * 256, i1 = i0 + 256 < b->n ? i0 + 256 : b->n;                            \
-        G##_jac J[256], cur;                                                                   \
-        G##_affine g;                                                                          \
-        G##_generator(&g);                                                                     \
-        G##_jac_from_affine(&cur, &g);                                                         \
-        g16_rng rng;                                                                           \
-        g16_rng_seed(&rng, 1000 + t);                                                          \
-        FR f;                                                                                  \
-        FR##_random(&f, &rng);                                                                 \
-        g16_scalar k;                                                                          \
-        FR##_from_mont(k.l, &f);                                                               \
-        G##_jac_mul_vartime(&cur, &cur, &k);                                                   \
-        for (size_t i = i0; i < i1; i++) {                                                     \
-            G##_jac_add(&cur, &cur, &b->S[i % 64]);                                            \
-            FR##_add(&f, &f, &b->s[i % 64]);                                                   \
-            J[i - i0] = cur;                                                                   \
-            b->D[i] = f;                                                                       \
-        }                                                                                      \
-        __typeof__(g.x) s[256];                                                                \
-        G##_jac_batch_to_affine(&b->P[i0], J, i1 - i0, s);                                     \
-    }                                                                                          \
     static int bench_msm_##G(const bench_opts *o, g16_ctx *ctx, g16_curve curve, unsigned k) { \
         size_t n = (size_t)1 << k;                                                             \
-        G##_affine *P = malloc(n * sizeof *P);                                                 \
-        g16_scalar *sc = malloc(n * sizeof *sc);                                               \
-        FR *D = malloc(n * sizeof *D), s_log[64];                                              \
-        G##_jac S[64], r;                                                                      \
-        if (!P || !sc || !D) {                                                                 \
+        int filecoin = bench_profile(o) == 1; /* ~99% in {0, 1} */                            \
+        bench_msm_in in;                                                                       \
+        if (bench_msm_inputs(ctx, curve, !strcmp(o->group, "g2"), n, filecoin, 7, &in)) {      \
             fprintf(stderr, "g16 bench msm: out of memory\n");                                 \
-            free(P), free(sc), free(D);                                                        \
             return 1;                                                                          \
         }                                                                                      \
-        g16_rng rng;                                                                           \
-        g16_rng_seed(&rng, 7);                                                                 \
-        G##_affine g;                                                                          \
-        G##_generator(&g);                                                                     \
-        for (int i = 0; i < 64; i++) {                                                         \
-            FR f;                                                                              \
-            FR##_random(&f, &rng);                                                             \
-            g16_scalar kk;                                                                     \
-            FR##_from_mont(kk.l, &f);                                                          \
-            s_log[i] = f;                                                                      \
-            G##_jac_from_affine(&S[i], &g);                                                    \
-            G##_jac_mul_vartime(&S[i], &S[i], &kk);                                            \
-        }                                                                                      \
-        bm_##G b = {.P = P, .D = D, .S = S, .s = s_log, .n = n};                               \
-        g16_pool_run(ctx->pool, (n + 255) / 256, bm_task_##G, &b);                             \
-        int filecoin = bench_profile(o) == 1; /* ~99% in {0, 1} */                            \
-        for (size_t i = 0; i < n; i++) {                                                       \
-            FR f;                                                                              \
-            uint64_t x = filecoin ? g16_rng_next(&rng) % 200 : 199;                            \
-            if (x < 198) {                                                                     \
-                memset(&sc[i], 0, sizeof sc[i]);                                               \
-                sc[i].l[0] = x & 1;                                                            \
-                continue;                                                                      \
-            }                                                                                  \
-            FR##_random(&f, &rng);                                                             \
-            FR##_from_mont(sc[i].l, &f);                                                       \
-        }                                                                                      \
+        const G##_affine *P = in.bases;                                                        \
+        const g16_scalar *sc = in.sc;                                                          \
+        G##_jac r;                                                                             \
         unsigned c = (unsigned)g16_config_int(&o->cfg, G16_OPT_BENCH_MSM_WINDOW);               \
         int aflags = (int)g16_config_int(&o->cfg, G16_OPT_BENCH_MSM_FLAGS); /* with the window */ \
-        /* the expected sum: (sum_i s_i D_i) G */                                              \
-        FR acc, t;                                                                             \
-        FR##_set_zero(&acc);                                                                   \
-        for (size_t i = 0; i < n; i++) {                                                       \
-            FR##_to_mont(&t, sc[i].l);                                                         \
-            FR##_mul(&t, &t, &D[i]);                                                           \
-            FR##_add(&acc, &acc, &t);                                                          \
-        }                                                                                      \
-        g16_scalar ka;                                                                         \
-        FR##_from_mont(ka.l, &acc);                                                            \
-        G##_jac want;                                                                          \
-        G##_jac_from_affine(&want, &g);                                                        \
-        G##_jac_mul_vartime(&want, &want, &ka);                                                \
-        free(D);                                                                               \
         int reps = o->reps > 0 ? (o->reps < 256 ? o->reps : 256) : (k >= 18 ? 1 : 3);          \
         double ms[256], cms[256];                                                              \
         for (int rep = 0; rep < reps; rep++) {                                                 \
@@ -282,12 +209,12 @@ int bench_ntt(const bench_opts *o) {
             ms[rep] = g16_now_ms() - t0, cms[rep] = cpu_ms() - c0;                             \
             if (err != G16_OK) {                                                               \
                 fprintf(stderr, "g16 bench msm: %s\n", g16_err_str(err));                      \
-                free(P), free(sc);                                                             \
+                bench_msm_inputs_free(&in);                                                    \
                 return 1;                                                                      \
             }                                                                                  \
-            if (!G##_jac_eq(&r, &want)) {                                                      \
+            if (!bench_msm_check(&in, &r)) {                                                   \
                 fprintf(stderr, "g16 bench msm: run %d: the sum differs from (sum s_i d_i) G\n", rep); \
-                free(P), free(sc);                                                             \
+                bench_msm_inputs_free(&in);                                                    \
                 return 1;                                                                      \
             }                                                                                  \
         }                                                                                      \
@@ -298,7 +225,7 @@ int bench_ntt(const bench_opts *o) {
                  c ? c : msm_window_for_ctx(ctx, n, g16_ctx_threads(ctx), BITS, sizeof(G##_affine)));                        \
         double best = report_stats(ex2, sizeof ex2, extra, ms, cms, reps);                     \
         bench_report(o, "msm", curve, ex2, "ms", best);                                        \
-        free(P), free(sc);                                                                     \
+        bench_msm_inputs_free(&in);                                                            \
         return 0;                                                                              \
     }
 

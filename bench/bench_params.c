@@ -10,7 +10,9 @@
  * proof (g16_params_gpu_times: gpu_load_ms the copies in, gpu_compute_ms the device's work, and its parts);
  * with --partitions the job's CPU fallbacks (job_cpu_fallbacks) and, on stderr, each worker's MSM capacity
  * and note. The engine job runs after the bench's own key is freed (the engine loads its own; the proofs
- * are checked against the vk). */
+ * are checked against the vk). --ab KEY=VALUE (cuda): an A/B of a working-area option (gpu.params_pinned)
+ * in one run: R reps each, alternating, the working area remade with the other options between reps (outside
+ * the timing; both areas at once would not fit beside a 2^27 key); "ab" reports B's min / median / max. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
@@ -189,11 +191,32 @@ out:
     return rc;
 }
 
+/* sorted = ms[0..reps) in increasing order; returns the index of a median rep. */
+static int median_rep(const double *ms, int reps, double *sorted) {
+    memcpy(sorted, ms, (size_t)reps * sizeof *ms);
+    qsort(sorted, (size_t)reps, sizeof *sorted, cmp_double);
+    int med = 0;
+    for (int i = 0; i < reps; i++)
+        if (ms[i] == sorted[reps / 2])
+            med = i;
+    return med;
+}
+
+/* The GPU's stage times of one rep as JSON members, after lead ("," or ""). */
+static void gpu_stages(char *buf, size_t len, const char *lead, const g16_params_gpu_times *t) {
+    snprintf(buf, len,
+             "%s\"gpu_load_ms\":%.2f,\"gpu_compute_ms\":%.2f,\"gpu_prep_ms\":%.2f,\"gpu_h_ms\":%.2f,"
+             "\"gpu_scalars_ms\":%.2f,\"gpu_msm_h_ms\":%.2f,\"gpu_msm_l_ms\":%.2f,\"gpu_msm_a_ms\":%.2f,"
+             "\"gpu_msm_b1_ms\":%.2f,\"gpu_msm_b2_ms\":%.2f",
+             lead, t->load_ms, t->compute_ms, t->prep_ms, t->h_ms, t->scalars_ms, t->msm_ms[0], t->msm_ms[1],
+             t->msm_ms[2], t->msm_ms[3], t->msm_ms[4]);
+}
+
 int bench_params(const bench_opts *o) {
     if ((o->zkey != NULL) != (o->assignment != NULL) || (o->zkey && (o->log_n > 0 || o->synthetic)) ||
         (o->log_n > 0 && o->log_n < 3) || o->log_n > 28) {
         fprintf(stderr, "usage: g16 bench params [--key key.params --assignment part.assignment | --log-n K (3..28) "
-                        "[--seed S] [--synthetic]] [--reps R] [--threads T] [--backend cpu|cuda] [--partitions P] [--json]\n");
+                        "[--seed S] [--synthetic]] [--reps R] [--threads T] [--backend cpu|cuda] [--partitions P] [--ab KEY=VALUE] [--json]\n");
         return 2;
     }
     int gpu = !strcmp(o->backend, "cuda");
@@ -201,12 +224,17 @@ int bench_params(const bench_opts *o) {
         fprintf(stderr, "g16 bench params: --backend cpu or cuda\n");
         return 2;
     }
+    if (o->ab && !gpu) {
+        fprintf(stderr, "g16 bench params: --ab applies to --backend cuda (the GPU working area's options)\n");
+        return 2;
+    }
     g16_ctx_opts copts = {.threads = o->threads};
     g16_ctx *ctx = bench_ctx_create(o, &copts);
     if (!ctx)
         return 2;
     int reps = o->reps > 0 ? (o->reps < 256 ? o->reps : 256) : 3, rc = 2;
-    double ms[256], sorted[256];
+    double ms[256], sorted[256], ms_b[256];
+    int side = 0; /* the options the working area pg.gw was made with: 0 o->cfg, 1 o->cfg_b */
     char dir[] = "/tmp/g16-bench-params-XXXXXX", keyp[4096], asgp[4096], msg[512];
     int made = 0;
     g16_status st = {0};
@@ -274,10 +302,22 @@ int bench_params(const bench_opts *o) {
         upload_ms = g16_now_ms() - t0;
     }
     long rss_upload = bench_mem_phase(&mem, "upload");
-    g16_params_gpu_times gt[256];
+    g16_params_gpu_times gt[256], gt_b[256];
     memset(gt, 0, sizeof gt);
-    for (int i = -1; i < reps; i++) { /* i = -1: a warm-up (the NTT's twiddles) */
+    memset(gt_b, 0, sizeof gt_b);
+    const int ab = o->ab != NULL;
+    for (int j = -1; j < (ab ? 2 * reps : reps); j++) { /* j = -1: a warm-up (the NTT's twiddles) */
         uint8_t enc[G16_PARAMS_PROOF_SIZE];
+        const int want = ab && j >= 0 && (j & 1), i = ab && j >= 0 ? j / 2 : j;
+        if (gpu && want != side) { /* A/B: remake the working area with the other side's options */
+            g16_params_gpu_work_free(pg.g, pg.gw);
+            pg.gw = NULL;
+            if (g16_params_gpu_work_create(pg.g, &pg.gw, key, want ? &o->cfg_b : g16_ctx_config(ctx), &st) != G16_OK) {
+                fprintf(stderr, "g16 bench params: GPU working area (--ab): %s\n", st.msg);
+                goto done;
+            }
+            side = want;
+        }
         t0 = g16_now_ms();
         if (gpu) {
             g16_params_msms m;
@@ -306,8 +346,8 @@ int bench_params(const bench_opts *o) {
             goto done;
         }
         if (i >= 0) {
-            ms[i] = dt;
-            g16_params_gpu_work_times(pg.gw, &gt[i]);
+            (want ? ms_b : ms)[i] = dt;
+            g16_params_gpu_work_times(pg.gw, want ? &gt_b[i] : &gt[i]);
         }
     }
     long rss_prove = bench_mem_phase(&mem, "prove");
@@ -334,23 +374,19 @@ int bench_params(const bench_opts *o) {
             goto done;
     }
     long rss_job = o->partitions > 0 ? bench_mem_phase(&mem, "engine_job") : 0;
-    memcpy(sorted, ms, (size_t)reps * sizeof *ms);
-    qsort(sorted, (size_t)reps, sizeof *sorted, cmp_double);
-    /* the GPU's stage times of the median rep */
-    int med = 0;
-    for (int i = 0; i < reps; i++)
-        if (ms[i] == sorted[reps / 2])
-            med = i;
-    const g16_params_gpu_times *t = &gt[med];
-    char stages[512] = "";
+    int med = median_rep(ms, reps, sorted);
+    char stages[512] = "", abj[1024] = "";
     if (gpu)
-        snprintf(stages, sizeof stages,
-                 ",\"gpu_load_ms\":%.2f,\"gpu_compute_ms\":%.2f,\"gpu_prep_ms\":%.2f,\"gpu_h_ms\":%.2f,"
-                 "\"gpu_scalars_ms\":%.2f,\"gpu_msm_h_ms\":%.2f,\"gpu_msm_l_ms\":%.2f,\"gpu_msm_a_ms\":%.2f,"
-                 "\"gpu_msm_b1_ms\":%.2f,\"gpu_msm_b2_ms\":%.2f",
-                 t->load_ms, t->compute_ms, t->prep_ms, t->h_ms, t->scalars_ms, t->msm_ms[0], t->msm_ms[1],
-                 t->msm_ms[2], t->msm_ms[3], t->msm_ms[4]);
-    char extra[2560];
+        gpu_stages(stages, sizeof stages, ",", &gt[med]);
+    if (ab) {
+        double sorted_b[256];
+        char st_b[512];
+        int med_b = median_rep(ms_b, reps, sorted_b);
+        gpu_stages(st_b, sizeof st_b, "", &gt_b[med_b]);
+        snprintf(abj, sizeof abj, ",\"ab\":{\"set\":\"%s\",\"min_ms\":%.6g,\"median_ms\":%.6g,\"max_ms\":%.6g,%s}",
+                 o->ab, sorted_b[0], sorted_b[reps / 2], sorted_b[reps - 1], st_b);
+    }
+    char extra[4096];
     snprintf(extra, sizeof extra,
              "\"profile\":\"%s\",\"log_n\":%d,\"constraints\":%zu,\"inputs\":%zu,\"aux\":%zu,"
              "\"a_aux_popcount\":%zu,\"b_aux_popcount\":%zu,\"threads\":%d,\"reps\":%d,\"verified\":%d,"
@@ -358,12 +394,12 @@ int bench_params(const bench_opts *o) {
              "\"rss_key_load_kb\":%ld,\"rss_prove_kb\":%ld,\"rss_peak_kb\":%ld,\"gpu_upload_ms\":%.2f,"
              "\"gpu_key_bytes\":%zu,\"gpu_work_bytes\":%zu,\"rss_upload_kb\":%ld,\"job_partitions\":%d,"
              "\"job_ms\":%.2f,\"job_ms_per_partition\":%.2f,\"job_budget_peak_mb\":%.1f,\"job_lookahead\":%d,"
-             "\"rss_job_kb\":%ld,\"job_cpu_fallbacks\":%d%s",
+             "\"rss_job_kb\":%ld,\"job_cpu_fallbacks\":%d%s%s",
              o->zkey ? "file" : o->synthetic ? "porep-in-memory" : "porep", __builtin_ctzll((unsigned long long)domain), af.a.abc_size - n_inp, n_inp,
              n_aux, af.a.a_aux_popcount, af.a.b_aux_popcount, g16_ctx_threads(ctx), reps, reps, sorted[0],
              sorted[reps / 2], sorted[reps - 1], load_ms, read_ms, rss_load, rss_prove, mem.peak_kb, upload_ms,
              gpu_key_b, gpu_work_b, rss_upload,
-             o->partitions, job_ms, o->partitions > 0 ? job_ms / o->partitions : 0, peak_mb, lookahead, rss_job, fallbacks, stages);
+             o->partitions, job_ms, o->partitions > 0 ? job_ms / o->partitions : 0, peak_mb, lookahead, rss_job, fallbacks, stages, abj);
     bench_opts ro = *o;
     ro.backend = gpu ? "cuda" : "cpu";
     bench_report(&ro, "params", G16_CURVE_BLS12_381, extra, "ms", sorted[reps / 2]);

@@ -26,7 +26,12 @@
 # -ptx: its stores and where their words come from). Logs and summary.txt
 # go to OUTDIR.
 #   bash scripts/gpu-addcold2.sh OUTDIR
+# ADDCOLD2_BUILD_ONLY=1 builds and reads the PTX and SASS only (on the
+# development machine: nvcc needs no GPU); carry OUTDIR and run the script
+# on the GPU machine with the same OUTDIR, where the built variants are not
+# built again.
 # Env: ADDCOLD2_VARIANTS (default "inline val val-c2 fix"; also val-c3,
+# fix-O0 (-Xcicc -O1 -Xptxas -O0),
 # val-pc and val-G),
 # ADDCOLD2_FIELD (default 2), ADDCOLD2_ARCH (default sm_90). About 2-3
 # minutes of parallel builds on 16 cores and under a minute of runs.
@@ -52,6 +57,7 @@ declare -A vflags=(
     [val-c2]="-DG16_GPU_ADD_COLD=2 -Xcicc -O2"
     [fix]="-DG16_GPU_ADD_COLD=2 -Xcicc -O1"
     [val-c3]="-DG16_GPU_ADD_COLD=2 -Xcicc -O3 -Xptxas -O0"
+    [fix-O0]="-DG16_GPU_ADD_COLD=2 -Xcicc -O1 -Xptxas -O0"
     [val-pc]="-DG16_GPU_ADD_COLD=2 -DG16_GPU_PORTABLE_CARRY"
     [val-G]="-DG16_GPU_ADD_COLD=2 -G"
 )
@@ -60,8 +66,9 @@ t0=$(date +%s)
 pids=()
 for v in $variants; do
     exe="$out/addcold2_f${f}_$v"
+    [ -x "$exe" ] && continue # built beforehand (ADDCOLD2_BUILD_ONLY=1 here, then carried)
     # shellcheck disable=SC2086
-    (timeout 220 nvcc -std=c++17 -O3 -arch="$arch" -lineinfo -Xptxas -v -Iinclude -Isrc \
+    (timeout ${ADDCOLD2_BUILD_TIMEOUT_S:-220} nvcc -std=c++17 -O3 -arch="$arch" -lineinfo -Xptxas -v -Iinclude -Isrc \
         -DADDCOLD_FIELD="$f" ${vflags[$v]} tests/gpu/addcold_repro.cu -o "$exe" \
         >"$out/build_$v.log" 2>&1 || echo "build failed" >>"$out/build_$v.log") &
     pids+=($!)
@@ -156,6 +163,17 @@ for v in $variants; do
     grep -E "stack frame|spill|Compiling entry|Function properties for .*add_cold_val" "$out/build_$v.log" |
         sed 's/^/    /' >"$out/ptxas_$v.txt"
 done
+# The SASS of add_cold_val (cuobjdump -sass: "Function : NAME" headers), for
+# a reading by hand.
+for v in $variants; do
+    exe="$out/addcold2_f${f}_$v"
+    [ -x "$exe" ] && cuobjdump -sass "$exe" 2>/dev/null |
+        awk '/Function : / {p = ($0 ~ /add_cold_val/)} p' >"$out/sass_add_cold_val_$v.txt"
+done
+if [ "${ADDCOLD2_BUILD_ONLY:-0}" = 1 ]; then
+    say "built (ADDCOLD2_BUILD_ONLY): $(( $(date +%s) - t0 )) s"
+    exit 0
+fi
 # Plain runs one after the other (short), then the sanitizers in parallel.
 for v in $variants; do
     exe="$out/addcold2_f${f}_$v"
@@ -188,11 +206,4 @@ if [ -n "$cs" ]; then
         done
     done
 fi
-# The SASS of add_cold_val in the differing and the fixed builds, for a
-# reading by hand.
-for v in val fix; do
-    exe="$out/addcold2_f${f}_$v"
-    [ -x "$exe" ] && cuobjdump -sass "$exe" 2>/dev/null |
-        awk '/Function : .*add_cold_val/,/\.\.\.\.\.\.\.\.\.\./' >"$out/sass_add_cold_val_$v.txt"
-done
 say "total: $(( $(date +%s) - t0 )) s"

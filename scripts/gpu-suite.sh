@@ -15,7 +15,9 @@
 #           PARAMS_FLAGS="--synthetic" keeps circuit and partition in memory
 #           (only the key on disk: 47 GiB at 2^27); PARAMS_WPD workers per
 #           GPU in the job (default 1), PARAMS_REPS single proofs (default 3)
-# Env: SUITE_BUDGET_S (default 540: no step starts after that many seconds).
+# Env: SUITE_BUDGET_S (default 540: no step starts after that many seconds);
+# BENCH_CLI_LOGS (bench: the CLI proofs' sizes, default "10 12 14 16 18";
+# empty leaves them out).
 set -u
 phase=${1:?usage: gpu-suite.sh PHASE OUTDIR BUILDDIR [KITDIR]}
 out=${2:?usage}; bd=$(cd "${3:?usage}" && pwd)
@@ -87,7 +89,7 @@ bench)
     # One-shot CLI proofs (a fresh process each: context, key upload): the
     # break-even that `--backend auto` picks by.
     w=$(mktemp -d)
-    for lg in 10 12 14 16 18; do
+    for lg in ${BENCH_CLI_LOGS-10 12 14 16 18}; do
         in_budget || break
         "$bd/g16" synth --curve bn254 --log-n $lg --profile dense --out $w/c.r1cs --witness $w/w.wtns --seed 1 >/dev/null 2>&1 &&
         "$bd/g16" setup --insecure-test-setup $w/c.r1cs $w/c.zkey --seed 1 >/dev/null 2>&1 || { say "setup 2^$lg failed"; continue; }
