@@ -8,8 +8,10 @@
 # occupancy, registers, issue-slot use and the two busiest pipes, as
 # OUTDIR/roofline.tsv; raw CSV per run as OUTDIR/ncu_*.csv.zst.
 #   bash scripts/gpu-roofline.sh OUTDIR BUILDDIR [KITDIR]
+# ROOFLINE_SUMMARY_ONLY=1 only remakes roofline.tsv from the ncu_*.csv in
+# OUTDIR (decompressed; anywhere, no GPU needed).
 # Env: ROOFLINE_RUNS (default "msm:bls12-381:24 msm:bn254:24 ntt:bls12-381:24
-# ntt:bls12-381:27"; KIND:CURVE:LOG), ROOFLINE_LAUNCHES (ncu --launch-count
+# ntt:bls12-381:27:40"; KIND:CURVE:LOG[:LAUNCHES]), ROOFLINE_LAUNCHES (ncu --launch-count
 # per run, default 80), ROOFLINE_TIMEOUT_S (per run, default 100). Kernel
 # replay saves and restores the memory each kernel writes, so a 2^27 MSM
 # (tens of GB of buckets and digits) takes minutes; name it to include it.
@@ -20,17 +22,22 @@ kit=$(cd "${3:-.device/kit}" && pwd)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 export LD_LIBRARY_PATH=$kit/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
-[ -n "$ncu" ] || { echo "gpu-roofline: no ncu" | tee "$out/roofline.tsv"; exit 1; }
 zstd=$(command -v zstd || echo "$kit/bin/zstd")
-echo "ncu: $ncu ($("$ncu" --version | tail -1))" >"$out/ncu_version.txt"
+if [ -n "${ROOFLINE_SUMMARY_ONLY:-}" ]; then
+    ROOFLINE_RUNS=none
+else
+    ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+    [ -n "$ncu" ] || { echo "gpu-roofline: no ncu" | tee "$out/roofline.tsv"; exit 1; }
+    echo "ncu: $ncu ($("$ncu" --version | tail -1))" >"$out/ncu_version.txt"
+fi
 sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy --section LaunchStats"
-for r in ${ROOFLINE_RUNS:-msm:bls12-381:24 msm:bn254:24 ntt:bls12-381:24 ntt:bls12-381:27}; do
-    IFS=: read -r kind curve lg <<<"$r"
+for r in ${ROOFLINE_RUNS:-msm:bls12-381:24 msm:bn254:24 ntt:bls12-381:24 ntt:bls12-381:27:40}; do
+    [ "$r" = none ] && break
+    IFS=: read -r kind curve lg lc <<<"$r"
     tag=${kind}_${curve}_$lg
     t0=$(date +%s)
     # shellcheck disable=SC2086
-    timeout "${ROOFLINE_TIMEOUT_S:-100}" "$ncu" --clock-control none --launch-count "${ROOFLINE_LAUNCHES:-80}" \
+    timeout "${ROOFLINE_TIMEOUT_S:-100}" "$ncu" --clock-control none --launch-count "${lc:-${ROOFLINE_LAUNCHES:-80}}" \
         $sections --csv --page raw --print-units base \
         "$bd/g16" bench "$kind" --backend cuda --curve "$curve" --log-n "$lg" --reps 1 --json \
         >"$out/ncu_$tag.csv" 2>"$out/ncu_$tag.err"
@@ -43,10 +50,12 @@ out = sys.argv[1]
 cols = [("dur_ms", "gpu__time_duration.sum", 1e-6),
         ("sm_pct", "sm__throughput.avg.pct_of_peak_sustained_elapsed", 1),
         ("mem_pct", "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", 1),
-        ("dram_pct", "dram__throughput.avg.pct_of_peak_sustained_elapsed", 1),
+        ("dram_pct", "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", 1),
         ("occ_pct", "sm__warps_active.avg.pct_of_peak_sustained_active", 1),
         ("regs", "launch__registers_per_thread", 1),
-        ("issue_pct", "smsp__issue_active.avg.pct_of_peak_sustained_active", 1)]
+        ("issue_pct", "sm__issue_active.avg.pct_of_peak_sustained_elapsed", 1),
+        ("ipc", "sm__inst_issued.avg.per_cycle_active", 1),
+        ("fmaheavy_pct", "sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_elapsed", 1)]
 print("run\tkernel\tlaunches\t" + "\t".join(c[0] for c in cols) + "\ttop_pipes")
 for f in sorted(glob.glob(os.path.join(out, "ncu_*.csv"))):
     run = os.path.basename(f)[4:-4]
@@ -74,9 +83,10 @@ for f in sorted(glob.glob(os.path.join(out, "ncu_*.csv"))):
         vals = [num(d, h, s) for _, h, s in cols]
         top = sorted(((num(d, p, 1), p.split("pipe_")[1].split(".")[0]) for p in pipes), reverse=True)[:2]
         tp = " ".join(f"{n}:{v:.1f}" for v, n in top if v == v)
-        print(f"{run}\t{k}\t{count[k]}\t" + "\t".join(f"{v:.3f}" if c[0] == "dur_ms" else f"{v:.1f}"
+        print(f"{run}\t{k}\t{count[k]}\t" + "\t".join(f"{v:.3f}" if c[0] == "dur_ms" else f"{v:.2f}" if c[0] == "ipc" else f"{v:.1f}"
                                                      for v, c in zip(vals, cols)) + f"\t{tp}")
 PY
+[ -n "${ROOFLINE_SUMMARY_ONLY:-}" ] && { cat "$out/roofline.tsv"; exit 0; }
 for f in "$out"/ncu_*.csv; do "$zstd" -q -19 -f "$f" -o "$f.zst" && rm -f "$f"; done
 cat "$out/runs.txt"
-column -t -s$'\t' "$out/roofline.tsv" | cut -c1-220
+cut -c1-220 "$out/roofline.tsv"

@@ -58,9 +58,10 @@ static const g16_opt_row rows[G16_OPT_COUNT] = {
      .n_enum = 5,
      .names = {{"auto", 0}, {"32", 32}, {"64", 64}, {"128", 128}, {"256", 256}},
      .doc = "GPU NTT threads per pass block (auto: by tile size)"},
-    BOOLROW(G16_OPT_GPU_PARAMS_PINNED, "gpu.params_pinned", "G16_GPU_PARAMS_PINNED", G16_OPT_TUNING, 0,
+    BOOLROW(G16_OPT_GPU_PARAMS_PINNED, "gpu.params_pinned", "G16_GPU_PARAMS_PINNED", G16_OPT_TUNING, 1,
             ".params partitions on a GPU: copy the rows and aux values in through two pinned buffers that the "
-            "context's threads fill (0: cudaMemcpyAsync from the caller's pageable memory)"),
+            "context's threads fill (0: cudaMemcpyAsync from the caller's pageable memory: a 2^27 load in "
+            "2254 ms, against 332 ms pinned; BENCHMARKS.md)"),
     {.id = G16_OPT_MSM_BATCH_AFFINE,
      .key = "msm.batch_affine",
      .env = "G16_MSM_BATCH_AFFINE",

@@ -14,9 +14,12 @@ namespace g16gpu {
  * faulted on the H200 when a reduction took the doubling branch (first seen
  * for BN254 G2, 2026-11-30; then for G1 in the prover, where keys with many
  * infinity bases make equal partial sums common): compute-sanitizer reported
- * an invalid __local__ read in add_cold's doubling branch. It does not
- * reproduce on the current kernels; docs/gpu.md, "The add_cold experiment",
- * has the variants measured and what they rule out. */
+ * an invalid __local__ read in add_cold's doubling branch. The cause is
+ * ptxas's (CUDA 13.0): in the out-of-line clone it holds `this` (a pointer
+ * into the kernel's frame) in a uniform register that it also reuses as a
+ * zero on another path, so the doubling branch loads this->zz from local
+ * address 0x80. No pointer into a frame crosses a call here. docs/gpu.md,
+ * "The add_cold experiment", has the SASS and the variants measured. */
 #if defined(G16_GPU_ADD_COLD)
 /* The experiment of scripts/gpu-addcold.sh (never in the library build):
  * G16_GPU_ADD_COLD=1 calls the out-of-line add_cold/dbl_cold as the faulting
