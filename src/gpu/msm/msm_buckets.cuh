@@ -18,7 +18,8 @@ namespace g16gpu {
  * ptxas's (CUDA 13.0): in the out-of-line clone it holds `this` (a pointer
  * into the kernel's frame) in a uniform register that it also reuses as a
  * zero on another path, so the doubling branch loads this->zz from local
- * address 0x80. No pointer into a frame crosses a call here. docs/gpu.md,
+ * address 0x80 (the same tree built -Xptxas -O0 passes, memcheck clean).
+ * No pointer into a frame crosses a call here. docs/gpu.md,
  * "The add_cold experiment", has the SASS and the variants measured. */
 #if defined(G16_GPU_ADD_COLD)
 /* The experiment of scripts/gpu-addcold.sh (never in the library build):
