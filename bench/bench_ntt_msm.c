@@ -182,7 +182,7 @@ int bench_ntt(const bench_opts *o) {
     return rc;
 }
 
-/* Inputs: bench_msm_inputs (distinct bases of known logs, seed 7).
+/* Inputs: bench_msm_inputs (distinct bases of known logs; --seed, default 7).
  * bench.msm_window = c ($G16_MSM_WINDOW) forces the window and
  * bench.msm_flags ($G16_MSM_FLAGS) the msm.h flags (tuning runs; flags
  * default to MSM_SPLIT). */
@@ -191,7 +191,8 @@ int bench_ntt(const bench_opts *o) {
         size_t n = (size_t)1 << k;                                                             \
         int filecoin = bench_profile(o) == 1; /* ~99% in {0, 1} */                            \
         bench_msm_in in;                                                                       \
-        if (bench_msm_inputs(ctx, curve, !strcmp(o->group, "g2"), n, filecoin, 7, &in)) {      \
+        if (bench_msm_inputs(ctx, curve, !strcmp(o->group, "g2"), n, filecoin,                \
+                             o->seed_set ? o->seed : 7, &in)) {                               \
             fprintf(stderr, "g16 bench msm: out of memory\n");                                 \
             return 1;                                                                          \
         }                                                                                      \

@@ -396,7 +396,7 @@ int bench_params(const bench_opts *o) {
              "\"job_ms\":%.2f,\"job_ms_per_partition\":%.2f,\"job_budget_peak_mb\":%.1f,\"job_lookahead\":%d,"
              "\"rss_job_kb\":%ld,\"job_cpu_fallbacks\":%d%s%s",
              o->zkey ? "file" : o->synthetic ? "porep-in-memory" : "porep", __builtin_ctzll((unsigned long long)domain), af.a.abc_size - n_inp, n_inp,
-             n_aux, af.a.a_aux_popcount, af.a.b_aux_popcount, g16_ctx_threads(ctx), reps, reps, sorted[0],
+             n_aux, af.a.a_aux_popcount, af.a.b_aux_popcount, g16_ctx_threads(ctx), reps, ab ? 2 * reps : reps, sorted[0],
              sorted[reps / 2], sorted[reps - 1], load_ms, read_ms, rss_load, rss_prove, mem.peak_kb, upload_ms,
              gpu_key_b, gpu_work_b, rss_upload,
              o->partitions, job_ms, o->partitions > 0 ? job_ms / o->partitions : 0, peak_mb, lookahead, rss_job, fallbacks, stages, abj);
