@@ -44,7 +44,7 @@ static const cli_opt BENCH_OPTS[] = {
     {"streamed", B_STREAMED, NULL, "msm, cuda: bases streamed from host memory"},
     {"chunk-log", B_CHUNK_LOG, "K", "msm, cuda: a context of 2^K points, resident bases in chunks"},
     {"set", B_SET, "KEY=VALUE", "a library option (docs/config.md), over the environment; repeatable"},
-    {"ab", B_AB, "KEY=VALUE", "params, cuda: odd reps with this working-area option (A/B in one run)"},
+    {"ab", B_AB, "KEY=VALUE", "params, msm (cuda): odd reps with this option changed (A/B in one run)"},
     {NULL, 0, NULL, NULL},
 };
 const cli_cmd CLI_BENCH = {

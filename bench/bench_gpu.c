@@ -15,7 +15,11 @@
  * --chunk-log K: resident bases, a context of 2^K < n points, so that the MSM
  * runs in chunks (g16_gpu_msm: reductions pipelined, dense chunks merged);
  * the scalars are copied to the device first, "total" and
- * "kernels" are both the chunks' span on the device. */
+ * "kernels" are both the chunks' span on the device.
+ * --ab KEY=VALUE: a second context made with that option changed runs every
+ * other rep over the same resident bases (warm-ups for both), so that an
+ * MSM variant is measured against the default in one run, interleaved; the
+ * kernels record gets "ab" with B's min / median / max and stage medians. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,11 +50,14 @@ int bench_msm_cuda(const bench_opts *o) {
         return 1;
     }
     g16_status st = {0};
-    g16_gpu *gpu = NULL;
-    if (g16_gpu_create(&gpu, 0, cap, g2, &o->cfg, &st) != G16_OK) {
-        fprintf(stderr, "g16 bench msm: %s\n", st.msg);
+    g16_gpu *gpu = NULL, *gpu_b = NULL;
+    if (g16_gpu_create(&gpu, 0, cap, g2, &o->cfg, &st) != G16_OK ||
+        (o->ab && g16_gpu_create(&gpu_b, 0, cap, g2, &o->cfg_b, &st) != G16_OK)) {
+        fprintf(stderr, "g16 bench msm: %s%s\n", gpu ? "--ab context: " : "", st.msg);
+        g16_gpu_destroy(gpu);
         return 1;
     }
+    const int ab = gpu_b != NULL;
     int bn = curve == G16_CURVE_BN254;
     uint64_t seed = o->seed_set ? o->seed : 0x6d736d;
     g16_ctx_opts copts = {.threads = o->threads};
@@ -61,6 +68,7 @@ int bench_msm_cuda(const bench_opts *o) {
         fprintf(stderr, "g16 bench msm: out of memory\n");
         g16_ctx_destroy(ctx);
         g16_gpu_destroy(gpu);
+        g16_gpu_destroy(gpu_b);
         return 1;
     }
     t_in = g16_now_ms() - t_in;
@@ -74,8 +82,9 @@ int bench_msm_cuda(const bench_opts *o) {
     size_t pt_bytes = (bn ? 64 : 96) * (g2 ? 2 : 1);
     float *tot = calloc((size_t)reps, sizeof *tot), *ker = calloc((size_t)reps, sizeof *ker);
     float *stage = calloc(3 * (size_t)reps, sizeof *stage); /* sort, accumulation, reduction */
-    int table_ran = 0;
-    if (!bases || !tot || !ker || !stage || !k) {
+    float *ker_b = calloc((size_t)reps, sizeof *ker_b), *stage_b = calloc(3 * (size_t)reps, sizeof *stage_b);
+    int table_ran = 0, aff_ran = 0, aff_ran_b = 0;
+    if (!bases || !tot || !ker || !stage || !k || !ker_b || !stage_b) {
         fprintf(stderr, "g16 bench msm: out of memory\n");
         goto done;
     }
@@ -114,30 +123,54 @@ int bench_msm_cuda(const bench_opts *o) {
         bls381_g1_jac c;
         bn254_g1_jac d;
     } out;
-    for (int r = -2; r < reps; r++) {
+    /* Streamed MSMs need the B context's staging buffers too. */
+    if (ab && streamed && g16_gpu_stream_reserve(gpu_b, &st) != G16_OK) {
+        fprintf(stderr, "g16 bench msm: %s\n", st.msg);
+        goto done;
+    }
+    for (int j = -4; j < (ab ? 2 * reps : reps); j++) { /* j < 0: warm-ups */
+        int side = ab && (j & 1), r = j < 0 ? -1 : ab ? j / 2 : j;
+        if (!ab && j < -2)
+            continue;
+        g16_gpu *gg = side ? gpu_b : gpu;
         g16_gpu_timing tm;
-        g16_err e = streamed ? g16_gpu_msm_streamed(gpu, &out, curve, g2 ? G16_GPU_G2 : G16_GPU_G1, bases, k, n,
+        g16_err e = streamed ? g16_gpu_msm_streamed(gg, &out, curve, g2 ? G16_GPU_G2 : G16_GPU_G1, bases, k, n,
                                                     &tm, &st)
-                             : g16_gpu_msm(gpu, &out, gb, chunked ? d_k : k, n, &tm, &st);
+                             : g16_gpu_msm(gg, &out, gb, chunked ? d_k : k, n, &tm, &st);
         if (e != G16_OK) {
-            fprintf(stderr, "g16 bench msm: %s\n", st.msg);
+            fprintf(stderr, "g16 bench msm: %s%s\n", side ? "--ab context: " : "", st.msg);
             goto done;
         }
         if (!bench_msm_check(&in, &out)) {
-            fprintf(stderr, "g16 bench msm: run %d: the sum differs from (sum s_i d_i) G\n", r);
+            fprintf(stderr, "g16 bench msm: run %d%s: the sum differs from (sum s_i d_i) G\n", r,
+                    side ? " (--ab context)" : "");
             goto done;
         }
-        if (r >= 0) {
+        if (r >= 0 && side) {
+            ker_b[r] = tm.kernel_ms;
+            stage_b[r] = tm.sort_ms, stage_b[reps + r] = tm.acc_ms, stage_b[2 * reps + r] = tm.reduce_ms;
+            aff_ran_b = tm.aff_rounds;
+        } else if (r >= 0) {
             tot[r] = tm.total_ms, ker[r] = tm.kernel_ms;
             stage[r] = tm.sort_ms, stage[reps + r] = tm.acc_ms, stage[2 * reps + r] = tm.reduce_ms;
             table_ran = tm.table;
+            aff_ran = tm.aff_rounds;
         }
     }
     qsort(tot, (size_t)reps, sizeof *tot, cmp_float);
     qsort(ker, (size_t)reps, sizeof *ker, cmp_float);
-    for (int i = 0; i < 3; i++)
+    qsort(ker_b, (size_t)reps, sizeof *ker_b, cmp_float);
+    for (int i = 0; i < 3; i++) {
         qsort(stage + (size_t)i * reps, (size_t)reps, sizeof *stage, cmp_float);
-    char extra[640], chv[64], mm[2][160];
+        qsort(stage_b + (size_t)i * reps, (size_t)reps, sizeof *stage_b, cmp_float);
+    }
+    char extra[1024], chv[64], mm[2][160], abj[320] = "";
+    if (ab)
+        snprintf(abj, sizeof abj,
+                 ",\"ab\":{\"set\":\"%.96s\",\"min_ms\":%.4f,\"median_ms\":%.4f,\"max_ms\":%.4f,\"sort_ms\":%.3f,"
+                 "\"acc_ms\":%.3f,\"reduce_ms\":%.3f,\"affine_rounds\":%d}",
+                 o->ab, ker_b[0], ker_b[reps / 2], ker_b[reps - 1], stage_b[reps / 2], stage_b[reps + reps / 2],
+                 stage_b[2 * reps + reps / 2], aff_ran_b);
     for (int w = 0; w < 2; w++) {
         const float *t = w ? tot : ker;
         snprintf(mm[w], sizeof mm[w],
@@ -151,9 +184,9 @@ int bench_msm_cuda(const bench_opts *o) {
      * median, so they need not add up exactly). */
     snprintf(extra, sizeof extra,
              "\"group\":\"%s\",\"log_n\":%d,\"reps\":%d%s%s,\"sort_ms\":%.3f,\"acc_ms\":%.3f,"
-             "\"reduce_ms\":%.3f,\"table_ran\":%d,\"what\":\"kernels\"%s",
+             "\"reduce_ms\":%.3f,\"table_ran\":%d,\"affine_rounds\":%d,\"what\":\"kernels\"%s%s",
              g2 ? "g2" : "g1", lg, reps, var, prof, stage[reps / 2], stage[reps + reps / 2],
-             stage[2 * reps + reps / 2], table_ran, mm[0]);
+             stage[2 * reps + reps / 2], table_ran, aff_ran, mm[0], abj);
     bench_report(o, "msm", curve, extra, "ms", ker[reps / 2]);
     snprintf(extra, sizeof extra, "\"group\":\"%s\",\"log_n\":%d,\"reps\":%d%s%s,\"what\":\"total\"%s",
              g2 ? "g2" : "g1", lg, reps, var, prof, mm[1]);
@@ -167,11 +200,14 @@ done:
     free(kbuf);
     g16_gpu_free(gpu, d_k);
     g16_gpu_bases_free(gpu, gb);
+    g16_gpu_destroy(gpu_b);
     g16_gpu_destroy(gpu);
     bench_msm_inputs_free(&in);
     g16_ctx_destroy(ctx);
     free(tot);
     free(ker);
     free(stage);
+    free(ker_b);
+    free(stage_b);
     return rc;
 }
