@@ -83,7 +83,7 @@ int bench_msm_cuda(const bench_opts *o) {
     float *tot = calloc((size_t)reps, sizeof *tot), *ker = calloc((size_t)reps, sizeof *ker);
     float *stage = calloc(3 * (size_t)reps, sizeof *stage); /* sort, accumulation, reduction */
     float *ker_b = calloc((size_t)reps, sizeof *ker_b), *stage_b = calloc(3 * (size_t)reps, sizeof *stage_b);
-    int table_ran = 0, aff_ran = 0, aff_ran_b = 0;
+    int table_ran = 0;
     if (!bases || !tot || !ker || !stage || !k || !ker_b || !stage_b) {
         fprintf(stderr, "g16 bench msm: out of memory\n");
         goto done;
@@ -149,12 +149,10 @@ int bench_msm_cuda(const bench_opts *o) {
         if (r >= 0 && side) {
             ker_b[r] = tm.kernel_ms;
             stage_b[r] = tm.sort_ms, stage_b[reps + r] = tm.acc_ms, stage_b[2 * reps + r] = tm.reduce_ms;
-            aff_ran_b = tm.aff_rounds;
         } else if (r >= 0) {
             tot[r] = tm.total_ms, ker[r] = tm.kernel_ms;
             stage[r] = tm.sort_ms, stage[reps + r] = tm.acc_ms, stage[2 * reps + r] = tm.reduce_ms;
             table_ran = tm.table;
-            aff_ran = tm.aff_rounds;
         }
     }
     qsort(tot, (size_t)reps, sizeof *tot, cmp_float);
@@ -168,9 +166,9 @@ int bench_msm_cuda(const bench_opts *o) {
     if (ab)
         snprintf(abj, sizeof abj,
                  ",\"ab\":{\"set\":\"%.96s\",\"min_ms\":%.4f,\"median_ms\":%.4f,\"max_ms\":%.4f,\"sort_ms\":%.3f,"
-                 "\"acc_ms\":%.3f,\"reduce_ms\":%.3f,\"affine_rounds\":%d}",
+                 "\"acc_ms\":%.3f,\"reduce_ms\":%.3f}",
                  o->ab, ker_b[0], ker_b[reps / 2], ker_b[reps - 1], stage_b[reps / 2], stage_b[reps + reps / 2],
-                 stage_b[2 * reps + reps / 2], aff_ran_b);
+                 stage_b[2 * reps + reps / 2]);
     for (int w = 0; w < 2; w++) {
         const float *t = w ? tot : ker;
         snprintf(mm[w], sizeof mm[w],
@@ -184,9 +182,9 @@ int bench_msm_cuda(const bench_opts *o) {
      * median, so they need not add up exactly). */
     snprintf(extra, sizeof extra,
              "\"group\":\"%s\",\"log_n\":%d,\"reps\":%d%s%s,\"sort_ms\":%.3f,\"acc_ms\":%.3f,"
-             "\"reduce_ms\":%.3f,\"table_ran\":%d,\"affine_rounds\":%d,\"what\":\"kernels\"%s%s",
+             "\"reduce_ms\":%.3f,\"table_ran\":%d,\"what\":\"kernels\"%s%s",
              g2 ? "g2" : "g1", lg, reps, var, prof, stage[reps / 2], stage[reps + reps / 2],
-             stage[2 * reps + reps / 2], table_ran, aff_ran, mm[0], abj);
+             stage[2 * reps + reps / 2], table_ran, mm[0], abj);
     bench_report(o, "msm", curve, extra, "ms", ker[reps / 2]);
     snprintf(extra, sizeof extra, "\"group\":\"%s\",\"log_n\":%d,\"reps\":%d%s%s,\"what\":\"total\"%s",
              g2 ? "g2" : "g1", lg, reps, var, prof, mm[1]);

@@ -29,7 +29,7 @@ for spec in ${AB_RUNS:?AB_RUNS not set}; do
     rc=$?
     line=$(grep '"what":"kernels"' "$f" | head -1)
     a=$(sed -n 's/.*"what":"kernels","min_ms":\([0-9.]*\),"median_ms":\([0-9.]*\).*/\2 (min \1)/p' <<<"$line")
-    acc=$(sed -n 's/.*"sort_ms":\([0-9.]*\),"acc_ms":\([0-9.]*\),"reduce_ms":\([0-9.]*\).*"affine_rounds":\([0-9]*\),"what".*/sort \1 acc \2 red \3 rounds \4/p' <<<"$line")
+    acc=$(sed -n 's/.*"sort_ms":\([0-9.]*\),"acc_ms":\([0-9.]*\),"reduce_ms":\([0-9.]*\),"table_ran".*/sort \1 acc \2 red \3/p' <<<"$line")
     b=$(sed -n 's/.*"ab":{\(.*\)}.*/\1/p' <<<"$line")
     echo "$spec: rc=$rc $(( $(date +%s) - t0 )) s; A $a [$acc]; B {$b}; $(tail -1 "$out/ab_$i.err" | cut -c1-200)" | tee -a "$summary"
 done

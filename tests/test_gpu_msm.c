@@ -658,8 +658,8 @@ int main(void) {
      * to the whole, filecoin ones fit a half). Up to 65 chunks. */
     variant_run("chunks of 1024", NULL, NULL, NULL, NULL, 1024, 0, 1);
     /* Variants (G16_GPU_TEST_VARIANTS=0 skips them): a forced wide window with
-     * shorter segments, a narrow one, MINB 1, the streamed path in chunks
-     * of 4096 points (17 chunks at 2^16 + 17), and batch-affine rounds. */
+     * shorter segments, a narrow one, MINB 1, and the streamed path in chunks
+     * of 4096 points (17 chunks at 2^16 + 17). */
     const char *vars = getenv("G16_GPU_TEST_VARIANTS");
     if (!vars || atoi(vars) != 0) {
         size_t vmax = ((size_t)1 << 16) + 64;
@@ -667,10 +667,6 @@ int main(void) {
         variant_run("c=9", "gpu.msm_window_bits", "9", NULL, NULL, vmax, 0, 0);
         variant_run("minb1", "gpu.msm_acc_blocks", "1", NULL, NULL, vmax, 0, 0);
         variant_run("streamed 4096", NULL, NULL, NULL, NULL, 4096, 1, 1);
-        /* Batch-affine rounds before the accumulation (msm_affine.cuh), on
-         * whole MSMs and on merged and pipelined chunks. */
-        variant_run("affine rounds 3", "gpu.msm_affine_rounds", "3", NULL, NULL, vmax, 0, 1);
-        variant_run("affine rounds 8, chunks of 1024", "gpu.msm_affine_rounds", "8", NULL, NULL, 1024, 0, 1);
     }
     /* Precomputed window tables (g16_gpu_bases_precompute) on the main
      * context: the short set (2^16 + 17 too when G16_GPU_TEST_MAX_LOG >= 16). */

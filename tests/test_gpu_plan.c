@@ -91,7 +91,7 @@ static void ctx_bytes_tests(void) {
     for (int lg = 0; lg <= 27; lg++) {
         size_t mp = ((size_t)1 << lg) + (lg & 1 ? 64 : 0);
         for (int g2 = 0; g2 <= 1; g2++) {
-            size_t got = g16gpu_ctx_device_bytes(mp, g2, 0, 64, 0);
+            size_t got = g16gpu_ctx_device_bytes(mp, g2, 0, 64);
             g16gpu_msm_scratch sc = g16gpu_scratch(mp, 0, 64, NULL, NULL);
             size_t pt = g2 ? 384 : 192;
             /* d_scalars 32/point; keys and values 2 x 2 x 4 per entry; CUB
@@ -107,33 +107,19 @@ static void ctx_bytes_tests(void) {
             CHECK_MSG(got % gran == 0 && got >= raw && got <= raw + G16GPU_CTX_ALLOCS * gran,
                       "ctx bytes(%zu points, g2 %d) = %zu, buffers %zu", mp, g2, got, raw);
             if (g2)
-                CHECK_MSG(got >= g16gpu_ctx_device_bytes(mp, 0, 0, 64, 0), "G2 below G1 at %zu points", mp);
+                CHECK_MSG(got >= g16gpu_ctx_device_bytes(mp, 0, 0, 64), "G2 below G1 at %zu points", mp);
             else
                 CHECK_MSG(got >= prev, "not monotone at %zu points: %zu < %zu", mp, got, prev);
             if (!g2)
                 prev = got;
         }
-        /* batch-affine rounds: two point buffers (entries/2 + buckets and
-         * entries/4 + buckets affine points, at most entries each), one
-         * coordinate per slot of running products, one per thread and per
-         * block of 1024 slots, and two words per slot of counts and scan. */
-        for (int g2 = 0; g2 <= 1; g2++) {
-            g16gpu_msm_scratch sc = g16gpu_scratch(mp, 0, 64, NULL, NULL);
-            size_t ap = g2 ? 192 : 96, ent = sc.entries, slots = (ent + 1) / 2, blocks = (slots + 1023) / 1024;
-            size_t c0 = ent / 2 + sc.buckets < ent ? ent / 2 + sc.buckets : ent;
-            size_t c1 = ent / 4 + sc.buckets < ent ? ent / 4 + sc.buckets : ent;
-            size_t raw = (c0 + c1) * ap + slots * ap / 2 + blocks * 128 * ap / 2 + blocks * ap / 2 + 16 + 2 * (slots + 1) * 4;
-            size_t extra = g16gpu_ctx_device_bytes(mp, g2, 0, 64, 3) - g16gpu_ctx_device_bytes(mp, g2, 0, 64, 0);
-            CHECK_MSG(extra % gran == 0 && extra >= raw && extra <= raw + G16GPU_AFF_ALLOCS * gran,
-                      "affine bytes(%zu points, g2 %d) = %zu, buffers %zu", mp, g2, extra, raw);
-        }
         /* smaller segments: more accumulating threads, more partials */
-        CHECK(g16gpu_ctx_device_bytes(mp, 1, 0, 32, 0) >= g16gpu_ctx_device_bytes(mp, 1, 0, 64, 0));
+        CHECK(g16gpu_ctx_device_bytes(mp, 1, 0, 32) >= g16gpu_ctx_device_bytes(mp, 1, 0, 64));
     }
     printf("  context bytes: 2^22 + G2 %.2f GB, 2^24 %.2f GB, 2^27 %.2f GB\n",
-           (double)g16gpu_ctx_device_bytes((size_t)1 << 22, 1, 0, G16GPU_SEG_DEFAULT, 0) / 1e9,
-           (double)g16gpu_ctx_device_bytes((size_t)1 << 24, 1, 0, G16GPU_SEG_DEFAULT, 0) / 1e9,
-           (double)g16gpu_ctx_device_bytes((size_t)1 << 27, 1, 0, G16GPU_SEG_DEFAULT, 0) / 1e9);
+           (double)g16gpu_ctx_device_bytes((size_t)1 << 22, 1, 0, G16GPU_SEG_DEFAULT) / 1e9,
+           (double)g16gpu_ctx_device_bytes((size_t)1 << 24, 1, 0, G16GPU_SEG_DEFAULT) / 1e9,
+           (double)g16gpu_ctx_device_bytes((size_t)1 << 27, 1, 0, G16GPU_SEG_DEFAULT) / 1e9);
     /* The options' rules (gpu_create's plan). */
     int pol;
     uint32_t seg;

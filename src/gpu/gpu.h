@@ -135,7 +135,6 @@ typedef struct g16_gpu_timing {
      * reduction and window sums. Summed over chunks when streamed. */
     float sort_ms, acc_ms, reduce_ms;
     int table; /* 1: the MSM ran on the bases' window table */
-    int aff_rounds; /* batch-affine rounds run (gpu.msm_affine_rounds; the last chunk's) */
 } g16_gpu_timing;
 
 /* r = sum_i scalars[i] * bases[i] for i < n (n <= the bases' count; above

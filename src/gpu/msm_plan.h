@@ -177,12 +177,6 @@ static inline void g16gpu_cfg_plan(const g16_config *cfg, int *policy, uint32_t 
     *seg_len = sl >= G16GPU_MIN_SEG && sl <= G16GPU_MAX_SEG ? (uint32_t)sl : G16GPU_SEG_DEFAULT;
 }
 
-/* gpu.msm_affine_rounds of cfg (NULL: the default), 0..8 by the table. */
-static inline int g16gpu_cfg_aff_rounds(const g16_config *cfg) {
-    int64_t r = g16_config_int(cfg, G16_OPT_GPU_MSM_AFFINE);
-    return r > 0 && r <= 8 ? (int)r : 0;
-}
-
 /* An upper bound of CUB's radix-sort scratch for `entries` key-value pairs
  * sorted through a DoubleBuffer (nothing copied aside): the one-sweep
  * lookback holds 256 digit counters of at most 8 bytes per tile of at least
@@ -198,35 +192,8 @@ static inline size_t g16gpu_cub_bound(size_t entries) { return entries + ((size_
  * included: the pinned host buffers (32 bytes per point + 64 points), the
  * streamed path's staging buffers (g16_gpu_stream_reserve: max_points
  * affine points, only when bases are streamed) and the CUDA context itself
- * (once per device and process). aff_rounds > 0 adds the batch-affine
- * rounds' buffers (g16gpu_aff_sizes). */
-/* Batch-affine rounds (msm_affine.cuh; gpu.msm_affine_rounds > 0): the
- * extra buffers of a context, for entries = sc.entries sorted entries of
- * affine points of aff_pt bytes (half the largest XYZZ point): two point
- * buffers (round 1's output holds at most entries/2 + buckets points, round
- * 2's entries/4 + buckets, capped at entries), the running products (one
- * coordinate per slot), the threads' totals and the blocks' roots, the slot
- * counts and their scan. msm_affine.cuh checks G16GPU_AFF_* against its
- * constants. */
-#define G16GPU_AFF_THREADS 128
-#define G16GPU_AFF_SLOTS 1024
-#define G16GPU_AFF_ALLOCS 7
-static inline void g16gpu_aff_sizes(size_t entries, size_t buckets, size_t aff_pt, size_t a[G16GPU_AFF_ALLOCS],
-                                    size_t cap[2]) {
-    size_t slots = (entries + 1) / 2, blocks = (slots + G16GPU_AFF_SLOTS - 1) / G16GPU_AFF_SLOTS;
-    cap[0] = entries / 2 + buckets < entries ? entries / 2 + buckets : entries;
-    cap[1] = entries / 4 + buckets < entries ? entries / 4 + buckets : entries;
-    a[0] = cap[0] * aff_pt;                               /* d_aff_pts[0] */
-    a[1] = cap[1] * aff_pt;                               /* d_aff_pts[1] */
-    a[2] = slots * (aff_pt / 2);                          /* d_aff_pref */
-    a[3] = blocks * G16GPU_AFF_THREADS * (aff_pt / 2);    /* d_aff_tot */
-    a[4] = blocks * (aff_pt / 2) + 16;                    /* d_aff_roots */
-    a[5] = (slots + 1) * 4;                               /* d_aff_count */
-    a[6] = (slots + 1) * 4;                               /* d_aff_pos */
-}
-
-static inline size_t g16gpu_ctx_device_bytes(size_t max_points, int with_g2, int policy, uint32_t seg_len,
-                                             int aff_rounds) {
+ * (once per device and process). */
+static inline size_t g16gpu_ctx_device_bytes(size_t max_points, int with_g2, int policy, uint32_t seg_len) {
     if (max_points == 0)
         max_points = 1;
     if (seg_len < G16GPU_MIN_SEG || seg_len > G16GPU_MAX_SEG)
@@ -259,12 +226,6 @@ static inline size_t g16gpu_ctx_device_bytes(size_t max_points, int with_g2, int
     size_t total = 0;
     for (int i = 0; i < G16GPU_CTX_ALLOCS; i++)
         total += (a[i] + gran - 1) / gran * gran;
-    if (aff_rounds > 0) {
-        size_t b[G16GPU_AFF_ALLOCS], cap[2];
-        g16gpu_aff_sizes(sc.entries, sc.buckets, pt / 2, b, cap);
-        for (int i = 0; i < G16GPU_AFF_ALLOCS; i++)
-            total += (b[i] + gran - 1) / gran * gran;
-    }
     return total;
 }
 

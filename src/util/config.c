@@ -47,9 +47,6 @@ static const g16_opt_row rows[G16_OPT_COUNT] = {
      .n_enum = 3,
      .names = {{"auto", 0}, {"1", 1}, {"3", 3}},
      .doc = "GPU MSM accumulation blocks per SM for 12+ limb fields (auto: per field, docs/gpu.md)"},
-    INTROW(G16_OPT_GPU_MSM_AFFINE, "gpu.msm_affine_rounds", "G16_GPU_MSM_AFFINE", G16_OPT_TUNING, 0, 8, 0, 0,
-           "GPU MSM: rounds of batch-affine additions of neighbouring bucket entries before the XYZZ "
-           "accumulation (0: none; when set, each context allocates their point buffers, docs/gpu.md)"),
     INTROW(G16_OPT_GPU_NTT_COLS, "gpu.ntt_cols_log", "G16_GPU_NTT_COLS", G16_OPT_TUNING, 0, 4, 0, 0,
            "GPU NTT: log2 of the tile columns of the passes before the last (0: built-in, 2)"),
     {.id = G16_OPT_GPU_NTT_THREADS,

@@ -68,14 +68,6 @@ static void gpu_free_all(g16_gpu *g) {
     cudaFree(g->d_count);
     cudaFreeHost(g->h_count);
     cudaFree(g->d_pos);
-    for (int i = 0; i < 2; i++)
-        cudaFree(g->d_aff_pts[i]);
-    cudaFree(g->d_aff_pref);
-    cudaFree(g->d_aff_tot);
-    cudaFree(g->d_aff_roots);
-    cudaFree(g->d_aff_count);
-    cudaFree(g->d_aff_pos);
-    cudaFreeHost(g->h_aff);
     for (int i = 0; i < 2; i++) {
         cudaFree(g->d_stage[i]);
         if (g->ev_copy[i])
@@ -225,19 +217,6 @@ static g16_err gpu_create(g16_gpu *g, int device, size_t max_points, int with_g2
     CU(ctx_malloc(g, (void **)&g->d_count, 4 * sizeof(uint32_t)));
     CU(cudaMallocHost(&g->h_count, 4 * sizeof(uint32_t)));
     CU(ctx_malloc(g, (void **)&g->d_pos, g->max_points * sizeof(uint32_t)));
-    /* Batch-affine rounds (msm_affine.cuh): off by default; see
-     * docs/gpu.md, "Batch-affine rounds", for what they measured. */
-    g->aff_rounds = g16gpu_cfg_aff_rounds(&g->cfg);
-    if (g->aff_rounds > 0) {
-        size_t a[G16GPU_AFF_ALLOCS];
-        g16gpu_aff_sizes(g->max_entries, g->max_buckets, pt / 2, a, g->aff_cap);
-        void **dst[G16GPU_AFF_ALLOCS] = {&g->d_aff_pts[0], &g->d_aff_pts[1], &g->d_aff_pref,
-                                         &g->d_aff_tot,    &g->d_aff_roots,  (void **)&g->d_aff_count,
-                                         (void **)&g->d_aff_pos};
-        for (int i = 0; i < G16GPU_AFF_ALLOCS; i++)
-            CU(ctx_malloc(g, dst[i], a[i] ? a[i] : 16));
-        CU(cudaMallocHost((void **)&g->h_aff, sizeof(uint32_t)));
-    }
     return G16_OK;
 }
 
@@ -328,8 +307,7 @@ typedef struct scratch_region {
     size_t bytes;
 } scratch_region;
 
-#define SCRATCH_REGIONS (16 + G16GPU_AFF_ALLOCS)
-static int scratch_regions(const g16_gpu *g, scratch_region r[SCRATCH_REGIONS]) {
+static int scratch_regions(const g16_gpu *g, scratch_region r[16]) {
     size_t pt = g->pt_bytes, cls_blocks = (g->max_points + 255) / 256;
     int n = 0;
     r[n++] = (scratch_region){g->d_scalars, g->max_points * sizeof(g16_scalar)};
@@ -348,14 +326,6 @@ static int scratch_regions(const g16_gpu *g, scratch_region r[SCRATCH_REGIONS]) 
     r[n++] = (scratch_region){g->d_cls, 2 * cls_blocks * sizeof(uint32_t)};
     r[n++] = (scratch_region){g->d_big, g->max_points * sizeof(uint32_t)};
     r[n++] = (scratch_region){g->d_one, g->max_points * sizeof(uint32_t)};
-    if (g->aff_rounds > 0) { /* the rounds' partial sums, products and counts */
-        size_t a[G16GPU_AFF_ALLOCS], cap[2];
-        g16gpu_aff_sizes(g->max_entries, g->max_buckets, pt / 2, a, cap);
-        void *p[G16GPU_AFF_ALLOCS] = {g->d_aff_pts[0], g->d_aff_pts[1], g->d_aff_pref, g->d_aff_tot,
-                                      g->d_aff_roots,  g->d_aff_count,  g->d_aff_pos};
-        for (int i = 0; i < G16GPU_AFF_ALLOCS; i++)
-            r[n++] = (scratch_region){p[i], a[i]};
-    }
     return n;
 }
 
@@ -363,7 +333,7 @@ extern "C" g16_err g16_gpu_scratch_wipe(g16_gpu *g, g16_status *st) {
     if (!g)
         return G16_OK;
     CU(cudaSetDevice(g->device));
-    scratch_region r[SCRATCH_REGIONS];
+    scratch_region r[16];
     int n = scratch_regions(g, r);
     for (int i = 0; i < n; i++)
         if (r[i].p && r[i].bytes)
@@ -375,8 +345,6 @@ extern "C" g16_err g16_gpu_scratch_wipe(g16_gpu *g, g16_status *st) {
         g16_wipe(g->h_win, 64 * g->pt_bytes);
     if (g->h_count)
         g16_wipe(g->h_count, 4 * sizeof(uint32_t));
-    if (g->h_aff)
-        g16_wipe(g->h_aff, sizeof(uint32_t));
     return G16_OK;
 }
 
@@ -386,7 +354,7 @@ extern "C" g16_err g16_gpu_test_scratch_nonzero(g16_gpu *g, size_t *nonzero, g16
         return G16_OK;
     CU(cudaSetDevice(g->device));
     CU(cudaStreamSynchronize(g->stream));
-    scratch_region r[SCRATCH_REGIONS + 2];
+    scratch_region r[18];
     int n = scratch_regions(g, r);
     r[n++] = (scratch_region){g->d_pos, g->max_points * sizeof(uint32_t)};
     r[n++] = (scratch_region){g->d_count, 4 * sizeof(uint32_t)};
@@ -693,7 +661,7 @@ extern "C" size_t g16_gpu_ctx_bytes(size_t max_points, int with_g2, const g16_co
     int policy;
     uint32_t seg;
     g16gpu_cfg_plan(cfg, &policy, &seg);
-    return g16gpu_ctx_device_bytes(max_points, with_g2, policy, seg, g16gpu_cfg_aff_rounds(cfg));
+    return g16gpu_ctx_device_bytes(max_points, with_g2, policy, seg);
 }
 
 extern "C" size_t g16_gpu_device_bytes(const g16_gpu *g) { return g ? g->dev_bytes : 0; }

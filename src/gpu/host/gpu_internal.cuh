@@ -57,15 +57,6 @@ struct g16_gpu {
     /* MSM settings, from the options at create (msm.cuh, gpu.cu): */
     int plan_policy;     /* g16gpu_plan's policy (gpu.msm_window_bits forces c) */
     uint32_t seg_len;    /* entries per accumulating thread (gpu.msm_segment) */
-    /* Batch-affine rounds (msm_affine.cuh; gpu.msm_affine_rounds, 0: none,
-     * and then none of these is allocated): two point buffers of aff_cap
-     * points of the largest group, running products, thread totals, block
-     * roots, slot counts and their scan, a pinned word for the total. */
-    int aff_rounds;
-    void *d_aff_pts[2];
-    size_t aff_cap[2];
-    void *d_aff_pref, *d_aff_tot, *d_aff_roots;
-    uint32_t *d_aff_count, *d_aff_pos, *h_aff;
     /* 0/1 split: scalar classes per block, index lists, the two counts. */
     uint32_t *d_cls;     /* 2 per block of max_points */
     uint32_t *d_big;     /* indices of scalars > 1 */

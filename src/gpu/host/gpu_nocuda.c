@@ -105,7 +105,7 @@ size_t g16_gpu_ctx_bytes(size_t max_points, int with_g2, const g16_config *cfg) 
     int policy;
     uint32_t seg;
     g16gpu_cfg_plan(cfg, &policy, &seg);
-    return g16gpu_ctx_device_bytes(max_points, with_g2, policy, seg, g16gpu_cfg_aff_rounds(cfg));
+    return g16gpu_ctx_device_bytes(max_points, with_g2, policy, seg);
 }
 
 size_t g16_gpu_table_bytes(g16_curve curve, g16_gpu_group group, size_t n, const g16_config *cfg) {

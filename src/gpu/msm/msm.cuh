@@ -19,10 +19,6 @@
  *     a zero digit gets the key W*2^(c-1), which sorts last and is skipped.
  *  2. sort the n*W entries by key (CUB radix sort over the key's bits only):
  *     each bucket's points are now one run of the sorted array.
- *  2b. with gpu.msm_affine_rounds = R > 0: up to R rounds that add
- *     neighbouring entries of one bucket in affine form with shared
- *     inversions (msm_affine.cuh), each roughly halving the entries; the
- *     accumulation below then runs over their output.
  *  3. accumulate with perfect load balance: thread t takes the L sorted
  *     entries [tL, tL+L) and sums each run it sees with mixed additions
  *     (madd-2008-s), in one flat loop of exactly L mixed additions per
@@ -72,7 +68,6 @@
 #include "msm_digits.cuh"
 #include "msm_buckets.cuh"
 #include "msm_table.cuh"
-#include "msm_affine.cuh"
 #include "msm_driver.cuh"
 
 #endif

@@ -6,15 +6,9 @@
 #ifndef G16_GPU_MSM_DRIVER_CUH
 #define G16_GPU_MSM_DRIVER_CUH
 
-#include <cub/device/device_scan.cuh>
-
-#include "msm_affine.cuh"
 #include "msm_table.cuh"
 
 namespace g16gpu {
-
-static_assert(AFF_THREADS == G16GPU_AFF_THREADS && AFF_SLOTS == G16GPU_AFF_SLOTS,
-              "msm_affine.cuh and msm_plan.h (the context's sizing) disagree");
 
 /* Density form of msm_core: bits (host or device) over n_bases bases. They
  * are copied into the context's own scratch (its d_scalars, n_bases/32 + 1
@@ -222,66 +216,13 @@ g16_err msm_core_half(g16_gpu *g, msm_pipe<E> *pp, size_t n, int nbits, const g1
     return G16_OK;
 }
 
-/* Step 2b (msm_affine.cuh): up to g->aff_rounds batch-affine rounds over
- * the sorted entries keys/vals (m of them, over points bases), whose output
- * replaces them: keys, vals, bases and m change when a round runs. A round
- * goes from the current arrays into the free ones (alt_keys, alt_vals, then
- * the round's input) and into point buffer r % 2. It is run only when it
- * removes at least 1/8 of the entries and its output fits the buffer (the
- * slot counts are scanned first, and the host reads the total: one stream
- * synchronization per round); else the rounds stop there. */
-template <class E>
-g16_err msm_affine_rounds(g16_gpu *g, cudaStream_t s, uint32_t *&keys, uint32_t *&vals, uint32_t *alt_keys,
-                          uint32_t *alt_vals, const affine_t<E> *&bases, uint32_t &m, uint32_t zero_key,
-                          g16_status *st) {
-    if (g->aff_rounds <= 0 || !g->d_aff_pts[0] || m < 2 || m >= (1u << 31))
-        return G16_OK;
-    if (sizeof(affine_t<E>) > g->pt_bytes / 2)
-        return g16_fail(st, G16_ERR_INTERNAL, "gpu msm: affine rounds: points larger than the context's");
-    uint32_t *kout = alt_keys, *vout = alt_vals;
-    E *pref = (E *)g->d_aff_pref, *tot = (E *)g->d_aff_tot, *roots = (E *)g->d_aff_roots;
-    for (int r = 0; r < g->aff_rounds; r++) {
-        uint32_t nslots = (m + 1) / 2;
-        uint32_t nblk = (nslots + AFF_SLOTS - 1) / AFF_SLOTS;
-        affine_t<E> *pout = (affine_t<E> *)g->d_aff_pts[r & 1];
-        aff_in<E> in = {keys, vals, m, zero_key, bases};
-        msm_aff_prefix_kernel<E><<<nblk, AFF_THREADS, 0, s>>>(in, pref, tot, roots, g->d_aff_count);
-        CU_LAUNCH("msm_aff_prefix_kernel");
-        CU(cudaMemsetAsync(g->d_aff_count + nslots, 0, sizeof(uint32_t), s));
-        size_t tmp = 0;
-        CU(cub::DeviceScan::ExclusiveSum(NULL, tmp, g->d_aff_count, g->d_aff_pos, nslots + 1, s));
-        if (tmp > g->cub_bytes)
-            return g16_fail(st, G16_ERR_INTERNAL, "gpu msm: scan needs %zu bytes of scratch, have %zu", tmp,
-                            g->cub_bytes);
-        tmp = g->cub_bytes;
-        CU(cub::DeviceScan::ExclusiveSum(g->d_cub, tmp, g->d_aff_count, g->d_aff_pos, nslots + 1, s));
-        CU(cudaMemcpyAsync(g->h_aff, g->d_aff_pos + nslots, sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
-        CU(cudaStreamSynchronize(s));
-        uint32_t mn = *g->h_aff;
-        if (mn == 0 || mn > g->aff_cap[r & 1] || (uint64_t)mn * 8 > (uint64_t)m * 7)
-            break;
-        msm_aff_invert_kernel<E><<<blocks_for((nblk + AFF_INV_G - 1) / AFF_INV_G, 64), 64, 0, s>>>(roots, nblk);
-        CU_LAUNCH("msm_aff_invert_kernel");
-        msm_aff_finish_kernel<E><<<nblk, AFF_THREADS, 0, s>>>(in, pref, tot, roots, g->d_aff_pos,
-                                                              aff_out<E>{kout, vout, pout});
-        CU_LAUNCH("msm_aff_finish_kernel");
-        uint32_t *k = keys, *v = vals;
-        keys = kout, vals = vout, kout = k, vout = v;
-        bases = pout;
-        m = mn;
-        g->last.aff_rounds = r + 1;
-    }
-    return G16_OK;
-}
-
-/* msm_core, steps 1-3 (m > 0): digits, sort, the batch-affine rounds (which
- * change m and S), bucket ends and accumulation into buckets; half >= 0
- * first waits for the reduction that used it. */
+/* msm_core, steps 1-3 (m > 0): digits, sort, bucket ends and accumulation
+ * into buckets; half >= 0 first waits for the reduction that used it. */
 template <class E>
 g16_err msm_core_accumulate(g16_gpu *g, cudaStream_t s, const affine_t<E> *bases, const uint64_t *sc,
                             const uint32_t *idx, const uint32_t *pos, size_t nbig, size_t n1,
                             const g16gpu_msm_plan &pl, const g16gpu_msm_plan &plr, bool use_table,
-                            const msm_table *tb, uint32_t &m, uint32_t L, uint32_t &S, int half,
+                            const msm_table *tb, uint32_t m, uint32_t L, uint32_t S, int half,
                             xyzz_t<E> *buckets, g16_status *st) {
     typedef xyzz_t<E> P;
     P *tree = (P *)g->d_tree, *tail = (P *)g->d_tail;
@@ -304,12 +245,8 @@ g16_err msm_core_accumulate(g16_gpu *g, cudaStream_t s, const affine_t<E> *bases
                         g->cub_bytes);
     tmp = g->cub_bytes;
     CU(cub::DeviceRadixSort::SortPairs(g->d_cub, tmp, dk, dv, m, 0, plr.key_bits, s));
-    uint32_t *keys = dk.Current(), *vals = dv.Current();
+    const uint32_t *keys = dk.Current(), *vals = dv.Current();
     CU(cudaEventRecord(g->ev[4], s));
-    g16_err arc = msm_affine_rounds<E>(g, s, keys, vals, dk.Alternate(), dv.Alternate(), bases, m, plr.zero_key, st);
-    if (arc != G16_OK)
-        return arc;
-    S = (m + L - 1) / L;
 
     if (half >= 0) /* the reduction two chunks back used this half */
         CU(cudaStreamWaitEvent(s, g->ev_red[half], 0));
