@@ -92,48 +92,6 @@ static void wide_test(const char *name, void (*rnd)(C *, g16_rng *), g16_rng *rn
     printf("%s mul_wide: %ld products, %ld differ\n", name, n, bad);
 }
 
-/* fp_t::mul_kara (one Karatsuba level and the SOS reduction) against
- * mul_cios: every pair of the edge values, p - 1 and p - 2, values whose
- * halves sum with and without a carry out (all-ones words below p's top),
- * and random pairs, half of them with an edge value. */
-template <class G, class C>
-static void kara_test(const char *name, void (*rnd)(C *, g16_rng *), g16_rng *rng) {
-    static_assert(sizeof(G) == sizeof(C), "layout");
-    const int N = G::N;
-    G vals[4 + 2 * N + 8];
-    int nv = edge_values(vals);
-    {
-        G pm1 = G::zero() - G::one(), pm2 = G::zero() - G::one().dbl();
-        vals[nv++] = pm1;
-        vals[nv++] = pm2;
-        G big; /* low half all ones, high half just below p's: the half sums carry */
-        for (int i = 0; i < N; i++)
-            big.l[i] = 0xffffffffu;
-        G top = G::zero() - G::one();
-        for (int i = N / 2; i < N; i++)
-            big.l[i] = top.l[i];
-        big.l[N / 2] = 0; /* keep big < p */
-        vals[nv++] = big;
-    }
-    long bad = 0, n = 0;
-    for (int i = 0; i < nv; i++)
-        for (int j = 0; j < nv; j++, n++)
-            bad += !(G::mul_kara(vals[i], vals[j]) == G::mul_cios(vals[i], vals[j]));
-    for (int it = 0; it < 200000; it++, n++) {
-        C a, b;
-        rnd(&a, rng);
-        rnd(&b, rng);
-        G ga, gb;
-        memcpy(&ga, &a, sizeof a);
-        memcpy(&gb, &b, sizeof b);
-        if (it & 1)
-            ga = vals[it % nv];
-        bad += !(G::mul_kara(ga, gb) == G::mul_cios(ga, gb));
-    }
-    EXPECT(bad == 0);
-    printf("%s mul_kara: %ld products, %ld differ\n", name, n, bad);
-}
-
 /* p - k as raw words (k < p's low word), and p's top word */
 template <class C> static g16gpu::fp_t<C> p_minus(g16gpu::fp_t<C> *, uint32_t k) {
     g16gpu::fp_t<C> r;
@@ -275,16 +233,12 @@ int main() {
     field_test<g16gpu::bls381_fp, bls381_fp>("bls381_fp", bls381_fp_random, bls381_fp_mul, bls381_fp_add, bls381_fp_sub, &rng);
     field_test<g16gpu::bls381_fr, bls381_fr>("bls381_fr", bls381_fr_random, bls381_fr_mul, bls381_fr_add, bls381_fr_sub, &rng);
     wide_test<g16gpu::bn254_fp, bn254_fp>("bn254_fp", bn254_fp_random, &rng);
-    kara_test<g16gpu::bn254_fp, bn254_fp>("bn254_fp", bn254_fp_random, &rng);
     sqr_test<g16gpu::bn254_fp, bn254_fp>("bn254_fp", bn254_fp_random, &rng);
     wide_test<g16gpu::bn254_fr, bn254_fr>("bn254_fr", bn254_fr_random, &rng);
-    kara_test<g16gpu::bn254_fr, bn254_fr>("bn254_fr", bn254_fr_random, &rng);
     sqr_test<g16gpu::bn254_fr, bn254_fr>("bn254_fr", bn254_fr_random, &rng);
     wide_test<g16gpu::bls381_fp, bls381_fp>("bls381_fp", bls381_fp_random, &rng);
-    kara_test<g16gpu::bls381_fp, bls381_fp>("bls381_fp", bls381_fp_random, &rng);
     sqr_test<g16gpu::bls381_fp, bls381_fp>("bls381_fp", bls381_fp_random, &rng);
     wide_test<g16gpu::bls381_fr, bls381_fr>("bls381_fr", bls381_fr_random, &rng);
-    kara_test<g16gpu::bls381_fr, bls381_fr>("bls381_fr", bls381_fr_random, &rng);
     sqr_test<g16gpu::bls381_fr, bls381_fr>("bls381_fr", bls381_fr_random, &rng);
     field_test<g16gpu::bn254_fp2, bn254_fp2>("bn254_fp2", fp2r_bn, bn254_fp2_mul, bn254_fp2_add, bn254_fp2_sub, &rng);
     field_test<g16gpu::bls381_fp2, bls381_fp2>("bls381_fp2", fp2r_bls, bls381_fp2_mul, bls381_fp2_add, bls381_fp2_sub, &rng);

@@ -274,9 +274,7 @@ G16_UNROLL
     /* a * b * R^-1 mod p: mul_wide on the device, mul_cios on the host (the
      * two are equal bit for bit; tests/gpu/host_emul.cpp checks it). */
     friend G16_HD fp_t operator*(const fp_t &a, const fp_t &b) {
-#if defined(__CUDA_ARCH__) && defined(G16_GPU_KARA)
-        return mul_kara(a, b);
-#elif defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__)
         return mul_wide(a, b);
 #else
         return mul_cios(a, b);
@@ -453,15 +451,6 @@ G16_UNROLL
                     c.mad_last(t[q], t[q + 1], a.l[i], y, t[q], t[q + 1], i == 0);
             }
         }
-        return sos_reduce(e, o);
-    }
-
-    /* The Montgomery reduction of sqr_wide and mul_kara: X R^-1 mod p for
-     * X = e + o (2N words each, any split; e[2N-1] + o[2N-1] of the top
-     * word with o[2N-1] = 0), X < p R: the words >= N of e and o are summed
-     * into h (<= X/R < p, no carry out), the low half (< 2R) is reduced in N
-     * rounds, and the result h + (the words >= N) < 2p is reduced once. */
-    static G16_HD fp_t sos_reduce(uint32_t (&e)[2 * N], uint32_t (&o)[2 * N]) {
         /* h: X's words >= N */
         uint32_t h[N];
         {
@@ -509,110 +498,6 @@ G16_UNROLL
             r.l[k] = c.add3(r.l[k], h[k]);
         reduce_once(r.l);
         return r;
-    }
-
-    /* The K x K word product x y (K even) into the pair arrays e and o of
-     * sqr_wide (e: the (lo, hi) pairs that start at even positions, o those
-     * at odd ones; both zero on entry, 2K + 2 words): row i adds x_i y_j
-     * for even j along one chain into the array of i's parity and for odd j
-     * along another into the other array. After row i the sum is below
-     * B^(i+K+1), so each array is too: the even chain's carry into word
-     * i + K cannot carry further, and the odd chain's last pair (i+K-1,
-     * i+K) carries nothing out. */
-    template <int K>
-    static G16_HD void prod_pairs(const uint32_t *x, const uint32_t *y, uint32_t (&e)[2 * K + 2],
-                                  uint32_t (&o)[2 * K + 2]) {
-        static_assert(K % 2 == 0, "prod_pairs: even K");
-G16_UNROLL
-        for (int i = 0; i < K; i++) {
-            uint32_t(&t)[2 * K + 2] = (i & 1) ? o : e; /* pairs from i */
-            uint32_t(&u)[2 * K + 2] = (i & 1) ? e : o; /* pairs from i + 1 */
-            wide_chain c;
-G16_UNROLL
-            for (int j = 0; j < K; j += 2)
-                c.mad_to(t[i + j], t[i + j + 1], x[i], y[j], t[i + j], t[i + j + 1], j == 0);
-            t[i + K] = c.add_carry(t[i + K]);
-G16_UNROLL
-            for (int j = 1; j < K; j += 2) {
-                if (j + 2 < K)
-                    c.mad_to(u[i + j], u[i + j + 1], x[i], y[j], u[i + j], u[i + j + 1], j == 1);
-                else
-                    c.mad_last(u[i + j], u[i + j + 1], x[i], y[j], u[i + j], u[i + j + 1], j == 1);
-            }
-        }
-    }
-    /* The 2K-word value of prod_pairs' arrays (their sum is below B^(2K)). */
-    template <int K> static G16_HD void pairs_flat(const uint32_t (&e)[2 * K + 2], const uint32_t (&o)[2 * K + 2],
-                                                    uint32_t (&r)[2 * K]) {
-        wide_chain c;
-        r[0] = c.add(e[0], o[0], true);
-G16_UNROLL
-        for (int j = 1; j < 2 * K; j++)
-            r[j] = c.add3(e[j], o[j]);
-    }
-
-    /* a b R^-1 mod p by one level of Karatsuba and the SOS reduction of
-     * sqr_wide, equal to mul_cios bit for bit (a, b < p). With K = N/2,
-     * a = a0 + a1 B^K, b = b0 + b1 B^K, P0 = a0 b0, P2 = a1 b1 and
-     * (a0 + a1)(b0 + b1) = s t + ca t B^K + cb s B^K + ca cb B^2K, where
-     * s, t are the K-word sums and ca, cb their carries: three K x K
-     * products (3N^2/4 word products against N^2) and
-     * M = (a0 + a1)(b0 + b1) - P0 - P2 = a0 b1 + a1 b0 < 2 B^2K (2K + 1
-     * words, one signed 64-bit running sum). Then X = a b = e + o with
-     * e = P0 + P2 B^2K and o = M B^K, and sos_reduce. */
-    static G16_HD fp_t mul_kara(const fp_t &a, const fp_t &b) {
-        static_assert(N % 4 == 0, "mul_kara: N a multiple of 4");
-        constexpr int K = N / 2;
-        uint32_t s[K], t[K], ca, cb;
-        {
-            wide_chain c;
-            s[0] = c.add(a.l[0], a.l[K], true);
-G16_UNROLL
-            for (int j = 1; j < K; j++)
-                s[j] = c.add3(a.l[j], a.l[K + j]);
-            ca = c.carry();
-            t[0] = c.add(b.l[0], b.l[K], true);
-G16_UNROLL
-            for (int j = 1; j < K; j++)
-                t[j] = c.add3(b.l[j], b.l[K + j]);
-            cb = c.carry();
-        }
-        uint32_t p0[2 * K], p1[2 * K], p2[2 * K];
-        {
-            uint32_t pe[2 * K + 2] = {}, po[2 * K + 2] = {};
-            prod_pairs<K>(a.l, b.l, pe, po);
-            pairs_flat<K>(pe, po, p0);
-        }
-        {
-            uint32_t pe[2 * K + 2] = {}, po[2 * K + 2] = {};
-            prod_pairs<K>(a.l + K, b.l + K, pe, po);
-            pairs_flat<K>(pe, po, p2);
-        }
-        {
-            uint32_t pe[2 * K + 2] = {}, po[2 * K + 2] = {};
-            prod_pairs<K>(s, t, pe, po);
-            pairs_flat<K>(pe, po, p1);
-        }
-        uint32_t e[2 * N], o[2 * N];
-G16_UNROLL
-        for (int j = 0; j < 2 * K; j++)
-            e[j] = p0[j], e[2 * K + j] = p2[j];
-G16_UNROLL
-        for (int j = 0; j < 2 * N; j++)
-            o[j] = 0;
-        /* o[K + j] = word j of M */
-        uint32_t ma = 0u - ca, mb = 0u - cb;
-        int64_t acc = 0;
-G16_UNROLL
-        for (int j = 0; j < 2 * K; j++) {
-            acc += (int64_t)p1[j] - p0[j] - p2[j];
-            if (j >= K)
-                acc += (int64_t)(t[j - K] & ma) + (s[j - K] & mb);
-            o[K + j] = (uint32_t)acc;
-            acc >>= 32; /* arithmetic: the borrow or carry into word j + 1 */
-        }
-        o[K + 2 * K] = (uint32_t)(acc + (ca & cb)); /* M's top word: 0 or 1 */
-        return sos_reduce(e, o);
     }
 
     /* a^e for a small public exponent list (host use: inversion). */
