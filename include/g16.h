@@ -292,7 +292,11 @@ typedef struct g16_prove_stats {
     char backend_note[256];  /* why that backend, and any fallback ("" when as asked) */
 } g16_prove_stats;
 
-/* Loads a snarkjs Groth16 .zkey (memory-mapped) and validates it.
+/* Loads a snarkjs Groth16 .zkey (memory-mapped) and validates it. A file
+ * that passed the point checks before and has not changed since (device,
+ * inode, size, mtime, ctime) skips the checks of its large sections, as
+ * the checked-key cache records (option key.check_cache_dir; "off" turns
+ * it off; g16_key_checks_cached tells).
  * Args: flags: G16_KEY_* (0: every check). Out: *key (free with
  * g16_key_free), NULL on failure. Ownership: the key is the caller's; it
  * keeps the file mapped until freed. Thread safety: a key may be used by
@@ -313,6 +317,10 @@ G16_API g16_err g16_key_load_mem(g16_ctx *ctx, g16_key **key, const char *name, 
                                  unsigned flags) G16_WARN_UNUSED_RESULT G16_NONNULL(1, 2, 4);
 /* Frees a key (NULL: no-op). No proof may be using it. */
 G16_API void g16_key_free(g16_key *key);
+/* 1 when loading key skipped the point checks of its large sections
+ * because the checked-key cache recorded the unchanged file (g16_key_load),
+ * else 0 (NULL: 0). */
+G16_API int g16_key_checks_cached(const g16_key *key);
 /* The key's curve and sizes into *info. ctx may be NULL (then no error is
  * recorded in a context). Thread-safe. Returns G16_OK, or INVALID_ARG. */
 G16_API g16_err g16_key_get_info(g16_ctx *ctx, g16_key_info *info, const g16_key *key)

@@ -203,7 +203,8 @@ const cli_cmd CLI_PROVE = {
                 "--input input.json --witness-gen GEN [OPTIONS] <circuit.zkey> <proof.json> <public.json>",
     .description = "The proof is checked against the key's verification key before it is written (--no-verify "
                    "skips that); proof.json and public.json are byte-for-byte what snarkjs writes. The key's "
-                   "points are checked on load (on the curve and in the subgroup) unless --trusted-key.\n\n"
+                   "points are checked on load (on the curve and in the subgroup) unless --trusted-key, or unless the same "
+                   "unchanged file passed those checks before (the checked-key cache, key.check_cache_dir).\n\n"
                    "With --batch every witness is one partition of one engine job; the i-th witness's proof goes "
                    "to DIR/proof-<i>.json and DIR/public-<i>.json (i from 0). Exit status 2 when any proof "
                    "failed; the others are written.",
@@ -507,8 +508,9 @@ int cmd_prove(int argc, char **argv) {
                    .check = check};
     cli_progress_clear();
     if (ui.progress)
-        fprintf(stderr, "g16 prove: %s, %u wires, domain 2^%d, key loaded in %.0f ms\n", g16_curve_name(info.curve),
-                info.n_vars, __builtin_ctz(info.domain_size), t_key - t0);
+        fprintf(stderr, "g16 prove: %s, %u wires, domain 2^%d, key loaded in %.0f ms%s\n", g16_curve_name(info.curve),
+                info.n_vars, __builtin_ctz(info.domain_size), t_key - t0,
+                g16_key_checks_cached(key) ? " (point checks passed before: skipped, key.check_cache_dir)" : "");
     /* The device prover: the GPU set-up, the auto fallback to the CPU (a GPU
      * that cannot be set up, a failed GPU stage, or a GPU proof that does
      * not verify), and the verify-before-write. */

@@ -195,6 +195,9 @@ typedef struct g16_zkey {
     /* The point sections' bytes in the mapping, in the order IC, A, B1, B2,
      * C, H (index = section id - 3, skipping 4): always set, any alignment. */
     const uint8_t *raw[6];
+    /* 1: the big sections' point checks were skipped because the checked-key
+     * cache holds this unchanged file (g16_zkey_open_ex) */
+    int checks_cached;
     /* private */
     g16_binfile file;
     void *copy[6];
@@ -210,6 +213,15 @@ typedef struct g16_zkey {
  * 2-adicity). On error key is left closed. */
 g16_err g16_zkey_open(g16_zkey *key, const char *path, unsigned flags, g16_pool *pool,
                       g16_status *st);
+/* g16_zkey_open with the checked-key cache (util/keycache.h) in directory
+ * cache_dir (NULL: none): when it records this file, unchanged, as checked
+ * at the level the flags ask for (on the curve; with
+ * G16_ZKEY_CHECK_SUBGROUP, in the subgroup too), the big sections are not
+ * checked (checks_cached = 1; the header, IC and coefficients still are);
+ * a load that checked them, and found the file the same before and after,
+ * records it. */
+g16_err g16_zkey_open_ex(g16_zkey *key, const char *path, unsigned flags, const char *cache_dir, g16_pool *pool,
+                         g16_status *st);
 g16_err g16_zkey_open_mem(g16_zkey *key, const char *name, const void *data, size_t len,
                           unsigned flags, g16_pool *pool, g16_status *st);
 void g16_zkey_close(g16_zkey *key);

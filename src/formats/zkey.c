@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 
 #include "fmt_internal.h"
+#include "../util/keycache.h"
 
 /* The file layout (x || y, Montgomery LE limbs; G2 coordinates c0 || c1)
  * must be the in-memory layout of our affine structs. */
@@ -449,18 +450,47 @@ static g16_err zkey_load(g16_zkey *key, unsigned flags, g16_pool *pool, g16_stat
 
 #define RELOAD_ADVICE "; reload the key"
 
-g16_err g16_zkey_open(g16_zkey *key, const char *path, unsigned flags, g16_pool *pool,
-                      g16_status *st) {
+/* The identity the checked-key cache records (keycache.h). */
+static int same_file(const struct stat *a, const struct stat *b) {
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+           a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+           a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+#define KEYCACHE_KIND "zkey"
+#define KEYCACHE_MIN_AGE_S 2 /* keycache.h: file times move in coarse steps */
+
+g16_err g16_zkey_open_ex(g16_zkey *key, const char *path, unsigned flags, const char *cache_dir, g16_pool *pool,
+                         g16_status *st) {
     memset(key, 0, sizeof *key);
     g16_err e = g16_binfile_open(&key->file, path, "zkey", 2, st);
     if (e)
         return e;
+    struct stat sb0;
+    int level = flags & G16_ZKEY_CHECK_SUBGROUP ? 2 : 1;
+    int cache = cache_dir && !(flags & (G16_ZKEY_TRUSTED | G16_ZKEY_HEADER_ONLY | G16_ZKEY_VK_ONLY)) &&
+                key->file.map.fd >= 0 && fstat(key->file.map.fd, &sb0) == 0;
+    unsigned f = flags;
+    if (cache && g16_keycache_hit(cache_dir, &sb0, KEYCACHE_KIND, level)) {
+        f |= G16_ZKEY_TRUSTED;
+        key->checks_cached = 1;
+    }
     /* The checks read the file: a change under them (zeros after a
      * truncation) is reported as that, not as a bad point or section. */
-    e = g16_binfile_settle(&key->file, zkey_load(key, flags, pool, st), RELOAD_ADVICE, st);
-    if (e)
+    e = g16_binfile_settle(&key->file, zkey_load(key, f, pool, st), RELOAD_ADVICE, st);
+    if (e) {
         g16_zkey_close(key);
-    return e;
+        return e;
+    }
+    struct stat sb1;
+    if (cache && !key->checks_cached && fstat(key->file.map.fd, &sb1) == 0 && same_file(&sb0, &sb1))
+        (void)g16_keycache_store(cache_dir, &sb0, KEYCACHE_KIND, level, KEYCACHE_MIN_AGE_S);
+    return G16_OK;
+}
+
+g16_err g16_zkey_open(g16_zkey *key, const char *path, unsigned flags, g16_pool *pool,
+                      g16_status *st) {
+    return g16_zkey_open_ex(key, path, flags, NULL, pool, st);
 }
 
 g16_err g16_zkey_check(const g16_zkey *key, int *state, g16_status *st) {

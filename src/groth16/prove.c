@@ -11,6 +11,7 @@
 #include "gpu/gpu.h"
 #include "msm/msm.h"
 #include "ntt/ntt.h"
+#include "util/keycache.h"
 #include "pairing/pairing.h"
 #include "util/ctx.h"
 #include "util/file.h"
@@ -736,7 +737,14 @@ g16_err groth16_key_load_ex(g16_ctx *ctx, g16_key **out, const char *zkey_path, 
         if (!err && g16_fmap_set_origin(&key->zk.file.map, zkey_path, &sb)) /* for g16_key_check's STALE */
             err = g16_fail(st, G16_ERR_NOMEM, "g16_key_load: out of memory");
     } else {
-        err = g16_zkey_open(&key->zk, zkey_path, zflags, ctx->pool, st);
+        /* key.check_cache_dir: an unchanged file checked before skips its
+         * points' checks (util/keycache.h; the self-check still verifies
+         * every proof) */
+        g16_config cfg;
+        g16_ctx_config_copy(ctx, &cfg);
+        char dirbuf[1024];
+        const char *cache = g16_keycache_dir(g16_config_str(&cfg, G16_OPT_KEY_CHECK_CACHE), dirbuf, sizeof dirbuf);
+        err = g16_zkey_open_ex(&key->zk, zkey_path, zflags, cache, ctx->pool, st);
     }
     if (!err) /* prep_build reads the coefficient section of the file */
         err = groth16_key_settle(key, prep_build(&key->prep, &key->zk, st), st);
@@ -845,6 +853,8 @@ void g16_key_free(g16_key *key) {
     pthread_mutex_destroy(&key->vk_lock);
     free(key);
 }
+
+int g16_key_checks_cached(const g16_key *key) { return key ? key->zk.checks_cached : 0; }
 
 g16_err g16_key_get_info(g16_ctx *ctx, g16_key_info *info, const g16_key *key) {
     if (!info || !key)

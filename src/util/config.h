@@ -49,6 +49,7 @@ typedef enum g16_opt_id {
     G16_OPT_WITGEN_MEMORY_MB,
     G16_OPT_WITGEN_NODE,
     G16_OPT_WITGEN_SCRATCH,
+    G16_OPT_KEY_CHECK_CACHE,
     G16_OPT_BENCH_GPU_DEVICE,
     G16_OPT_BENCH_GPU_MAX_POINTS,
     G16_OPT_BENCH_LOWMEM,
@@ -75,7 +76,7 @@ typedef enum g16_opt_source { G16_SRC_DEFAULT = 0, G16_SRC_ENV, G16_SRC_CONFIG, 
 
 #define G16_OPT_STR_MAX 512 /* bytes of a string value, NUL included */
 #define G16_OPT_ENUM_MAX 6  /* names of an enum row */
-#define G16_OPT_NSTR 4      /* STRING rows */
+#define G16_OPT_NSTR 5      /* STRING rows */
 
 typedef struct g16_opt_enum {
     const char *name;
