@@ -11,10 +11,10 @@
 #include "gpu/gpu.h"
 #include "msm/msm.h"
 #include "ntt/ntt.h"
-#include "util/keycache.h"
 #include "pairing/pairing.h"
 #include "util/ctx.h"
 #include "util/file.h"
+#include "util/keycache.h"
 
 /* ---- per-key preparation ------------------------------------------------- */
 

@@ -161,6 +161,7 @@ int g16_keycache_store(const char *dir, const struct stat *sb, const char *kind,
     rec_fill(&r, sb, kind, level);
     rec_sum(&r, r.sum);
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    (void)unlink(tmp); /* one left by a process that died with this pid (the directory is ours alone) */
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
         return 0;
