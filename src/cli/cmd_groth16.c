@@ -203,7 +203,8 @@ const cli_cmd CLI_PROVE = {
                 "--input input.json --witness-gen GEN [OPTIONS] <circuit.zkey> <proof.json> <public.json>",
     .description = "The proof is checked against the key's verification key before it is written (--no-verify "
                    "skips that); proof.json and public.json are byte-for-byte what snarkjs writes. The key's "
-                   "points are checked on load (on the curve and in the subgroup) unless --trusted-key, or unless the same "
+                   "points are checked on load (canonical and on the curve; the proof's points are subgroup-checked before it "
+                   "is written) unless --trusted-key, or unless the same "
                    "unchanged file passed those checks before (the checked-key cache, key.check_cache_dir).\n\n"
                    "With --batch every witness is one partition of one engine job; the i-th witness's proof goes "
                    "to DIR/proof-<i>.json and DIR/public-<i>.json (i from 0). Exit status 2 when any proof "
