@@ -54,6 +54,9 @@ typedef struct bench_opts {
     char **argv;
 } bench_opts;
 
+/* s as a JSON string (quoted and escaped, jansson), malloc'd; NULL when
+ * out of memory. */
+char *bench_json_string(const char *s);
 /* Prints one result: name, curve, extra JSON fields (a preformatted
  * `"k":v,...` fragment or ""), the unit ("ns" or "ms") and the value. */
 void bench_report(const bench_opts *o, const char *name, g16_curve curve, const char *extra,

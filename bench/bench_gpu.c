@@ -163,12 +163,15 @@ int bench_msm_cuda(const bench_opts *o) {
         qsort(stage_b + (size_t)i * reps, (size_t)reps, sizeof *stage_b, cmp_float);
     }
     char extra[1024], chv[64], mm[2][160], abj[320] = "";
-    if (ab)
+    if (ab) {
+        char *set = bench_json_string(o->ab);
         snprintf(abj, sizeof abj,
-                 ",\"ab\":{\"set\":\"%.96s\",\"min_ms\":%.4f,\"median_ms\":%.4f,\"max_ms\":%.4f,\"sort_ms\":%.3f,"
+                 ",\"ab\":{\"set\":%.120s,\"min_ms\":%.4f,\"median_ms\":%.4f,\"max_ms\":%.4f,\"sort_ms\":%.3f,"
                  "\"acc_ms\":%.3f,\"reduce_ms\":%.3f}",
-                 o->ab, ker_b[0], ker_b[reps / 2], ker_b[reps - 1], stage_b[reps / 2], stage_b[reps + reps / 2],
-                 stage_b[2 * reps + reps / 2]);
+                 set ? set : "null", ker_b[0], ker_b[reps / 2], ker_b[reps - 1], stage_b[reps / 2],
+                 stage_b[reps + reps / 2], stage_b[2 * reps + reps / 2]);
+        free(set);
+    }
     for (int w = 0; w < 2; w++) {
         const float *t = w ? tot : ker;
         snprintf(mm[w], sizeof mm[w],

@@ -2,7 +2,9 @@
  * (g16_gpu_arith_bench, src/gpu/host/arith_bench.cu): field products per
  * variant and per independent chains per thread, squarings, Fp2 products
  * and G1 mixed additions, each in Gop/s over the whole GPU, with the
- * occupancy it ran at and whether it equals the reference variant.
+ * occupancy it ran at and whether it equals the reference variant; the
+ * pipe probes (IMAD.WIDE, IMAD, DFMA, the pair, the FP64 limb product, the
+ * product with FP64 limb products beside it), recomputed on the host.
  * --reps sets the products per chain in hundreds (default 20: 2000). */
 #include <stdlib.h>
 #include <string.h>
@@ -81,9 +83,10 @@ int bench_arith_cuda(const bench_opts *o) {
             rc = 1;
         }
         for (int i = 0; i < count; i++) {
-            char extra[160];
-            snprintf(extra, sizeof extra, "\"ilp\":%d,\"blocks_per_sm\":%d,\"iters\":%d,\"ms\":%.3f,\"match\":%d",
-                     res[i].ilp, res[i].blocks_per_sm, iters, res[i].ms, res[i].match);
+            char extra[200];
+            snprintf(extra, sizeof extra,
+                     "\"ilp\":%d,\"blocks_per_sm\":%d,\"iters\":%d,\"ms\":%.3f,\"per_sm_clk\":%.2f,\"match\":%d",
+                     res[i].ilp, res[i].blocks_per_sm, iters, res[i].ms, res[i].per_sm_clk, res[i].match);
             bench_report(o, res[i].name, curve, extra, "gops", res[i].gops);
             if (res[i].match == 0) {
                 fprintf(stderr, "g16 bench arith: %s (ilp %d) differs from the reference\n", res[i].name,

@@ -383,8 +383,10 @@ int bench_params(const bench_opts *o) {
         char st_b[512];
         int med_b = median_rep(ms_b, reps, sorted_b);
         gpu_stages(st_b, sizeof st_b, "", &gt_b[med_b]);
-        snprintf(abj, sizeof abj, ",\"ab\":{\"set\":\"%s\",\"min_ms\":%.6g,\"median_ms\":%.6g,\"max_ms\":%.6g,%s}",
-                 o->ab, sorted_b[0], sorted_b[reps / 2], sorted_b[reps - 1], st_b);
+        char *set = bench_json_string(o->ab);
+        snprintf(abj, sizeof abj, ",\"ab\":{\"set\":%.400s,\"min_ms\":%.6g,\"median_ms\":%.6g,\"max_ms\":%.6g,%s}",
+                 set ? set : "null", sorted_b[0], sorted_b[reps / 2], sorted_b[reps - 1], st_b);
+        free(set);
     }
     char extra[4096];
     snprintf(extra, sizeof extra,

@@ -39,6 +39,13 @@ static char *options_json(const bench_opts *o) {
     return s;
 }
 
+char *bench_json_string(const char *s) {
+    json_t *j = json_string(s ? s : "");
+    char *r = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    json_decref(j);
+    return r;
+}
+
 void bench_report(const bench_opts *o, const char *name, g16_curve curve, const char *extra,
                   const char *unit, double value) {
     cli_progress_clear(); /* stdout may be the same terminal */

@@ -3,7 +3,8 @@
  * replacement by rename each miss), only at its level or below, only of its
  * kind; a record or directory that others may write, a damaged record and a
  * file changed less than min_age_s ago are never trusted or written; the
- * option's values resolve as documented. Files live in a fresh directory
+ * option's values resolve as documented; store makes the missing
+ * directories above its own. Files live in a fresh directory
  * under $TMPDIR (or /tmp). */
 #include <fcntl.h>
 #include <stdio.h>
@@ -57,7 +58,7 @@ int main(void) {
     char root[512], dir[600], key[600], key2[600], rec[1200];
     snprintf(root, sizeof root, "%s/g16-keycache-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     CHECK(mkdtemp(root) != NULL);
-    snprintf(dir, sizeof dir, "%s/cache/g16/keys", root); /* two levels made by store */
+    snprintf(dir, sizeof dir, "%s/a/cache/g16/keys", root); /* four levels made by store */
     snprintf(key, sizeof key, "%s/a.zkey", root);
     snprintf(key2, sizeof key2, "%s/b.zkey", root);
     write_file(key, "key bytes, version 1");
@@ -89,6 +90,7 @@ int main(void) {
     }
     CHECK(stat_ok(key, &sb2));
     CHECK(!g16_keycache_hit(dir, &sb2, "zkey", 1));
+    CHECK(g16_keycache_same_file(&sb, &sb) && !g16_keycache_same_file(&sb, &sb2));
     /* a same-size rewrite in place misses (mtime and ctime move) */
     CHECK(g16_keycache_store(dir, &sb2, "zkey", 1, 0) == 1);
     sleep_ms(30);

@@ -450,13 +450,6 @@ static g16_err zkey_load(g16_zkey *key, unsigned flags, g16_pool *pool, g16_stat
 
 #define RELOAD_ADVICE "; reload the key"
 
-/* The identity the checked-key cache records (keycache.h). */
-static int same_file(const struct stat *a, const struct stat *b) {
-    return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
-           a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
-           a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
-}
-
 #define KEYCACHE_KIND "zkey"
 #define KEYCACHE_MIN_AGE_S 2 /* keycache.h: file times move in coarse steps */
 
@@ -483,7 +476,8 @@ g16_err g16_zkey_open_ex(g16_zkey *key, const char *path, unsigned flags, const 
         return e;
     }
     struct stat sb1;
-    if (cache && !key->checks_cached && fstat(key->file.map.fd, &sb1) == 0 && same_file(&sb0, &sb1))
+    if (cache && !key->checks_cached && fstat(key->file.map.fd, &sb1) == 0 &&
+        g16_keycache_same_file(&sb0, &sb1))
         (void)g16_keycache_store(cache_dir, &sb0, KEYCACHE_KIND, level, KEYCACHE_MIN_AGE_S);
     return G16_OK;
 }

@@ -361,8 +361,10 @@ g16_err g16_gpu_field_op(g16_gpu *g, g16_gpu_field f, g16_gpu_op op, void *out, 
  * per number of independent chains per thread (ilp). pts: n G1 points of the
  * curve as the device lays them out (xyzz: x, y, zz, zzz; affine: x, y;
  * Montgomery form), the madd inputs. Cases that compute the same values are
- * compared: match 1 equal, 0 different, -1 the reference. iters products
- * per chain; about 1.5 s of device time in all at iters = 2000. */
+ * compared: match 1 equal, 0 different, -1 the reference. The pipe probes
+ * (pipe_*, fp_mul+dfma_limbK: the integer and FP64 pipes' rates, alone and
+ * side by side) are recomputed on the host instead. iters steps per chain;
+ * about 2 s of device time in all at iters = 2000. */
 typedef struct g16_gpu_arith_points {
     const unsigned char *xyzz, *affine;
     size_t n;
@@ -373,6 +375,7 @@ typedef struct g16_gpu_arith_result {
     int blocks_per_sm; /* occupancy (128-thread blocks), from the CUDA runtime */
     float ms;          /* the timed kernel */
     double gops;       /* operations per second / 1e9 */
+    double per_sm_clk; /* operations per SM per cycle at the rated (boost) clock */
     int match;
 } g16_gpu_arith_result;
 g16_err g16_gpu_arith_bench(g16_gpu *g, g16_curve curve, const g16_gpu_arith_points *pts, int iters, uint64_t seed,

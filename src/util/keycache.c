@@ -108,6 +108,13 @@ static int rec_read(const char *path, rec *r) {
     return memcmp(s, r->sum, 16) == 0;
 }
 
+int g16_keycache_same_file(const struct stat *a, const struct stat *b) {
+    rec ra, rb;
+    rec_fill(&ra, a, "", 0);
+    rec_fill(&rb, b, "", 0);
+    return memcmp(&ra, &rb, sizeof ra) == 0;
+}
+
 int g16_keycache_hit(const char *dir, const struct stat *sb, const char *kind, int level) {
     char path[4096];
     if (!dir || !sb || !S_ISREG(sb->st_mode) || !rec_path(path, sizeof path, dir, sb, kind) || !dir_private(dir))
@@ -119,27 +126,22 @@ int g16_keycache_hit(const char *dir, const struct stat *sb, const char *kind, i
     return r.level >= level && memcmp(&r, &want, offsetof(rec, sum)) == 0;
 }
 
-/* mkdir of dir and its parent (0700); an existing one must be private. */
+/* mkdir -p of dir, each missing directory 0700; dir itself must end up private. */
 static int dir_make(const char *dir) {
     if (dir_private(dir))
         return 1;
-    char parent[4096];
-    snprintf(parent, sizeof parent, "%s", dir);
-    char *slash = strrchr(parent, '/');
-    if (slash && slash != parent) {
-        *slash = 0;
-        char grand[4096];
-        snprintf(grand, sizeof grand, "%s", parent);
-        char *s2 = strrchr(grand, '/');
-        if (s2 && s2 != grand) {
-            *s2 = 0;
-            if (mkdir(grand, 0700) != 0 && errno != EEXIST) /* ~/.cache */
+    char p[4096];
+    int n = snprintf(p, sizeof p, "%s", dir);
+    if (n <= 0 || (size_t)n >= sizeof p)
+        return 0;
+    for (char *c = p + 1; *c; c++)
+        if (*c == '/') {
+            *c = 0;
+            if (mkdir(p, 0700) != 0 && errno != EEXIST)
                 return 0;
+            *c = '/';
         }
-        if (mkdir(parent, 0700) != 0 && errno != EEXIST)
-            return 0;
-    }
-    if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+    if (mkdir(p, 0700) != 0 && errno != EEXIST)
         return 0;
     return dir_private(dir);
 }

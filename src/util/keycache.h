@@ -29,14 +29,18 @@
  * for none (off, or no home). */
 const char *g16_keycache_dir(const char *opt, char *buf, size_t cap);
 
+/* Whether a and b (fstat of one file, earlier and later) show the same
+ * identity: device, inode, size, mtime and ctime, as a record holds them. */
+int g16_keycache_same_file(const struct stat *a, const struct stat *b);
+
 /* Whether dir holds a record for the file of sb, of kind (at most 15
  * characters) and a level >= level. */
 int g16_keycache_hit(const char *dir, const struct stat *sb, const char *kind, int level);
 
 /* Records that the file of sb passed the checks of kind at level (a higher
- * level of an existing record is kept). Creates dir (0700) and its parent
- * if missing. Nothing when the file changed less than min_age_s seconds
- * ago. Returns 1 if a record was written. */
+ * level of an existing record is kept). Creates dir and the directories
+ * above it that are missing (0700). Nothing when the file changed less
+ * than min_age_s seconds ago. Returns 1 if a record was written. */
 int g16_keycache_store(const char *dir, const struct stat *sb, const char *kind, int level, int min_age_s);
 
 #endif
