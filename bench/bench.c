@@ -36,7 +36,7 @@ static const cli_opt BENCH_OPTS[] = {
     {"workers-per-device", B_WPD, "W", "engine, cuda: workers per GPU"},
     {"synth-threads", B_SYNTH_THREADS, "S", "engine: synthesis threads"},
     {"witnesses", B_WITNESSES, "1..4", "engine: distinct witnesses"},
-    {"timeline", B_TIMELINE, "FILE", "engine: per-partition stage timings (JSON lines)"},
+    {"timeline", B_TIMELINE, "FILE", "engine, params --partitions: per-partition stage timings (JSON lines)"},
     {"budget", B_BUDGET, "BYTES", "engine: the byte budget"},
     {"no-verify", B_NO_VERIFY, NULL, "engine: skip the verification of each proof"},
     {"precompute", B_PRECOMPUTE, NULL, "cuda: window tables of the key's bases"},

@@ -99,6 +99,7 @@ static int engine_job(const bench_opts *o, g16_ctx *ctx, const char *keyp, const
         eo.workers_per_device = o->workers_per_device > 0 ? o->workers_per_device : 1;
     if (o->synth_threads > 0)
         eo.synth_threads = o->synth_threads;
+    eo.timeline_path = o->timeline; /* --timeline: the job's stage spans */
     g16_engine *e = NULL;
     char msg[512];
     int rc = -1, np = o->partitions;

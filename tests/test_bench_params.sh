@@ -2,7 +2,8 @@
 # g16 bench params: makes a porep-profile key and partition at 2^10, proves
 # twice on the CPU, verifies each proof, prints one JSON line with the
 # figures; the same with the circuit and partition in memory (--synthetic)
-# and an engine job of 3 partitions (--partitions); --key without
+# and an engine job of 3 partitions (--partitions, its stage spans with
+# --timeline); --key without
 # --assignment and an unknown backend are usage errors, --backend cuda
 # without a GPU an error (exit 2).
 set -euo pipefail
@@ -18,14 +19,22 @@ assert r["constraints"] == round(130278869 * 2**10 / 2**27) and r["inputs"] == 3
 assert 0 < r["min_ms"] <= r["ms"] <= r["max_ms"] and r["key_load_ms"] > 0, r
 assert r["rss_peak_kb"] > 0 and r["rss_key_load_kb"] > 0, r
 PY
-out=$("$G16_BIN" bench params --log-n 10 --reps 1 --seed 3 --synthetic --partitions 3 --json 2>/dev/null) ||
-    fail "bench params --synthetic --partitions failed"
-python3 - "$out" <<'PY' || fail "bad report: $out"
+tl=$(mktemp)
+trap 'rm -f "$tl"' EXIT
+out=$("$G16_BIN" bench params --log-n 10 --reps 1 --seed 3 --synthetic --partitions 3 --timeline "$tl" --json \
+    2>/dev/null) || fail "bench params --synthetic --partitions failed"
+python3 - "$out" "$tl" <<'PY' || fail "bad report: $out"
 import json, sys
 r = json.loads(sys.argv[1])
 assert r["profile"] == "porep-in-memory" and r["verified"] == 1, r
 assert r["constraints"] == round(130278869 * 2**10 / 2**27) and r["inputs"] == 30, r
 assert r["job_partitions"] == 3 and r["job_ms"] > 0 and r["job_budget_peak_mb"] > 0, r
+# --timeline: the engine's stage spans, each partition of the 3-partition
+# job (after the one-partition warm-up job) through its device stage
+ev = [json.loads(l) for l in open(sys.argv[2])]
+last = max(e["job"] for e in ev)
+parts = {e["part"] for e in ev if e["job"] == last and e["ev"] == "device" and e["ph"] == "E"}
+assert parts == {0, 1, 2}, parts
 PY
 set +e
 "$G16_BIN" bench params --key x.params --reps 1 >/dev/null 2>&1; rc=$?

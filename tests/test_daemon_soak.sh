@@ -52,7 +52,7 @@ finish() {
 }
 trap finish EXIT
 trap 'echo "FAIL: hard time limit of ${HARD_S}s reached"; echo "$PASS passed, $((FAILS + 1)) failed"; exit 1' USR1
-( sleep "$HARD_S"; kill -USR1 $$ ) 2>/dev/null &
+( sleep "$HARD_S"; kill -USR1 $$ ) >/dev/null 2>&1 &  # no pipe of the caller kept open
 WATCHDOG=$!
 
 if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=48m tmpfs "$MNT" 2>/dev/null; then
@@ -298,7 +298,7 @@ NV=$(wc -l <"$T/out/list")
 kill "$WATCHDOG" 2>/dev/null || true
 HARD_V=$((60 + NV / 4))
 trap 'echo "FAIL: verification time limit of ${HARD_V}s reached ($NV proofs)"; echo "$PASS passed, $((FAILS + 1)) failed"; exit 1' USR1
-( sleep "$HARD_V"; kill -USR1 $$ ) 2>/dev/null &
+( sleep "$HARD_V"; kill -USR1 $$ ) >/dev/null 2>&1 &
 WATCHDOG=$!
 verify_one() { # key proof-path: exit 0 if one of the key's vks accepts it
     if [ "$1" = a ]; then set -- "$2" "$T/a/vk.json" "$T/a/vk2.json"; else set -- "$2" "$T/b/vk.json"; fi
